@@ -1,0 +1,232 @@
+package engine
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"sync"
+)
+
+func checkClaimArgs(id, owner string, now, ttl int64) error {
+	switch {
+	case id == "":
+		return invalid("empty job id")
+	case owner == "":
+		return invalid("empty owner")
+	case now < 0:
+		return invalid("now %d < 0", now)
+	case ttl <= 0:
+		return invalid("ttl %d <= 0", ttl)
+	}
+	return nil
+}
+
+// Claim takes job id for owner at now for ttl milliseconds. It succeeds iff
+// the job exists, is neither done nor quarantined, is not held by a valid
+// lease (unowned, or lease_until <= now: the instant a lease ends the job
+// can be reclaimed) and has budget left. It then increments attempts and
+// token by exactly one, stores owner and sets lease_until = min(now+ttl,
+// deadline).
+//
+// A job that could be taken but whose budget is used up (max_attempts > 0
+// and attempts >= max_attempts; or now >= deadline) is quarantined instead,
+// and the quarantine is committed although the claim is refused with
+// ErrQuarantined. A held job is neither handed over nor quarantined.
+//
+// The read and the update are one BEGIN IMMEDIATE transaction.
+func (s *Store) Claim(ctx context.Context, id, owner string, now, ttl int64) (Lease, error) {
+	if err := checkClaimArgs(id, owner, now, ttl); err != nil {
+		return Lease{}, err
+	}
+	return s.claimOn(ctx, s.db, id, owner, now, ttl)
+}
+
+func (s *Store) claimOn(ctx context.Context, b beginner, id, owner string, now, ttl int64) (Lease, error) {
+	var l Lease
+	err := s.atomic(ctx, b, func(q querier) error {
+		cur, err := s.readJob(ctx, q, id)
+		if err != nil {
+			return err
+		}
+		l, err = s.claimRow(ctx, q, cur, id, owner, now, ttl)
+		return err
+	})
+	return l, err
+}
+
+// claimRow decides a claim of cur (nil: no such job) and writes it.
+func (s *Store) claimRow(ctx context.Context, q querier, cur *Job, id, owner string, now, ttl int64) (Lease, error) {
+	refuse := func(reason error, j Job) (Lease, error) {
+		return Lease{}, &Rejection{Op: "claim", Reason: reason,
+			Presented: Lease{JobID: id, Owner: owner}, Current: j, Now: now}
+	}
+	switch {
+	case cur == nil:
+		return refuse(ErrNotFound, Job{ID: id})
+	case cur.Status == StatusDone:
+		return refuse(ErrDone, *cur)
+	case cur.Status == StatusQuarantined:
+		return refuse(ErrQuarantined, *cur)
+	case s.held(cur, now):
+		return refuse(ErrHeld, *cur)
+	}
+	if reason := s.budgetUsedUp(cur, now); reason != "" {
+		if err := s.writeGuarded(ctx, q, `status = 'quarantined', reason = ?`, []any{reason}, cur); err != nil {
+			return Lease{}, err
+		}
+		j := *cur
+		j.Status, j.Reason = StatusQuarantined, reason
+		return refuse(ErrQuarantined, j)
+	}
+	until := s.leaseEnd(cur, now, ttl)
+	if err := s.writeGuarded(ctx, q,
+		`owner = ?, lease_until = ?, token = token + 1, attempts = attempts + 1, status = 'leased'`,
+		[]any{owner, until}, cur); err != nil {
+		return Lease{}, err
+	}
+	return Lease{JobID: cur.ID, Owner: owner, Qty: cur.Qty,
+		Token: cur.Token + 1, Attempt: cur.Attempts + 1, LeaseUntil: until}, nil
+}
+
+// held: a valid lease stands on the job at now (now < lease_until).
+func (s *Store) held(j *Job, now int64) bool {
+	if s.mut(MutantClaimBoundary) {
+		return j.Owner != "" && now <= j.LeaseUntil
+	}
+	return j.heldAt(now)
+}
+
+// budgetUsedUp returns the quarantine reason for a job that may not be
+// claimed again, or "".
+func (s *Store) budgetUsedUp(j *Job, now int64) string {
+	if j.MaxAttempts > 0 {
+		used := j.Attempts >= j.MaxAttempts
+		if s.mut(MutantAttemptsOffByOne) {
+			used = j.Attempts > j.MaxAttempts
+		}
+		if used {
+			return ReasonAttempts
+		}
+	}
+	if j.Deadline > 0 && now >= j.Deadline {
+		return ReasonDeadline
+	}
+	return ""
+}
+
+// leaseEnd is min(now+ttl, deadline).
+func (s *Store) leaseEnd(j *Job, now, ttl int64) int64 {
+	until := now + ttl
+	if until < now { // overflow
+		until = 1<<63 - 1
+	}
+	if j.Deadline > 0 && until > j.Deadline && !s.mut(MutantNoDeadlineCap) {
+		until = j.Deadline
+	}
+	return until
+}
+
+// ClaimNext claims, for owner at now, the claimable job that was enqueued
+// first (insertion order). On its way it quarantines every older job that
+// could be taken but whose budget is used up; those quarantines are
+// committed with the claim. Jobs held by a valid lease are skipped. It
+// returns ErrEmpty when no job can be claimed.
+func (s *Store) ClaimNext(ctx context.Context, owner string, now, ttl int64) (Lease, error) {
+	if err := checkClaimArgs("-", owner, now, ttl); err != nil {
+		return Lease{}, err
+	}
+	var l Lease
+	err := s.atomic(ctx, s.db, func(q querier) error {
+		for {
+			cur, err := s.nextCandidate(ctx, q, now)
+			if err != nil {
+				return err
+			}
+			if cur == nil {
+				return ErrEmpty
+			}
+			l, err = s.claimRow(ctx, q, cur, cur.ID, owner, now, ttl)
+			if errors.Is(err, ErrQuarantined) {
+				continue // quarantined on the way; look further
+			}
+			return err
+		}
+	})
+	if errors.Is(err, ErrEmpty) {
+		return Lease{}, ErrEmpty
+	}
+	return l, err
+}
+
+// nextCandidate reads the oldest job that is neither final nor held at now.
+func (s *Store) nextCandidate(ctx context.Context, q querier, now int64) (*Job, error) {
+	held := `owner IS NULL OR lease_until <= ?`
+	if s.mut(MutantClaimBoundary) {
+		held = `owner IS NULL OR lease_until < ?`
+	}
+	query := `SELECT ` + jobColumns + ` FROM jobs
+WHERE status IN ('pending', 'leased') AND (` + held + `)
+ORDER BY seq LIMIT 1`
+	s.note(query, now)
+	return scanJob(q.QueryRowContext(ctx, query, now))
+}
+
+// ClaimMany runs one claim of job id per owner, all at once, each in its own
+// goroutine on its own connection, and returns the tokens in input order: 0
+// for every owner who did not get the lease, whatever the reason. Of any
+// number of owners at most one wins. An error comes only from the database
+// (or ErrInvalid for bad arguments, before anything runs).
+func (s *Store) ClaimMany(ctx context.Context, id string, owners []string, now, ttl int64) ([]int64, error) {
+	for _, o := range owners {
+		if err := checkClaimArgs(id, o, now, ttl); err != nil {
+			return nil, err
+		}
+	}
+	if s.mut(MutantClaimManyFirstOnly) && len(owners) > 0 {
+		l, err := s.Claim(ctx, id, owners[0], now, ttl)
+		var rej *Rejection
+		if errors.As(err, &rej) {
+			return []int64{0}, nil
+		}
+		return []int64{l.Token}, err
+	}
+	tokens := make([]int64, len(owners))
+	errs := make([]error, len(owners))
+	var (
+		wg    sync.WaitGroup
+		ready sync.WaitGroup
+		start = make(chan struct{})
+	)
+	ready.Add(len(owners))
+	for i, owner := range owners {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			conn, err := s.db.Conn(ctx)
+			ready.Done()
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			defer conn.Close()
+			<-start
+			l, err := s.claimOn(ctx, conn, id, owner, now, ttl)
+			var rej *Rejection
+			switch {
+			case err == nil:
+				tokens[i] = l.Token
+			case !errors.As(err, &rej):
+				errs[i] = err
+			}
+		}()
+	}
+	ready.Wait() // every goroutine holds its connection: release them together
+	close(start)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return tokens, nil
+}
+
+var _ beginner = (*sql.Conn)(nil)

@@ -1,0 +1,118 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Sentinels. A *Rejection unwraps to exactly one of ErrNotFound, ErrDone,
+// ErrQuarantined, ErrHeld, ErrSuperseded or ErrExpired; the rules are checked
+// in that order, so the reason is the first rule the operation breaks.
+var (
+	// ErrInvalid: an argument is out of its domain (ttl <= 0; a negative
+	// now, qty, deadline or max_attempts; an empty id or owner). Nothing
+	// changed.
+	ErrInvalid = errors.New("invalid argument")
+	// ErrEmpty: ClaimNext found no claimable job.
+	ErrEmpty = errors.New("no claimable job")
+
+	// ErrNotFound: no job has that id.
+	ErrNotFound = errors.New("not found")
+	// ErrDone: the job is done; done is final.
+	ErrDone = errors.New("done")
+	// ErrQuarantined: the job is quarantined (final), or the claim found its
+	// budget used up and quarantined it; Rejection.Current.Reason says why.
+	ErrQuarantined = errors.New("quarantined")
+	// ErrHeld: a claim met a valid lease (now < lease_until).
+	ErrHeld = errors.New("held")
+	// ErrSuperseded: the presented owner or token is not the row's: a newer
+	// claim exists, the lease was released, or the caller never held it.
+	ErrSuperseded = errors.New("superseded")
+	// ErrExpired: the presented lease is the current one but has ended
+	// (now >= lease_until, or now >= deadline).
+	ErrExpired = errors.New("expired")
+)
+
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
+}
+
+// Rejection is a refusal by one of the contract's rules. It is a value the
+// caller can show: the op, the rule (Reason), what the caller presented and
+// the row as it stood at the refusal.
+type Rejection struct {
+	Op        string // "claim", "renew", "complete", "release"
+	Reason    error  // one of the sentinels
+	Presented Lease  // what the caller presented (owner and job id for a claim)
+	Current   Job    // the row as it stood when the operation was refused
+	Now       int64  // 0 for release, which takes no time
+}
+
+// Error names the op, the reason, what was presented next to what is
+// current, and now, e.g.
+//
+//	complete refused (superseded): presented A#1, current B#2 until 2000, now 1001
+func (r *Rejection) Error() string {
+	var b strings.Builder
+	b.WriteString(r.Op)
+	b.WriteString(" refused (")
+	if r.Reason != nil {
+		b.WriteString(r.Reason.Error())
+	}
+	b.WriteString("): presented ")
+	if r.Op == "claim" {
+		b.WriteString(name(r.Presented.Owner))
+		b.WriteString(" for ")
+		b.WriteString(r.Presented.JobID)
+	} else {
+		b.WriteString(name(r.Presented.Owner))
+		b.WriteString("#")
+		b.WriteString(strconv.FormatInt(r.Presented.Token, 10))
+	}
+	b.WriteString(", ")
+	if errors.Is(r.Reason, ErrNotFound) {
+		b.WriteString("no job ")
+		b.WriteString(strconv.Quote(r.Presented.JobID))
+	} else {
+		c := r.Current
+		b.WriteString("current ")
+		b.WriteString(name(c.Owner))
+		b.WriteString("#")
+		b.WriteString(strconv.FormatInt(c.Token, 10))
+		b.WriteString(" until ")
+		b.WriteString(strconv.FormatInt(c.LeaseUntil, 10))
+		switch c.Status {
+		case StatusDone:
+			b.WriteString(" done")
+		case StatusQuarantined:
+			b.WriteString(" quarantined")
+			if c.Reason != "" {
+				b.WriteString(" (" + c.Reason + ")")
+			}
+		}
+		if c.Deadline > 0 {
+			b.WriteString(" deadline ")
+			b.WriteString(strconv.FormatInt(c.Deadline, 10))
+		}
+		if c.MaxAttempts > 0 {
+			fmt.Fprintf(&b, " attempts %d/%d", c.Attempts, c.MaxAttempts)
+		}
+	}
+	if r.Op != "release" {
+		b.WriteString(", now ")
+		b.WriteString(strconv.FormatInt(r.Now, 10))
+	}
+	return b.String()
+}
+
+// Unwrap returns the sentinel, so errors.Is(err, ErrSuperseded) works.
+func (r *Rejection) Unwrap() error { return r.Reason }
+
+func name(owner string) string {
+	if owner == "" {
+		return "nobody"
+	}
+	return owner
+}

@@ -1,0 +1,130 @@
+package engine
+
+import "context"
+
+func checkLease(l Lease) error {
+	switch {
+	case l.JobID == "":
+		return invalid("empty job id")
+	case l.Owner == "":
+		return invalid("empty owner")
+	case l.Token < 0:
+		return invalid("token %d < 0", l.Token)
+	}
+	return nil
+}
+
+// checkHolder applies the rules every write by a lease holder shares, in the
+// documented order: not found, done, quarantined, superseded (owner or token
+// differs from the row), expired (now >= lease_until, or now >= deadline).
+// inclusive makes validity now <= lease_until (a mutant only).
+func (s *Store) checkHolder(op string, cur *Job, l Lease, now int64, checkDone, inclusive bool) error {
+	refuse := func(reason error, j Job) error {
+		return &Rejection{Op: op, Reason: reason, Presented: l, Current: j, Now: now}
+	}
+	switch {
+	case cur == nil:
+		return refuse(ErrNotFound, Job{ID: l.JobID})
+	case checkDone && cur.Status == StatusDone:
+		return refuse(ErrDone, *cur)
+	case cur.Status == StatusQuarantined:
+		return refuse(ErrQuarantined, *cur)
+	case cur.Token != l.Token || (cur.Owner != l.Owner && !s.mut(MutantOwnerNotCompared)):
+		return refuse(ErrSuperseded, *cur)
+	}
+	if op == "release" {
+		return nil
+	}
+	ended := now >= cur.LeaseUntil
+	if inclusive {
+		ended = now > cur.LeaseUntil
+	}
+	if ended || (cur.Deadline > 0 && now >= cur.Deadline) {
+		return refuse(ErrExpired, *cur)
+	}
+	return nil
+}
+
+// Renew extends the presented lease to min(now+ttl, deadline). It succeeds
+// only if owner and token both match the current row, the job is neither
+// done nor quarantined, and the lease is still valid (now < lease_until,
+// now < deadline): an ended lease is never revived, since the job may
+// already be someone else's. The token is unchanged.
+func (s *Store) Renew(ctx context.Context, l Lease, now, ttl int64) (Lease, error) {
+	if err := checkLease(l); err != nil {
+		return Lease{}, err
+	}
+	if now < 0 {
+		return Lease{}, invalid("now %d < 0", now)
+	}
+	if ttl <= 0 {
+		return Lease{}, invalid("ttl %d <= 0", ttl)
+	}
+	var out Lease
+	err := s.atomic(ctx, s.db, func(q querier) error {
+		cur, err := s.readJob(ctx, q, l.JobID)
+		if err != nil {
+			return err
+		}
+		if err := s.checkHolder("renew", cur, l, now, true, s.mut(MutantRenewBoundary)); err != nil {
+			return err
+		}
+		until := s.leaseEnd(cur, now, ttl)
+		if err := s.writeGuarded(ctx, q, `lease_until = ?`, []any{until}, cur); err != nil {
+			return err
+		}
+		out = Lease{JobID: cur.ID, Owner: cur.Owner, Qty: cur.Qty, Token: cur.Token,
+			Attempt: cur.Attempts, LeaseUntil: until}
+		return nil
+	})
+	return out, err
+}
+
+// Complete marks the job done with result: the courier's finish. It succeeds
+// only under the same rule as Renew (owner and token match, not done or
+// quarantined, now < lease_until and now < deadline); a refused complete
+// leaves the stored result as it was. Done is final.
+func (s *Store) Complete(ctx context.Context, l Lease, now int64, result string) error {
+	if err := checkLease(l); err != nil {
+		return err
+	}
+	if now < 0 {
+		return invalid("now %d < 0", now)
+	}
+	return s.atomic(ctx, s.db, func(q querier) error {
+		cur, err := s.readJob(ctx, q, l.JobID)
+		if err != nil {
+			return err
+		}
+		checkDone := !s.mut(MutantCompleteDone)
+		if err := s.checkHolder("complete", cur, l, now, checkDone, s.mut(MutantValidityInclusive)); err != nil {
+			return err
+		}
+		return s.writeGuarded(ctx, q, `status = 'done', result = ?`, []any{result}, cur)
+	})
+}
+
+// Release gives the lease back: it clears the owner, sets lease_until = 0
+// and status pending, and keeps the token, so the next claim gets a token
+// number never used before. It succeeds only if owner and token match and
+// the job is neither done nor quarantined; it takes no time, so a holder
+// may release a lease that has ended as long as nobody reclaimed the job.
+func (s *Store) Release(ctx context.Context, l Lease) error {
+	if err := checkLease(l); err != nil {
+		return err
+	}
+	return s.atomic(ctx, s.db, func(q querier) error {
+		cur, err := s.readJob(ctx, q, l.JobID)
+		if err != nil {
+			return err
+		}
+		if err := s.checkHolder("release", cur, l, 0, true, false); err != nil {
+			return err
+		}
+		set := `owner = NULL, lease_until = 0, status = 'pending'`
+		if s.mut(MutantReleaseResetsToken) {
+			set += `, token = 0`
+		}
+		return s.writeGuarded(ctx, q, set, nil, cur)
+	})
+}

@@ -1,0 +1,23 @@
+//go:build !mutants
+
+package engine
+
+import "fmt"
+
+// WithMutant refuses every name but "": this build has no mutant code (build
+// with -tags mutants for the worksheet and for make mutants).
+func WithMutant(name string) Option {
+	return func(s *Store) error {
+		if name == "" {
+			return nil
+		}
+		return fmt.Errorf("%w: mutant %q: this build has no mutants (build tag \"mutants\")", ErrInvalid, name)
+	}
+}
+
+// Mutants lists the mutants compiled into this build: none.
+func Mutants() []MutantInfo { return nil }
+
+func (s *Store) mut(string) bool { return false }
+
+func mutantOn(string, string) bool { return false }

@@ -1,0 +1,40 @@
+package engine
+
+// schemaSQL creates the jobs table idempotently. It never drops, resets or
+// rewrites an existing row: reopening a store keeps every token, so a token
+// number is never handed out twice.
+//
+// seq is the insertion order ClaimNext follows. It is an explicit column
+// because the implicit rowid of a table with a TEXT primary key may be
+// renumbered by VACUUM. The partial index holds only the jobs a claim can
+// still look at, so ClaimNext does not walk the done ones.
+var schemaSQL = []string{
+	`CREATE TABLE IF NOT EXISTS jobs (
+	id           TEXT PRIMARY KEY NOT NULL,
+	seq          INTEGER NOT NULL UNIQUE,
+	qty          INTEGER NOT NULL DEFAULT 1,
+	owner        TEXT,
+	lease_until  INTEGER NOT NULL DEFAULT 0,
+	token        INTEGER NOT NULL DEFAULT 0 CHECK (token >= 0),
+	attempts     INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+	max_attempts INTEGER NOT NULL DEFAULT 0 CHECK (max_attempts >= 0),
+	deadline     INTEGER,
+	status       TEXT NOT NULL DEFAULT 'pending'
+	             CHECK (status IN ('pending', 'leased', 'done', 'quarantined')),
+	reason       TEXT,
+	result       TEXT
+)`,
+	`CREATE INDEX IF NOT EXISTS jobs_open ON jobs (seq) WHERE status IN ('pending', 'leased')`,
+}
+
+// receiptsSQL creates the Receiver's table: one row per business id.
+var receiptsSQL = []string{
+	`CREATE TABLE IF NOT EXISTS receipts (
+	job_id TEXT PRIMARY KEY NOT NULL,
+	qty    INTEGER NOT NULL,
+	owner  TEXT NOT NULL,
+	token  INTEGER NOT NULL
+)`,
+}
+
+const jobColumns = `id, qty, owner, lease_until, token, attempts, max_attempts, deadline, status, reason, result`

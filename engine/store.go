@@ -1,0 +1,265 @@
+package engine
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// Store is a job queue in one database. It is safe for concurrent use; every
+// operation takes a connection from the *sql.DB pool for its own duration.
+type Store struct {
+	db      *sql.DB
+	observe func(Statement) // nil: no observer
+	noTx    bool            // WithoutTransactions: compare-and-swap writes only
+	mutant  string          // "" in every normal build; see mutants.go
+}
+
+// Statement is one SQL statement the store ran, with its arguments, as an
+// observer sees it. Transaction control is reported too (BEGIN IMMEDIATE,
+// COMMIT, ROLLBACK), with no arguments.
+type Statement struct {
+	SQL  string
+	Args []any
+}
+
+// Option configures a Store.
+type Option func(*Store) error
+
+// WithObserver makes the store call f before every SQL statement it runs,
+// in the order it runs them. From ClaimMany f is called concurrently.
+func WithObserver(f func(Statement)) Option {
+	return func(s *Store) error { s.observe = f; return nil }
+}
+
+// WithoutTransactions makes the store run without interactive transactions,
+// for databases that have none (Cloudflare D1). Every decision is still made
+// on one row version and written by a single UPDATE guarded by that version
+// (id, token, status, lease_until): if another writer changed the row in
+// between, the UPDATE matches nothing and the operation reads the row again
+// and decides again. The outcome is the same as under BEGIN IMMEDIATE; what
+// differs is that ClaimNext commits each quarantine on its way separately.
+func WithoutTransactions() Option {
+	return func(s *Store) error { s.noTx = true; return nil }
+}
+
+// New opens a store on db: init_db. It creates the schema if it is missing
+// and never resets an existing row, so it is safe to call on every start.
+func New(ctx context.Context, db *sql.DB, opts ...Option) (*Store, error) {
+	if db == nil {
+		return nil, invalid("nil *sql.DB")
+	}
+	s := &Store{db: db}
+	for _, o := range opts {
+		if err := o(s); err != nil {
+			return nil, err
+		}
+	}
+	stmts := schemaSQL
+	if s.mut(MutantSchemaReset) {
+		stmts = append([]string{`DROP TABLE IF EXISTS jobs`}, stmts...)
+	}
+	for _, q := range stmts {
+		if _, err := s.exec(ctx, db, q); err != nil {
+			return nil, fmt.Errorf("engine: create schema: %w", err)
+		}
+	}
+	return s, nil
+}
+
+// DB returns the database the store runs on.
+func (s *Store) DB() *sql.DB { return s.db }
+
+// querier is what the store runs statements on: a *sql.DB, *sql.Conn or *sql.Tx.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// beginner starts transactions: a *sql.DB or a *sql.Conn.
+type beginner interface {
+	querier
+	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
+}
+
+func (s *Store) note(q string, args ...any) {
+	if s.observe != nil {
+		s.observe(Statement{SQL: q, Args: args})
+	}
+}
+
+func (s *Store) exec(ctx context.Context, q querier, query string, args ...any) (sql.Result, error) {
+	s.note(query, args...)
+	return q.ExecContext(ctx, query, args...)
+}
+
+// errConflict: a version-guarded UPDATE matched no row, because another
+// writer changed the row after it was read. Inside a write transaction this
+// cannot happen; without one, the operation starts over.
+var errConflict = errors.New("engine: row changed between read and write")
+
+// maxConflictRetries bounds the start-overs of one operation without
+// transactions; each start-over means another writer made progress.
+const maxConflictRetries = 64
+
+// atomic runs fn as one atomic unit: inside a BEGIN IMMEDIATE transaction
+// on b, or, WithoutTransactions, directly on b, starting over when fn's
+// guarded write lost a race. A refusal (see isRefusal) is committed and
+// returned; any other error rolls back.
+func (s *Store) atomic(ctx context.Context, b beginner, fn func(q querier) error) error {
+	if s.noTx {
+		for i := 0; ; i++ {
+			err := fn(b)
+			if !errors.Is(err, errConflict) || i == maxConflictRetries {
+				return err
+			}
+		}
+	}
+	s.note("BEGIN IMMEDIATE")
+	// Serializable makes go-sqlite3 issue BEGIN IMMEDIATE whatever _txlock
+	// the caller's DSN set: the read and the write must hold the write lock
+	// together, or two claims could read the same free row.
+	tx, err := b.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelSerializable})
+	if err != nil {
+		return err
+	}
+	err = fn(tx)
+	if err != nil && !isRefusal(err) {
+		s.note("ROLLBACK")
+		tx.Rollback()
+		return err
+	}
+	s.note("COMMIT")
+	if cerr := tx.Commit(); cerr != nil {
+		return cerr
+	}
+	return err
+}
+
+// isRefusal reports whether err is an outcome to commit, not a failure: a
+// *Rejection (a claim's quarantine must stand) or ErrEmpty (so must the
+// quarantines ClaimNext made on its way).
+func isRefusal(err error) bool {
+	var rej *Rejection
+	return errors.As(err, &rej) || errors.Is(err, ErrEmpty)
+}
+
+// readJob reads one row; nil, nil when there is none.
+func (s *Store) readJob(ctx context.Context, q querier, id string) (*Job, error) {
+	query := `SELECT ` + jobColumns + ` FROM jobs WHERE id = ?`
+	s.note(query, id)
+	return scanJob(q.QueryRowContext(ctx, query, id))
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanJob(r scanner) (*Job, error) {
+	var (
+		j                     Job
+		owner, reason, result sql.NullString
+		deadline              sql.NullInt64
+		status                string
+	)
+	err := r.Scan(&j.ID, &j.Qty, &owner, &j.LeaseUntil, &j.Token, &j.Attempts,
+		&j.MaxAttempts, &deadline, &status, &reason, &result)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	j.Owner, j.Reason, j.Result = owner.String, reason.String, result.String
+	j.Deadline = deadline.Int64
+	j.Status = Status(status)
+	return &j, nil
+}
+
+// writeGuarded runs an UPDATE whose WHERE ends with the row version guard
+// (id, token, status, lease_until of cur) and reports errConflict when it
+// matched nothing.
+func (s *Store) writeGuarded(ctx context.Context, q querier, set string, args []any, cur *Job) error {
+	query := `UPDATE jobs SET ` + set + ` WHERE id = ? AND token = ? AND status = ? AND lease_until = ?`
+	args = append(args, cur.ID, cur.Token, string(cur.Status), cur.LeaseUntil)
+	res, err := s.exec(ctx, q, query, args...)
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n != 1 {
+		return errConflict
+	}
+	return nil
+}
+
+// Enqueue adds a job in the pending state and returns true, or returns false
+// and changes nothing when a job with that id exists (whatever its state: a
+// re-enqueue never resets a lease, a token or a result).
+func (s *Store) Enqueue(ctx context.Context, j NewJob) (bool, error) {
+	switch {
+	case j.ID == "":
+		return false, invalid("empty job id")
+	case j.Qty < 0:
+		return false, invalid("qty %d < 0", j.Qty)
+	case j.Deadline < 0:
+		return false, invalid("deadline %d < 0", j.Deadline)
+	case j.MaxAttempts < 0:
+		return false, invalid("max_attempts %d < 0", j.MaxAttempts)
+	}
+	if j.Qty == 0 {
+		j.Qty = 1
+	}
+	var deadline any
+	if j.Deadline > 0 {
+		deadline = j.Deadline
+	}
+	query := `INSERT INTO jobs (id, seq, qty, max_attempts, deadline)
+VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM jobs), ?, ?, ?)
+ON CONFLICT (id) DO NOTHING`
+	if s.mut(MutantEnqueueReplace) {
+		query = `INSERT OR REPLACE INTO jobs (id, seq, qty, max_attempts, deadline)
+VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM jobs), ?, ?, ?)`
+	}
+	res, err := s.exec(ctx, s.db, query, j.ID, j.Qty, j.MaxAttempts, deadline)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// Get reads one job as stored, over a connection of its own (no cache):
+// state. It returns nil, nil when there is no such job.
+func (s *Store) Get(ctx context.Context, id string) (*Job, error) {
+	if id == "" {
+		return nil, invalid("empty job id")
+	}
+	j, err := s.readJob(ctx, s.db, id)
+	if j == nil && err == nil && s.mut(MutantStateEmptyRow) {
+		return &Job{}, nil
+	}
+	return j, err
+}
+
+// Jobs reads every job in insertion order. It is an inspection read (the
+// simulator's table), so the observer does not see it.
+func (s *Store) Jobs(ctx context.Context) ([]Job, error) {
+	query := `SELECT ` + jobColumns + ` FROM jobs ORDER BY seq`
+	rows, err := s.db.QueryContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Job
+	for rows.Next() {
+		j, err := scanJob(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *j)
+	}
+	return out, rows.Err()
+}
