@@ -4,7 +4,7 @@ GO ?= go
 ADDR ?= 127.0.0.1:8080
 GOROOT := $(shell $(GO) env GOROOT)
 
-.PHONY: all serve test fmt vet gotest mutants bench wasm worker
+.PHONY: all serve test fmt vet gotest mutants bench wasm worker worker-test wasm-test e2e
 
 all: test
 
@@ -13,7 +13,7 @@ serve: wasm
 	$(GO) run . serve -addr $(ADDR)
 
 ## test: everything CI runs
-test: fmt vet gotest mutants
+test: fmt vet gotest mutants worker-test wasm-test e2e
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -26,14 +26,77 @@ vet:
 gotest:
 	$(GO) test -race -count=1 ./...
 
+## mutants: run the engine's tests once with no mutant and once per named mutant
+## (-tags mutants, LEASELAB_MUTANT); fails unless every mutant is killed
 mutants:
-	@echo "mutants: not yet wired"
+	$(GO) run -tags mutants ./engine/internal/mutants
 
+## bench: our checked enqueue->claim->complete cycle against goqite's
+## send->receive->delete, interleaved on memdb and on a file; prints cycles/s
+## and the ratios (medians over 100 ms rounds, then over the 3 runs)
 bench:
-	@echo "bench: not yet wired"
+	set -o pipefail; $(GO) test -run '^$$' -bench '^BenchmarkCycle$$' -benchtime 10s -count 3 \
+		./engine/internal/bench/ | tee /dev/stderr | \
+		$(GO) run ./engine/internal/benchratio -goal memdb=2.0 -goal file=1.0
 
-wasm:
-	@echo "wasm: not yet wired"
+## wasm: the simulator's engine (web/leaselab.wasm, with mutants), precompressed,
+## wasm_exec.js from this Go, and the library's traces computed ahead of time.
+## File targets: an unchanged source rebuilds and recompresses nothing.
+WASM_SRC := $(shell find engine wasm -name '*.go' -not -path '*/node_modules/*' 2>/dev/null) go.mod go.sum
+TIMELINES := $(wildcard engine/timeline/library/*.tl)
 
+wasm: web/leaselab.wasm.br web/wasm_exec.js web/traces/index.json
+	@$(GO) run ./engine/internal/precompress web/*.html web/*.css web/*.js web/*.svg
+
+web/leaselab.wasm: $(WASM_SRC)
+	GOOS=js GOARCH=wasm $(GO) build -tags mutants -trimpath -ldflags="-s -w" -o $@ ./wasm/sim
+
+web/leaselab.wasm.br: web/leaselab.wasm
+	$(GO) run ./engine/internal/precompress $<
+	@ls -l web/leaselab.wasm web/leaselab.wasm.gz web/leaselab.wasm.br | awk '{print "wasm: " $$5 " bytes " $$9}'
+
+web/wasm_exec.js: $(GOROOT)/lib/wasm/wasm_exec.js
+	cp $< $@
+
+web/traces/index.json: $(WASM_SRC) $(TIMELINES)
+	$(GO) run ./engine/internal/tracegen -out web/traces
+	$(GO) run ./engine/internal/precompress web/traces/*.json
+	@touch $@
+
+## wasm-test: the parity test, natively and in WebAssembly under Node: every
+## library timeline's trace is byte for byte the golden one on both.
+WASM_EXEC_NODE := node --stack-size=8192 $(GOROOT)/lib/wasm/wasm_exec_node.js
+wasm-test:
+	@command -v node >/dev/null || { echo "wasm-test: Node.js is missing: install it (Debian: apt-get install -y nodejs), then run make wasm-test again"; exit 1; }
+	$(GO) test -count=1 ./wasm/simrun/
+	GOOS=js GOARCH=wasm $(GO) vet -tags mutants ./wasm/sim/ ./wasm/simrun/
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -tags mutants -exec "$(WASM_EXEC_NODE)" ./wasm/simrun/
+
+## e2e: the page in headless Chromium (installs Debian's chromium when it is
+## missing and it can, or stops saying what to install).
+e2e: wasm
+	bash .ci/need-chromium
+	$(GO) test -count=1 -tags e2e ./engine/internal/e2e/
+
+WORKER := wasm/worker
+# Cloudflare's free plan takes a Worker of at most 3 MiB compressed.
+WORKER_MAX_GZIP := 3145728
+
+## worker: build the Cloudflare Worker (HTTP API on D1) into wasm/worker/build and report its size
 worker:
-	@echo "worker: not yet wired"
+	GOOS=js GOARCH=wasm $(GO) vet ./$(WORKER)/
+	cd $(WORKER) && $(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o build
+	cd $(WORKER) && GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o build/app.wasm .
+	@raw=$$(wc -c < $(WORKER)/build/app.wasm); gz=$$(gzip -9 -c $(WORKER)/build/app.wasm | wc -c); \
+	echo "worker: $(WORKER)/build/app.wasm $$raw bytes raw, $$gz bytes gzip -9 (limit $(WORKER_MAX_GZIP) compressed)"; \
+	if [ $$gz -gt $(WORKER_MAX_GZIP) ]; then echo "worker: over Cloudflare's 3 MiB compressed limit"; exit 1; fi
+
+## worker-test: the HTTP contract suite against the Worker under wrangler dev --local with a local D1
+worker-test: worker
+	@command -v node >/dev/null || { echo "worker-test: node (20) is required to run wrangler"; exit 1; }
+	@test -x $(WORKER)/node_modules/.bin/wrangler || { echo "worker-test: installing the pinned wrangler (npm ci)"; \
+		cd $(WORKER) && CI=true npm ci --no-audit --no-fund; }
+	set -o pipefail; LEASELAB_WORKER_TEST=1 CI=true WRANGLER_SEND_METRICS=false \
+		$(GO) test -count=1 -v -run '^TestContract_Wrangler$$' ./$(WORKER)/ | tee $(WORKER)/build/worker-test.log
+	@grep -q -- '^--- PASS: TestContract_Wrangler ' $(WORKER)/build/worker-test.log || \
+		{ echo "worker-test: TestContract_Wrangler did not run and pass"; exit 1; }

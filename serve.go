@@ -6,6 +6,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -14,6 +15,11 @@ import (
 	"net/http"
 	"os"
 	"time"
+
+	"github.com/leaselab/leaselab/engine/httpapi/sqliteapi"
+	"github.com/leaselab/leaselab/engine/sqlitedb"
+	"github.com/leaselab/leaselab/engine/timeline/cli"
+	"github.com/leaselab/leaselab/engine/webserve"
 )
 
 func main() {
@@ -27,6 +33,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "serve":
 		return serveCommand(args[1:], stderr)
+	case "check":
+		return cli.CheckCommand(args[1:], stdout, stderr)
+	case "trace":
+		return cli.TraceCommand(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprintln(stdout, usage)
 		return 0
@@ -36,24 +46,40 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 const usage = `usage:
-  leaselab serve [-addr 127.0.0.1:8080] [-web web]`
+  leaselab serve [-addr 127.0.0.1:8080] [-web web] [-db leaselab.db]
+  leaselab check [-lang en|ko] [-mutant NAME] [-library] FILE...
+  leaselab trace [-lang en|ko] [-mutant NAME] FILE`
 
 func serveCommand(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	webDir := fs.String("web", "web", "directory of the page's assets")
+	dbPath := fs.String("db", "leaselab.db", "SQLite file of the HTTP API's queue (created if missing; rollback journal)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/", http.FileServer(http.Dir(*webDir)))
+	mux.Handle("/", webserve.Handler(os.DirFS(*webDir))) // static page; /api/ stays free for the HTTP API
+	db, err := sqlitedb.Open(*dbPath)
+	if err != nil {
+		fmt.Fprintln(stderr, "leaselab:", err)
+		return 1
+	}
+	defer db.Close()
+	api, err := sqliteapi.New(context.Background(), db) // the HTTP API (engine/httpapi) over the file
+	if err != nil {
+		fmt.Fprintln(stderr, "leaselab:", err)
+		return 1
+	}
+	mux.Handle("/api/", api)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintln(stderr, "leaselab:", err)
 		return 1
 	}
 	log.Printf("leaselab: serving %s on http://%s/", *webDir, ln.Addr())
+	log.Printf("leaselab: HTTP API on http://%s/api/ over %s", ln.Addr(), *dbPath)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	if err := srv.Serve(ln); err != nil {
 		fmt.Fprintln(stderr, "leaselab:", err)

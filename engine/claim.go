@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"sync"
+	"sync/atomic"
 )
 
 func checkClaimArgs(id, owner string, now, ttl int64) error {
@@ -167,12 +168,17 @@ func (s *Store) nextCandidate(ctx context.Context, q querier, now int64) (*Job, 
 	query := `SELECT ` + jobColumns + ` FROM jobs
 WHERE status IN ('pending', 'leased') AND (` + held + `)
 ORDER BY seq LIMIT 1`
-	s.note(query, now)
-	return scanJob(q.QueryRowContext(ctx, query, now))
+	row, err := s.queryRow(ctx, q, query, now)
+	if err != nil {
+		return nil, err
+	}
+	return scanJob(row)
 }
 
 // ClaimMany runs one claim of job id per owner, all at once, each in its own
-// goroutine on its own connection, and returns the tokens in input order: 0
+// goroutine on its own connection (a pool limited to fewer connections runs
+// as many at once as it allows; keep SetMaxIdleConns at least len(owners) to
+// reuse them), and returns the tokens in input order: 0
 // for every owner who did not get the lease, whatever the reason. Of any
 // number of owners at most one wins. An error comes only from the database
 // (or ErrInvalid for bad arguments, before anything runs).
@@ -192,18 +198,28 @@ func (s *Store) ClaimMany(ctx context.Context, id string, owners []string, now, 
 	}
 	tokens := make([]int64, len(owners))
 	errs := make([]error, len(owners))
+	// The claims start together once every goroutine holds a connection —
+	// or as many as the pool allows: a pool smaller than owners would
+	// otherwise never fill the barrier.
+	together := len(owners)
+	if m := s.db.Stats().MaxOpenConnections; m > 0 && m < together {
+		together = m
+	}
 	var (
-		wg    sync.WaitGroup
-		ready sync.WaitGroup
-		start = make(chan struct{})
+		wg      sync.WaitGroup
+		ready   sync.WaitGroup
+		arrived atomic.Int64
+		start   = make(chan struct{})
 	)
-	ready.Add(len(owners))
+	ready.Add(together)
 	for i, owner := range owners {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			conn, err := s.db.Conn(ctx)
-			ready.Done()
+			if arrived.Add(1) <= int64(together) {
+				ready.Done()
+			}
 			if err != nil {
 				errs[i] = err
 				return

@@ -38,7 +38,7 @@ type Lease struct {
 	Qty, Token, Attempt, LeaseUntil int64
 }
 
-// validAt reports whether the lease recorded in j is valid at now.
+// heldAt reports whether the lease recorded in j is valid at now.
 func (j *Job) heldAt(now int64) bool { return j.Owner != "" && now < j.LeaseUntil }
 
 func (j *Job) final() bool { return j.Status == StatusDone || j.Status == StatusQuarantined }

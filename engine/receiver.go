@@ -12,11 +12,13 @@ import (
 // and a lease that ran out mid-send leads to a resend by the next worker;
 // the receiver's idempotency is what makes that resend harmless.
 type Receiver struct {
-	db     *sql.DB
-	mutant string
+	db      *sql.DB
+	observe func(Statement) // WithObserver; nil: none
+	mutant  string
 }
 
-// NewReceiver creates the receipts table if it is missing (idempotent).
+// NewReceiver creates the receipts table if it is missing (idempotent). It
+// takes the Store's options: WithObserver sees its statements too.
 func NewReceiver(ctx context.Context, db *sql.DB, opts ...Option) (*Receiver, error) {
 	if db == nil {
 		return nil, invalid("nil *sql.DB")
@@ -27,12 +29,20 @@ func NewReceiver(ctx context.Context, db *sql.DB, opts ...Option) (*Receiver, er
 			return nil, err
 		}
 	}
+	r := &Receiver{db: db, observe: s.observe, mutant: s.mutant}
 	for _, q := range receiptsSQL {
+		r.note(q)
 		if _, err := db.ExecContext(ctx, q); err != nil {
 			return nil, fmt.Errorf("engine: create receipts: %w", err)
 		}
 	}
-	return &Receiver{db: db, mutant: s.mutant}, nil
+	return r, nil
+}
+
+func (r *Receiver) note(q string, args ...any) {
+	if r.observe != nil {
+		r.observe(Statement{SQL: q, Args: args})
+	}
 }
 
 // Deliver applies l.Qty for business id l.JobID once: true the first time,
@@ -51,6 +61,7 @@ ON CONFLICT (job_id) DO NOTHING`
 		query = `INSERT INTO receipts (job_id, qty, owner, token) VALUES (?, ?, ?, ?)
 ON CONFLICT (job_id) DO UPDATE SET qty = qty + excluded.qty`
 	}
+	r.note(query, args...)
 	res, err := r.db.ExecContext(ctx, query, args...)
 	if err != nil {
 		return false, err
@@ -68,6 +79,8 @@ ON CONFLICT (job_id) DO UPDATE SET qty = qty + excluded.qty`
 // Total is the sum of the quantities received.
 func (r *Receiver) Total(ctx context.Context) (int64, error) {
 	var n int64
-	err := r.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(qty), 0) FROM receipts`).Scan(&n)
+	const query = `SELECT COALESCE(SUM(qty), 0) FROM receipts`
+	r.note(query)
+	err := r.db.QueryRowContext(ctx, query).Scan(&n)
 	return n, err
 }

@@ -5,15 +5,20 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync"
 )
 
 // Store is a job queue in one database. It is safe for concurrent use; every
 // operation takes a connection from the *sql.DB pool for its own duration.
+// A Store prepares each statement once and keeps it until the *sql.DB is
+// closed: open one Store per database and share it, not one per request.
 type Store struct {
 	db      *sql.DB
 	observe func(Statement) // nil: no observer
 	noTx    bool            // WithoutTransactions: compare-and-swap writes only
 	mutant  string          // "" in every normal build; see mutants.go
+	stmts   sync.Map        // query text -> *sql.Stmt prepared on db
+	pending sync.Map        // query text met first inside a transaction, to prepare before the next one
 }
 
 // Statement is one SQL statement the store ran, with its arguments, as an
@@ -91,7 +96,69 @@ func (s *Store) note(q string, args ...any) {
 
 func (s *Store) exec(ctx context.Context, q querier, query string, args ...any) (sql.Result, error) {
 	s.note(query, args...)
-	return q.ExecContext(ctx, query, args...)
+	st, err := s.prepared(ctx, q, query)
+	if err != nil {
+		return nil, err
+	}
+	if st == nil {
+		return q.ExecContext(ctx, query, args...)
+	}
+	return st.ExecContext(ctx, args...)
+}
+
+// queryRow runs a query that reads at most one row.
+func (s *Store) queryRow(ctx context.Context, q querier, query string, args ...any) (*sql.Row, error) {
+	s.note(query, args...)
+	st, err := s.prepared(ctx, q, query)
+	if err != nil {
+		return nil, err
+	}
+	if st == nil {
+		return q.QueryRowContext(ctx, query, args...), nil
+	}
+	return st.QueryRowContext(ctx, args...), nil
+}
+
+// prepared returns query as a statement to run on q, prepared once per
+// store (and, by database/sql, once per connection that runs it), or nil
+// when q runs the text itself: a *sql.Conn, another *sql.DB, or a
+// transaction meeting query for the first time. A statement taken into a
+// transaction is closed by its commit or rollback.
+func (s *Store) prepared(ctx context.Context, q querier, query string) (*sql.Stmt, error) {
+	switch q := q.(type) {
+	case *sql.DB:
+		if q == s.db {
+			return s.cached(ctx, query)
+		}
+	case *sql.Tx:
+		st, ok := s.stmts.Load(query)
+		if !ok {
+			// Preparing on s.db now would wait for a second connection
+			// while this transaction holds one: forever on a pool of one.
+			// Run the text; atomic prepares it before the next transaction.
+			s.pending.Store(query, struct{}{})
+			return nil, nil
+		}
+		return q.StmtContext(ctx, st.(*sql.Stmt)), nil
+	}
+	return nil, nil
+}
+
+// cached returns the store's prepared statement for query, preparing it on
+// first use.
+func (s *Store) cached(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := s.stmts.Load(query); ok {
+		return st.(*sql.Stmt), nil
+	}
+	st, err := s.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if prev, loaded := s.stmts.LoadOrStore(query, st); loaded {
+		st.Close()
+		return prev.(*sql.Stmt), nil
+	}
+	return st, nil
 }
 
 // errConflict: a version-guarded UPDATE matched no row, because another
@@ -115,6 +182,13 @@ func (s *Store) atomic(ctx context.Context, b beginner, fn func(q querier) error
 				return err
 			}
 		}
+	}
+	if db, ok := b.(*sql.DB); ok && db == s.db {
+		s.pending.Range(func(query, _ any) bool { // holding no connection yet
+			s.pending.Delete(query)
+			s.cached(ctx, query.(string)) // on error the text runs unprepared
+			return true
+		})
 	}
 	s.note("BEGIN IMMEDIATE")
 	// Serializable makes go-sqlite3 issue BEGIN IMMEDIATE whatever _txlock
@@ -147,10 +221,14 @@ func isRefusal(err error) bool {
 
 // readJob reads one row; nil, nil when there is none.
 func (s *Store) readJob(ctx context.Context, q querier, id string) (*Job, error) {
-	query := `SELECT ` + jobColumns + ` FROM jobs WHERE id = ?`
-	s.note(query, id)
-	return scanJob(q.QueryRowContext(ctx, query, id))
+	row, err := s.queryRow(ctx, q, selectJob, id)
+	if err != nil {
+		return nil, err
+	}
+	return scanJob(row)
 }
+
+const selectJob = `SELECT ` + jobColumns + ` FROM jobs WHERE id = ?`
 
 type scanner interface{ Scan(dest ...any) error }
 

@@ -1,0 +1,163 @@
+// Package check holds the invariants of the lease contract and judges a
+// history against them, one step at a time. It never calls the engine: it
+// sees only what a caller reports (the operations of a step and whether each
+// was accepted) and the rows as they stood after the step, so it judges the
+// correct engine, a mutant and a reference model alike.
+//
+// The simulator and the timeline runner show its verdicts after every step;
+// the model-based tests fail on the first verdict that is not OK.
+package check
+
+import (
+	"strings"
+
+	"github.com/leaselab/leaselab/engine"
+)
+
+// Invariant names, in the order Observe reports them.
+const (
+	// SingleLease: at most one valid lease per job at any instant. A claim
+	// granted while an earlier lease of the same job is still valid (now <
+	// its lease_until, and it was not released, completed or quarantined)
+	// breaks it.
+	SingleLease = "single-lease"
+	// TokensIncrease: tokens per job strictly increase and never reset. Every
+	// granted token is above every token the job had before, and a row's
+	// token never goes down.
+	TokensIncrease = "tokens-increase"
+	// NoStaleWrite: no write with a superseded token is ever accepted. An
+	// accepted renew, complete or release must present the owner and token
+	// of the job's latest grant, and that grant must not have been ended by
+	// a release, a complete or a quarantine.
+	NoStaleWrite = "no-stale-write"
+	// NoLateWrite: no renew or complete is accepted at or after the instant
+	// its lease ended (now >= lease_until): a lease is valid iff
+	// now < lease_until, and an ended lease is never revived, even when
+	// nobody has reclaimed the job yet.
+	NoLateWrite = "no-late-write"
+	// FinalIsFinal: done and quarantined are final. Once a row is done or
+	// quarantined, none of its fields changes again.
+	FinalIsFinal = "final-is-final"
+	// AttemptsBounded: attempts <= max_attempts whenever max_attempts > 0.
+	AttemptsBounded = "attempts-bounded"
+	// LeaseWithinDeadline: lease_until <= deadline for every granted or
+	// renewed lease and every row of a job that has a deadline.
+	LeaseWithinDeadline = "lease-within-deadline"
+	// NoJobLost: every job is present exactly once. A job once seen (in the
+	// rows or by an accepted enqueue) never disappears, no id appears twice
+	// in the rows, and an enqueue of an existing id is never accepted.
+	NoJobLost = "no-job-lost"
+)
+
+// Invariants lists the invariant names in the order Observe reports them.
+func Invariants() []string {
+	return []string{SingleLease, TokensIncrease, NoStaleWrite, NoLateWrite, FinalIsFinal,
+		AttemptsBounded, LeaseWithinDeadline, NoJobLost}
+}
+
+// Op kinds.
+const (
+	KindEnqueue   = "enqueue"
+	KindClaim     = "claim"
+	KindClaimNext = "claim-next"
+	KindRenew     = "renew"
+	KindComplete  = "complete"
+	KindRelease   = "release"
+	KindDispatch  = "dispatch"
+)
+
+// Op is one operation of a step as its caller saw it.
+//
+// For claim and claim-next, Owner is the claimant and, when Accepted, Lease
+// is the lease granted (its JobID names the job ClaimNext chose). For renew,
+// complete and release, JobID, Owner and Token are what the caller
+// presented; an accepted renew's Lease is the renewed lease. For enqueue,
+// JobID is the id and Accepted means Enqueue returned true. A dispatch is a
+// claim-next followed by a complete: Lease (when its Token is not 0) is the
+// lease it claimed, and Accepted means its complete was accepted.
+//
+// Now is the instant the operation ran at (the claim's instant for a
+// dispatch; ignored for enqueue and release, which take no time). Reads and
+// refused operations may be reported or left out: only what an accepted
+// operation did is judged against the rows.
+type Op struct {
+	Kind         string
+	JobID, Owner string
+	Token        int64
+	Now          int64
+	Accepted     bool
+	Lease        engine.Lease
+}
+
+// Verdict is one invariant's judgement of a step: OK, or the violations
+// found in it (Detail, deterministic text naming jobs, owners and tokens).
+type Verdict struct {
+	Invariant string `json:"invariant"`
+	OK        bool   `json:"ok"`
+	Detail    string `json:"detail,omitempty"`
+}
+
+// Checker judges a history step by step. It remembers what earlier steps
+// granted and how the rows stood, so feed it every step of one history, in
+// order, from the first. A job met for the first time in the rows is taken
+// as it stands (its lease, if any, as the latest grant); a history that does
+// not start from an empty store begins with Observe(nil, rows) so that its
+// first operations are judged against the rows they found. A Checker is not
+// safe for concurrent use.
+type Checker struct {
+	jobs  map[string]*jobTrack
+	order []string // job ids in the order the checker first met them
+	now   int64    // the latest instant seen
+}
+
+// jobTrack is what the checker knows of one job.
+type jobTrack struct {
+	row      engine.Job // as it stood after the last step (valid iff seen)
+	seen     bool       // present in some earlier rows
+	enqueued bool       // an accepted enqueue created it
+	maxToken int64      // highest token granted or stored so far
+	grant    grant      // the latest grant
+}
+
+// grant is a lease the job handed out.
+type grant struct {
+	owner   string
+	token   int64 // 0: none yet
+	until   int64
+	endedBy string // "released", "completed", "quarantined"; "" while it stands
+}
+
+// New returns a Checker that has seen nothing yet.
+func New() *Checker {
+	return &Checker{jobs: make(map[string]*jobTrack)}
+}
+
+// Observe judges one step: ops are the operations the step ran (several for
+// a concurrent claim, none for a step in which only time passed), in the
+// order they took effect when known; rows are every job after the step, as
+// engine.Store.Jobs returns them. It returns one verdict per invariant, in
+// the order of Invariants.
+func (c *Checker) Observe(ops []Op, rows []engine.Job) []Verdict {
+	st := &step{c: c, rows: make(map[string]*engine.Job, len(rows)), viol: make(map[string][]string)}
+	for _, op := range ops {
+		if op.Now > c.now && op.Kind != KindEnqueue && op.Kind != KindRelease {
+			c.now = op.Now
+		}
+	}
+	st.indexRows(rows)
+	for _, op := range ops {
+		st.op(op)
+	}
+	st.judgeRows(rows)
+	st.remember(rows)
+
+	out := make([]Verdict, 0, len(Invariants()))
+	for _, name := range Invariants() {
+		v := Verdict{Invariant: name, OK: len(st.viol[name]) == 0}
+		if !v.OK {
+			v.Detail = strings.Join(st.viol[name], "; ")
+		}
+		out = append(out, v)
+	}
+	return out
+}

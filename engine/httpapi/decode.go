@@ -1,0 +1,191 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"reflect"
+	"strings"
+
+	"github.com/leaselab/leaselab/engine"
+)
+
+// body reads the whole request body (the Workers runtime cannot stream
+// one), refusing one over the limit with 413.
+func (h *Handler) body(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	if r.ContentLength > h.maxBody {
+		tooLarge(w, h.maxBody)
+		return nil, false
+	}
+	if r.Body == nil {
+		return nil, true
+	}
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		tooLarge(w, h.maxBody)
+		return nil, false
+	case err != nil:
+		writeError(w, http.StatusBadRequest, codeBadRequest, "reading the body: "+err.Error())
+		return nil, false
+	}
+	return b, true
+}
+
+func tooLarge(w http.ResponseWriter, limit int64) {
+	writeError(w, http.StatusRequestEntityTooLarge, codeTooLarge,
+		fmt.Sprintf("request body over %d bytes", limit))
+}
+
+// decode reads the body as exactly one JSON object into dst, with no
+// unknown fields and nothing after it; on failure it answers 400 (or 413)
+// and returns false.
+func (h *Handler) decode(w http.ResponseWriter, r *http.Request, dst any) bool {
+	b, ok := h.body(w, r)
+	if !ok {
+		return false
+	}
+	if err := decodeJSON(b, dst); err != nil {
+		writeError(w, http.StatusBadRequest, codeBadRequest, err.Error())
+		return false
+	}
+	return true
+}
+
+func decodeJSON(b []byte, dst any) error {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return errors.New("empty body: want a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return describeJSONError(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fmt.Errorf("unexpected data after the JSON object at byte %d", dec.InputOffset())
+	}
+	return nil
+}
+
+// describeJSONError turns encoding/json's errors into messages that name
+// the field and what it wants, without Go type names.
+func describeJSONError(err error) error {
+	var (
+		syn *json.SyntaxError
+		typ *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Errorf("invalid JSON at byte %d: %s", syn.Offset, strings.TrimPrefix(syn.Error(), "json: "))
+	case errors.As(err, &typ):
+		if typ.Field == "" {
+			return fmt.Errorf("want a JSON object, got %s", typ.Value)
+		}
+		return fmt.Errorf("%s: want %s, got %s", typ.Field, kindName(typ.Type), typ.Value)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return errors.New("invalid JSON: unexpected end of the body")
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return errors.New(strings.TrimPrefix(err.Error(), "json: "))
+	}
+	return fmt.Errorf("invalid JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+}
+
+func kindName(t reflect.Type) string {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil {
+		return "a value"
+	}
+	switch t.Kind() {
+	case reflect.Int64, reflect.Int:
+		return fmt.Sprintf("an integer in 0..%d", int64(MaxSafeInteger))
+	case reflect.String:
+		return "a string"
+	case reflect.Struct:
+		return "an object"
+	}
+	return "a " + t.Kind().String()
+}
+
+// safe checks that a number the API takes is within 0..MaxSafeInteger
+// (the engine refuses negative ones too; this says which field).
+func safe(field string, v int64) error {
+	if v < 0 || v > MaxSafeInteger {
+		return fmt.Errorf("%s: %d is out of range 0..%d", field, v, int64(MaxSafeInteger))
+	}
+	return nil
+}
+
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// clock resolves now: the request's, or the server's clock when omitted.
+func (h *Handler) clock(w http.ResponseWriter, now *int64) (int64, bool) {
+	n := h.now()
+	field := "server clock"
+	if now != nil {
+		n, field = *now, "now"
+	}
+	if err := safe(field, n); err != nil {
+		writeError(w, http.StatusBadRequest, codeBadRequest, err.Error())
+		return 0, false
+	}
+	return n, true
+}
+
+// times resolves now and a required ttl in 1..MaxSafeInteger-now.
+func (h *Handler) times(w http.ResponseWriter, now, ttl *int64) (int64, int64, bool) {
+	n, ok := h.clock(w, now)
+	if !ok {
+		return 0, 0, false
+	}
+	var err error
+	switch {
+	case ttl == nil:
+		err = errors.New("ttl is required: the lease's length in milliseconds, > 0")
+	case *ttl <= 0:
+		err = fmt.Errorf("%w: ttl %d <= 0", engine.ErrInvalid, *ttl)
+	case *ttl > MaxSafeInteger-n:
+		err = fmt.Errorf("now+ttl: %d+%d is over %d", n, *ttl, int64(MaxSafeInteger))
+	}
+	if err != nil {
+		writeError(w, http.StatusBadRequest, codeBadRequest, err.Error())
+		return 0, 0, false
+	}
+	return n, *ttl, true
+}
+
+// presented turns the request's lease into the engine's; job_id, owner and
+// token are required, the rest is ignored (the row decides it).
+func presented(w http.ResponseWriter, l *leaseJSON) (engine.Lease, bool) {
+	var err error
+	switch {
+	case l == nil:
+		err = errors.New("lease is required: the lease a claim returned")
+	case l.JobID == "":
+		err = errors.New("lease.job_id is required")
+	case l.Owner == "":
+		err = errors.New("lease.owner is required")
+	case l.Token == nil:
+		err = errors.New("lease.token is required")
+	default:
+		err = safe("lease.token", *l.Token)
+	}
+	if err != nil {
+		writeError(w, http.StatusBadRequest, codeBadRequest, err.Error())
+		return engine.Lease{}, false
+	}
+	return engine.Lease{JobID: l.JobID, Owner: l.Owner, Qty: l.Qty, Token: *l.Token,
+		Attempt: l.Attempt, LeaseUntil: l.LeaseUntil}, true
+}

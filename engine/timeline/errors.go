@@ -1,0 +1,60 @@
+package timeline
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// ErrBadInput is what every parse and validation error matches with
+// errors.Is: the timeline text is wrong, and nothing has run.
+var ErrBadInput = errors.New("timeline: bad input")
+
+// ErrNotFresh: Run was given a database that already holds jobs or
+// receipts. A timeline's story starts from nothing.
+var ErrNotFresh = errors.New("timeline: the database is not empty")
+
+// ErrLang: Options.Lang names a language with no phrase table.
+var ErrLang = errors.New("timeline: unknown language")
+
+// Error is one mistake in a timeline's text, at a line and a column (both
+// 1-based; the column counts characters, not bytes).
+type Error struct {
+	Name string // the source name given to Parse
+	Line int
+	Col  int
+	Msg  string
+}
+
+// Error formats as NAME:LINE:COL: message.
+func (e *Error) Error() string {
+	return e.Name + ":" + strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Col) + ": " + e.Msg
+}
+
+// Is makes errors.Is(err, ErrBadInput) true.
+func (e *Error) Is(target error) bool { return target == ErrBadInput }
+
+// ErrorList is every mistake Parse found, in line and column order.
+type ErrorList []*Error
+
+// Error is the mistakes one per line.
+func (l ErrorList) Error() string {
+	var b strings.Builder
+	for i, e := range l {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+// Unwrap exposes each *Error, so errors.Is(err, ErrBadInput) and errors.As
+// work on the list.
+func (l ErrorList) Unwrap() []error {
+	out := make([]error, len(l))
+	for i, e := range l {
+		out[i] = e
+	}
+	return out
+}

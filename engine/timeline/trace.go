@@ -1,0 +1,357 @@
+package timeline
+
+import (
+	"encoding/json"
+	"io"
+)
+
+// FormatVersion is the version of the trace's JSON format. It changes when a
+// field is renamed, removed or changes meaning; adding a field keeps it.
+const FormatVersion = 1
+
+// Trace is what running a timeline yields: every step with its outcome, the
+// SQL it ran, the rows after it and the checks, in JSON. It is
+// deterministic: the same timeline, mutant and language give byte-identical
+// JSON on every run and every platform (no maps, no wall clock, no database
+// name).
+type Trace struct {
+	// Format is FormatVersion.
+	Format int `json:"format"`
+	// Name is the timeline's source name as given to Parse, e.g.
+	// "01-late-courier.tl".
+	Name string `json:"name"`
+	// Title is the timeline's first comment line, without "#"; "" if none.
+	Title string `json:"title"`
+	// Lang is the language of the Explain sentences: "en" or "ko".
+	Lang string `json:"lang"`
+	// Mutant names the broken engine the timeline ran on; "" is the correct
+	// engine.
+	Mutant string `json:"mutant"`
+	// Lease is the `lease` header: the ttl of every claim, renew and send
+	// that gives no ttl=; 0 when the header is absent.
+	Lease int64 `json:"lease"`
+	// Jobs are the jobs the header declares, in declaration order; they are
+	// enqueued before the first step.
+	Jobs []JobDecl `json:"jobs"`
+	// Actors are the workers named in the steps, in order of first
+	// appearance.
+	Actors []string `json:"actors"`
+	// Setup is the SQL that ran before the first step: the schema and the
+	// header's enqueues.
+	Setup []Statement `json:"setup"`
+	// Start is every job row before the first step, in insertion order.
+	Start []Row `json:"start"`
+	// Steps are the steps in timeline order, one per step line.
+	Steps []Step `json:"steps"`
+	// Later are the leases still valid after the last step, each with the
+	// instant it will end; no step follows to reach it.
+	Later []Expiry `json:"later"`
+	// Final is every job row after the last step, in insertion order.
+	Final []Row `json:"final"`
+	// Summary counts the expectations and the invariant checks.
+	Summary Summary `json:"summary"`
+}
+
+// JobDecl is one `job` header line.
+type JobDecl struct {
+	// Line is the 1-based line of the declaration.
+	Line int `json:"line"`
+	// ID is the job's id (the business id: the receiver applies it once).
+	ID string `json:"id"`
+	// Qty is the quantity; 1 when the line gives none.
+	Qty int64 `json:"qty"`
+	// Deadline is the instant (ms) from which the job can no longer be
+	// claimed or completed; 0 means none.
+	Deadline int64 `json:"deadline"`
+	// Attempts is max_attempts: how many claims the job allows; 0 means
+	// unlimited.
+	Attempts int64 `json:"attempts"`
+}
+
+// Statement is one SQL statement the engine ran, as it ran it.
+type Statement struct {
+	// SQL is the statement's text, including transaction control (BEGIN
+	// IMMEDIATE, COMMIT, ROLLBACK).
+	SQL string `json:"sql"`
+	// Args are its arguments in order, each a JSON string, number or null.
+	Args []any `json:"args"`
+}
+
+// Row is one row of the jobs table as stored. Column names are the table's.
+type Row struct {
+	// ID is the job's id.
+	ID string `json:"id"`
+	// Qty is the job's quantity.
+	Qty int64 `json:"qty"`
+	// Owner is the worker named by the last claim; "" when unowned (never
+	// claimed, or released).
+	Owner string `json:"owner"`
+	// LeaseUntil is the instant (ms) the owner's lease ends: valid iff
+	// now < lease_until; 0 when unowned.
+	LeaseUntil int64 `json:"lease_until"`
+	// Token is the number of the latest claim (the fencing token); it only
+	// grows.
+	Token int64 `json:"token"`
+	// Attempts is how many claims the job has had.
+	Attempts int64 `json:"attempts"`
+	// MaxAttempts is the attempts budget; 0 means unlimited.
+	MaxAttempts int64 `json:"max_attempts"`
+	// Deadline is the job's deadline (ms); 0 means none.
+	Deadline int64 `json:"deadline"`
+	// Status is the stored status: "pending", "leased", "done" or
+	// "quarantined". A lease that has ended still says "leased".
+	Status string `json:"status"`
+	// Reason is why the job is quarantined ("attempts" or "deadline"),
+	// else "".
+	Reason string `json:"reason"`
+	// Result is what the completing worker stored; "" until done.
+	Result string `json:"result"`
+}
+
+// Cell names one changed cell of the jobs table.
+type Cell struct {
+	// Job is the row's id.
+	Job string `json:"job"`
+	// Column is the column's name as in Row's JSON ("owner", "token", ...);
+	// a row that did not exist before the step reports every column.
+	Column string `json:"column"`
+}
+
+// Lease is a lease as a worker holds it: what a claim, renew or send
+// returned, or what the worker presented.
+type Lease struct {
+	// Job is the job's id.
+	Job string `json:"job"`
+	// Owner is the worker who holds (or presents) it.
+	Owner string `json:"owner"`
+	// Qty is the job's quantity.
+	Qty int64 `json:"qty"`
+	// Token is the claim's generation.
+	Token int64 `json:"token"`
+	// Attempt is the job's attempts count after the claim.
+	Attempt int64 `json:"attempt"`
+	// LeaseUntil is the instant (ms) the lease ends.
+	LeaseUntil int64 `json:"lease_until"`
+}
+
+// Rejection is a refusal by one of the engine's rules, shown as presented
+// against current.
+type Rejection struct {
+	// Op is the refused operation: "claim", "renew", "complete" or
+	// "release".
+	Op string `json:"op"`
+	// Reason is the rule: "not-found", "done", "quarantined", "held",
+	// "superseded" or "expired".
+	Reason string `json:"reason"`
+	// Presented is what the worker presented (for a claim: owner and job).
+	Presented Lease `json:"presented"`
+	// Current is the row as it stood when the operation was refused.
+	Current Row `json:"current"`
+	// Now is the instant of the refusal; 0 for release, which takes no time.
+	Now int64 `json:"now"`
+	// Message is the engine's own text for it, e.g. "complete refused
+	// (superseded): presented A#1, current B#2 until 2000, now 1001".
+	Message string `json:"message"`
+}
+
+// Outcome is how a step (or one contender of a concurrent claim) ended.
+type Outcome struct {
+	// Kind is "ok", "refused" (a rule refused it: see Reason), "empty"
+	// (claim-next or send found no claimable job; state found no such
+	// job), "invalid" (the engine
+	// rejected an argument, e.g. ttl=0; nothing changed), "failed" (a send
+	// whose delivery failed; its lease was released) or "error" (the
+	// database failed, or the engine answered out of contract).
+	Kind string `json:"kind"`
+	// Reason is the rule for "refused" ("not-found", "done", "quarantined",
+	// "held", "superseded", "expired"), else "".
+	Reason string `json:"reason"`
+	// Error is the error's text for "invalid", "failed" and "error", else "".
+	Error string `json:"error"`
+}
+
+// Args are a step's arguments as the runner used them: what the line wrote
+// and what the rules filled in. Zero means absent unless the field says
+// otherwise.
+type Args struct {
+	// TTL is the lease duration asked for (claim, renew, send): the step's
+	// ttl= or the `lease` header.
+	TTL int64 `json:"ttl,omitempty"`
+	// Token is the token presented (renew, complete, release, deliver).
+	Token int64 `json:"token,omitempty"`
+	// TokenFrom says where Token came from: "claim" (the actor's own latest
+	// claim of the job), "token=" (the line overrides it) or "none" (the
+	// actor holds no lease of the job: it presents token 0).
+	TokenFrom string `json:"token_from,omitempty"`
+	// Result is the result a complete stores.
+	Result string `json:"result,omitempty"`
+	// Took is how long a send takes (ms) before the courier hears back.
+	Took int64 `json:"took,omitempty"`
+	// Fail is true for a send whose delivery fails.
+	Fail bool `json:"fail,omitempty"`
+	// Qty, Deadline and Attempts are an enqueue's job fields.
+	Qty      int64 `json:"qty,omitempty"`
+	Deadline int64 `json:"deadline,omitempty"`
+	Attempts int64 `json:"attempts,omitempty"`
+}
+
+// Contender is one actor's claim in a concurrent claim.
+type Contender struct {
+	// Actor is the claiming worker.
+	Actor string `json:"actor"`
+	// Outcome is how its claim ended. The first contender claims alone and
+	// gets the engine's full answer; the others claim through
+	// Store.ClaimMany, which reports only who won, so a refused one has
+	// no Reason.
+	Outcome Outcome `json:"outcome"`
+	// Lease is what it got; nil unless it won.
+	Lease *Lease `json:"lease"`
+}
+
+// Receipt is the receiver's side of a send or deliver.
+type Receipt struct {
+	// Job is the business id delivered.
+	Job string `json:"job"`
+	// Qty is the quantity delivered.
+	Qty int64 `json:"qty"`
+	// Owner and Token are the lease the delivery carried.
+	Owner string `json:"owner"`
+	Token int64  `json:"token"`
+	// Delivered is true when the receiver applied it, false for a resend of
+	// a business id it already has (nothing added).
+	Delivered bool `json:"delivered"`
+	// Total is the sum of quantities the receiver holds after it.
+	Total int64 `json:"total"`
+}
+
+// Expiry is the instant a lease ended: the clock reached its lease_until
+// while nobody had completed, released or replaced it. It is an event, not
+// an operation.
+type Expiry struct {
+	// At is the instant (ms): the lease's lease_until.
+	At int64 `json:"at"`
+	// Job, Owner and Token identify the lease that ended.
+	Job   string `json:"job"`
+	Owner string `json:"owner"`
+	Token int64  `json:"token"`
+}
+
+// Verdict is one invariant check after a step (package engine/check).
+type Verdict struct {
+	// Invariant names the invariant, e.g. "one valid lease per job".
+	Invariant string `json:"invariant"`
+	// OK is true when it holds.
+	OK bool `json:"ok"`
+	// Detail explains a violation; "" when it holds.
+	Detail string `json:"detail"`
+}
+
+// ExpectResult is the outcome of a step's `-> …` expectation.
+type ExpectResult struct {
+	// Text is the expectation as written after "->".
+	Text string `json:"text"`
+	// OK is true when every part held.
+	OK bool `json:"ok"`
+	// Expected and Got are the failed parts side by side (outcome words and
+	// field=value pairs); both "" when OK.
+	Expected string `json:"expected"`
+	Got      string `json:"got"`
+	// Message is "NAME:LINE: expected X, got Y" for a failure, else "".
+	Message string `json:"message"`
+}
+
+// Step is one step line as it ran.
+type Step struct {
+	// Index is the step's 0-based position among the steps.
+	Index int `json:"index"`
+	// Line is the step's 1-based line in the source.
+	Line int `json:"line"`
+	// Source is the line as written, trimmed.
+	Source string `json:"source"`
+	// Time is the instant (ms) the step runs at.
+	Time int64 `json:"time"`
+	// End is the clock after the step: Time, or Time+took for a send.
+	End int64 `json:"end"`
+	// Actors is the acting worker, or the contenders of a concurrent claim
+	// in the order the database admitted them (the order written).
+	Actors []string `json:"actors"`
+	// Op is the operation: "claim" (by id), "claim-next", "claim-many",
+	// "renew", "complete", "release", "send", "deliver", "enqueue" or
+	// "state".
+	Op string `json:"op"`
+	// Job is the job the step names, or, for claim-next and send, the job
+	// it got; "" if none.
+	Job string `json:"job"`
+	// Args are the step's arguments as used.
+	Args Args `json:"args"`
+	// Outcome is how the step ended. A concurrent claim is "ok" when a
+	// contender won, "error" when any contender's claim failed or went
+	// unanswered, and otherwise the first contender's refusal.
+	Outcome Outcome `json:"outcome"`
+	// Lease is the lease the step granted or renewed (claim, claim-next,
+	// send, the winner of a concurrent claim); nil if none.
+	Lease *Lease `json:"lease"`
+	// Presented is the lease the actor presented (renew, complete, release,
+	// deliver); nil for the other ops.
+	Presented *Lease `json:"presented"`
+	// Rejection is the refusal, presented against current; nil unless the
+	// outcome is "refused" (for a concurrent claim: see Contenders).
+	Rejection *Rejection `json:"rejection"`
+	// Contenders are the claims of a concurrent claim, one per actor in
+	// Actors order; nil for other ops.
+	Contenders []Contender `json:"contenders"`
+	// Receipt is the receiver's side of a send or deliver; nil for other
+	// ops and for a send that delivered nothing.
+	Receipt *Receipt `json:"receipt"`
+	// Enqueued is an enqueue's answer: true if it added the job, false if a
+	// job with that id existed (nothing changed); nil for other ops.
+	Enqueued *bool `json:"enqueued"`
+	// State is the row a state step read, as Store.Get returned it; nil
+	// for other ops and when there is no such job.
+	State *Row `json:"state"`
+	// Explain is one plain sentence saying what happened and why, in Lang.
+	Explain string `json:"explain"`
+	// SQL is every statement the engine ran for the step, in the order the
+	// database ran them.
+	SQL []Statement `json:"sql"`
+	// Expired are the leases that ended after the previous step's End and
+	// at or before this step's End, in order of At (those with At > Time
+	// ended during this step, e.g. during a slow send).
+	Expired []Expiry `json:"expired"`
+	// Rows is every job row after the step, in insertion order.
+	Rows []Row `json:"rows"`
+	// Changed are the cells that differ from the rows before the step, in
+	// row order, then column order.
+	Changed []Cell `json:"changed"`
+	// Verdicts are the invariant checks after the step.
+	Verdicts []Verdict `json:"verdicts"`
+	// Expect is the result of the step's expectation; nil if it has none.
+	Expect *ExpectResult `json:"expect"`
+}
+
+// Summary sums up a run.
+type Summary struct {
+	// Steps is the number of steps run.
+	Steps int `json:"steps"`
+	// Expectations is the number of steps with an expectation; Failed of
+	// them did not hold.
+	Expectations int `json:"expectations"`
+	Failed       int `json:"failed"`
+	// Violations is the number of failed invariant verdicts over all steps.
+	Violations int `json:"violations"`
+	// Passed is true when every expectation held and no invariant was
+	// violated.
+	Passed bool `json:"passed"`
+	// Failures are the failed expectations' messages, in step order.
+	Failures []string `json:"failures"`
+}
+
+// Encode writes t as indented JSON with a final newline, the one form every
+// consumer compares byte for byte (golden files, the CLI, the browser).
+// HTML characters are not escaped: "->" stays "->".
+func (t *Trace) Encode(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(t)
+}

@@ -1,0 +1,263 @@
+// Package webserve serves the simulator's static files (the web/ directory):
+// the page, its scripts and styles, the engine's WebAssembly and the traces
+// precomputed by make wasm.
+//
+// What a response promises:
+//   - Content-Type comes from the file's extension, never from sniffing
+//     (.wasm is application/wasm, which streaming compilation requires;
+//     .js is text/javascript), with X-Content-Type-Options: nosniff.
+//   - When NAME.br or NAME.gz lies beside NAME, is not older than NAME,
+//     and the request's Accept-Encoding allows it, the precompressed bytes
+//     are sent with Content-Encoding (brotli preferred) and Vary:
+//     Accept-Encoding. Nothing is compressed at request time.
+//   - Every response carries a strong ETag of the bytes sent (one per
+//     encoding) and Cache-Control: no-cache, so a browser keeps the file
+//     (and V8 its compiled wasm code) and revalidates it with a 304.
+//   - Every response carries the Content-Security-Policy CSP: scripts and
+//     styles only from this origin, WebAssembly compilation allowed
+//     ('wasm-unsafe-eval'), no inline script or style, no other origin.
+//   - Only GET and HEAD; a directory is served as its index.html, never
+//     listed; a name starting with a dot is not served.
+//
+// The handler owns no path prefix of its own: the caller mounts it at "/"
+// and may mount other handlers (the HTTP API under /api/) beside it.
+package webserve
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"io/fs"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// CSP is the Content-Security-Policy of every response: what the simulator
+// page needs and nothing more.
+const CSP = "default-src 'none'; " +
+	"script-src 'self' 'wasm-unsafe-eval'; " +
+	"style-src 'self'; " +
+	"img-src 'self' data:; " +
+	"connect-src 'self'; " +
+	"manifest-src 'self'; " +
+	"base-uri 'none'; " +
+	"form-action 'none'; " +
+	"frame-ancestors 'self'"
+
+// contentTypes maps the extensions web/ holds to their types. A file with
+// another extension is served as application/octet-stream.
+var contentTypes = map[string]string{
+	".html":        "text/html; charset=utf-8",
+	".css":         "text/css; charset=utf-8",
+	".js":          "text/javascript; charset=utf-8",
+	".mjs":         "text/javascript; charset=utf-8",
+	".json":        "application/json",
+	".wasm":        "application/wasm",
+	".svg":         "image/svg+xml",
+	".png":         "image/png",
+	".ico":         "image/x-icon",
+	".txt":         "text/plain; charset=utf-8",
+	".tl":          "text/plain; charset=utf-8",
+	".webmanifest": "application/manifest+json",
+}
+
+// ContentType returns the type a file called name is served with.
+func ContentType(name string) string {
+	if t, ok := contentTypes[strings.ToLower(path.Ext(name))]; ok {
+		return t
+	}
+	return "application/octet-stream"
+}
+
+// encodings are the precompressed variants, in order of preference.
+var encodings = []struct{ token, suffix string }{
+	{"br", ".br"},
+	{"gzip", ".gz"},
+}
+
+// Handler serves the files of fsys (typically os.DirFS("web")).
+func Handler(fsys fs.FS) http.Handler {
+	return &handler{fsys: fsys, etags: map[etagKey]string{}}
+}
+
+type handler struct {
+	fsys fs.FS
+
+	mu    sync.Mutex
+	etags map[etagKey]string
+}
+
+// etagKey identifies one version of one file: a rebuilt file has a new
+// modification time or size, so its ETag is computed again.
+type etagKey struct {
+	name    string
+	size    int64
+	modTime time.Time
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hdr := w.Header()
+	hdr.Set("Content-Security-Policy", CSP)
+	hdr.Set("X-Content-Type-Options", "nosniff")
+	hdr.Set("Referrer-Policy", "no-referrer")
+	hdr.Set("Cross-Origin-Opener-Policy", "same-origin")
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		hdr.Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	name, ok := fileName(r.URL.Path)
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	if st, err := fs.Stat(h.fsys, name); err == nil && st.IsDir() {
+		if !strings.HasSuffix(r.URL.Path, "/") {
+			http.Redirect(w, r, r.URL.Path+"/", http.StatusMovedPermanently)
+			return
+		}
+		name = path.Join(name, "index.html")
+	}
+	plain, err := fs.Stat(h.fsys, name)
+	if err != nil || plain.IsDir() {
+		http.NotFound(w, r)
+		return
+	}
+	hdr.Set("Content-Type", ContentType(name))
+	hdr.Set("Cache-Control", "no-cache")
+
+	served, encoding, variants := name, "", false
+	for _, e := range encodings {
+		st, err := fs.Stat(h.fsys, name+e.suffix)
+		if err != nil || st.IsDir() || st.ModTime().Before(plain.ModTime()) {
+			continue // none, or stale: older than the file it encodes
+		}
+		variants = true
+		if encoding == "" && accepts(r.Header.Get("Accept-Encoding"), e.token) {
+			served, encoding = name+e.suffix, e.token
+		}
+	}
+	if variants {
+		hdr.Set("Vary", "Accept-Encoding")
+	}
+	if encoding != "" {
+		hdr.Set("Content-Encoding", encoding)
+	}
+	f, err := h.fsys.Open(served)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		http.Error(w, "stat failed", http.StatusInternalServerError)
+		return
+	}
+	rs, ok := f.(io.ReadSeeker)
+	if !ok {
+		http.Error(w, "file is not seekable", http.StatusInternalServerError)
+		return
+	}
+	etag, err := h.etag(served, st, rs)
+	if err != nil {
+		http.Error(w, "read failed", http.StatusInternalServerError)
+		return
+	}
+	hdr.Set("ETag", etag)
+	if encoding != "" {
+		// ServeContent leaves Content-Length out when Content-Encoding is
+		// set; the precompressed file's size is the length sent (a range
+		// request gets its own length from ServeContent).
+		hdr.Set("Content-Length", strconv.FormatInt(st.Size(), 10))
+	}
+	http.ServeContent(w, r, name, st.ModTime(), rs)
+}
+
+// fileName turns a URL path into a name inside the file system, refusing
+// dot files (and with them any .. segment) and backslashes.
+func fileName(urlPath string) (string, bool) {
+	p := path.Clean("/" + urlPath)
+	if strings.Contains(p, "\\") {
+		return "", false
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if strings.HasPrefix(seg, ".") {
+			return "", false
+		}
+	}
+	name := strings.TrimPrefix(p, "/")
+	if name == "" {
+		name = "."
+	}
+	return name, fs.ValidPath(name)
+}
+
+// etag returns the strong ETag of one version of a file: a hash of its
+// bytes, computed once per version.
+func (h *handler) etag(name string, st fs.FileInfo, rs io.ReadSeeker) (string, error) {
+	key := etagKey{name, st.Size(), st.ModTime()}
+	h.mu.Lock()
+	tag, ok := h.etags[key]
+	h.mu.Unlock()
+	if ok {
+		return tag, nil
+	}
+	sum := sha256.New()
+	if _, err := io.Copy(sum, rs); err != nil {
+		return "", err
+	}
+	if _, err := rs.Seek(0, io.SeekStart); err != nil {
+		return "", err
+	}
+	tag = `"` + hex.EncodeToString(sum.Sum(nil)[:16]) + `"`
+	h.mu.Lock()
+	h.etags[key] = tag
+	h.mu.Unlock()
+	return tag, nil
+}
+
+// accepts reports whether an Accept-Encoding header value allows coding:
+// it is listed (or "*" is) with a q-value above zero.
+func accepts(header, coding string) bool {
+	star := false
+	for _, part := range strings.Split(header, ",") {
+		tok, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		tok = strings.ToLower(strings.TrimSpace(tok))
+		q, err := qValue(params)
+		if err != nil {
+			continue
+		}
+		switch tok {
+		case coding:
+			return q > 0
+		case "*":
+			star = q > 0
+		}
+	}
+	return star
+}
+
+var errBadQ = errors.New("bad q-value")
+
+// qValue reads the q parameter of one Accept-Encoding element (1 when
+// absent).
+func qValue(params string) (float64, error) {
+	for _, p := range strings.Split(params, ";") {
+		k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
+		if !ok || !strings.EqualFold(strings.TrimSpace(k), "q") {
+			continue
+		}
+		q, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || q < 0 || q > 1 {
+			return 0, errBadQ
+		}
+		return q, nil
+	}
+	return 1, nil
+}

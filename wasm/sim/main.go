@@ -1,0 +1,201 @@
+//go:build js && wasm
+
+// Command sim is the simulator's engine in the browser: the lease engine and
+// the timeline runner over an in-memory SQLite database (memdb), compiled to
+// WebAssembly (GOOS=js GOARCH=wasm; make wasm builds it with -tags mutants
+// so the page can play a named mutant) and driven by the page's JavaScript
+// (web/app.js).
+//
+// It exposes one object on globalThis:
+//
+//	leaselab.version               string: build revision, trace format, Go version
+//	leaselab.run(text, options)    Promise<string>: the timeline's trace as JSON
+//	leaselab.library()             [{name, title, text}]: the built-in timelines
+//	leaselab.mutants()             [{name, breaks}]: the broken engines this build has
+//	leaselab.langs()               [string]: the languages a step can be explained in
+//
+// options is {name, mutant, lang}, each optional: the source name used in
+// messages and in the trace, a mutant's name ("" is the correct engine) and
+// "en" or "ko". The trace is byte for byte what the native engine gives
+// (package wasm/simrun). run rejects with an Error whose errors property
+// lists the timeline's mistakes as {line, col, msg} (line and col 1-based,
+// 0 when the error has no place, e.g. an unknown mutant); line and col are
+// also on the Error itself, for the first mistake. Every run has a database
+// of its own, so runs are independent and may overlap.
+//
+// run returns the Promise at once and the engine works in a goroutine, so a
+// caller never waits inside the call. The engine reports its state on the
+// document through the DOM (honnef.co/go/js/dom/v2): <html
+// data-engine="ready"> once the object is in place, "running" while a run is
+// in progress; a page watches the attribute (a MutationObserver).
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
+
+	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/timeline"
+	"github.com/leaselab/leaselab/wasm/simrun"
+)
+
+func main() {
+	api := map[string]any{
+		"version": version(),
+		"run":     js.FuncOf(run),
+		"library": js.FuncOf(library),
+		"mutants": js.FuncOf(mutants),
+		"langs":   js.FuncOf(langs),
+	}
+	js.Global().Set("leaselab", js.ValueOf(api))
+	newPage().state("ready")
+	select {} // keep the functions alive for the page's lifetime
+}
+
+// page is the document the engine reports its state on.
+type page struct{ doc dom.Document }
+
+func newPage() *page { return &page{doc: dom.GetWindow().Document()} }
+
+// state sets <html data-engine=s>.
+func (p *page) state(s string) { p.doc.DocumentElement().SetAttribute("data-engine", s) }
+
+var running int // runs in progress; only touched from the one wasm thread
+
+func run(_ js.Value, args []js.Value) any {
+	if len(args) == 0 || args[0].Type() != js.TypeString {
+		return rejected(errors.New("leaselab.run: the first argument must be the timeline's text"))
+	}
+	text := args[0].String()
+	name, opts := "timeline.tl", simrun.Options{}
+	if len(args) > 1 && args[1].Type() == js.TypeObject {
+		o := args[1]
+		name = stringField(o, "name", name)
+		opts.Mutant = stringField(o, "mutant", "")
+		opts.Lang = stringField(o, "lang", "")
+	}
+	return promise(func() (any, error) {
+		p := newPage()
+		running++
+		p.state("running")
+		defer func() {
+			if running--; running == 0 {
+				p.state("ready")
+			}
+		}()
+		out, err := simrun.TraceJSON(context.Background(), name, text, opts)
+		if err != nil {
+			return nil, err
+		}
+		return string(out), nil
+	})
+}
+
+func stringField(o js.Value, key, def string) string {
+	v := o.Get(key)
+	if v.Type() != js.TypeString || v.String() == "" {
+		return def
+	}
+	return v.String()
+}
+
+// promise returns a Promise settled by work, which runs in a goroutine so
+// the caller's event loop goes on.
+func promise(work func() (any, error)) js.Value {
+	var executor js.Func
+	executor = js.FuncOf(func(_ js.Value, pargs []js.Value) any {
+		resolve, reject := pargs[0], pargs[1]
+		go func() {
+			v, err := work()
+			if err != nil {
+				reject.Invoke(jsError(err))
+				return
+			}
+			resolve.Invoke(v)
+		}()
+		return nil
+	})
+	defer executor.Release() // the Promise constructor calls it synchronously
+	return js.Global().Get("Promise").New(executor)
+}
+
+func rejected(err error) js.Value {
+	return js.Global().Get("Promise").Call("reject", jsError(err))
+}
+
+// jsError is an Error carrying the timeline's mistakes as {line, col, msg}.
+func jsError(err error) js.Value {
+	var list []any
+	var many timeline.ErrorList
+	var one *timeline.Error
+	switch {
+	case errors.As(err, &many):
+		for _, e := range many {
+			list = append(list, map[string]any{"line": e.Line, "col": e.Col, "msg": e.Msg})
+		}
+	case errors.As(err, &one):
+		list = append(list, map[string]any{"line": one.Line, "col": one.Col, "msg": one.Msg})
+	default:
+		list = append(list, map[string]any{"line": 0, "col": 0, "msg": err.Error()})
+	}
+	e := js.Global().Get("Error").New(err.Error())
+	e.Set("errors", js.ValueOf(list))
+	first := list[0].(map[string]any)
+	e.Set("line", first["line"])
+	e.Set("col", first["col"])
+	return e
+}
+
+func library(js.Value, []js.Value) any {
+	var out []any
+	for _, t := range simrun.Library() {
+		out = append(out, map[string]any{"name": t.Name, "title": t.Title, "text": t.Text})
+	}
+	return js.ValueOf(out)
+}
+
+func mutants(js.Value, []js.Value) any {
+	var out []any
+	for _, m := range engine.Mutants() {
+		out = append(out, map[string]any{"name": m.Name, "breaks": m.Breaks})
+	}
+	return js.ValueOf(out)
+}
+
+func langs(js.Value, []js.Value) any {
+	var out []any
+	for _, l := range timeline.Langs() {
+		out = append(out, l)
+	}
+	return js.ValueOf(out)
+}
+
+// version names the build: its revision when the build recorded one, the
+// trace format and the Go it was compiled with.
+func version() string {
+	rev := "devel"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		modified := false
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+				if len(rev) > 12 {
+					rev = rev[:12]
+				}
+			case "vcs.modified":
+				modified = s.Value == "true"
+			}
+		}
+		if modified && rev != "devel" {
+			rev += "+dirty"
+		}
+	}
+	return fmt.Sprintf("leaselab %s · trace format %d · %s", rev, timeline.FormatVersion, runtime.Version())
+}

@@ -1,0 +1,411 @@
+// render.js draws a leaselab trace (the JSON the engine produces; see
+// engine/timeline/trace.go) into the page: the workers' lanes as SVG, the
+// jobs table, the SQL of a step and the invariant verdicts.
+//
+// It decides nothing the engine decides. Outcomes, refusal reasons, the
+// explanation of each step, the changed cells and the verdicts are read from
+// the trace; this file only lays them out on a time axis.
+
+const SVGNS = 'http://www.w3.org/2000/svg';
+
+/** Creates an HTML element with attributes and children (strings become text). */
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  setAll(node, attrs, children);
+  return node;
+}
+
+/** Creates an SVG element with attributes and children. */
+export function s(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVGNS, tag);
+  setAll(node, attrs, children);
+  return node;
+}
+
+function setAll(node, attrs, children) {
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') node.setAttribute('class', v);
+    else if (k === 'text') node.textContent = v;
+    else node.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+/** Formats an instant or a duration in milliseconds. */
+export function ms(t) {
+  if (Math.abs(t) >= 10000 && t % 100 === 0) return `${t / 1000} s`;
+  return `${t} ms`;
+}
+
+/**
+ * The position of the cursor: 0 is before the first step (the jobs as
+ * enqueued), k is after the k-th step.
+ */
+export function cursorTime(trace, cursor) {
+  if (cursor <= 0 || trace.steps.length === 0) return 0;
+  return trace.steps[Math.min(cursor, trace.steps.length) - 1].time;
+}
+
+/**
+ * Lays the trace out for the lanes: the lease each grant opened, from its
+ * step until it ended (its lease_until, or the complete, release or renew
+ * that closed it earlier), every step's mark on the acting workers' lanes,
+ * and every expiry event the trace reports.
+ */
+export function laneModel(trace) {
+  const actors = [...trace.actors];
+  const addActor = (a) => { if (a && !actors.includes(a)) actors.push(a); };
+  const leases = [];
+  const open = new Map(); // job#token -> lease
+  const marks = [];
+  const expiries = [];
+  const sends = [];
+  let tMax = 0;
+  const seeTime = (t) => { if (Number.isFinite(t) && t > tMax) tMax = t; };
+
+  const close = (job, token, at, cause) => {
+    const key = `${job}#${token}`;
+    const l = open.get(key);
+    if (!l) return null;
+    open.delete(key);
+    if (at < l.end) { l.end = at; l.cause = cause; }
+    return l;
+  };
+  const grant = (stepIndex, lease, at, renewed) => {
+    addActor(lease.owner);
+    const prior = close(lease.job, lease.token, at, renewed ? 'renewed' : 'replaced');
+    const l = {
+      actor: lease.owner, job: lease.job, token: lease.token, start: at,
+      end: lease.lease_until, until: lease.lease_until, cause: 'ends', step: stepIndex,
+      renewal: Boolean(renewed && prior),
+    };
+    leases.push(l);
+    open.set(`${lease.job}#${lease.token}`, l);
+    seeTime(lease.lease_until);
+    return l;
+  };
+
+  trace.steps.forEach((st, i) => {
+    seeTime(st.time); seeTime(st.end);
+    for (const e of st.expired || []) { expiries.push({ ...e, step: i }); seeTime(e.at); }
+    if (st.op === 'claim-many') {
+      for (const c of st.contenders || []) {
+        addActor(c.actor);
+        if (c.lease) grant(i, c.lease, st.time, false);
+        marks.push(markOf(st, i, c.actor, c.outcome, c.lease));
+      }
+      return;
+    }
+    if (st.op === 'send' && st.end > st.time && st.lease) {
+      sends.push({ actor: st.lease.owner, start: st.time, end: st.end, step: i });
+    }
+    if (st.lease) grant(i, st.lease, st.time, st.op === 'renew');
+    if (st.outcome.kind === 'ok' && st.presented && (st.op === 'complete' || st.op === 'release')) {
+      close(st.presented.job, st.presented.token, st.time, st.op === 'complete' ? 'completed' : 'released');
+    }
+    if (st.op === 'send' && st.outcome.kind === 'ok' && st.lease) {
+      close(st.lease.job, st.lease.token, st.end, 'completed');
+    }
+    if (st.op === 'send' && st.outcome.kind === 'failed' && st.lease) {
+      close(st.lease.job, st.lease.token, st.end, 'released');
+    }
+    for (const a of st.actors.length ? st.actors : ['']) {
+      if (a) marks.push(markOf(st, i, a, st.outcome, st.lease));
+    }
+  });
+  for (const e of trace.later || []) { expiries.push({ ...e, step: trace.steps.length, later: true }); seeTime(e.at); }
+  for (const l of leases) if (Number.isFinite(l.end)) seeTime(l.end);
+  return { actors, leases, marks, expiries, sends, tMax: tMax || 1000 };
+}
+
+function markOf(st, index, actor, outcome, lease) {
+  const rej = st.rejection;
+  let label = st.op;
+  if (lease && (st.op === 'claim' || st.op === 'claim-next' || st.op === 'claim-many' || st.op === 'send') && lease.token > 1) {
+    label = st.op === 'send' ? 'send (reclaim)' : 'reclaim';
+  }
+  let detail = '';
+  if (outcome.kind === 'refused') {
+    detail = outcome.reason;
+    if (rej && rej.reason === 'superseded' && rej.presented && rej.current) {
+      detail += ` · ${rej.presented.owner}#${rej.presented.token} vs ${rej.current.owner || 'nobody'}#${rej.current.token}`;
+    }
+  } else if (outcome.kind !== 'ok') {
+    detail = outcome.kind;
+  }
+  return { step: index, actor, time: st.time, kind: outcome.kind, reason: outcome.reason, label, detail, source: st.source, explain: st.explain };
+}
+
+/**
+ * The time axis: piecewise linear through the instants something happens
+ * (steps, expiries, lease ends), each stretch at least minGap pixels wide,
+ * so steps 1 ms apart stay apart. Ticks are those instants.
+ */
+function timeScale(model, trace, x0, plotW, minGap) {
+  const knots = new Set([0]);
+  for (const st of trace.steps) { knots.add(st.time); knots.add(st.end); }
+  for (const e of model.expiries) knots.add(e.at);
+  for (const l of model.leases) if (Number.isFinite(l.end)) knots.add(l.end);
+  const sorted = [...knots].sort((a, b) => a - b);
+  const last = sorted[sorted.length - 1];
+  const tail = Math.max(1, (last - sorted[0]) * 0.06);
+  sorted.push(last + tail);
+  const span = sorted[sorted.length - 1] - sorted[0] || 1;
+  const widths = [];
+  for (let i = 1; i < sorted.length; i++) {
+    const raw = ((sorted[i] - sorted[i - 1]) / span) * plotW;
+    widths.push(Math.max(raw, minGap));
+  }
+  const total = widths.reduce((a, b) => a + b, 0);
+  const xs = [x0];
+  for (const w of widths) xs.push(xs[xs.length - 1] + (w / total) * plotW);
+  const x = (t) => {
+    if (t <= sorted[0]) return xs[0];
+    for (let i = 1; i < sorted.length; i++) {
+      if (t <= sorted[i]) return xs[i - 1] + ((t - sorted[i - 1]) / (sorted[i] - sorted[i - 1])) * (xs[i] - xs[i - 1]);
+    }
+    return xs[xs.length - 1];
+  };
+  const time = (px) => {
+    if (px <= xs[0]) return sorted[0];
+    for (let i = 1; i < xs.length; i++) {
+      if (px <= xs[i]) return sorted[i - 1] + ((px - xs[i - 1]) / (xs[i] - xs[i - 1])) * (sorted[i] - sorted[i - 1]);
+    }
+    return sorted[sorted.length - 1];
+  };
+  return { x, time, ticks: sorted.slice(0, -1), end: sorted[sorted.length - 1] };
+}
+
+/**
+ * Draws the lanes into svg, sized to width CSS pixels, with the cursor at
+ * clock (ms) and the steps up to cursor drawn as past.
+ */
+export function drawLanes(svg, trace, model, cursor, clock, width) {
+  const W = Math.max(width, 300);
+  const gutter = 56, right = 18, top = 30, barY = 14, rowH = 13;
+  const narrow = W < 560;
+  const sc = timeScale(model, trace, gutter, W - gutter - right, narrow ? 34 : 60);
+  const x = sc.x;
+  svg.__scale = sc;
+  const cursorIdx = cursor - 1; // index of the current step, -1 before the first
+
+  // Mark labels first: each lane gets as many label rows as it needs.
+  const rows = new Map(model.actors.map((a) => [a, []])); // actor -> [right end per row]
+  const placed = model.marks.map((m) => {
+    const detail = narrow ? m.reason || m.detail.split(' · ')[0] : m.detail;
+    const text = m.kind === 'refused' || m.kind === 'error'
+      ? `${m.label} ✕${detail ? ` ${detail}` : ''}`
+      : m.detail ? `${m.label} (${m.detail})` : m.label;
+    const w = text.length * 7;
+    const cx = x(m.time);
+    const lx = Math.min(Math.max(cx - w / 2, 4), W - w - 4);
+    const ends = rows.get(m.actor);
+    let row = ends.findIndex((end) => lx >= end + 8);
+    if (row < 0) { row = ends.length; ends.push(0); }
+    ends[row] = lx + w;
+    return { m, text, lx, row };
+  });
+  const laneH = new Map(model.actors.map((a) => [a, 44 + Math.max(1, rows.get(a).length) * rowH]));
+  const laneTop = new Map();
+  let yAcc = top;
+  for (const a of model.actors) { laneTop.set(a, yAcc); yAcc += laneH.get(a); }
+  const H = yAcc + 6;
+  const laneY = (a) => laneTop.get(a);
+
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  svg.setAttribute('width', W);
+  svg.setAttribute('height', H);
+  const desc = svg.querySelector('desc');
+  svg.replaceChildren(desc);
+
+  // Lanes.
+  model.actors.forEach((a, i) => {
+    const y = laneY(a);
+    svg.append(
+      s('rect', { x: 0, y, width: W, height: laneH.get(a), class: i % 2 ? 'lane odd' : 'lane' }),
+      s('text', { x: 12, y: y + barY + 14, class: 'actor', text: a }),
+    );
+  });
+
+  // Axis: a tick at each instant something happens, labels kept apart.
+  const axis = s('g', { class: 'axis' });
+  let lastLabel = -Infinity;
+  for (const t of sc.ticks) {
+    const tx = x(t);
+    axis.append(s('line', { x1: tx, x2: tx, y1: top - 6, y2: H - 4, class: 'grid' }));
+    if (tx - lastLabel >= (narrow ? 44 : 52)) {
+      axis.append(s('text', { x: tx, y: top - 12, class: 'tick', 'text-anchor': 'middle', text: ms(t) }));
+      lastLabel = tx;
+    }
+  }
+  svg.append(axis);
+
+  // Sends in flight.
+  for (const sd of model.sends) {
+    const y = laneY(sd.actor);
+    svg.append(s('rect', {
+      x: x(sd.start), y: y + barY + 21, width: Math.max(2, x(sd.end) - x(sd.start)), height: 5, rx: 2,
+      class: `send${sd.step > cursorIdx ? ' future' : ''}`,
+    }, s('title', { text: `${sd.actor} sends from ${ms(sd.start)} to ${ms(sd.end)}` })));
+  }
+
+  // Lease bars, labelled by token.
+  const multiJob = new Set(model.leases.map((l) => l.job)).size > 1;
+  for (const l of model.leases) {
+    const y = laneY(l.actor);
+    const end = Number.isFinite(l.end) ? l.end : sc.end;
+    const x1 = x(l.start), x2 = Math.max(x(end), x1 + 3);
+    const future = l.step > cursorIdx;
+    const valid = !future && clock >= l.start && clock < l.end;
+    const g = s('g', { class: `lease${future ? ' future' : ''}${valid ? ' valid' : ''}${l.renewal ? ' renewal' : ''}`, 'data-token': l.token, 'data-actor': l.actor });
+    g.append(
+      s('rect', { x: x1, y: y + barY, width: x2 - x1, height: 18, rx: 4 }),
+      s('title', { text: `${l.actor} holds ${l.job} with token ${l.token} from ${ms(l.start)}; lease_until ${ms(l.until)}${l.cause !== 'ends' ? ` (${l.cause} at ${ms(l.end)})` : ''}` }),
+    );
+    const label = multiJob ? `${l.job} #${l.token}` : `#${l.token}`;
+    if (!l.renewal && x2 - x1 > label.length * 7.5 + 10) {
+      g.append(s('text', { x: x1 + 10, y: y + barY + 13, class: 'token', text: label }));
+    }
+    svg.append(g);
+  }
+
+  // Expiry events: the instant a lease ended.
+  for (const e of model.expiries) {
+    if (!model.actors.includes(e.owner)) continue;
+    const y = laneY(e.owner);
+    const past = !e.later && e.step <= cursorIdx;
+    const ex = x(e.at);
+    const g = s('g', { class: `expiry${past ? '' : ' future'}${e.later ? ' later' : ''}`, 'data-token': e.token });
+    g.append(
+      s('line', { x1: ex, x2: ex, y1: y + 6, y2: y + barY + 26 }),
+      s('path', { d: `M${ex - 5} ${y + 4} h10 l-5 7 z` }),
+      s('text', { x: ex + 6, y: y + 10, class: 'expiry-label', text: e.later ? `#${e.token} would end` : `#${e.token} ends` }),
+      s('title', { text: `${e.owner}'s lease of ${e.job} (token ${e.token}) ends at ${ms(e.at)}` }),
+    );
+    svg.append(g);
+  }
+
+  // Steps: one mark per acting worker.
+  for (const { m, text, lx, row } of placed) {
+    const y = laneY(m.actor);
+    const cx = x(m.time), cy = y + barY + 9;
+    const future = m.step > cursorIdx;
+    const current = m.step === cursorIdx;
+    const g = s('g', { class: `mark k-${m.kind}${future ? ' future' : ''}${current ? ' current' : ''}`, 'data-step': m.step + 1, 'data-actor': m.actor });
+    if (current) g.append(s('circle', { cx, cy, r: 12, class: 'halo' }));
+    if (m.kind === 'refused' || m.kind === 'error') {
+      g.append(
+        s('circle', { cx, cy, r: 8, class: 'dot' }),
+        s('path', { d: `M${cx - 3.5} ${cy - 3.5} l7 7 M${cx + 3.5} ${cy - 3.5} l-7 7`, class: 'cross' }),
+      );
+    } else {
+      g.append(s('circle', { cx, cy, r: 6, class: 'dot' }));
+    }
+    g.append(
+      s('text', { x: lx, y: y + barY + 36 + row * rowH, class: 'mark-label', text }),
+      s('title', { text: `${m.source}\n${m.explain}` }),
+    );
+    svg.append(g);
+  }
+
+  // The clock's cursor.
+  const cx = x(clock);
+  svg.append(s('g', { class: 'cursor' },
+    s('line', { x1: cx, x2: cx, y1: top - 4, y2: H - 4 }),
+    s('path', { d: `M${cx - 5} ${top - 8} h10 l-5 6 z` }),
+  ));
+}
+
+/** Maps a click's x (CSS pixels within the svg) to a time on the axis. */
+export function timeAt(svg, clientX) {
+  const box = svg.getBoundingClientRect();
+  const vb = svg.viewBox.baseVal;
+  const px = ((clientX - box.left) / box.width) * vb.width;
+  return svg.__scale ? svg.__scale.time(px) : 0;
+}
+
+const COLUMNS = ['id', 'owner', 'token', 'lease_until', 'status', 'attempts', 'max_attempts', 'deadline', 'reason', 'result', 'qty'];
+
+/** Fills the jobs table with rows, marking the changed cells; clock is the cursor's time. */
+export function drawTable(table, rows, changed, clock) {
+  const head = table.tHead.rows[0];
+  if (head.cells.length !== COLUMNS.length) {
+    head.replaceChildren(...COLUMNS.map((c) => h('th', { scope: 'col', text: c })));
+  }
+  const isChanged = new Set((changed || []).map((c) => `${c.job}\u0000${c.column}`));
+  const body = table.tBodies[0];
+  body.replaceChildren(...rows.map((r) => h('tr', { 'data-job': r.id },
+    COLUMNS.map((c) => {
+      const v = r[c];
+      const empty = v === '' || ((c === 'deadline' || c === 'lease_until') && v === 0);
+      const changedHere = isChanged.has(`${r.id}\u0000${c}`);
+      const cell = h(c === 'id' ? 'th' : 'td', {
+        'data-col': c,
+        class: [changedHere ? 'changed' : '', empty ? 'empty' : '', c === 'status' ? `st-${v}` : ''].filter(Boolean).join(' ') || null,
+        scope: c === 'id' ? 'row' : null,
+      });
+      cell.append(empty ? '—' : String(v));
+      if (c === 'max_attempts' && v === 0) cell.title = 'unlimited';
+      if (c === 'lease_until' && r.status === 'leased' && v > 0) {
+        cell.append(h('span', { class: clock < v ? 'lease-note valid' : 'lease-note ended', text: clock < v ? ' valid' : ' ended' }));
+      }
+      if (changedHere) cell.append(h('span', { class: 'visually-hidden', text: ' (changed)' }));
+      return cell;
+    }),
+  )));
+}
+
+/** Lists statements, each with its arguments written where its ? stands. */
+export function drawSQL(list, statements) {
+  if (!statements || statements.length === 0) {
+    list.replaceChildren(h('li', { class: 'none', text: 'No SQL: this step ran no statement.' }));
+    return;
+  }
+  list.replaceChildren(...statements.map((st) => {
+    const control = /^(BEGIN|COMMIT|ROLLBACK)\b/.test(st.sql);
+    return h('li', { class: control ? 'control' : null }, h('code', {}, ...bindArgs(st.sql, st.args || [])));
+  }));
+}
+
+function literal(v) {
+  if (v === null || v === undefined) return 'NULL';
+  if (typeof v === 'string') return `'${v.replaceAll("'", "''")}'`;
+  return String(v);
+}
+
+// bindArgs splits sql at each ? outside a quoted string and puts the
+// argument there, marked.
+function bindArgs(sql, args) {
+  const out = [];
+  let buf = '', quote = '', n = 0;
+  for (const ch of sql.replaceAll('\t', '  ')) {
+    if (quote) { buf += ch; if (ch === quote) quote = ''; continue; }
+    if (ch === "'" || ch === '"') { quote = ch; buf += ch; continue; }
+    if (ch === '?' && n < args.length) {
+      out.push(buf); buf = '';
+      out.push(h('mark', { class: 'arg', text: literal(args[n++]) }));
+      continue;
+    }
+    buf += ch;
+  }
+  out.push(buf);
+  return out;
+}
+
+/** Lists the invariant verdicts of a step. */
+export function drawVerdicts(list, verdicts) {
+  if (!verdicts || verdicts.length === 0) {
+    list.replaceChildren(h('li', { class: 'none', text: 'Checked after every step.' }));
+    return;
+  }
+  list.replaceChildren(...verdicts.map((v) => h('li', { class: v.ok ? 'ok' : 'bad' },
+    h('span', { class: 'verdict-icon', 'aria-hidden': 'true', text: v.ok ? '✓' : '✗' }),
+    h('span', { class: 'visually-hidden', text: v.ok ? 'holds: ' : 'violated: ' }),
+    h('span', { text: v.invariant }),
+    v.detail ? h('span', { class: 'detail', text: ` — ${v.detail}` }) : null,
+  )));
+}
