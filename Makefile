@@ -65,7 +65,7 @@ web/traces/index.json: $(WASM_SRC) $(TIMELINES)
 
 ## wasm-test: the parity test, natively and in WebAssembly under Node: every
 ## library timeline's trace is byte for byte the golden one on both.
-WASM_EXEC_NODE := node --stack-size=8192 $(GOROOT)/lib/wasm/wasm_exec_node.js
+WASM_EXEC_NODE := node --liftoff-only --stack-size=8192 $(GOROOT)/lib/wasm/wasm_exec_node.js
 wasm-test:
 	@command -v node >/dev/null || { echo "wasm-test: Node.js is missing: install it (Debian: apt-get install -y nodejs), then run make wasm-test again"; exit 1; }
 	$(GO) test -count=1 ./wasm/simrun/

@@ -137,7 +137,7 @@ function markOf(st, index, actor, outcome, lease) {
   } else if (outcome.kind !== 'ok') {
     detail = outcome.kind;
   }
-  return { step: index, actor, time: st.time, kind: outcome.kind, reason: outcome.reason, label, detail, source: st.source, explain: st.explain };
+  return { step: index, actor, job: st.job, time: st.time, kind: outcome.kind, reason: outcome.reason, label, detail, source: st.source, explain: st.explain };
 }
 
 /**
@@ -209,7 +209,26 @@ export function drawLanes(svg, trace, model, cursor, clock, width) {
     ends[row] = lx + w;
     return { m, text, lx, row };
   });
-  const laneH = new Map(model.actors.map((a) => [a, 44 + Math.max(1, rows.get(a).length) * rowH]));
+  // Leases one worker holds at once (of different jobs) stack in tracks.
+  const tracks = new Map(model.actors.map((a) => [a, []])); // actor -> [end per track]
+  const trackOf = new Map(); // lease -> track
+  for (const l of [...model.leases].sort((a, b) => a.start - b.start)) {
+    const ends = tracks.get(l.actor);
+    let k = ends.findIndex((end) => l.start >= end);
+    if (k < 0) { k = ends.length; ends.push(0); }
+    ends[k] = l.end;
+    trackOf.set(l, k);
+  }
+  const trackH = 22;
+  const extra = (a) => (Math.max(1, tracks.get(a).length) - 1) * trackH;
+  const markTrack = (m) => {
+    let best = null;
+    for (const l of model.leases) {
+      if (l.actor === m.actor && l.job === m.job && l.start <= m.time && (!best || l.start >= best.start)) best = l;
+    }
+    return best ? trackOf.get(best) : 0;
+  };
+  const laneH = new Map(model.actors.map((a) => [a, 44 + extra(a) + Math.max(1, rows.get(a).length) * rowH]));
   const laneTop = new Map();
   let yAcc = top;
   for (const a of model.actors) { laneTop.set(a, yAcc); yAcc += laneH.get(a); }
@@ -248,7 +267,7 @@ export function drawLanes(svg, trace, model, cursor, clock, width) {
   for (const sd of model.sends) {
     const y = laneY(sd.actor);
     svg.append(s('rect', {
-      x: x(sd.start), y: y + barY + 21, width: Math.max(2, x(sd.end) - x(sd.start)), height: 5, rx: 2,
+      x: x(sd.start), y: y + barY + 21 + extra(sd.actor), width: Math.max(2, x(sd.end) - x(sd.start)), height: 5, rx: 2,
       class: `send${sd.step > cursorIdx ? ' future' : ''}`,
     }, s('title', { text: `${sd.actor} sends from ${ms(sd.start)} to ${ms(sd.end)}` })));
   }
@@ -256,7 +275,7 @@ export function drawLanes(svg, trace, model, cursor, clock, width) {
   // Lease bars, labelled by token.
   const multiJob = new Set(model.leases.map((l) => l.job)).size > 1;
   for (const l of model.leases) {
-    const y = laneY(l.actor);
+    const y = laneY(l.actor) + trackOf.get(l) * trackH;
     const end = Number.isFinite(l.end) ? l.end : sc.end;
     const x1 = x(l.start), x2 = Math.max(x(end), x1 + 3);
     const future = l.step > cursorIdx;
@@ -281,9 +300,11 @@ export function drawLanes(svg, trace, model, cursor, clock, width) {
     const ex = x(e.at);
     const g = s('g', { class: `expiry${past ? '' : ' future'}${e.later ? ' later' : ''}`, 'data-token': e.token });
     g.append(
-      s('line', { x1: ex, x2: ex, y1: y + 6, y2: y + barY + 26 }),
+      s('line', { x1: ex, x2: ex, y1: y + 6, y2: y + barY + 26 + extra(e.owner) }),
       s('path', { d: `M${ex - 5} ${y + 4} h10 l-5 7 z` }),
-      s('text', { x: ex + 6, y: y + 10, class: 'expiry-label', text: e.later ? `#${e.token} would end` : `#${e.token} ends` }),
+      ex + 90 > W
+        ? s('text', { x: ex - 8, y: y + 10, 'text-anchor': 'end', class: 'expiry-label', text: e.later ? `#${e.token} would end` : `#${e.token} ends` })
+        : s('text', { x: ex + 6, y: y + 10, class: 'expiry-label', text: e.later ? `#${e.token} would end` : `#${e.token} ends` }),
       s('title', { text: `${e.owner}'s lease of ${e.job} (token ${e.token}) ends at ${ms(e.at)}` }),
     );
     svg.append(g);
@@ -292,7 +313,7 @@ export function drawLanes(svg, trace, model, cursor, clock, width) {
   // Steps: one mark per acting worker.
   for (const { m, text, lx, row } of placed) {
     const y = laneY(m.actor);
-    const cx = x(m.time), cy = y + barY + 9;
+    const cx = x(m.time), cy = y + barY + 9 + markTrack(m) * trackH;
     const future = m.step > cursorIdx;
     const current = m.step === cursorIdx;
     const g = s('g', { class: `mark k-${m.kind}${future ? ' future' : ''}${current ? ' current' : ''}`, 'data-step': m.step + 1, 'data-actor': m.actor });
@@ -306,7 +327,7 @@ export function drawLanes(svg, trace, model, cursor, clock, width) {
       g.append(s('circle', { cx, cy, r: 6, class: 'dot' }));
     }
     g.append(
-      s('text', { x: lx, y: y + barY + 36 + row * rowH, class: 'mark-label', text }),
+      s('text', { x: lx, y: y + barY + 36 + extra(m.actor) + row * rowH, class: 'mark-label', text }),
       s('title', { text: `${m.source}\n${m.explain}` }),
     );
     svg.append(g);
