@@ -5,6 +5,7 @@ ADDR ?= 127.0.0.1:8080
 GOROOT := $(shell $(GO) env GOROOT)
 
 .PHONY: all serve test fmt vet gotest mutants bench wasm worker worker-test wasm-test e2e
+.PHONY: bench-browser
 
 all: test
 
@@ -33,16 +34,38 @@ mutants:
 
 ## bench: our checked enqueue->claim->complete cycle against goqite's
 ## send->receive->delete, interleaved on memdb and on a file; prints cycles/s
-## and the ratios (medians over 100 ms rounds, then over the 3 runs)
-bench:
+## and the ratios (medians over 100 ms rounds, then over the 3 runs); first,
+## bench-browser
+bench: bench-browser
 	set -o pipefail; $(GO) test -run '^$$' -bench '^BenchmarkCycle$$' -benchtime 10s -count 3 \
 		./engine/internal/bench/ | tee /dev/stderr | \
 		$(GO) run ./engine/internal/benchratio -goal memdb=2.0 -goal file=1.0
 
+## bench-browser: the simulator in headless Chromium side by side with the
+## official SQLite WebAssembly build (npm, pinned in $(BENCH_NPM), installed by
+## npm ci when missing, precompressed like the page): bytes loaded, first trace
+## cold and warm, text readable, cycles/s, renderer memory; each goal met or
+## MISSED (a missed goal is printed, not a failure). See engine/internal/browserbench.
+BENCH_NPM := engine/internal/browserbench/npm
+SQLITE_WASM := $(BENCH_NPM)/node_modules/@sqlite.org/sqlite-wasm/dist
+BENCH_PAGES := $(SQLITE_WASM)/index.mjs $(SQLITE_WASM)/sqlite3.wasm $(wildcard web/bench/*.html web/bench/*.js)
+
+bench-browser: wasm $(addsuffix .br,$(BENCH_PAGES))
+	bash .ci/need-chromium
+	$(GO) run ./engine/internal/browserbench
+
+$(SQLITE_WASM)/index.mjs $(SQLITE_WASM)/sqlite3.wasm &: $(BENCH_NPM)/package-lock.json
+	@command -v npm >/dev/null || { echo "bench-browser: npm is missing: install it (Debian: apt-get install -y nodejs npm), then run make bench again"; exit 1; }
+	cd $(BENCH_NPM) && CI=true npm ci --no-audit --no-fund --loglevel=error
+	@touch $(SQLITE_WASM)/index.mjs $(SQLITE_WASM)/sqlite3.wasm
+
+$(addsuffix .br,$(BENCH_PAGES)): %.br: %
+	$(GO) run ./engine/internal/precompress $<
+
 ## wasm: the simulator's engine (web/leaselab.wasm, with mutants), precompressed,
 ## wasm_exec.js from this Go, and the library's traces computed ahead of time.
 ## File targets: an unchanged source rebuilds and recompresses nothing.
-WASM_SRC := $(shell find engine wasm -name '*.go' -not -path '*/node_modules/*' 2>/dev/null) go.mod go.sum
+WASM_SRC := $(shell find engine wasm -name '*.go' -not -name '*_test.go' -not -path '*/node_modules/*' 2>/dev/null) go.mod go.sum
 TIMELINES := $(wildcard engine/timeline/library/*.tl)
 
 wasm: web/leaselab.wasm.br web/wasm_exec.js web/traces/index.json
@@ -76,7 +99,7 @@ wasm-test:
 ## missing and it can, or stops saying what to install).
 e2e: wasm
 	bash .ci/need-chromium
-	$(GO) test -count=1 -tags e2e ./engine/internal/e2e/
+	$(GO) test -count=1 -tags e2e,mutants ./engine/internal/e2e/
 
 WORKER := wasm/worker
 # Cloudflare's free plan takes a Worker of at most 3 MiB compressed.

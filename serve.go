@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,6 +15,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/leaselab/leaselab/engine/httpapi/sqliteapi"
@@ -81,7 +84,17 @@ func serveCommand(args []string, stderr io.Writer) int {
 	log.Printf("leaselab: serving %s on http://%s/", *webDir, ln.Addr())
 	log.Printf("leaselab: HTTP API on http://%s/api/ over %s", ln.Addr(), *dbPath)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	if err := srv.Serve(ln); err != nil {
+	// Ctrl-C or SIGTERM: finish the requests in flight, then close the
+	// database, so no write is cut off half-way by the server itself.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(shutdown)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintln(stderr, "leaselab:", err)
 		return 1
 	}

@@ -4,7 +4,9 @@
 // on it whenever the reader edits, and plays the trace on a virtual clock.
 // The engine decides every outcome; this file only asks and draws.
 
-import { h, ms, cursorTime, laneModel, drawLanes, timeAt, drawTable, drawSQL, drawVerdicts } from './render.js';
+import { h, ms, cursorTime, laneModel, drawLanes, timeAt, drawTable, drawSQL, drawVerdicts, playStep } from './render.js';
+import { loadEngine as engine } from './engine.js';
+import { b64urlDecode, timelineParams, elementSnippet, iframeSnippet } from './share.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -17,10 +19,11 @@ const ui = {
   jobs: $('jobs'), jobsAt: $('jobs-at'), sql: $('sql'), verdicts: $('verdicts'),
   engineStatus: $('engine-status'), version: $('version'),
   keys: $('keys'), keysButton: $('keys-button'), keysClose: $('keys-close'),
+  share: $('share'), shareButton: $('share-button'), shareClose: $('share-close'),
+  shareLink: $('share-link'), shareElement: $('share-element'), shareIframe: $('share-iframe'), shareCopied: $('share-copied'),
 };
 
 const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
-const STEP_MS = 1400; // real time per step at 1x
 
 const state = {
   library: [],        // [{name, title, text, trace}] from traces/index.json
@@ -41,34 +44,16 @@ const state = {
 
 // ---- URL hash: the timeline, the cursor and the engine settings ----
 
-function b64urlEncode(text) {
-  const bytes = new TextEncoder().encode(text);
-  let bin = '';
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
-}
-
-function b64urlDecode(s) {
-  const bin = atob(s.replaceAll('-', '+').replaceAll('_', '/'));
-  return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
-}
-
 function libraryEntry(name) {
   return state.library.find((t) => t.name === name);
 }
 
 function writeHash() {
-  const p = new URLSearchParams();
   const lib = libraryEntry(state.name);
-  if (lib && lib.text === state.text) {
-    p.set('t', state.name);
-  } else {
-    p.set('name', state.name);
-    p.set('src', b64urlEncode(state.text));
-  }
-  if (state.mutant) p.set('mutant', state.mutant);
-  if (state.lang !== 'en') p.set('lang', state.lang);
-  p.set('step', String(state.cursor));
+  const p = timelineParams({
+    text: state.text, name: state.name, library: lib ? lib.text : null,
+    mutant: state.mutant, lang: state.lang, step: state.cursor,
+  });
   const hash = `#${p.toString()}`;
   if (location.hash !== hash) history.replaceState(null, '', hash);
 }
@@ -169,8 +154,7 @@ function drawExpect(ex) {
 
 // ---- the virtual clock ----
 
-let timer = 0;
-let frame = 0;
+let cancelStep = () => {};
 
 function setCursor(c, { keepPlaying = false } = {}) {
   if (!state.trace) return;
@@ -191,8 +175,7 @@ function play() {
 
 function pause() {
   state.playing = false;
-  clearTimeout(timer);
-  cancelAnimationFrame(frame);
+  cancelStep();
   ui.play.setAttribute('aria-label', 'Play');
   ui.play.classList.remove('playing');
 }
@@ -202,26 +185,21 @@ function pause() {
 function tick() {
   if (!state.playing) return;
   if (state.cursor >= stepsCount()) { pause(); return; }
-  const dur = STEP_MS / Number(ui.speed.value);
-  const from = cursorTime(state.trace, state.cursor);
-  const to = state.trace.steps[state.cursor].time;
-  if (!reducedMotion.matches && to > from) {
-    const t0 = performance.now();
-    const animate = (now) => {
-      if (!state.playing) return;
-      const f = Math.min(1, (now - t0) / (dur * 0.6));
-      state.clock = from + (to - from) * f;
-      ui.clock.textContent = ms(Math.round(state.clock));
+  cancelStep = playStep({
+    from: cursorTime(state.trace, state.cursor),
+    to: state.trace.steps[state.cursor].time,
+    speed: Number(ui.speed.value),
+    reduced: reducedMotion.matches,
+    onFrame: (clock) => {
+      state.clock = clock;
+      ui.clock.textContent = ms(Math.round(clock));
       drawLanesNow();
-      if (f < 1) frame = requestAnimationFrame(animate);
-    };
-    frame = requestAnimationFrame(animate);
-  }
-  timer = setTimeout(() => {
-    cancelAnimationFrame(frame);
-    setCursor(state.cursor + 1, { keepPlaying: true });
-    if (state.cursor >= stepsCount()) pause(); else tick();
-  }, reducedMotion.matches || to <= from ? dur * 0.6 : dur);
+    },
+    onDone: () => {
+      setCursor(state.cursor + 1, { keepPlaying: true });
+      if (state.cursor >= stepsCount()) pause(); else tick();
+    },
+  });
 }
 
 // ---- the engine ----
@@ -233,28 +211,7 @@ function setEngineState(text, kind) {
 
 async function loadEngine() {
   const started = performance.now();
-  await import('./wasm_exec.js');
-  const go = new globalThis.Go();
-  const root = document.documentElement;
-  const ready = new Promise((resolve) => {
-    // The engine marks <html data-engine="ready"> through the DOM (wasm/sim).
-    const seen = new MutationObserver(() => {
-      if (globalThis.leaselab && root.dataset.engine !== 'loading') { seen.disconnect(); resolve(); }
-    });
-    seen.observe(root, { attributes: true, attributeFilter: ['data-engine'] });
-  });
-  const resp = fetch('leaselab.wasm');
-  let instance;
-  try {
-    ({ instance } = await WebAssembly.instantiateStreaming(resp, go.importObject));
-  } catch (err) {
-    const r = await resp;
-    if (!r.ok) throw new Error(`leaselab.wasm: HTTP ${r.status} (build it with make wasm)`);
-    throw err;
-  }
-  go.run(instance).then(() => setEngineState('engine stopped', 'error'));
-  await ready;
-  state.engine = globalThis.leaselab;
+  state.engine = await engine();
   document.documentElement.dataset.engineReady = String(Math.round(performance.now()));
   ui.version.textContent = state.engine.version;
   const mutants = state.engine.mutants();
@@ -479,6 +436,13 @@ function wireEvents() {
   });
 
   ui.keysButton.addEventListener('click', () => toggleKeys());
+  ui.shareButton.addEventListener('click', () => openShare());
+  ui.shareClose.addEventListener('click', () => ui.share.close());
+  ui.share.addEventListener('close', () => ui.shareButton.focus());
+  ui.share.addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-copy]');
+    if (b) copy($(b.dataset.copy));
+  });
   ui.keysClose.addEventListener('click', () => ui.keys.close());
   ui.keys.addEventListener('close', () => ui.keysButton.focus());
 
@@ -497,6 +461,38 @@ function wireEvents() {
   new ResizeObserver(() => { if (state.trace) drawLanesNow(); }).observe(ui.lanesScroll);
 }
 
+// ---- share and embed ----
+
+function openShare() {
+  pause();
+  writeHash();
+  const base = new URL('.', location.href);
+  const lib = libraryEntry(state.name);
+  const args = {
+    base, text: state.text, name: state.name, library: lib ? lib.text : null,
+    mutant: state.mutant, lang: state.lang, step: state.cursor,
+    title: state.trace ? state.trace.title : '',
+  };
+  ui.shareLink.value = location.href;
+  ui.shareElement.value = elementSnippet(args);
+  ui.shareIframe.value = iframeSnippet(args);
+  ui.shareCopied.textContent = '';
+  ui.share.showModal();
+}
+
+async function copy(field) {
+  try {
+    await navigator.clipboard.writeText(field.value);
+  } catch {
+    field.select(); // no clipboard permission: the text is selected for the reader to copy
+    if (!document.execCommand('copy')) {
+      ui.shareCopied.textContent = 'Select the text and copy it (Ctrl+C).';
+      return;
+    }
+  }
+  ui.shareCopied.textContent = `Copied: ${field.labels[0] ? field.labels[0].textContent.split(':')[0] : 'snippet'}.`;
+}
+
 function toggleKeys() {
   if (ui.keys.open) ui.keys.close(); else ui.keys.showModal();
 }
@@ -509,6 +505,7 @@ function onKey(e) {
     if (e.key === 'Escape' && tag === 'TEXTAREA') { t.blur(); $('lanes-title').focus(); }
     return;
   }
+  if (ui.share.open) return;
   if (ui.keys.open && e.key !== '?') return;
   if (tag === 'BUTTON' && (e.key === ' ' || e.key === 'Enter')) return; // the button's own action
   if (tag === 'INPUT' && (e.key === 'ArrowLeft' || e.key === 'ArrowRight' || e.key === 'Home' || e.key === 'End')) return; // the slider moves itself

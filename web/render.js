@@ -4,9 +4,15 @@
 //
 // It decides nothing the engine decides. Outcomes, refusal reasons, the
 // explanation of each step, the changed cells and the verdicts are read from
-// the trace; this file only lays them out on a time axis.
+// the trace; this file only lays them out on a time axis. The simulator page
+// (app.js) and the <lease-timeline> element (lease-timeline.js) both draw
+// with it; the words around the trace come from i18n.js (English unless a
+// caller passes another language's strings as t).
+
+import { strings } from './i18n.js';
 
 const SVGNS = 'http://www.w3.org/2000/svg';
+const EN = strings('en');
 
 /** Creates an HTML element with attributes and children (strings become text). */
 export function h(tag, attrs = {}, ...children) {
@@ -56,7 +62,7 @@ export function cursorTime(trace, cursor) {
  * that closed it earlier), every step's mark on the acting workers' lanes,
  * and every expiry event the trace reports.
  */
-export function laneModel(trace) {
+export function laneModel(trace, t = EN) {
   const actors = [...trace.actors];
   const addActor = (a) => { if (a && !actors.includes(a)) actors.push(a); };
   const leases = [];
@@ -96,7 +102,7 @@ export function laneModel(trace) {
       for (const c of st.contenders || []) {
         addActor(c.actor);
         if (c.lease) grant(i, c.lease, st.time, false);
-        marks.push(markOf(st, i, c.actor, c.outcome, c.lease));
+        marks.push(markOf(st, i, c.actor, c.outcome, c.lease, t));
       }
       return;
     }
@@ -114,7 +120,7 @@ export function laneModel(trace) {
       close(st.lease.job, st.lease.token, st.end, 'released');
     }
     for (const a of st.actors.length ? st.actors : ['']) {
-      if (a) marks.push(markOf(st, i, a, st.outcome, st.lease));
+      if (a) marks.push(markOf(st, i, a, st.outcome, st.lease, t));
     }
   });
   for (const e of trace.later || []) { expiries.push({ ...e, step: trace.steps.length, later: true }); seeTime(e.at); }
@@ -122,11 +128,11 @@ export function laneModel(trace) {
   return { actors, leases, marks, expiries, sends, tMax: tMax || 1000 };
 }
 
-function markOf(st, index, actor, outcome, lease) {
+function markOf(st, index, actor, outcome, lease, t) {
   const rej = st.rejection;
   let label = st.op;
   if (lease && (st.op === 'claim' || st.op === 'claim-next' || st.op === 'claim-many' || st.op === 'send') && lease.token > 1) {
-    label = st.op === 'send' ? 'send (reclaim)' : 'reclaim';
+    label = st.op === 'send' ? t.sendReclaim : t.reclaim;
   }
   let detail = '';
   if (outcome.kind === 'refused') {
@@ -181,10 +187,24 @@ function timeScale(model, trace, x0, plotW, minGap) {
 }
 
 /**
- * Draws the lanes into svg, sized to width CSS pixels, with the cursor at
- * clock (ms) and the steps up to cursor drawn as past.
+ * The width in pixels of a label in the lanes' 11.5 px font, near enough
+ * to keep labels apart: wide (Hangul, CJK) characters count about twice.
  */
-export function drawLanes(svg, trace, model, cursor, clock, width) {
+export function textWidth(text) {
+  let w = 0;
+  for (const ch of text) {
+    w += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u.test(ch) ? 12 : 7.2;
+  }
+  return w;
+}
+
+/**
+ * Draws the lanes into svg, sized to width CSS pixels, with the cursor at
+ * clock (ms) and the steps up to cursor drawn as past. mark, if given, is
+ * the 0-based index of a step whose marks are ringed (the worksheet's first
+ * difference).
+ */
+export function drawLanes(svg, trace, model, cursor, clock, width, t = EN, mark = -1) {
   const W = Math.max(width, 300);
   const gutter = 56, right = 18, top = 30, barY = 14, rowH = 13;
   const narrow = W < 560;
@@ -200,7 +220,7 @@ export function drawLanes(svg, trace, model, cursor, clock, width) {
     const text = m.kind === 'refused' || m.kind === 'error'
       ? `${m.label} ✕${detail ? ` ${detail}` : ''}`
       : m.detail ? `${m.label} (${m.detail})` : m.label;
-    const w = text.length * 7;
+    const w = textWidth(text);
     const cx = x(m.time);
     const lx = Math.min(Math.max(cx - w / 2, 4), W - w - 4);
     const ends = rows.get(m.actor);
@@ -238,7 +258,8 @@ export function drawLanes(svg, trace, model, cursor, clock, width) {
   svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
   svg.setAttribute('width', W);
   svg.setAttribute('height', H);
-  const desc = svg.querySelector('desc');
+  let desc = svg.querySelector('desc');
+  if (!desc) desc = s('desc', { text: t.lanesDesc });
   svg.replaceChildren(desc);
 
   // Lanes.
@@ -253,11 +274,11 @@ export function drawLanes(svg, trace, model, cursor, clock, width) {
   // Axis: a tick at each instant something happens, labels kept apart.
   const axis = s('g', { class: 'axis' });
   let lastLabel = -Infinity;
-  for (const t of sc.ticks) {
-    const tx = x(t);
+  for (const tick of sc.ticks) {
+    const tx = x(tick);
     axis.append(s('line', { x1: tx, x2: tx, y1: top - 6, y2: H - 4, class: 'grid' }));
     if (tx - lastLabel >= (narrow ? 44 : 52)) {
-      axis.append(s('text', { x: tx, y: top - 12, class: 'tick', 'text-anchor': 'middle', text: ms(t) }));
+      axis.append(s('text', { x: tx, y: top - 12, class: 'tick', 'text-anchor': 'middle', text: ms(tick) }));
       lastLabel = tx;
     }
   }
@@ -269,7 +290,7 @@ export function drawLanes(svg, trace, model, cursor, clock, width) {
     svg.append(s('rect', {
       x: x(sd.start), y: y + barY + 21 + extra(sd.actor), width: Math.max(2, x(sd.end) - x(sd.start)), height: 5, rx: 2,
       class: `send${sd.step > cursorIdx ? ' future' : ''}`,
-    }, s('title', { text: `${sd.actor} sends from ${ms(sd.start)} to ${ms(sd.end)}` })));
+    }, s('title', { text: t.sendTitle(sd, ms) })));
   }
 
   // Lease bars, labelled by token.
@@ -283,10 +304,10 @@ export function drawLanes(svg, trace, model, cursor, clock, width) {
     const g = s('g', { class: `lease${future ? ' future' : ''}${valid ? ' valid' : ''}${l.renewal ? ' renewal' : ''}`, 'data-token': l.token, 'data-actor': l.actor });
     g.append(
       s('rect', { x: x1, y: y + barY, width: x2 - x1, height: 18, rx: 4 }),
-      s('title', { text: `${l.actor} holds ${l.job} with token ${l.token} from ${ms(l.start)}; lease_until ${ms(l.until)}${l.cause !== 'ends' ? ` (${l.cause} at ${ms(l.end)})` : ''}` }),
+      s('title', { text: t.leaseTitle(l, ms) }),
     );
     const label = multiJob ? `${l.job} #${l.token}` : `#${l.token}`;
-    if (!l.renewal && x2 - x1 > label.length * 7.5 + 10) {
+    if (!l.renewal && x2 - x1 > textWidth(label) * 1.07 + 10) {
       g.append(s('text', { x: x1 + 10, y: y + barY + 13, class: 'token', text: label }));
     }
     svg.append(g);
@@ -303,9 +324,9 @@ export function drawLanes(svg, trace, model, cursor, clock, width) {
       s('line', { x1: ex, x2: ex, y1: y + 6, y2: y + barY + 26 + extra(e.owner) }),
       s('path', { d: `M${ex - 5} ${y + 4} h10 l-5 7 z` }),
       ex + 90 > W
-        ? s('text', { x: ex - 8, y: y + 10, 'text-anchor': 'end', class: 'expiry-label', text: e.later ? `#${e.token} would end` : `#${e.token} ends` })
-        : s('text', { x: ex + 6, y: y + 10, class: 'expiry-label', text: e.later ? `#${e.token} would end` : `#${e.token} ends` }),
-      s('title', { text: `${e.owner}'s lease of ${e.job} (token ${e.token}) ends at ${ms(e.at)}` }),
+        ? s('text', { x: ex - 8, y: y + 10, 'text-anchor': 'end', class: 'expiry-label', text: e.later ? t.wouldEnd(e.token) : t.ends(e.token) })
+        : s('text', { x: ex + 6, y: y + 10, class: 'expiry-label', text: e.later ? t.wouldEnd(e.token) : t.ends(e.token) }),
+      s('title', { text: t.expiryTitle(e, ms) }),
     );
     svg.append(g);
   }
@@ -316,7 +337,9 @@ export function drawLanes(svg, trace, model, cursor, clock, width) {
     const cx = x(m.time), cy = y + barY + 9 + markTrack(m) * trackH;
     const future = m.step > cursorIdx;
     const current = m.step === cursorIdx;
-    const g = s('g', { class: `mark k-${m.kind}${future ? ' future' : ''}${current ? ' current' : ''}`, 'data-step': m.step + 1, 'data-actor': m.actor });
+    const ringed = m.step === mark;
+    const g = s('g', { class: `mark k-${m.kind}${future ? ' future' : ''}${current ? ' current' : ''}${ringed ? ' differs' : ''}`, 'data-step': m.step + 1, 'data-actor': m.actor });
+    if (ringed) g.append(s('circle', { cx, cy, r: 15, class: 'diff-ring' }));
     if (current) g.append(s('circle', { cx, cy, r: 12, class: 'halo' }));
     if (m.kind === 'refused' || m.kind === 'error') {
       g.append(
@@ -352,7 +375,7 @@ export function timeAt(svg, clientX) {
 const COLUMNS = ['id', 'owner', 'token', 'lease_until', 'status', 'attempts', 'max_attempts', 'deadline', 'reason', 'result', 'qty'];
 
 /** Fills the jobs table with rows, marking the changed cells; clock is the cursor's time. */
-export function drawTable(table, rows, changed, clock) {
+export function drawTable(table, rows, changed, clock, t = EN) {
   const head = table.tHead.rows[0];
   if (head.cells.length !== COLUMNS.length) {
     head.replaceChildren(...COLUMNS.map((c) => h('th', { scope: 'col', text: c })));
@@ -370,20 +393,20 @@ export function drawTable(table, rows, changed, clock) {
         scope: c === 'id' ? 'row' : null,
       });
       cell.append(empty ? '—' : String(v));
-      if (c === 'max_attempts' && v === 0) cell.title = 'unlimited';
+      if (c === 'max_attempts' && v === 0) cell.title = t.unlimited;
       if (c === 'lease_until' && r.status === 'leased' && v > 0) {
-        cell.append(h('span', { class: clock < v ? 'lease-note valid' : 'lease-note ended', text: clock < v ? ' valid' : ' ended' }));
+        cell.append(h('span', { class: clock < v ? 'lease-note valid' : 'lease-note ended', text: clock < v ? t.valid : t.ended }));
       }
-      if (changedHere) cell.append(h('span', { class: 'visually-hidden', text: ' (changed)' }));
+      if (changedHere) cell.append(h('span', { class: 'visually-hidden', text: t.changed }));
       return cell;
     }),
   )));
 }
 
 /** Lists statements, each with its arguments written where its ? stands. */
-export function drawSQL(list, statements) {
+export function drawSQL(list, statements, t = EN) {
   if (!statements || statements.length === 0) {
-    list.replaceChildren(h('li', { class: 'none', text: 'No SQL: this step ran no statement.' }));
+    list.replaceChildren(h('li', { class: 'none', text: t.noSQL }));
     return;
   }
   list.replaceChildren(...statements.map((st) => {
@@ -418,15 +441,83 @@ function bindArgs(sql, args) {
 }
 
 /** Lists the invariant verdicts of a step. */
-export function drawVerdicts(list, verdicts) {
+export function drawVerdicts(list, verdicts, t = EN) {
   if (!verdicts || verdicts.length === 0) {
-    list.replaceChildren(h('li', { class: 'none', text: 'Checked after every step.' }));
+    list.replaceChildren(h('li', { class: 'none', text: t.checked }));
     return;
   }
-  list.replaceChildren(...verdicts.map((v) => h('li', { class: v.ok ? 'ok' : 'bad' },
+  list.replaceChildren(...verdicts.map((v) => h('li', { class: v.ok ? 'ok' : 'bad', title: v.invariant },
     h('span', { class: 'verdict-icon', 'aria-hidden': 'true', text: v.ok ? '✓' : '✗' }),
-    h('span', { class: 'visually-hidden', text: v.ok ? 'holds: ' : 'violated: ' }),
-    h('span', { text: v.invariant }),
+    h('span', { class: 'visually-hidden', text: v.ok ? t.holds : t.violated }),
+    h('span', { text: t.invariants[v.invariant] || v.invariant }),
     v.detail ? h('span', { class: 'detail', text: ` — ${v.detail}` }) : null,
   )));
+}
+
+// ---- playing ----
+
+/** Real time per step at 1x speed, in ms. */
+export const STEP_MS = 1400;
+
+/**
+ * Plays one step of the virtual clock: moves it from `from` to `to` (ms of
+ * virtual time), calling onFrame(clock) on each animation frame, then calls
+ * onDone once the step's real time (STEP_MS / speed) has passed. With
+ * reduced motion, or when the clock does not move, there are no frames:
+ * the clock jumps. Returns a function that cancels the step.
+ */
+export function playStep({ from, to, speed, reduced, onFrame, onDone }) {
+  const dur = STEP_MS / speed;
+  let frame = 0;
+  if (!reduced && to > from) {
+    const t0 = performance.now();
+    const animate = (now) => {
+      const f = Math.min(1, (now - t0) / (dur * 0.6));
+      onFrame(from + (to - from) * f);
+      if (f < 1) frame = requestAnimationFrame(animate);
+    };
+    frame = requestAnimationFrame(animate);
+  }
+  const timer = setTimeout(() => {
+    cancelAnimationFrame(frame);
+    onDone();
+  }, reduced || to <= from ? dur * 0.6 : dur);
+  return () => { clearTimeout(timer); cancelAnimationFrame(frame); };
+}
+
+// ---- exporting ----
+
+// The properties that make the lanes look as drawn, copied onto each
+// element of an exported SVG.
+const SVG_PROPS = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'stroke-linecap', 'opacity',
+  'font-family', 'font-size', 'font-weight'];
+
+/**
+ * Serialises a drawn lanes svg as a file that stands alone: every element
+ * carries the computed styles it is drawn with as presentation attributes,
+ * so no stylesheet is needed, and the background is painted in.
+ */
+export function standaloneSVG(svg) {
+  const copy = svg.cloneNode(true);
+  const from = [svg, ...svg.querySelectorAll('*')];
+  const to = [copy, ...copy.querySelectorAll('*')];
+  from.forEach((el, i) => {
+    const cs = getComputedStyle(el);
+    for (const p of SVG_PROPS) {
+      const v = cs.getPropertyValue(p);
+      if (v && !(p === 'opacity' && v === '1')) to[i].setAttribute(p, v);
+    }
+    to[i].removeAttribute('class');
+  });
+  copy.setAttribute('xmlns', SVGNS);
+  copy.removeAttribute('role');
+  copy.removeAttribute('aria-labelledby');
+  copy.removeAttribute('focusable');
+  const vb = svg.viewBox.baseVal;
+  const bg = document.createElementNS(SVGNS, 'rect');
+  for (const [k, v] of Object.entries({ x: 0, y: 0, width: vb.width, height: vb.height, fill: getComputedStyle(svg.parentElement || svg).backgroundColor })) {
+    bg.setAttribute(k, String(v));
+  }
+  copy.insertBefore(bg, copy.firstChild);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(copy)}\n`;
 }

@@ -15,7 +15,10 @@
 //     (and V8 its compiled wasm code) and revalidates it with a 304.
 //   - Every response carries the Content-Security-Policy CSP: scripts and
 //     styles only from this origin, WebAssembly compilation allowed
-//     ('wasm-unsafe-eval'), no inline script or style, no other origin.
+//     ('wasm-unsafe-eval'), no inline script or style, no other origin;
+//     its pages may frame this origin's pages, and only this origin may
+//     frame them — except the pages made to be framed by any site
+//     (Framable: embed.html), which carry EmbedCSP.
 //   - Only GET and HEAD; a directory is served as its index.html, never
 //     listed; a name starting with a dot is not served.
 //
@@ -44,10 +47,28 @@ const CSP = "default-src 'none'; " +
 	"style-src 'self'; " +
 	"img-src 'self' data:; " +
 	"connect-src 'self'; " +
+	"frame-src 'self'; " +
 	"manifest-src 'self'; " +
 	"base-uri 'none'; " +
 	"form-action 'none'; " +
 	"frame-ancestors 'self'"
+
+// EmbedCSP is CSP for the pages in Framable: the same, except that any
+// site may frame them.
+const EmbedCSP = "default-src 'none'; " +
+	"script-src 'self' 'wasm-unsafe-eval'; " +
+	"style-src 'self'; " +
+	"img-src 'self' data:; " +
+	"connect-src 'self'; " +
+	"frame-src 'self'; " +
+	"manifest-src 'self'; " +
+	"base-uri 'none'; " +
+	"form-action 'none'; " +
+	"frame-ancestors *"
+
+// Framable are the files any site may frame: the embed frame, for course
+// hosts that strip scripts (web/embed.html).
+var Framable = map[string]bool{"embed.html": true}
 
 // contentTypes maps the extensions web/ holds to their types. A file with
 // another extension is served as application/octet-stream.
@@ -127,6 +148,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil || plain.IsDir() {
 		http.NotFound(w, r)
 		return
+	}
+	if Framable[name] {
+		hdr.Set("Content-Security-Policy", EmbedCSP)
 	}
 	hdr.Set("Content-Type", ContentType(name))
 	hdr.Set("Cache-Control", "no-cache")

@@ -15,6 +15,7 @@ import (
 
 var site = fstest.MapFS{
 	"index.html":             {Data: []byte("<!doctype html><title>page</title>")},
+	"embed.html":             {Data: []byte("<!doctype html><title>frame</title>")},
 	"app.js":                 {Data: []byte("export {}")},
 	"style.css":              {Data: []byte("body{}")},
 	"leaselab.wasm":          {Data: []byte("\x00asm-plain")},
@@ -150,6 +151,33 @@ func TestHandler_CSPAllowsOnlyWhatThePageNeeds(t *testing.T) {
 	for _, banned := range []string{"'unsafe-inline'", "'unsafe-eval'", "*", "http:", "https:"} {
 		if strings.Contains(strings.ReplaceAll(csp, "'wasm-unsafe-eval'", ""), banned) {
 			t.Errorf("CSP %q allows %q", csp, banned)
+		}
+	}
+}
+
+// The embed frame may be framed by any site; every other page only by
+// this origin, and both frame only this origin.
+func TestHandler_OnlyTheEmbedFrameMayBeFramedByAnySite(t *testing.T) {
+	for _, tc := range []struct {
+		path, ancestors string
+	}{
+		{"/", "frame-ancestors 'self'"},
+		{"/index.html", "frame-ancestors 'self'"},
+		{"/embed.html", "frame-ancestors *"},
+	} {
+		r := get(t, webserve.Handler(site), "GET", tc.path, nil)
+		if r.StatusCode != http.StatusOK {
+			t.Fatalf("%s: status %d", tc.path, r.StatusCode)
+		}
+		csp := r.Header.Get("Content-Security-Policy")
+		if !strings.HasSuffix(csp, tc.ancestors) {
+			t.Errorf("%s: CSP %q, want it to end with %q", tc.path, csp, tc.ancestors)
+		}
+		if !strings.Contains(csp, "frame-src 'self'") || !strings.Contains(csp, "script-src 'self' 'wasm-unsafe-eval'") {
+			t.Errorf("%s: CSP %q lacks frame-src 'self' or the page's script-src", tc.path, csp)
+		}
+		if rest := strings.TrimSuffix(csp, tc.ancestors); strings.Contains(strings.ReplaceAll(rest, "'wasm-unsafe-eval'", ""), "*") || strings.Contains(rest, "unsafe-inline") {
+			t.Errorf("%s: CSP %q allows more than the page needs", tc.path, csp)
 		}
 	}
 }

@@ -13,6 +13,13 @@
 //	leaselab.library()             [{name, title, text}]: the built-in timelines
 //	leaselab.mutants()             [{name, breaks}]: the broken engines this build has
 //	leaselab.langs()               [string]: the languages a step can be explained in
+//	leaselab.worksheet(text, opts) Promise<string>: the timeline on the correct engine
+//	                               and on opts.mutant, and the first step where they
+//	                               differ, as JSON (embed.go)
+//	leaselab.goTest(text, opts)    Promise<string>: a Go test file replaying the timeline
+//	                               on the engine with its expectations (embed.go)
+//	leaselab.benchCycles(n)        Promise<number>: n bare enqueue->claim->complete
+//	                               cycles on a memdb of its own, for make bench (bench.go)
 //
 // options is {name, mutant, lang}, each optional: the source name used in
 // messages and in the trace, a mutant's name ("" is the correct engine) and
@@ -52,6 +59,11 @@ func main() {
 		"library": js.FuncOf(library),
 		"mutants": js.FuncOf(mutants),
 		"langs":   js.FuncOf(langs),
+
+		"worksheet": js.FuncOf(worksheet),
+		"goTest":    js.FuncOf(goTest),
+
+		"benchCycles": js.FuncOf(benchCycles),
 	}
 	js.Global().Set("leaselab", js.ValueOf(api))
 	newPage().state("ready")

@@ -5,7 +5,10 @@
 // make test) builds the page, makes sure Chromium is installed and runs
 // them:
 //
-//	go test -tags e2e ./engine/internal/e2e/
+//	go test -tags e2e,mutants ./engine/internal/e2e/
+//
+// (mutants: the course page's worksheet is checked against the native
+// engine's mutant.)
 //
 // A missing Chromium or a missing build fails the run with one line saying
 // what to do; nothing is skipped.

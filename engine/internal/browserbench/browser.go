@@ -1,0 +1,269 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// probe runs in every page before the page's own scripts. It records in
+// window.__bench when the timeline text and the first trace were first
+// painted (the simulator page), and keeps every WebAssembly memory the page
+// instantiates (exported or imported) so its size can be read, and the
+// page's uncaught errors and CSP violations.
+//
+// "Painted" is the end of the first frame whose animation-frame callbacks
+// saw the text (or <html data-first-trace>): a message posted from that
+// callback runs once the frame's rendering is done.
+const probe = `(() => {
+	const marks = (window.__bench = { memories: [], problems: [] });
+	document.addEventListener('securitypolicyviolation', (e) => marks.problems.push('CSP ' + e.violatedDirective + ' ' + e.blockedURI));
+	window.addEventListener('error', (e) => marks.problems.push('error ' + e.message));
+	window.addEventListener('unhandledrejection', (e) => marks.problems.push('rejection ' + e.reason));
+	const keep = (v) => { if (v instanceof WebAssembly.Memory && !marks.memories.includes(v)) marks.memories.push(v); };
+	const collect = (imports, instance) => {
+		for (const mod of Object.values(imports || {})) for (const v of Object.values(mod || {})) keep(v);
+		for (const v of Object.values(instance.exports)) keep(v);
+	};
+	for (const name of ['instantiateStreaming', 'instantiate']) {
+		const orig = WebAssembly[name];
+		WebAssembly[name] = async function (src, imports) {
+			const r = await orig.call(this, src, imports);
+			collect(imports, r instanceof WebAssembly.Instance ? r : r.instance);
+			return r;
+		};
+	}
+	marks.wasmBytes = () => marks.memories.reduce((n, m) => n + m.buffer.byteLength, 0);
+	const painted = (name) => {
+		const ch = new MessageChannel();
+		ch.port1.onmessage = () => { marks[name] = performance.now(); };
+		ch.port2.postMessage(0);
+	};
+	let text = false, trace = false;
+	const check = () => {
+		const editor = document.getElementById('editor');
+		if (!text && editor && editor.value.length > 0) { text = true; painted('textReadable'); }
+		const root = document.documentElement;
+		if (!trace && root && root.dataset.firstTrace !== undefined) { trace = true; painted('traceDrawn'); }
+		if (!text || !trace) requestAnimationFrame(check);
+	};
+	requestAnimationFrame(check);
+})();`
+
+// session is one run of the benchmark: a server on 127.0.0.1 and one
+// headless Chromium with a fresh profile.
+type session struct {
+	base    string          // the server's URL, no trailing slash
+	browser context.Context // the started browser
+	pid     int             // the browser's process id
+	log     io.Writer       // progress
+}
+
+// tab is one page in its own tab, with the responses it received.
+type tab struct {
+	ctx    context.Context // the tab, with the time limit of the whole visit
+	cancel func()
+
+	mu        sync.Mutex
+	urls      map[network.RequestID]string
+	received  map[network.RequestID]float64
+	encodings map[string]string // URL -> Content-Encoding Chromium got
+	failed    []string          // responses other than 200 and 304, left out of the sums
+}
+
+// open navigates a new tab to path and returns at once; the page goes on
+// loading.
+func (s *session) open(path string, limit time.Duration) (*tab, error) {
+	tctx, closeTab := chromedp.NewContext(s.browser)
+	ctx, cancel := context.WithTimeout(tctx, limit)
+	t := &tab{ctx: ctx, cancel: func() { cancel(); closeTab() },
+		urls: map[network.RequestID]string{}, received: map[network.RequestID]float64{}, encodings: map[string]string{}}
+	if err := chromedp.Do(ctx); err != nil {
+		t.cancel()
+		return nil, err
+	}
+	err := chromedp.Listen(ctx, func(ev any) {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		switch ev := ev.(type) {
+		case *network.EventResponseReceived:
+			if strings.HasPrefix(ev.Response.URL, s.base+"/") {
+				if ev.Response.Status != 200 && ev.Response.Status != 304 {
+					t.failed = append(t.failed, fmt.Sprintf("%s: HTTP %d", pathOf(ev.Response.URL), ev.Response.Status))
+					return
+				}
+				t.urls[ev.RequestID] = ev.Response.URL
+				enc, _ := ev.Response.Headers["Content-Encoding"].(string)
+				if enc == "" {
+					enc, _ = ev.Response.Headers["content-encoding"].(string)
+				}
+				t.encodings[ev.Response.URL] = enc
+			}
+		case *network.EventLoadingFinished:
+			t.received[ev.RequestID] = ev.EncodedDataLength
+		}
+	})
+	if err != nil {
+		t.cancel()
+		return nil, err
+	}
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: probe}); err != nil {
+		t.cancel()
+		return nil, err
+	}
+	if _, err := chromedp.Call(ctx, page.BringToFront, cdp.Empty{}); err != nil {
+		t.cancel()
+		return nil, err
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(s.base+path)); err != nil {
+		t.cancel()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
+}
+
+// loaded returns the URLs the page received (200 or 304), sorted, and the
+// bytes Chromium received for them (headers included) with the encodings
+// it got.
+func (t *tab) loaded() (urls []string, received float64, encodings map[string]int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	encodings = map[string]int{}
+	for id, u := range t.urls {
+		if !slices.Contains(urls, u) {
+			urls = append(urls, u)
+			e := t.encodings[u]
+			if e == "" {
+				e = "none"
+			}
+			encodings[e]++
+		}
+		received += t.received[id]
+	}
+	slices.Sort(urls)
+	return urls, received, encodings
+}
+
+// wait polls a JS predicate until it holds; on a time-out the error shows
+// what the page showed.
+func (t *tab) wait(predicate string, limit time.Duration) error {
+	_, err := chromedp.Run(t.ctx, chromedp.Poll[bool](predicate,
+		chromedp.WithPollingTimeout(limit), chromedp.WithPollingInterval(10*time.Millisecond)))
+	if err != nil {
+		state, _ := chromedp.Run(t.ctx, chromedp.Evaluate[string](`JSON.stringify({root: document.documentElement.dataset, problems: window.__bench && window.__bench.problems, body: document.body ? document.body.innerText.slice(0, 300) : ''})`))
+		return fmt.Errorf("waiting for %s: %w; the page: %s", predicate, err, state)
+	}
+	return nil
+}
+
+// eval evaluates a JS expression, awaiting a Promise, and decodes its
+// JSON-serialisable result into T.
+func eval[T any](t *tab, expr string) (T, error) {
+	v, err := chromedp.Run(t.ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		var zero T
+		return zero, fmt.Errorf("%s: %w", firstLine(expr), err)
+	}
+	return v, nil
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
+
+// heap returns the JS heap in use (CDP Runtime.getHeapUsage) and the bytes
+// of the page's WebAssembly memories.
+func (t *tab) heap() (jsHeap, wasm float64, err error) {
+	h, err := chromedp.Call(t.ctx, runtime.GetHeapUsage, cdp.Empty{})
+	if err != nil {
+		return 0, 0, err
+	}
+	wasm, err = eval[float64](t, `window.__bench.wasmBytes()`)
+	return h.UsedSize, wasm, err
+}
+
+// close closes the tab.
+func (t *tab) close() {
+	chromedp.Call(t.ctx, page.Close, cdp.Empty{}) // the tab may be gone already
+	t.cancel()
+}
+
+// closeMeasured closes the tab and returns the memory its renderer had in before
+// (a sample of the browser's renderers taken while the tab was open): the
+// renderer is the one process of before that exits when the tab closes.
+func (s *session) closeMeasured(t *tab, before map[int]memory) (memory, error) {
+	t.close()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		after, err := renderers(s.pid)
+		if err != nil {
+			return memory{}, err
+		}
+		if pid, ok := vanished(before, after); ok {
+			return before[pid], nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return memory{}, fmt.Errorf("no single renderer exited when the tab closed (renderers before: %d)", len(before))
+}
+
+// version returns the browser's product name and version.
+func (s *session) version() string {
+	v, err := chromedp.CallBrowser(s.browser, browser.GetVersion, cdp.Empty{})
+	if err != nil {
+		return "Chromium (version unknown: " + err.Error() + ")"
+	}
+	return v.Product
+}
+
+// startBrowser starts headless Chromium at execPath with the flags the
+// project's browser tests use and a fresh profile in profileDir.
+func startBrowser(execPath, profileDir string) (context.Context, func(), int, error) {
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(execPath),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.UserDataDir(profileDir),
+		chromedp.WindowSize(1280, 900),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("no-first-run", true),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	stop := func() { cancel(); cancelAlloc() }
+	if err := chromedp.Do(ctx); err != nil {
+		stop()
+		return nil, nil, 0, fmt.Errorf("cannot start Chromium (%s): %w", execPath, err)
+	}
+	proc := chromedp.FromContext(ctx).Browser.Process()
+	if proc == nil {
+		stop()
+		return nil, nil, 0, fmt.Errorf("Chromium (%s) started but its process id is unknown", execPath)
+	}
+	return ctx, stop, proc.Pid, nil
+}
+
+// pathOf returns the path and query of an absolute URL of the server.
+func pathOf(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return u
+	}
+	return p.RequestURI()
+}

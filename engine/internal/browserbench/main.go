@@ -1,0 +1,456 @@
+// Command browserbench measures leaselab in the browser side by side with
+// the official SQLite WebAssembly build (npm @sqlite.org/sqlite-wasm, pinned
+// in npm/ beside this file), in one headless-Chromium run with a fresh
+// profile, and prints a table and the issue's goals, each met or MISSED:
+//
+//	go run ./engine/internal/browserbench [-web web] [-sqlite DIR]
+//
+// make bench-browser (part of make bench) installs the official build
+// (npm ci), precompresses its files as make wasm precompresses the page's,
+// and runs it. Both sides are served from 127.0.0.1 by the same handler
+// (engine/webserve: precompressed brotli and gzip, ETag, no-cache), the
+// official build's files under /bench/sqlite-wasm/.
+//
+// The pages (web/bench/): the simulator itself (index.html); leaselab.html,
+// the bare enqueue -> claim -> complete cycle on the simulator's own
+// WebAssembly (leaselab.benchCycles, wasm/sim); sqlite.html, the same cycle
+// (same schema, same statements, same decisions) on the official build's
+// oo1 API. Each visit is a new tab; in order:
+//
+//  1. a page neither side uses, so that neither pays for the browser's own
+//     first load;
+//  2. both cycle pages, cold: the first cycle's time, the bytes loaded, a
+//     warm-up (-warmup, which also lets V8 optimise and write its code
+//     cache), -rounds rounds of -round each (the median rate is reported),
+//     then the memory;
+//  3. the simulator, cold: the timeline text painted, the first trace
+//     painted, the engine ready, the engine's own first trace, the bytes
+//     loaded and the memory; then it runs the library's timelines on the
+//     engine for -cache-warmup, because Chrome writes V8's code cache of a
+//     module only once it has run long enough to be optimised;
+//  4. each page again in a new tab, warm (HTTP cache and code cache).
+//
+// Times are the page's own clock, milliseconds from navigation. Memory is
+// the renderer process's, read from /proc (resident and private) while the
+// tab is open; the renderer is known as the one that exits when the tab
+// closes. The bytes are what the server sends for every URL the page
+// received, asked for once per encoding. A missed goal is printed, not an
+// error: the figures are measurements of a shared machine. It exits 1 only
+// when something could not be measured.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	goruntime "runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/leaselab/leaselab/engine/webserve"
+)
+
+// options are the command's flags.
+type options struct {
+	web, sqlite, chromium string
+	warmup, round         time.Duration
+	rounds                int
+	cacheWarmup           time.Duration
+}
+
+func main() {
+	var o options
+	flag.StringVar(&o.web, "web", "web", "the page's directory, built by make wasm")
+	flag.StringVar(&o.sqlite, "sqlite", "engine/internal/browserbench/npm/node_modules/@sqlite.org/sqlite-wasm/dist",
+		"the official build's files (npm ci in engine/internal/browserbench/npm), precompressed")
+	flag.StringVar(&o.chromium, "chromium", "", "Chromium's executable (default: chromium on PATH)")
+	flag.DurationVar(&o.warmup, "warmup", 10*time.Second, "cycles run before the rate is measured")
+	flag.IntVar(&o.rounds, "rounds", 5, "rounds of the rate; the median is reported")
+	flag.DurationVar(&o.round, "round", time.Second, "the least duration of one round")
+	flag.DurationVar(&o.cacheWarmup, "cache-warmup", 12*time.Second, "how long the simulator runs timelines before its warm load")
+	flag.Parse()
+	os.Exit(run(o, os.Stdout, os.Stderr))
+}
+
+func run(o options, stdout, stderr io.Writer) int {
+	fail := func(format string, args ...any) int {
+		fmt.Fprintf(stderr, "browserbench: "+format+"\n", args...)
+		return 1
+	}
+	for _, f := range []string{"index.html", "leaselab.wasm", "wasm_exec.js", "traces/index.json", "bench/sqlite.html", "bench/leaselab.html"} {
+		if _, err := os.Stat(filepath.Join(o.web, f)); err != nil {
+			return fail("%s is missing: build the page first with make wasm (make bench-browser does)", filepath.Join(o.web, f))
+		}
+	}
+	for _, f := range []string{"index.mjs", "sqlite3.wasm"} {
+		if _, err := os.Stat(filepath.Join(o.sqlite, f)); err != nil {
+			return fail("the official build is missing (%v): make bench-browser installs it", err)
+		}
+	}
+	if o.chromium == "" {
+		for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+			if p, err := exec.LookPath(name); err == nil {
+				o.chromium = p
+				break
+			}
+		}
+		if o.chromium == "" {
+			return fail("Chromium is missing: install it (Debian: apt-get install -y chromium), or run make bench-browser, which does")
+		}
+	}
+
+	mux := http.NewServeMux()
+	mux.Handle("/", webserve.Handler(os.DirFS(o.web)))
+	mux.Handle("/bench/sqlite-wasm/", http.StripPrefix("/bench/sqlite-wasm", webserve.Handler(os.DirFS(o.sqlite))))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return fail("%v", err)
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	defer srv.Close()
+
+	profile, err := os.MkdirTemp("", "leaselab-browserbench-")
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer os.RemoveAll(profile)
+	ctx, stop, pid, err := startBrowser(o.chromium, profile)
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer stop()
+
+	s := &session{base: "http://" + ln.Addr().String(), browser: ctx, pid: pid, log: stderr}
+	r := results{Browser: s.version(), Sim: newSide(), Cycle: newSide(), Official: newSide()}
+	var notes []string
+	steps := []struct {
+		name string
+		run  func() error
+	}{
+		{"a page neither side uses", func() error { return s.primer("/bench/") }},
+		{"the official build's cycle, cold", func() error {
+			v, n, err := s.cyclePage("/bench/sqlite.html", &r.Official, o)
+			r.OfficialVersion, notes = v, append(notes, n...)
+			return err
+		}},
+		{"leaselab's cycle, cold", func() error {
+			v, n, err := s.cyclePage("/bench/leaselab.html", &r.Cycle, o)
+			r.LeaselabVersion, notes = v, append(notes, n...)
+			return err
+		}},
+		{"the simulator, cold, then its timelines for " + o.cacheWarmup.String(), func() error {
+			n, err := s.simulatorCold(&r.Sim, o.cacheWarmup)
+			notes = append(notes, n...)
+			return err
+		}},
+		{"the simulator, warm", func() error {
+			n, err := s.simulatorWarm(&r.Sim)
+			notes = append(notes, n...)
+			return err
+		}},
+		{"the official build's cycle, warm", func() error { return s.cycleWarm("/bench/sqlite.html", &r.Official) }},
+		{"leaselab's cycle, warm", func() error { return s.cycleWarm("/bench/leaselab.html", &r.Cycle) }},
+	}
+	loadBefore := loadAverage()
+	failed := 0
+	for _, st := range steps {
+		fmt.Fprintf(stderr, "browserbench: %s\n", st.name)
+		if err := st.run(); err != nil {
+			fmt.Fprintf(stderr, "browserbench: %s: %v\n", st.name, err)
+			failed++
+		}
+	}
+	r.Machine = fmt.Sprintf("%d cores, load average %s before, %s after", goruntime.NumCPU(), loadBefore, loadAverage())
+	if err := r.write(stdout); err != nil {
+		return fail("%v", err)
+	}
+	if len(notes) > 0 {
+		fmt.Fprintln(stdout, "\nnotes")
+		for _, n := range notes {
+			fmt.Fprintln(stdout, "  "+n)
+		}
+	}
+	if failed > 0 {
+		return fail("%d of %d steps could not be measured (see above)", failed, len(steps))
+	}
+	return 0
+}
+
+// loadAverage returns the machine's load average over the last minute, or
+// "?" where /proc/loadavg cannot be read.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
+}
+
+// primer loads a page neither side uses and closes it.
+func (s *session) primer(path string) error {
+	t, err := s.open(path, time.Minute)
+	if err != nil {
+		return err
+	}
+	defer t.close()
+	return t.wait(`document.readyState === 'complete'`, 30*time.Second)
+}
+
+// benchReady holds once a cycle page has run its first cycle or failed.
+const benchReady = `['ready', 'error'].includes(document.documentElement.dataset.bench)`
+
+// cycleFirst waits for a cycle page's first cycle and returns its time.
+func cycleFirst(t *tab) (float64, error) {
+	if err := t.wait(benchReady, 2*time.Minute); err != nil {
+		return unmeasured, err
+	}
+	if msg, err := eval[string](t, `document.documentElement.dataset.error || ''`); err != nil || msg != "" {
+		return unmeasured, errors.Join(err, errors.New(msg))
+	}
+	return eval[float64](t, `Number(document.documentElement.dataset.firstResult)`)
+}
+
+// rate is what bench.rate(ms) resolves.
+type rate struct {
+	Cycles float64 `json:"cycles"`
+	Millis float64 `json:"ms"`
+}
+
+// cyclePage measures a cycle page, cold, into side and returns the engine
+// version the page reports.
+func (s *session) cyclePage(path string, sd *side, o options) (string, []string, error) {
+	t, err := s.open(path, 5*time.Minute)
+	if err != nil {
+		return "", nil, err
+	}
+	first, err := cycleFirst(t)
+	if err != nil {
+		t.close()
+		return "", nil, err
+	}
+	sd.FirstCold = first
+	version, err := eval[string](t, `window.bench.version`)
+	if err != nil {
+		t.close()
+		return "", nil, err
+	}
+	notes, err := s.bytes(t, sd, path)
+	if err != nil {
+		t.close()
+		return version, notes, err
+	}
+	if _, err := eval[rate](t, fmt.Sprintf(`window.bench.rate(%d)`, o.warmup.Milliseconds())); err != nil {
+		t.close()
+		return version, notes, err
+	}
+	var rates []float64
+	for range o.rounds {
+		r, err := eval[rate](t, fmt.Sprintf(`window.bench.rate(%d)`, o.round.Milliseconds()))
+		if err != nil {
+			t.close()
+			return version, notes, err
+		}
+		rates = append(rates, r.Cycles/(r.Millis/1000))
+	}
+	sd.CyclesPerSec = median(rates)
+	return version, notes, s.memory(t, sd)
+}
+
+// memory samples the tab's memory into sd and closes the tab.
+func (s *session) memory(t *tab, sd *side) error {
+	jsHeap, wasm, err := t.heap()
+	if err != nil {
+		t.close()
+		return err
+	}
+	sd.JSHeap, sd.WasmMemory = jsHeap, wasm
+	before, err := renderers(s.pid)
+	if err != nil {
+		t.close()
+		return err
+	}
+	m, err := s.closeMeasured(t, before)
+	if err != nil {
+		return err
+	}
+	sd.RSS, sd.Private = m.RSS, m.Private
+	return nil
+}
+
+// bytes sums what the page in t has loaded into sd.
+func (s *session) bytes(t *tab, sd *side, name string) ([]string, error) {
+	urls, received, encs := t.loaded()
+	sz, err := transferSizes(t.ctx, urls)
+	if err != nil {
+		return nil, err
+	}
+	sd.RawBytes, sd.GzipBytes, sd.BrotliBytes, sd.ReceivedBytes = sz.Raw, sz.Gzip, sz.Brotli, received
+	sd.Requests = len(urls)
+	var paths []string
+	for _, u := range urls {
+		paths = append(paths, pathOf(u))
+	}
+	notes := []string{fmt.Sprintf("%s loaded %s; Chromium got them as %s", name, strings.Join(paths, " "), encodingsText(encs))}
+	t.mu.Lock()
+	if len(t.failed) > 0 {
+		notes = append(notes, fmt.Sprintf("%s: left out: %s", name, strings.Join(t.failed, ", ")))
+	}
+	t.mu.Unlock()
+	if len(sz.Uncompressed) > 0 {
+		notes = append(notes, fmt.Sprintf("%s: sent without brotli (no precompressed file): %s", name, strings.Join(sz.Uncompressed, " ")))
+	}
+	return notes, nil
+}
+
+func encodingsText(encs map[string]int) string {
+	var parts []string
+	for e, n := range encs {
+		parts = append(parts, fmt.Sprintf("%d %s", n, e))
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, ", ")
+}
+
+// cycleWarm loads a cycle page again in a new tab and records its first
+// cycle's time as warm.
+func (s *session) cycleWarm(path string, sd *side) error {
+	t, err := s.open(path, 2*time.Minute)
+	if err != nil {
+		return err
+	}
+	defer t.close()
+	first, err := cycleFirst(t)
+	sd.FirstWarm = first
+	return err
+}
+
+// simulatorDone holds once the simulator page has painted its text and its
+// first trace and its engine has run its first trace (or failed to load).
+const simulatorDone = `(window.__bench && window.__bench.textReadable !== undefined && window.__bench.traceDrawn !== undefined &&
+	document.documentElement.dataset.firstRun !== undefined) || (document.body && document.body.dataset.engineView === 'error')`
+
+// simulatorTimes is what the simulator page shows of its load.
+type simulatorTimes struct {
+	Text, Trace, Paint, Ready, Run float64
+	Status, LastRun                string
+}
+
+const readSimulator = `({
+	text: window.__bench.textReadable, trace: window.__bench.traceDrawn,
+	paint: (performance.getEntriesByName('first-contentful-paint')[0] || {startTime: NaN}).startTime,
+	ready: Number(document.documentElement.dataset.engineReady), run: Number(document.documentElement.dataset.firstRun),
+	status: document.getElementById('engine-status').textContent, lastRun: document.documentElement.dataset.lastRun || ''})`
+
+func (s *session) simulatorLoad(t *tab) (simulatorTimes, error) {
+	if err := t.wait(simulatorDone, 2*time.Minute); err != nil {
+		return simulatorTimes{}, err
+	}
+	v, err := eval[simulatorTimes](t, readSimulator)
+	if err != nil {
+		return v, err
+	}
+	if v.LastRun == "" {
+		return v, fmt.Errorf("the engine did not run: %s", v.Status)
+	}
+	return v, nil
+}
+
+// simulatorCold loads the simulator in a fresh profile, measures it, then
+// runs the library's timelines on its engine for warm, so that V8 writes
+// its code cache.
+func (s *session) simulatorCold(sd *side, warm time.Duration) ([]string, error) {
+	t, err := s.open("/", 5*time.Minute)
+	if err != nil {
+		return nil, err
+	}
+	v, err := s.simulatorLoad(t)
+	if err != nil {
+		t.close()
+		return nil, err
+	}
+	sd.FirstCold, sd.TextReadable, sd.Paint, sd.EngineReadyCold, sd.EngineTraceCold = v.Trace, v.Text, v.Paint, v.Ready, v.Run
+	notes := []string{fmt.Sprintf("simulator, cold: the engine's first run gave %s; the page says %q", lastRunText(v.LastRun), v.Status)}
+	time.Sleep(300 * time.Millisecond) // let anything still in flight land
+	n, err := s.bytes(t, sd, "the simulator")
+	notes = append(notes, n...)
+	if err != nil {
+		t.close()
+		return notes, err
+	}
+	jsHeap, wasm, err := t.heap()
+	if err != nil {
+		t.close()
+		return notes, err
+	}
+	sd.JSHeap, sd.WasmMemory = jsHeap, wasm
+	before, err := renderers(s.pid)
+	if err != nil {
+		t.close()
+		return notes, err
+	}
+	runs, err := eval[int](t, fmt.Sprintf(`(async () => {
+		const lib = leaselab.library();
+		const t0 = performance.now();
+		let runs = 0;
+		while (performance.now() - t0 < %d) {
+			for (const tl of lib) { await leaselab.run(tl.text, {name: tl.name}); runs++; }
+		}
+		return runs;
+	})()`, warm.Milliseconds()))
+	if err != nil {
+		t.close()
+		return notes, err
+	}
+	notes = append(notes, fmt.Sprintf("simulator: %d library timelines run in %s before the warm load (for V8's code cache)", runs, warm))
+	time.Sleep(time.Second) // the code cache is written in the background
+	m, err := s.closeMeasured(t, before)
+	if err != nil {
+		return notes, err
+	}
+	sd.RSS, sd.Private = m.RSS, m.Private
+	return notes, nil
+}
+
+// simulatorWarm loads the simulator again in a new tab.
+func (s *session) simulatorWarm(sd *side) ([]string, error) {
+	t, err := s.open("/", 2*time.Minute)
+	if err != nil {
+		return nil, err
+	}
+	defer t.close()
+	v, err := s.simulatorLoad(t)
+	if err != nil {
+		return nil, err
+	}
+	sd.FirstWarm, sd.EngineReadyWarm, sd.EngineTraceWarm = v.Trace, v.Ready, v.Run
+	_, received, _ := t.loaded()
+	return []string{fmt.Sprintf("simulator, warm: Chromium received %s over the network (the rest came from its HTTP cache)", megabytes(received))}, nil
+}
+
+func lastRunText(v string) string {
+	if v == "verified" {
+		return "the same bytes as the trace computed ahead of time"
+	}
+	return "a trace (" + v + ")"
+}
+
+// median of xs (not empty); xs is left as it was. NaN when xs is empty.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return unmeasured
+	}
+	s := slices.Sorted(slices.Values(xs))
+	m := len(s) / 2
+	if len(s)%2 == 0 {
+		return (s[m-1] + s[m]) / 2
+	}
+	return s[m]
+}

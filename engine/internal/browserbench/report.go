@@ -1,0 +1,238 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+)
+
+// unmeasured marks a figure the run did not get; a goal that depends on it
+// is missed.
+var unmeasured = math.NaN()
+
+// measured reports whether v is a figure the run got.
+func measured(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// The goals of issue 4, point 8.
+const (
+	// goalPageBrotli is the most the simulator page may load, brotli: 3 MB,
+	// in decimal megabytes (3,000,000 bytes).
+	goalPageBrotli = 3_000_000
+	// goalTextReadableMillis: the timeline text is readable this soon after
+	// navigation, cold, while the WebAssembly compiles.
+	goalTextReadableMillis = 300
+	// goalColdRatio: the first trace drawn, cold, takes at most this many
+	// times the official build's first result, cold.
+	goalColdRatio = 2.0
+	// goalWarmMillis: the first trace drawn, warm, within this.
+	goalWarmMillis = 1000
+	// goalMemoryRatio: the renderer's memory is at most this many times the
+	// official build's, after the same work.
+	goalMemoryRatio = 1.2
+)
+
+// side is what one page gave: the simulator (index.html), the cycle page on
+// leaselab's engine, or the cycle page on the official build. A figure a
+// page has no meaning for stays unmeasured.
+type side struct {
+	// Sum of the responses the page loaded, as the server sends each one
+	// without compression, with gzip, with brotli; and what Chromium
+	// received (the encoding it asked for), headers included.
+	RawBytes, GzipBytes, BrotliBytes, ReceivedBytes float64
+	Requests                                        int
+
+	// Milliseconds from navigation, in a fresh profile (cold) and in a new
+	// tab after the page ran long enough for V8 to write its code cache
+	// (warm). First is the page's first result: the first trace drawn
+	// (simulator) or the first cycle done (cycle pages). TextReadable,
+	// Paint, EngineReady and EngineTrace are the simulator's: the timeline
+	// text painted, first contentful paint, the WebAssembly engine in place,
+	// the engine's own first trace.
+	FirstCold, FirstWarm             float64
+	TextReadable, Paint              float64
+	EngineReadyCold, EngineReadyWarm float64
+	EngineTraceCold, EngineTraceWarm float64
+
+	CyclesPerSec float64 // median over rounds after the warm-up
+
+	// The renderer process's memory: resident set (RSS) and what only it
+	// maps (private, USS), from /proc; the JS heap in use and the
+	// WebAssembly linear memory, from the page.
+	RSS, Private, JSHeap, WasmMemory float64
+}
+
+func newSide() side {
+	n := unmeasured
+	return side{RawBytes: n, GzipBytes: n, BrotliBytes: n, ReceivedBytes: n,
+		FirstCold: n, FirstWarm: n, TextReadable: n, Paint: n,
+		EngineReadyCold: n, EngineReadyWarm: n, EngineTraceCold: n, EngineTraceWarm: n,
+		CyclesPerSec: n, RSS: n, Private: n, JSHeap: n, WasmMemory: n}
+}
+
+// results is one run of the benchmark.
+type results struct {
+	Browser         string // Chromium's version
+	Machine         string // the cores and the load around the run
+	OfficialVersion string // the official build's version, as its page reports it
+	LeaselabVersion string // leaselab's engine version, as its page reports it
+
+	Sim, Cycle, Official side // index.html; leaselab's cycle page; the official build's cycle page
+}
+
+// goal is one goal of the issue with what the run measured for it.
+type goal struct {
+	Name     string
+	Measured float64 // NaN: not measured
+	Limit    float64 // NaN: its reference was not measured
+	Unit     string  // how to print Measured and Limit: "bytes", "ms" or "MB"
+	Basis    string  // how Limit came about, when it is relative
+}
+
+// met reports whether the goal was reached: both figures measured and the
+// measured one at most the limit.
+func (g goal) met() bool {
+	return measured(g.Measured) && measured(g.Limit) && g.Measured <= g.Limit
+}
+
+func (g goal) verdict() string {
+	switch {
+	case g.met():
+		return "met"
+	case !measured(g.Measured) || !measured(g.Limit):
+		return "MISSED (not measured)"
+	}
+	return "MISSED"
+}
+
+// goals evaluates the issue's goals on r.
+func (r results) goals() []goal {
+	return []goal{
+		{Name: "everything the simulator page loads, brotli", Unit: "bytes",
+			Measured: r.Sim.BrotliBytes, Limit: goalPageBrotli, Basis: "3 MB = 3,000,000 bytes"},
+		{Name: "timeline text readable, cold", Unit: "ms",
+			Measured: r.Sim.TextReadable, Limit: goalTextReadableMillis},
+		{Name: "first trace drawn, cold", Unit: "ms",
+			Measured: r.Sim.FirstCold, Limit: goalColdRatio * r.Official.FirstCold,
+			Basis: fmt.Sprintf("%gx the official build's first result, cold (%s)", goalColdRatio, millis(r.Official.FirstCold))},
+		{Name: "first trace drawn, warm", Unit: "ms",
+			Measured: r.Sim.FirstWarm, Limit: goalWarmMillis},
+		{Name: "renderer memory (RSS), the cycle pages", Unit: "MB",
+			Measured: r.Cycle.RSS, Limit: goalMemoryRatio * r.Official.RSS,
+			Basis: fmt.Sprintf("%gx the official build's (%s)", goalMemoryRatio, megabytes(r.Official.RSS))},
+	}
+}
+
+// write prints the table of figures and the goals.
+func (r results) write(w io.Writer) error {
+	fmt.Fprintf(w, "browser benchmark, one headless run of %s; %s\n", r.Browser, r.Machine)
+	fmt.Fprintf(w, "  simulator   = the simulator page (index.html), %s\n", r.LeaselabVersion)
+	fmt.Fprintf(w, "  leaselab    = the bare job cycle (enqueue, claim, complete) on the same WebAssembly (bench/leaselab.html)\n")
+	fmt.Fprintf(w, "  official    = the same cycle on %s (bench/sqlite.html)\n\n", r.OfficialVersion)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	row := func(name string, f func(side) float64, format func(float64) string, ratio bool) {
+		cells := []string{name}
+		for _, s := range []side{r.Sim, r.Cycle, r.Official} {
+			cells = append(cells, format(f(s)))
+		}
+		if ratio {
+			cells = append(cells, ratioText(f(r.Sim), f(r.Official)), ratioText(f(r.Cycle), f(r.Official)))
+		} else {
+			cells = append(cells, "", "")
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
+	}
+	fmt.Fprintln(tw, "\tsimulator\tleaselab\tofficial\tsimulator/official\tleaselab/official\t")
+	row("bytes loaded, raw", func(s side) float64 { return s.RawBytes }, megabytes, true)
+	row("bytes loaded, gzip", func(s side) float64 { return s.GzipBytes }, megabytes, true)
+	row("bytes loaded, brotli", func(s side) float64 { return s.BrotliBytes }, megabytes, true)
+	row("bytes Chromium received", func(s side) float64 { return s.ReceivedBytes }, megabytes, true)
+	row("requests", func(s side) float64 { return float64(s.Requests) }, count, false)
+	row("first trace drawn / first cycle, cold", func(s side) float64 { return s.FirstCold }, millis, true)
+	row("first trace drawn / first cycle, warm", func(s side) float64 { return s.FirstWarm }, millis, true)
+	row("timeline text readable, cold", func(s side) float64 { return s.TextReadable }, millis, false)
+	row("first contentful paint, cold", func(s side) float64 { return s.Paint }, millis, false)
+	row("engine ready, cold", func(s side) float64 { return s.EngineReadyCold }, millis, false)
+	row("engine ready, warm", func(s side) float64 { return s.EngineReadyWarm }, millis, false)
+	row("engine's own first trace, cold", func(s side) float64 { return s.EngineTraceCold }, millis, false)
+	row("engine's own first trace, warm", func(s side) float64 { return s.EngineTraceWarm }, millis, false)
+	row("cycles/s after warm-up", func(s side) float64 { return s.CyclesPerSec }, count, true)
+	row("renderer RSS", func(s side) float64 { return s.RSS }, megabytes, true)
+	row("renderer private (USS)", func(s side) float64 { return s.Private }, megabytes, true)
+	row("JS heap used", func(s side) float64 { return s.JSHeap }, megabytes, true)
+	row("WebAssembly memory", func(s side) float64 { return s.WasmMemory }, megabytes, true)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\ngoals")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, g := range r.goals() {
+		limit := g.format(g.Limit)
+		if g.Basis != "" {
+			limit += " (" + g.Basis + ")"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t<= %s\t%s\n", g.Name, g.format(g.Measured), limit, g.verdict())
+	}
+	return tw.Flush()
+}
+
+func (g goal) format(v float64) string {
+	switch g.Unit {
+	case "ms":
+		return millis(v)
+	case "MB":
+		return megabytes(v)
+	}
+	if !measured(v) {
+		return "—"
+	}
+	return fmt.Sprintf("%s bytes (%s, %.2f MiB)", thousands(v), megabytes(v), v/(1<<20))
+}
+
+func millis(v float64) string {
+	if !measured(v) {
+		return "—"
+	}
+	return fmt.Sprintf("%.0f ms", v)
+}
+
+// megabytes prints v bytes in decimal megabytes.
+func megabytes(v float64) string {
+	if !measured(v) {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f MB", v/1e6)
+}
+
+func count(v float64) string {
+	if !measured(v) || v == 0 {
+		return "—"
+	}
+	return thousands(v)
+}
+
+// thousands prints v rounded to an integer with comma separators.
+func thousands(v float64) string {
+	s := fmt.Sprintf("%.0f", math.Abs(v))
+	var b strings.Builder
+	if v < 0 {
+		b.WriteByte('-')
+	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// ratioText is ours/theirs as "2.50x", or "" when either is not measured
+// or theirs is zero.
+func ratioText(ours, theirs float64) string {
+	if !measured(ours) || !measured(theirs) || theirs == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.2fx", ours/theirs)
+}

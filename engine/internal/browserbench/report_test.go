@@ -1,0 +1,168 @@
+package main
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+)
+
+// measuredRun is a run where every figure the goals read was measured:
+// the official build's first result 500 ms and its renderer 300 MB.
+func measuredRun() results {
+	r := results{Sim: newSide(), Cycle: newSide(), Official: newSide()}
+	r.Sim.BrotliBytes = 2_900_000
+	r.Sim.TextReadable = 250
+	r.Sim.FirstCold = 900
+	r.Sim.FirstWarm = 800
+	r.Official.FirstCold = 500
+	r.Official.RSS = 300e6
+	r.Cycle.RSS = 330e6
+	return r
+}
+
+func goalNamed(t *testing.T, r results, prefix string) goal {
+	t.Helper()
+	for _, g := range r.goals() {
+		if strings.HasPrefix(g.Name, prefix) {
+			return g
+		}
+	}
+	t.Fatalf("no goal named %q", prefix)
+	return goal{}
+}
+
+func TestGoals_MetAtTheLimitMissedJustPastIt(t *testing.T) {
+	for _, c := range []struct {
+		goal string
+		set  func(r *results, v float64)
+		at   float64 // the figure at which the goal is exactly reached
+		step float64
+	}{
+		{"everything the simulator page loads", func(r *results, v float64) { r.Sim.BrotliBytes = v }, 3_000_000, 1},
+		{"timeline text readable", func(r *results, v float64) { r.Sim.TextReadable = v }, 300, 0.1},
+		{"first trace drawn, cold", func(r *results, v float64) { r.Sim.FirstCold = v }, 1000, 0.1}, // 2x 500 ms
+		{"first trace drawn, warm", func(r *results, v float64) { r.Sim.FirstWarm = v }, 1000, 0.1},
+		{"renderer memory", func(r *results, v float64) { r.Cycle.RSS = v }, 360e6, 1}, // 1.2x 300 MB
+	} {
+		for _, p := range []struct {
+			name string
+			v    float64
+			want string
+		}{
+			{"before", c.at - c.step, "met"},
+			{"at", c.at, "met"},
+			{"after", c.at + c.step, "MISSED"},
+		} {
+			r := measuredRun()
+			c.set(&r, p.v)
+			if got := goalNamed(t, r, c.goal).verdict(); got != p.want {
+				t.Errorf("%s, %s the limit (%v): %s, want %s", c.goal, p.name, p.v, got, p.want)
+			}
+		}
+	}
+}
+
+func TestGoals_AFigureNotMeasuredIsMissedNeverMet(t *testing.T) {
+	for _, c := range []struct {
+		goal string
+		set  func(r *results)
+	}{
+		{"everything the simulator page loads", func(r *results) { r.Sim.BrotliBytes = unmeasured }},
+		{"timeline text readable", func(r *results) { r.Sim.TextReadable = unmeasured }},
+		{"first trace drawn, cold", func(r *results) { r.Sim.FirstCold = unmeasured }},
+		{"first trace drawn, cold", func(r *results) { r.Official.FirstCold = unmeasured }}, // no reference
+		{"first trace drawn, warm", func(r *results) { r.Sim.FirstWarm = unmeasured }},
+		{"renderer memory", func(r *results) { r.Cycle.RSS = unmeasured }},
+		{"renderer memory", func(r *results) { r.Official.RSS = unmeasured }},
+		{"renderer memory", func(r *results) { r.Official.RSS = math.Inf(1) }},
+	} {
+		r := measuredRun()
+		if got := goalNamed(t, r, c.goal).verdict(); got != "met" {
+			t.Fatalf("%s: %s before the figure was removed, want met", c.goal, got)
+		}
+		c.set(&r)
+		if got := goalNamed(t, r, c.goal).verdict(); got != "MISSED (not measured)" {
+			t.Errorf("%s without its figure: %s, want MISSED (not measured)", c.goal, got)
+		}
+	}
+}
+
+func TestWrite_PrintsEveryGoalWithItsVerdict(t *testing.T) {
+	r := measuredRun()
+	r.Sim.FirstWarm = 1500 // missed
+	var b bytes.Buffer
+	if err := r.write(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, g := range r.goals() {
+		var line string
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, g.Name) {
+				line = l
+			}
+		}
+		if line == "" {
+			t.Errorf("goal %q is not printed:\n%s", g.Name, out)
+			continue
+		}
+		if !strings.HasSuffix(strings.TrimSpace(line), g.verdict()) {
+			t.Errorf("goal line %q does not end with its verdict %q", line, g.verdict())
+		}
+	}
+	for _, want := range []string{"1500 ms", "MISSED", "2,900,000 bytes (2.90 MB, 2.77 MiB)", "1.10x"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestRatioText_NothingWithoutBothFigures(t *testing.T) {
+	for _, c := range []struct {
+		ours, theirs float64
+		want         string
+	}{
+		{3, 2, "1.50x"},
+		{0, 2, "0.00x"},
+		{3, 0, ""},
+		{unmeasured, 2, ""},
+		{3, unmeasured, ""},
+	} {
+		if got := ratioText(c.ours, c.theirs); got != c.want {
+			t.Errorf("ratioText(%v, %v) = %q, want %q", c.ours, c.theirs, got, c.want)
+		}
+	}
+}
+
+func TestThousands_GroupsOfThree(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		want string
+	}{
+		{0, "0"}, {999, "999"}, {1000, "1,000"}, {999999.4, "999,999"}, {1234567, "1,234,567"}, {-1234, "-1,234"},
+	} {
+		if got := thousands(c.v); got != c.want {
+			t.Errorf("thousands(%v) = %q, want %q", c.v, got, c.want)
+		}
+	}
+}
+
+func TestMedian_MiddleOrMeanOfTheMiddleTwo(t *testing.T) {
+	for _, c := range []struct {
+		in   []float64
+		want float64
+	}{
+		{[]float64{7}, 7},
+		{[]float64{2, 9}, 5.5},
+		{[]float64{3, 1, 2}, 2},
+		{[]float64{4, 1, 3, 2}, 2.5},
+	} {
+		if got := median(c.in); got != c.want {
+			t.Errorf("median(%v) = %v, want %v", c.in, got, c.want)
+		}
+	}
+	if got := median(nil); measured(got) {
+		t.Errorf("median(nil) = %v, want not measured", got)
+	}
+}

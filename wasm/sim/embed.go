@@ -1,0 +1,61 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"syscall/js"
+
+	"github.com/leaselab/leaselab/wasm/simrun"
+)
+
+// worksheet is leaselab.worksheet(text, {name, mutant, lang}): a Promise
+// of simrun.WorksheetJSON as a string — {correct, mutant, difference}, the
+// timeline's trace on the correct engine and on the mutant, each on a
+// database of its own, and the first step where they differ (null when this
+// timeline does not tell them apart). It rejects as run does.
+func worksheet(_ js.Value, args []js.Value) any {
+	text, name, opts, err := runArgs("leaselab.worksheet", args)
+	if err != nil {
+		return rejected(err)
+	}
+	return promise(func() (any, error) {
+		out, err := simrun.WorksheetJSON(context.Background(), name, text, opts)
+		if err != nil {
+			return nil, err
+		}
+		return string(out), nil
+	})
+}
+
+// goTest is leaselab.goTest(text, {name, func}): a Promise of a Go test
+// file (timeline.GoTest) that replays the timeline on the engine and
+// checks its expectations; func names the test function (by default one
+// made from name). It rejects as run does.
+func goTest(_ js.Value, args []js.Value) any {
+	text, name, _, err := runArgs("leaselab.goTest", args)
+	if err != nil {
+		return rejected(err)
+	}
+	funcName := ""
+	if len(args) > 1 && args[1].Type() == js.TypeObject {
+		funcName = stringField(args[1], "func", "")
+	}
+	return promise(func() (any, error) { return simrun.GoTest(name, text, funcName) })
+}
+
+// runArgs reads (text, {name, mutant, lang}) as run takes them.
+func runArgs(fn string, args []js.Value) (text, name string, opts simrun.Options, err error) {
+	if len(args) == 0 || args[0].Type() != js.TypeString {
+		return "", "", opts, fmt.Errorf("%s: the first argument must be the timeline's text", fn)
+	}
+	name = "timeline.tl"
+	if len(args) > 1 && args[1].Type() == js.TypeObject {
+		o := args[1]
+		name = stringField(o, "name", name)
+		opts.Mutant = stringField(o, "mutant", "")
+		opts.Lang = stringField(o, "lang", "")
+	}
+	return args[0].String(), name, opts, nil
+}

@@ -1,0 +1,89 @@
+package simrun
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/leaselab/leaselab/engine/sqlitedb"
+	"github.com/leaselab/leaselab/engine/timeline"
+)
+
+// Worksheet is a timeline played on the correct engine and on one mutant,
+// each on a database of its own, with the first step where they part ways.
+type Worksheet struct {
+	// Correct and Mutant are the two traces, each as TraceJSON gives it.
+	Correct json.RawMessage `json:"correct"`
+	Mutant  json.RawMessage `json:"mutant"`
+	// Difference is the first step where the engines differ
+	// (timeline.Compare); null when this timeline does not tell them apart.
+	Difference *timeline.Difference `json:"difference"`
+}
+
+// WorksheetJSON runs text (named name) on the correct engine and on the
+// mutant opts.Mutant, explained in opts.Lang, and returns a Worksheet as
+// JSON. Bad text returns the parser's error and runs nothing; an empty or
+// unknown mutant is an error.
+func WorksheetJSON(ctx context.Context, name, text string, opts Options) ([]byte, error) {
+	if opts.Mutant == "" {
+		return nil, fmt.Errorf("simrun: a worksheet needs a mutant to compare with")
+	}
+	tl, err := timeline.Parse(name, text)
+	if err != nil {
+		return nil, err
+	}
+	correct, err := traceOf(ctx, tl, Options{Lang: opts.Lang})
+	if err != nil {
+		return nil, err
+	}
+	broken, err := traceOf(ctx, tl, opts)
+	if err != nil {
+		return nil, err
+	}
+	diff, err := timeline.Compare(correct, broken)
+	if err != nil {
+		return nil, err
+	}
+	var w Worksheet
+	if w.Correct, err = encode(correct); err != nil {
+		return nil, err
+	}
+	if w.Mutant, err = encode(broken); err != nil {
+		return nil, err
+	}
+	w.Difference = diff
+	return json.Marshal(w)
+}
+
+// GoTest is timeline.GoTest of text (named name): a Go test file with one
+// function, funcName, or timeline.GoTestName(name) when funcName is "".
+func GoTest(name, text, funcName string) (string, error) {
+	tl, err := timeline.Parse(name, text)
+	if err != nil {
+		return "", err
+	}
+	if funcName == "" {
+		funcName = timeline.GoTestName(name)
+	}
+	return timeline.GoTest(tl, funcName)
+}
+
+// traceOf runs tl on a fresh in-memory database of its own.
+func traceOf(ctx context.Context, tl *timeline.Timeline, opts Options) (*timeline.Trace, error) {
+	db, err := sqlitedb.Memory(fmt.Sprintf("leaselab-sim-%d", dbSeq.Add(1)))
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(poolSize(tl))
+	return timeline.Run(ctx, db, tl, opts)
+}
+
+func encode(tr *timeline.Trace) (json.RawMessage, error) {
+	var b bytes.Buffer
+	if err := tr.Encode(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}

@@ -1,0 +1,76 @@
+// share.js writes the ways a timeline travels: the URL hash the simulator
+// page and the embed frame (embed.html) read, and the snippets a course
+// author pastes into a page — the <lease-timeline> element for pages that
+// allow a script, the frame for hosts that strip scripts.
+
+/** Encodes text (UTF-8) as unpadded base64url. */
+export function b64urlEncode(text) {
+  const bytes = new TextEncoder().encode(text);
+  let bin = '';
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+/** Decodes b64urlEncode's output; throws on text that is not base64url. */
+export function b64urlDecode(s) {
+  const bin = atob(s.replaceAll('-', '+').replaceAll('_', '/'));
+  return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
+}
+
+/**
+ * The hash parameters of a timeline: t=NAME when it is a library timeline
+ * as written (library is its text, or null), else name= and src= (the text,
+ * base64url); then mutant, lang (unless English) and step (the cursor).
+ */
+export function timelineParams({ text, name, library = null, mutant = '', lang = 'en', step = null }) {
+  const p = new URLSearchParams();
+  if (library !== null && library === text) {
+    p.set('t', name);
+  } else {
+    p.set('name', name);
+    p.set('src', b64urlEncode(text));
+  }
+  if (mutant) p.set('mutant', mutant);
+  if (lang && lang !== 'en') p.set('lang', lang);
+  if (step !== null) p.set('step', String(step));
+  return p;
+}
+
+// escapeText makes s safe as an element's text: only & and < need it, so a
+// timeline's "->" stays readable.
+function escapeText(s) {
+  return s.replaceAll('&', '&amp;').replaceAll('<', '&lt;');
+}
+
+// escapeAttr makes s safe inside a double-quoted attribute.
+function escapeAttr(s) {
+  return s.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+}
+
+/**
+ * The <lease-timeline> snippet: the script and stylesheet from base (the
+ * URL of the directory holding lease-timeline.js) and the element with the
+ * timeline as its text.
+ */
+export function elementSnippet({ base, text, name, mutant = '', lang = 'en', step = 0 }) {
+  const attrs = [`name="${escapeAttr(name)}"`];
+  if (lang && lang !== 'en') attrs.push(`lang="${lang}"`);
+  if (mutant) attrs.push(`mutant="${escapeAttr(mutant)}"`);
+  if (step) attrs.push(`step="${step}"`);
+  return `<script type="module" src="${new URL('lease-timeline.js', base)}"></script>\n` +
+    `<link rel="stylesheet" href="${new URL('lease-timeline.css', base)}">\n\n` +
+    `<lease-timeline ${attrs.join(' ')}>\n${escapeText(text.replace(/\n+$/, ''))}\n</lease-timeline>\n`;
+}
+
+/**
+ * The frame snippet: embed.html with the timeline in its hash and a title,
+ * then the optional script that lets the frame set its own height (a host
+ * that strips scripts keeps the fixed height).
+ */
+export function iframeSnippet({ base, text, name, library = null, mutant = '', lang = 'en', step = 0, title = '', height = 560 }) {
+  const p = timelineParams({ text, name, library, mutant, lang, step: step || null });
+  const src = `${new URL('embed.html', base)}#${p}`;
+  return `<iframe src="${escapeAttr(src)}" title="${escapeAttr(`leaselab: ${title || name}`)}" width="100%" height="${height}" loading="lazy" style="border:0" data-leaselab></iframe>\n` +
+    `<!-- optional: lets the frame set its own height -->\n` +
+    `<script type="module" src="${new URL('embed-host.js', base)}"></script>\n`;
+}
