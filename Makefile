@@ -38,8 +38,8 @@ mutants:
 ## bench-browser
 bench: bench-browser
 	set -o pipefail; $(GO) test -run '^$$' -bench '^BenchmarkCycle$$' -benchtime 10s -count 3 \
-		./engine/internal/bench/ | tee /dev/stderr | \
-		$(GO) run ./engine/internal/benchratio -goal memdb=2.0 -goal file=1.0
+		./engine/internal/bench/ | tee bench.out
+	$(GO) run ./engine/internal/benchratio -goal memdb=2.0 -goal file=1.0 < bench.out
 
 ## bench-browser: the simulator in headless Chromium side by side with the
 ## official SQLite WebAssembly build (npm, pinned in $(BENCH_NPM), installed by
@@ -83,8 +83,8 @@ web/wasm_exec.js: $(GOROOT)/lib/wasm/wasm_exec.js
 
 web/traces/index.json: $(WASM_SRC) $(TIMELINES)
 	$(GO) run ./engine/internal/tracegen -out web/traces
+	@touch $@ # before compressing: a .br/.gz older than its source is not served
 	$(GO) run ./engine/internal/precompress web/traces/*.json
-	@touch $@
 
 ## wasm-test: the parity test, natively and in WebAssembly under Node: every
 ## library timeline's trace is byte for byte the golden one on both.

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/url"
 	"slices"
 	"strings"
@@ -68,13 +67,13 @@ type session struct {
 	base    string          // the server's URL, no trailing slash
 	browser context.Context // the started browser
 	pid     int             // the browser's process id
-	log     io.Writer       // progress
 }
 
 // tab is one page in its own tab, with the responses it received.
 type tab struct {
-	ctx    context.Context // the tab, with the time limit of the whole visit
-	cancel func()
+	ctx       context.Context // the tab, with the time limit of the whole visit
+	cancel    func()
+	closeOnce sync.Once
 
 	mu        sync.Mutex
 	urls      map[network.RequestID]string
@@ -195,29 +194,31 @@ func (t *tab) heap() (jsHeap, wasm float64, err error) {
 	return h.UsedSize, wasm, err
 }
 
-// close closes the tab.
+// close closes the tab; closing it again does nothing.
 func (t *tab) close() {
-	chromedp.Call(t.ctx, page.Close, cdp.Empty{}) // the tab may be gone already
-	t.cancel()
+	t.closeOnce.Do(func() {
+		chromedp.Call(t.ctx, page.Close, cdp.Empty{}) // the tab may be gone already
+		t.cancel()
+	})
 }
 
-// closeMeasured closes the tab and returns the memory its renderer had in before
-// (a sample of the browser's renderers taken while the tab was open): the
-// renderer is the one process of before that exits when the tab closes.
-func (s *session) closeMeasured(t *tab, before map[int]memory) (memory, error) {
+// closeMeasured closes the tab and returns its renderer's process id: the
+// one process of before (a sample of the browser's renderers taken while
+// the tab was open) that exits when the tab closes.
+func (s *session) closeMeasured(t *tab, before map[int]memory) (int, error) {
 	t.close()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		after, err := renderers(s.pid)
 		if err != nil {
-			return memory{}, err
+			return 0, err
 		}
 		if pid, ok := vanished(before, after); ok {
-			return before[pid], nil
+			return pid, nil
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return memory{}, fmt.Errorf("no single renderer exited when the tab closed (renderers before: %d)", len(before))
+	return 0, fmt.Errorf("no single renderer exited when the tab closed (renderers before: %d)", len(before))
 }
 
 // version returns the browser's product name and version.
@@ -230,8 +231,9 @@ func (s *session) version() string {
 }
 
 // startBrowser starts headless Chromium at execPath with the flags the
-// project's browser tests use and a fresh profile in profileDir.
-func startBrowser(execPath, profileDir string) (context.Context, func(), int, error) {
+// project's browser tests use, a fresh profile in profileDir and, unless
+// empty, jsFlags for V8.
+func startBrowser(execPath, profileDir, jsFlags string) (context.Context, func(), int, error) {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(execPath),
 		chromedp.NoSandbox,
@@ -244,6 +246,9 @@ func startBrowser(execPath, profileDir string) (context.Context, func(), int, er
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("no-first-run", true),
 	)
+	if jsFlags != "" {
+		opts = append(opts, chromedp.Flag("js-flags", jsFlags))
+	}
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(allocCtx)
 	stop := func() { cancel(); cancelAlloc() }

@@ -19,24 +19,27 @@
 //
 //  1. a page neither side uses, so that neither pays for the browser's own
 //     first load;
-//  2. both cycle pages, cold: the first cycle's time, the bytes loaded, a
-//     warm-up (-warmup, which also lets V8 optimise and write its code
-//     cache), -rounds rounds of -round each (the median rate is reported),
-//     then the memory;
+//  2. both cycle pages, cold: the first cycle's time, the memory, the bytes
+//     loaded, the memory again after -settle idle, a warm-up (-warmup,
+//     which also lets V8 optimise and write its code cache), -rounds rounds
+//     of -round each (the median rate is reported), the memory again;
 //  3. the simulator, cold: the timeline text painted, the first trace
-//     painted, the engine ready, the engine's own first trace, the bytes
-//     loaded and the memory; then it runs the library's timelines on the
-//     engine for -cache-warmup, because Chrome writes V8's code cache of a
-//     module only once it has run long enough to be optimised;
+//     painted, the engine ready, the engine's own first trace, the memory,
+//     the bytes loaded, the memory after -settle idle; then it runs the
+//     library's timelines on the engine for -cache-warmup, because Chrome
+//     writes V8's code cache of a module only once it has run long enough
+//     to be optimised, and the memory again;
 //  4. each page again in a new tab, warm (HTTP cache and code cache).
 //
 // Times are the page's own clock, milliseconds from navigation. Memory is
 // the renderer process's, read from /proc (resident and private) while the
 // tab is open; the renderer is known as the one that exits when the tab
-// closes. The bytes are what the server sends for every URL the page
-// received, asked for once per encoding. A missed goal is printed, not an
-// error: the figures are measurements of a shared machine. It exits 1 only
-// when something could not be measured.
+// closes. The JS heap (CDP Runtime.getHeapUsage) and the WebAssembly
+// memories (every memory the page instantiated) are reported beside it.
+// The bytes are what the server sends for every URL the page received,
+// asked for once per encoding. A missed goal is printed, not an error: the
+// figures are measurements of a shared machine. It exits 1 only when
+// something could not be measured.
 package main
 
 import (
@@ -60,9 +63,10 @@ import (
 // options are the command's flags.
 type options struct {
 	web, sqlite, chromium string
+	jsFlags               string
 	warmup, round         time.Duration
 	rounds                int
-	cacheWarmup           time.Duration
+	cacheWarmup, settle   time.Duration
 }
 
 func main() {
@@ -71,10 +75,12 @@ func main() {
 	flag.StringVar(&o.sqlite, "sqlite", "engine/internal/browserbench/npm/node_modules/@sqlite.org/sqlite-wasm/dist",
 		"the official build's files (npm ci in engine/internal/browserbench/npm), precompressed")
 	flag.StringVar(&o.chromium, "chromium", "", "Chromium's executable (default: chromium on PATH)")
+	flag.StringVar(&o.jsFlags, "js-flags", "", "V8 flags for an experiment (e.g. --liftoff-only); by default V8 runs as it does for everyone")
 	flag.DurationVar(&o.warmup, "warmup", 10*time.Second, "cycles run before the rate is measured")
 	flag.IntVar(&o.rounds, "rounds", 5, "rounds of the rate; the median is reported")
 	flag.DurationVar(&o.round, "round", time.Second, "the least duration of one round")
 	flag.DurationVar(&o.cacheWarmup, "cache-warmup", 12*time.Second, "how long the simulator runs timelines before its warm load")
+	flag.DurationVar(&o.settle, "settle", 8*time.Second, "how long a page sits idle after its first result before its memory is read again")
 	flag.Parse()
 	os.Exit(run(o, os.Stdout, os.Stderr))
 }
@@ -122,13 +128,13 @@ func run(o options, stdout, stderr io.Writer) int {
 		return fail("%v", err)
 	}
 	defer os.RemoveAll(profile)
-	ctx, stop, pid, err := startBrowser(o.chromium, profile)
+	ctx, stop, pid, err := startBrowser(o.chromium, profile, o.jsFlags)
 	if err != nil {
 		return fail("%v", err)
 	}
 	defer stop()
 
-	s := &session{base: "http://" + ln.Addr().String(), browser: ctx, pid: pid, log: stderr}
+	s := &session{base: "http://" + ln.Addr().String(), browser: ctx, pid: pid}
 	r := results{Browser: s.version(), Sim: newSide(), Cycle: newSide(), Official: newSide()}
 	var notes []string
 	steps := []struct {
@@ -147,7 +153,7 @@ func run(o options, stdout, stderr io.Writer) int {
 			return err
 		}},
 		{"the simulator, cold, then its timelines for " + o.cacheWarmup.String(), func() error {
-			n, err := s.simulatorCold(&r.Sim, o.cacheWarmup)
+			n, err := s.simulatorCold(&r.Sim, o)
 			notes = append(notes, n...)
 			return err
 		}},
@@ -169,6 +175,9 @@ func run(o options, stdout, stderr io.Writer) int {
 		}
 	}
 	r.Machine = fmt.Sprintf("%d cores, load average %s before, %s after", goruntime.NumCPU(), loadBefore, loadAverage())
+	if o.jsFlags != "" {
+		r.Machine += "; V8 flags " + o.jsFlags
+	}
 	if err := r.write(stdout); err != nil {
 		return fail("%v", err)
 	}
@@ -224,64 +233,73 @@ type rate struct {
 	Millis float64 `json:"ms"`
 }
 
-// cyclePage measures a cycle page, cold, into side and returns the engine
+// cyclePage measures a cycle page, cold, into sd and returns the engine
 // version the page reports.
 func (s *session) cyclePage(path string, sd *side, o options) (string, []string, error) {
 	t, err := s.open(path, 5*time.Minute)
 	if err != nil {
 		return "", nil, err
 	}
-	first, err := cycleFirst(t)
-	if err != nil {
-		t.close()
+	defer t.close()
+	if sd.FirstCold, err = cycleFirst(t); err != nil {
 		return "", nil, err
 	}
-	sd.FirstCold = first
+	loaded, err := renderers(s.pid)
+	if err != nil {
+		return "", nil, err
+	}
 	version, err := eval[string](t, `window.bench.version`)
 	if err != nil {
-		t.close()
 		return "", nil, err
 	}
 	notes, err := s.bytes(t, sd, path)
 	if err != nil {
-		t.close()
+		return version, notes, err
+	}
+	time.Sleep(o.settle)
+	settled, err := renderers(s.pid)
+	if err != nil {
 		return version, notes, err
 	}
 	if _, err := eval[rate](t, fmt.Sprintf(`window.bench.rate(%d)`, o.warmup.Milliseconds())); err != nil {
-		t.close()
 		return version, notes, err
 	}
 	var rates []float64
 	for range o.rounds {
 		r, err := eval[rate](t, fmt.Sprintf(`window.bench.rate(%d)`, o.round.Milliseconds()))
 		if err != nil {
-			t.close()
 			return version, notes, err
 		}
 		rates = append(rates, r.Cycles/(r.Millis/1000))
 	}
 	sd.CyclesPerSec = median(rates)
-	return version, notes, s.memory(t, sd)
+	return version, notes, s.memory(t, sd, loaded, settled)
 }
 
-// memory samples the tab's memory into sd and closes the tab.
-func (s *session) memory(t *tab, sd *side) error {
+// memory samples the memory of the tab's page and its renderer into sd
+// and closes the tab; loaded and settled are samples of the renderers
+// taken at the page's first result and after it sat idle.
+func (s *session) memory(t *tab, sd *side, loaded, settled map[int]memory) error {
 	jsHeap, wasm, err := t.heap()
 	if err != nil {
-		t.close()
 		return err
 	}
 	sd.JSHeap, sd.WasmMemory = jsHeap, wasm
-	before, err := renderers(s.pid)
-	if err != nil {
-		t.close()
-		return err
-	}
-	m, err := s.closeMeasured(t, before)
+	worked, err := renderers(s.pid)
 	if err != nil {
 		return err
 	}
-	sd.RSS, sd.Private = m.RSS, m.Private
+	pid, err := s.closeMeasured(t, worked)
+	if err != nil {
+		return err
+	}
+	sd.Worked = worked[pid]
+	if m, ok := loaded[pid]; ok {
+		sd.Loaded = m
+	}
+	if m, ok := settled[pid]; ok {
+		sd.Settled = m
+	}
 	return nil
 }
 
@@ -304,6 +322,13 @@ func (s *session) bytes(t *tab, sd *side, name string) ([]string, error) {
 		notes = append(notes, fmt.Sprintf("%s: left out: %s", name, strings.Join(t.failed, ", ")))
 	}
 	t.mu.Unlock()
+	problems, err := eval[[]string](t, `window.__bench.problems`)
+	if err != nil {
+		return notes, err
+	}
+	if len(problems) > 0 {
+		notes = append(notes, fmt.Sprintf("%s: the page reported: %s", name, strings.Join(problems, "; ")))
+	}
 	if len(sz.Uncompressed) > 0 {
 		notes = append(notes, fmt.Sprintf("%s: sent without brotli (no precompressed file): %s", name, strings.Join(sz.Uncompressed, " ")))
 	}
@@ -337,17 +362,25 @@ func (s *session) cycleWarm(path string, sd *side) error {
 const simulatorDone = `(window.__bench && window.__bench.textReadable !== undefined && window.__bench.traceDrawn !== undefined &&
 	document.documentElement.dataset.firstRun !== undefined) || (document.body && document.body.dataset.engineView === 'error')`
 
-// simulatorTimes is what the simulator page shows of its load.
+// simulatorTimes is what the simulator page shows of its load, in ms from
+// navigation; Paint is -1 when the page has no first contentful paint.
 type simulatorTimes struct {
 	Text, Trace, Paint, Ready, Run float64
 	Status, LastRun                string
 }
 
-const readSimulator = `({
-	text: window.__bench.textReadable, trace: window.__bench.traceDrawn,
-	paint: (performance.getEntriesByName('first-contentful-paint')[0] || {startTime: NaN}).startTime,
+// readSimulator reads what the simulator page showed of its load. Nothing is
+// readable before the first contentful paint, so the text and the trace
+// count from it at the earliest.
+const readSimulator = `(() => {
+	const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+	const atLeastPaint = (t) => (fcp ? Math.max(t, fcp.startTime) : t);
+	return {
+	text: atLeastPaint(window.__bench.textReadable), trace: atLeastPaint(window.__bench.traceDrawn),
+	paint: fcp ? fcp.startTime : -1,
 	ready: Number(document.documentElement.dataset.engineReady), run: Number(document.documentElement.dataset.firstRun),
-	status: document.getElementById('engine-status').textContent, lastRun: document.documentElement.dataset.lastRun || ''})`
+	status: document.getElementById('engine-status').textContent, lastRun: document.documentElement.dataset.lastRun || ''};
+})()`
 
 func (s *session) simulatorLoad(t *tab) (simulatorTimes, error) {
 	if err := t.wait(simulatorDone, 2*time.Minute); err != nil {
@@ -364,36 +397,36 @@ func (s *session) simulatorLoad(t *tab) (simulatorTimes, error) {
 }
 
 // simulatorCold loads the simulator in a fresh profile, measures it, then
-// runs the library's timelines on its engine for warm, so that V8 writes
-// its code cache.
-func (s *session) simulatorCold(sd *side, warm time.Duration) ([]string, error) {
+// runs the library's timelines on its engine for o.cacheWarmup, so that V8
+// writes its code cache.
+func (s *session) simulatorCold(sd *side, o options) ([]string, error) {
 	t, err := s.open("/", 5*time.Minute)
 	if err != nil {
 		return nil, err
 	}
+	defer t.close()
 	v, err := s.simulatorLoad(t)
 	if err != nil {
-		t.close()
 		return nil, err
 	}
-	sd.FirstCold, sd.TextReadable, sd.Paint, sd.EngineReadyCold, sd.EngineTraceCold = v.Trace, v.Text, v.Paint, v.Ready, v.Run
+	loaded, err := renderers(s.pid)
+	if err != nil {
+		return nil, err
+	}
+	sd.FirstCold, sd.TextReadable, sd.EngineReadyCold, sd.EngineTraceCold = v.Trace, v.Text, v.Ready, v.Run
+	if v.Paint >= 0 {
+		sd.Paint = v.Paint
+	}
 	notes := []string{fmt.Sprintf("simulator, cold: the engine's first run gave %s; the page says %q", lastRunText(v.LastRun), v.Status)}
 	time.Sleep(300 * time.Millisecond) // let anything still in flight land
 	n, err := s.bytes(t, sd, "the simulator")
 	notes = append(notes, n...)
 	if err != nil {
-		t.close()
 		return notes, err
 	}
-	jsHeap, wasm, err := t.heap()
+	time.Sleep(o.settle)
+	settled, err := renderers(s.pid)
 	if err != nil {
-		t.close()
-		return notes, err
-	}
-	sd.JSHeap, sd.WasmMemory = jsHeap, wasm
-	before, err := renderers(s.pid)
-	if err != nil {
-		t.close()
 		return notes, err
 	}
 	runs, err := eval[int](t, fmt.Sprintf(`(async () => {
@@ -404,19 +437,13 @@ func (s *session) simulatorCold(sd *side, warm time.Duration) ([]string, error) 
 			for (const tl of lib) { await leaselab.run(tl.text, {name: tl.name}); runs++; }
 		}
 		return runs;
-	})()`, warm.Milliseconds()))
+	})()`, o.cacheWarmup.Milliseconds()))
 	if err != nil {
-		t.close()
 		return notes, err
 	}
-	notes = append(notes, fmt.Sprintf("simulator: %d library timelines run in %s before the warm load (for V8's code cache)", runs, warm))
+	notes = append(notes, fmt.Sprintf("simulator: %d library timelines run in %s before the warm load (for V8's code cache)", runs, o.cacheWarmup))
 	time.Sleep(time.Second) // the code cache is written in the background
-	m, err := s.closeMeasured(t, before)
-	if err != nil {
-		return notes, err
-	}
-	sd.RSS, sd.Private = m.RSS, m.Private
-	return notes, nil
+	return notes, s.memory(t, sd, loaded, settled)
 }
 
 // simulatorWarm loads the simulator again in a new tab.

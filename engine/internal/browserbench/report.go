@@ -29,7 +29,8 @@ const (
 	// goalWarmMillis: the first trace drawn, warm, within this.
 	goalWarmMillis = 1000
 	// goalMemoryRatio: the renderer's memory is at most this many times the
-	// official build's, after the same work.
+	// official build's, each cycle page read at the same moment: at the
+	// first result, settled after the load, after the same work.
 	goalMemoryRatio = 1.2
 )
 
@@ -57,10 +58,15 @@ type side struct {
 
 	CyclesPerSec float64 // median over rounds after the warm-up
 
-	// The renderer process's memory: resident set (RSS) and what only it
-	// maps (private, USS), from /proc; the JS heap in use and the
-	// WebAssembly linear memory, from the page.
-	RSS, Private, JSHeap, WasmMemory float64
+	// The renderer process's memory from /proc (resident set and private):
+	// once the page had its first result (Loaded: the cycle pages' first
+	// cycle, the simulator's first engine run), after it then sat idle for
+	// a while (Settled), and after the page's work (Worked: the cycle
+	// pages' warm-up and rounds, the simulator's timelines before its warm
+	// load); the JS heap in use and the WebAssembly linear memory after the
+	// work, from the page.
+	Loaded, Settled, Worked memory
+	JSHeap, WasmMemory      float64
 }
 
 func newSide() side {
@@ -68,7 +74,7 @@ func newSide() side {
 	return side{RawBytes: n, GzipBytes: n, BrotliBytes: n, ReceivedBytes: n,
 		FirstCold: n, FirstWarm: n, TextReadable: n, Paint: n,
 		EngineReadyCold: n, EngineReadyWarm: n, EngineTraceCold: n, EngineTraceWarm: n,
-		CyclesPerSec: n, RSS: n, Private: n, JSHeap: n, WasmMemory: n}
+		CyclesPerSec: n, Loaded: memory{n, n}, Settled: memory{n, n}, Worked: memory{n, n}, JSHeap: n, WasmMemory: n}
 }
 
 // results is one run of the benchmark.
@@ -118,9 +124,15 @@ func (r results) goals() []goal {
 			Basis: fmt.Sprintf("%gx the official build's first result, cold (%s)", goalColdRatio, millis(r.Official.FirstCold))},
 		{Name: "first trace drawn, warm", Unit: "ms",
 			Measured: r.Sim.FirstWarm, Limit: goalWarmMillis},
-		{Name: "renderer memory (RSS), the cycle pages", Unit: "MB",
-			Measured: r.Cycle.RSS, Limit: goalMemoryRatio * r.Official.RSS,
-			Basis: fmt.Sprintf("%gx the official build's (%s)", goalMemoryRatio, megabytes(r.Official.RSS))},
+		{Name: "renderer memory (RSS) at the first result, the cycle pages", Unit: "MB",
+			Measured: r.Cycle.Loaded.RSS, Limit: goalMemoryRatio * r.Official.Loaded.RSS,
+			Basis: fmt.Sprintf("%gx the official build's (%s)", goalMemoryRatio, megabytes(r.Official.Loaded.RSS))},
+		{Name: "renderer memory (RSS) settled after the load, the cycle pages", Unit: "MB",
+			Measured: r.Cycle.Settled.RSS, Limit: goalMemoryRatio * r.Official.Settled.RSS,
+			Basis: fmt.Sprintf("%gx the official build's (%s)", goalMemoryRatio, megabytes(r.Official.Settled.RSS))},
+		{Name: "renderer memory (RSS) after the same work, the cycle pages", Unit: "MB",
+			Measured: r.Cycle.Worked.RSS, Limit: goalMemoryRatio * r.Official.Worked.RSS,
+			Basis: fmt.Sprintf("%gx the official build's (%s)", goalMemoryRatio, megabytes(r.Official.Worked.RSS))},
 	}
 }
 
@@ -158,8 +170,12 @@ func (r results) write(w io.Writer) error {
 	row("engine's own first trace, cold", func(s side) float64 { return s.EngineTraceCold }, millis, false)
 	row("engine's own first trace, warm", func(s side) float64 { return s.EngineTraceWarm }, millis, false)
 	row("cycles/s after warm-up", func(s side) float64 { return s.CyclesPerSec }, count, true)
-	row("renderer RSS", func(s side) float64 { return s.RSS }, megabytes, true)
-	row("renderer private (USS)", func(s side) float64 { return s.Private }, megabytes, true)
+	row("renderer RSS, at the first result", func(s side) float64 { return s.Loaded.RSS }, megabytes, true)
+	row("renderer RSS, settled", func(s side) float64 { return s.Settled.RSS }, megabytes, true)
+	row("renderer RSS, after the work", func(s side) float64 { return s.Worked.RSS }, megabytes, true)
+	row("renderer private, at the first result", func(s side) float64 { return s.Loaded.Private }, megabytes, true)
+	row("renderer private, settled", func(s side) float64 { return s.Settled.Private }, megabytes, true)
+	row("renderer private, after the work", func(s side) float64 { return s.Worked.Private }, megabytes, true)
 	row("JS heap used", func(s side) float64 { return s.JSHeap }, megabytes, true)
 	row("WebAssembly memory", func(s side) float64 { return s.WasmMemory }, megabytes, true)
 	if err := tw.Flush(); err != nil {
@@ -174,7 +190,16 @@ func (r results) write(w io.Writer) error {
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t<= %s\t%s\n", g.Name, g.format(g.Measured), limit, g.verdict())
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// The first trace drawn is the one computed ahead of time; what the
+	// engine itself takes is printed beside the same reference.
+	if q := ratioText(r.Sim.EngineTraceCold, r.Official.FirstCold); q != "" {
+		fmt.Fprintf(w, "  (not a goal) the engine's own first trace, cold: %s, %s the official build's first result\n",
+			millis(r.Sim.EngineTraceCold), q)
+	}
+	return nil
 }
 
 func (g goal) format(v float64) string {
