@@ -1,0 +1,95 @@
+package sqlitedb_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/leaselab/leaselab/engine/sqlitedb"
+)
+
+// Open creates the file where the path says, whatever characters the path
+// holds (spaces, '#', '?', '%' are file name characters, not URI syntax),
+// with a rollback journal and the busy timeout on every connection.
+func TestOpen_FileWithRollbackJournalAndBusyTimeout(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "odd dir #1?x")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"jobs.db", "jobs 1%20x.db"} {
+		path := filepath.Join(dir, name)
+		db, err := sqlitedb.Open(path)
+		if err != nil {
+			t.Fatalf("Open(%q): %v", path, err)
+		}
+		db.SetMaxOpenConns(3)
+		if _, err := db.Exec("CREATE TABLE t (x)"); err != nil {
+			t.Fatal(err)
+		}
+		for range 3 { // three connections held at once, each with the DSN's pragmas
+			conn, err := db.Conn(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			var mode string
+			var timeout int
+			if err := conn.QueryRowContext(context.Background(), "PRAGMA journal_mode").Scan(&mode); err != nil {
+				t.Fatal(err)
+			}
+			if err := conn.QueryRowContext(context.Background(), "PRAGMA busy_timeout").Scan(&timeout); err != nil {
+				t.Fatal(err)
+			}
+			if mode != "delete" || timeout != sqlitedb.BusyTimeoutMillis {
+				t.Fatalf("%s: journal_mode=%q busy_timeout=%d, want delete and %d", name, mode, timeout, sqlitedb.BusyTimeoutMillis)
+			}
+		}
+		db.Close()
+		if _, err := os.Stat(path); err != nil {
+			t.Fatalf("the database is not at %q: %v", path, err)
+		}
+	}
+}
+
+// Two pools opened with the same Memory name share one database; another
+// name is another database.
+func TestMemory_SameNameSharesOneDatabase(t *testing.T) {
+	a, err := sqlitedb.Memory("shared-" + t.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := sqlitedb.Memory("shared-" + t.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	other, err := sqlitedb.Memory("other-" + t.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if _, err := a.Exec("CREATE TABLE t (x); INSERT INTO t VALUES (42)"); err != nil {
+		t.Fatal(err)
+	}
+	var x int
+	if err := b.QueryRow("SELECT x FROM t").Scan(&x); err != nil || x != 42 {
+		t.Fatalf("the second pool reads x=%d, %v; want 42", x, err)
+	}
+	if err := other.QueryRow("SELECT x FROM t").Scan(&x); err == nil {
+		t.Fatal("a database of another name sees the table")
+	}
+}
+
+func TestOpeners_RefuseInvalidNames(t *testing.T) {
+	if _, err := sqlitedb.Open(""); !errors.Is(err, sqlitedb.ErrName) {
+		t.Errorf("Open(\"\"): %v, want ErrName", err)
+	}
+	for _, name := range []string{"", "a/b", "a?b", "a#b"} {
+		if _, err := sqlitedb.Memory(name); !errors.Is(err, sqlitedb.ErrName) {
+			t.Errorf("Memory(%q): %v, want ErrName", name, err)
+		}
+	}
+}
