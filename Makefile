@@ -95,8 +95,8 @@ wasm-test:
 	GOOS=js GOARCH=wasm $(GO) vet -tags mutants ./wasm/sim/ ./wasm/simrun/
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -tags mutants -exec "$(WASM_EXEC_NODE)" ./wasm/simrun/
 
-## e2e: the page in headless Chromium (installs Debian's chromium when it is
-## missing and it can, or stops saying what to install).
+## e2e: the page in headless Chromium (installs Debian's chromium and a Hangul
+## font when they are missing and it can, or stops saying what to install).
 e2e: wasm
 	bash .ci/need-chromium
 	$(GO) test -count=1 -tags e2e,mutants ./engine/internal/e2e/
