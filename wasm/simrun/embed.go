@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/leaselab/leaselab/engine/sqlitedb"
 	"github.com/leaselab/leaselab/engine/timeline"
+	"github.com/leaselab/leaselab/engine/timeline/memrun"
 )
 
 // Worksheet is a timeline played on the correct engine and on one mutant,
@@ -33,11 +33,11 @@ func WorksheetJSON(ctx context.Context, name, text string, opts Options) ([]byte
 	if err != nil {
 		return nil, err
 	}
-	correct, err := traceOf(ctx, tl, Options{Lang: opts.Lang})
+	correct, err := memrun.Run(ctx, tl, Options{Lang: opts.Lang})
 	if err != nil {
 		return nil, err
 	}
-	broken, err := traceOf(ctx, tl, opts)
+	broken, err := memrun.Run(ctx, tl, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -67,17 +67,6 @@ func GoTest(name, text, funcName string) (string, error) {
 		funcName = timeline.GoTestName(name)
 	}
 	return timeline.GoTest(tl, funcName)
-}
-
-// traceOf runs tl on a fresh in-memory database of its own.
-func traceOf(ctx context.Context, tl *timeline.Timeline, opts Options) (*timeline.Trace, error) {
-	db, err := sqlitedb.Memory(fmt.Sprintf("leaselab-sim-%d", dbSeq.Add(1)))
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(poolSize(tl))
-	return timeline.Run(ctx, db, tl, opts)
 }
 
 func encode(tr *timeline.Trace) (json.RawMessage, error) {

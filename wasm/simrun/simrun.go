@@ -7,67 +7,33 @@
 package simrun
 
 import (
-	"bytes"
 	"context"
-	"database/sql"
-	"fmt"
-	"sync/atomic"
 
-	"github.com/leaselab/leaselab/engine/sqlitedb"
 	"github.com/leaselab/leaselab/engine/timeline"
+	"github.com/leaselab/leaselab/engine/timeline/memrun"
 )
 
 // Options choose the engine and the language of a run; the zero value is the
 // correct engine explained in English. See timeline.Options.
 type Options = timeline.Options
 
-// minConns is the pool size a timeline without a concurrent claim runs on:
-// the store's transaction and a reader beside it.
-const minConns = 2
-
-var dbSeq atomic.Uint64
-
 // TraceJSON parses text (named name in error messages) and runs it on a
-// fresh in-memory SQLite database of its own, which is gone when it returns.
-// It returns the trace in its one JSON form (timeline.Trace.Encode, the form
-// the golden files hold). Bad text returns the parser's error (a
-// timeline.ErrorList of line:col mistakes) and runs nothing.
+// fresh in-memory SQLite database of its own (memrun.Run), which is gone when
+// it returns. It returns the trace in its one JSON form
+// (timeline.Trace.Encode, the form the golden files hold). Bad text returns
+// the parser's error (a timeline.ErrorList of line:col mistakes) and runs
+// nothing.
 func TraceJSON(ctx context.Context, name, text string, opts Options) ([]byte, error) {
 	tl, err := timeline.Parse(name, text)
 	if err != nil {
 		return nil, err
 	}
-	db, err := sqlitedb.Memory(fmt.Sprintf("leaselab-sim-%d", dbSeq.Add(1)))
+	tr, err := memrun.Run(ctx, tl, opts)
 	if err != nil {
 		return nil, err
 	}
-	defer db.Close()
-	db.SetMaxOpenConns(poolSize(tl))
-	return traceOn(ctx, db, tl, opts)
-}
-
-// poolSize is enough connections for the widest concurrent claim of tl
-// (one per contender) and the runner's reads beside it, and no more.
-func poolSize(tl *timeline.Timeline) int {
-	n := minConns
-	for _, s := range tl.Steps {
-		if len(s.Actors)+1 > n {
-			n = len(s.Actors) + 1
-		}
-	}
-	return n
-}
-
-func traceOn(ctx context.Context, db *sql.DB, tl *timeline.Timeline, opts Options) ([]byte, error) {
-	tr, err := timeline.Run(ctx, db, tl, opts)
-	if err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	if err := tr.Encode(&b); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	b, err := encode(tr)
+	return []byte(b), err
 }
 
 // Entry is one library timeline: its file name, its title (its first

@@ -1,6 +1,6 @@
 // Package memrun runs timelines on fresh in-memory SQLite databases
-// (engine/sqlitedb's memdb): the native home of package timeline, which
-// links no SQLite driver itself.
+// (engine/sqlitedb's memdb): the native and browser home of package
+// timeline, which links no SQLite driver itself.
 package memrun
 
 import (
@@ -14,15 +14,35 @@ import (
 
 var seq atomic.Int64
 
+// minConns is the pool a timeline without a concurrent claim runs on: the
+// store's transaction and a reader beside it.
+const minConns = 2
+
 // Run plays tl on a new, empty in-memory database of its own and closes it
-// afterwards. Its name never reaches the trace.
+// afterwards. Its name never reaches the trace. The pool holds just enough
+// connections for tl's widest concurrent claim (one per contender, and a
+// reader beside them) and keeps them all open between steps, so a run opens
+// few SQLite connections — each costs time, and memory in a browser.
 func Run(ctx context.Context, tl *timeline.Timeline, opts timeline.Options) (*timeline.Trace, error) {
 	db, err := sqlitedb.Memory("leaselab-timeline-" + strconv.FormatInt(seq.Add(1), 10))
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
+	n := poolSize(tl)
+	db.SetMaxOpenConns(n)
+	db.SetMaxIdleConns(n)
 	return timeline.Run(ctx, db, tl, opts)
+}
+
+// poolSize is enough connections for the widest concurrent claim of tl and
+// the runner's reads beside it, and no more.
+func poolSize(tl *timeline.Timeline) int {
+	n := minConns
+	for _, s := range tl.Steps {
+		n = max(n, len(s.Actors)+1)
+	}
+	return n
 }
 
 // RunSource parses src (named name in messages) and runs it with Run. A
