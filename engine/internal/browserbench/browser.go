@@ -15,6 +15,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/leaselab/leaselab/engine/internal/headless"
 )
 
 // probe runs in every page before the page's own scripts. It records in
@@ -230,38 +232,14 @@ func (s *session) version() string {
 	return v.Product
 }
 
-// startBrowser starts headless Chromium at execPath with the flags the
-// project's browser tests use, a fresh profile in profileDir and, unless
+// startBrowser starts headless Chromium (package headless) with, unless
 // empty, jsFlags for V8.
 func startBrowser(execPath, profileDir, jsFlags string) (context.Context, func(), int, error) {
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(execPath),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.UserDataDir(profileDir),
-		chromedp.WindowSize(1280, 900),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("no-first-run", true),
-	)
+	var extra []chromedp.ExecAllocatorOption
 	if jsFlags != "" {
-		opts = append(opts, chromedp.Flag("js-flags", jsFlags))
+		extra = append(extra, chromedp.Flag("js-flags", jsFlags))
 	}
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	stop := func() { cancel(); cancelAlloc() }
-	if err := chromedp.Do(ctx); err != nil {
-		stop()
-		return nil, nil, 0, fmt.Errorf("cannot start Chromium (%s): %w", execPath, err)
-	}
-	proc := chromedp.FromContext(ctx).Browser.Process()
-	if proc == nil {
-		stop()
-		return nil, nil, 0, fmt.Errorf("Chromium (%s) started but its process id is unknown", execPath)
-	}
-	return ctx, stop, proc.Pid, nil
+	return headless.Start(execPath, profileDir, extra...)
 }
 
 // pathOf returns the path and query of an absolute URL of the server.

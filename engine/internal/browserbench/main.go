@@ -50,13 +50,13 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	goruntime "runtime"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/leaselab/leaselab/engine/internal/headless"
 	"github.com/leaselab/leaselab/engine/webserve"
 )
 
@@ -101,15 +101,11 @@ func run(o options, stdout, stderr io.Writer) int {
 		}
 	}
 	if o.chromium == "" {
-		for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-			if p, err := exec.LookPath(name); err == nil {
-				o.chromium = p
-				break
-			}
+		p, err := headless.Find()
+		if err != nil {
+			return fail("%v, or run make bench-browser, which does", err)
 		}
-		if o.chromium == "" {
-			return fail("Chromium is missing: install it (Debian: apt-get install -y chromium), or run make bench-browser, which does")
-		}
+		o.chromium = p
 	}
 
 	mux := http.NewServeMux()

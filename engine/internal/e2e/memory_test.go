@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -20,6 +19,7 @@ import (
 	"github.com/chromedp/cdproto/heapprofiler"
 	"github.com/chromedp/chromedp"
 
+	"github.com/leaselab/leaselab/engine/internal/headless"
 	"github.com/leaselab/leaselab/engine/timeline"
 	"github.com/leaselab/leaselab/engine/webserve"
 )
@@ -116,25 +116,20 @@ func rendererMemory(browserPID int) (memory, error) {
 // has run, collects the garbage and returns the page's renderer memory and
 // how often the page fetched the engine.
 func pageMemory(url string) (mem memory, fetches int, err error) {
-	chrome, err := exec.LookPath("chromium")
+	chrome, err := headless.Find()
 	if err != nil {
-		return memory{}, 0, fmt.Errorf("Chromium is missing: %w", err)
+		return memory{}, 0, err
 	}
 	profile, err := os.MkdirTemp("", "leaselab-e2e-memory-")
 	if err != nil {
 		return memory{}, 0, err
 	}
 	defer os.RemoveAll(profile)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chrome), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.UserDataDir(profile), chromedp.WindowSize(1280, 900),
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-background-networking", true),
-	)
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	bctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
+	bctx, stop, browserPID, err := headless.Start(chrome, profile)
+	if err != nil {
+		return memory{}, 0, err
+	}
+	defer stop()
 	ctx, cancelT := context.WithTimeout(bctx, 90*time.Second)
 	defer cancelT()
 	// Tall enough that every timeline is in view at once.
@@ -153,7 +148,7 @@ func pageMemory(url string) (mem memory, fetches int, err error) {
 	if fetches, err = chromedp.Run(ctx, chromedp.Evaluate[int](wasmFetches)); err != nil {
 		return memory{}, 0, err
 	}
-	mem, err = rendererMemory(chromedp.FromContext(ctx).Browser.Process().Pid)
+	mem, err = rendererMemory(browserPID)
 	return mem, fetches, err
 }
 

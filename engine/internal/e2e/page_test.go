@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -22,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/leaselab/leaselab/engine/internal/headless"
 	"github.com/leaselab/leaselab/engine/timeline"
 	"github.com/leaselab/leaselab/engine/webserve"
 )
@@ -64,15 +64,9 @@ func run(m *testing.M) int {
 	if err := json.Unmarshal(raw, &index); err != nil {
 		return fail("web/traces/index.json: %v", err)
 	}
-	chrome := ""
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			chrome = p
-			break
-		}
-	}
-	if chrome == "" {
-		return fail("Chromium is missing: install it (Debian: apt-get install -y chromium), or run make e2e, which does")
+	chrome, err := headless.Find()
+	if err != nil {
+		return fail("%v, or run make e2e, which does", err)
 	}
 
 	srv := httptest.NewServer(webserve.Handler(os.DirFS(webDir))) // 127.0.0.1, a free port
@@ -84,24 +78,11 @@ func run(m *testing.M) int {
 		return fail("%v", err)
 	}
 	defer os.RemoveAll(profile)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chrome),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.UserDataDir(profile),
-		chromedp.WindowSize(1280, 900),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-background-networking", true),
-	)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
-	if err := chromedp.Do(ctx); err != nil {
-		return fail("cannot start Chromium (%s): %v", chrome, err)
+	ctx, stop, _, err := headless.Start(chrome, profile)
+	if err != nil {
+		return fail("%v", err)
 	}
+	defer stop()
 	browser = ctx
 	return m.Run()
 }
