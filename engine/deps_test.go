@@ -5,11 +5,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/leaselab/leaselab/engine/internal/nativeonly"
 )
 
 // Package engine reaches the database only through database/sql: it links
 // no SQLite driver, so the Cloudflare Worker (D1) build does not carry one.
 func TestEngine_LinksNoSQLiteDriver(t *testing.T) {
+	nativeonly.Test(t, "the go command")
 	out, err := exec.Command("go", "list", "-deps", "github.com/leaselab/leaselab/engine").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/internal/nativeonly"
 	"github.com/leaselab/leaselab/engine/sqlitedb"
 )
 
@@ -30,6 +31,7 @@ func memDB(t testing.TB) *sql.DB {
 // fileDB opens a fresh file database in t's temporary directory.
 func fileDB(t testing.TB) (*sql.DB, string) {
 	t.Helper()
+	nativeonly.Test(t, "a file database")
 	path := filepath.Join(t.TempDir(), "jobs.db")
 	db, err := sqlitedb.Open(path)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/leaselab/leaselab/engine/internal/nativeonly"
 	"github.com/leaselab/leaselab/engine/sqlitedb"
 )
 
@@ -14,6 +15,7 @@ import (
 // holds (spaces, '#', '?', '%' are file name characters, not URI syntax),
 // with a rollback journal and the busy timeout on every connection.
 func TestOpen_FileWithRollbackJournalAndBusyTimeout(t *testing.T) {
+	nativeonly.Test(t, "a file database")
 	dir := filepath.Join(t.TempDir(), "odd dir #1?x")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)

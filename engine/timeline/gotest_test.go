@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/leaselab/leaselab/engine/internal/modtest"
+	"github.com/leaselab/leaselab/engine/internal/nativeonly"
 	"github.com/leaselab/leaselab/engine/timeline"
 	"github.com/leaselab/leaselab/engine/timeline/memrun"
 )
@@ -124,6 +125,7 @@ func diffLines(a, b string) string {
 // everyVerb pass, and wrongExpectations fails on each wrong line, exactly
 // as the timeline runner judges them.
 func TestGoTest_GeneratedTestsPassExactlyWhenTheTimelineHolds(t *testing.T) {
+	nativeonly.Test(t, "the go command")
 	if os.Getenv("LEASELAB_MUTANT") != "" {
 		t.Skip("the generated tests build the correct engine from source, without the mutants tag: a mutant run proves nothing here")
 	}
