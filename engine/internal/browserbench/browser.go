@@ -69,6 +69,7 @@ type session struct {
 	base    string          // the server's URL, no trailing slash
 	browser context.Context // the started browser
 	pid     int             // the browser's process id
+	peaks   *peakSampler    // the browser's renderers, sampled for their peaks
 }
 
 // tab is one page in its own tab, with the responses it received.

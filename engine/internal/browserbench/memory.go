@@ -19,6 +19,28 @@ type memory struct{ RSS, Private float64 }
 // --type=renderer), by process id. Other browsers on the machine are not
 // its descendants and are left out.
 func renderers(browser int) (map[int]memory, error) {
+	pids, err := rendererPIDs(browser)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int]memory{}
+	for _, pid := range pids {
+		text, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "smaps_rollup"))
+		if err != nil {
+			continue // exited meanwhile
+		}
+		m, err := parseRollup(string(text))
+		if err != nil {
+			return nil, fmt.Errorf("renderer %d: %w", pid, err)
+		}
+		out[pid] = m
+	}
+	return out, nil
+}
+
+// rendererPIDs returns the process ids of the renderers of the browser
+// whose process id is browser.
+func rendererPIDs(browser int) ([]int, error) {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil, err
@@ -44,20 +66,11 @@ func renderers(browser int) (map[int]memory, error) {
 			candidates = append(candidates, pid)
 		}
 	}
-	out := map[int]memory{}
+	var out []int
 	for _, pid := range candidates {
-		if !descends(parents, pid, browser) {
-			continue
+		if descends(parents, pid, browser) {
+			out = append(out, pid)
 		}
-		text, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "smaps_rollup"))
-		if err != nil {
-			continue // exited meanwhile
-		}
-		m, err := parseRollup(string(text))
-		if err != nil {
-			return nil, fmt.Errorf("renderer %d: %w", pid, err)
-		}
-		out[pid] = m
 	}
 	return out, nil
 }

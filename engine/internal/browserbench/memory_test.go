@@ -3,7 +3,9 @@ package main
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"testing"
+	"time"
 )
 
 func TestParsePPID_CommandNamesWithSpacesAndParentheses(t *testing.T) {
@@ -49,6 +51,51 @@ Private_Dirty:    230000 kB
 		if _, err := parseRollup(bad); !errors.Is(err, errRollup) {
 			t.Errorf("parseRollup(%q): %v, want errRollup", bad, err)
 		}
+	}
+}
+
+func TestParseStatm_ResidentPagesInBytes(t *testing.T) {
+	got, err := parseStatm([]byte("305472 87929 28765 31506 0 100215 0\n"), 4096)
+	if err != nil || got != 87929*4096 {
+		t.Errorf("parseStatm = %v, %v; want %v, nil", got, err, 87929*4096)
+	}
+	for _, bad := range []string{"", "305472", "305472 x 1"} {
+		if _, err := parseStatm([]byte(bad), 4096); !errors.Is(err, errStatm) {
+			t.Errorf("parseStatm(%q): %v, want errStatm", bad, err)
+		}
+	}
+}
+
+// The sampler sees this process's own children: a child that grows its
+// resident set to 64 MB is seen at 64 MB or more, though it is sampled only
+// while it lives.
+func TestPeakSampler_SeesAChildsLargestResidentSet(t *testing.T) {
+	if os.Getenv("BROWSERBENCH_CHILD") == "grow" {
+		b := make([]byte, 64<<20)
+		for i := range b {
+			b[i] = 1 // touch every page
+		}
+		time.Sleep(600 * time.Millisecond) // three rescans of the sampler
+		os.Exit(int(b[len(b)-1]) - 1)
+	}
+	p := samplePeaks(os.Getpid())
+	// "--type=renderer" after "--" is an argument the test binary ignores
+	// and the sampler takes for a renderer's.
+	cmd := exec.Command(os.Args[0], "-test.run=^TestPeakSampler_SeesAChildsLargestResidentSet$", "--", "--type=renderer")
+	cmd.Env = append(os.Environ(), "BROWSERBENCH_CHILD=grow")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		p.close()
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	if err := p.close(); err != nil {
+		t.Fatal(err)
+	}
+	got, ok := p.peak(cmd.Process.Pid)
+	if !ok || got < 64<<20 {
+		t.Errorf("peak of the child = %.1f MB (sampled: %v), want at least 64 MiB", got/1e6, ok)
+	}
+	if _, ok := p.peak(os.Getpid()); ok {
+		t.Errorf("the sampler sampled this process, which is no renderer")
 	}
 }
 

@@ -29,8 +29,9 @@ const (
 	// goalWarmMillis: the first trace drawn, warm, within this.
 	goalWarmMillis = 1000
 	// goalMemoryRatio: the renderer's memory is at most this many times the
-	// official build's, each cycle page read at the same moment: at the
-	// first result, settled after the load, after the same work.
+	// official build's: the peak resident set over the whole visit, the
+	// cycle pages side by side, and the simulator against the official
+	// cycle page.
 	goalMemoryRatio = 1.2
 )
 
@@ -67,6 +68,9 @@ type side struct {
 	// work, from the page.
 	Loaded, Settled, Worked memory
 	JSHeap, WasmMemory      float64
+	// Peak is the renderer's largest resident set over the whole visit,
+	// sampled every 20 ms (peak.go), and at least every figure above.
+	Peak float64
 }
 
 func newSide() side {
@@ -74,7 +78,7 @@ func newSide() side {
 	return side{RawBytes: n, GzipBytes: n, BrotliBytes: n, ReceivedBytes: n,
 		FirstCold: n, FirstWarm: n, TextReadable: n, Paint: n,
 		EngineReadyCold: n, EngineReadyWarm: n, EngineTraceCold: n, EngineTraceWarm: n,
-		CyclesPerSec: n, Loaded: memory{n, n}, Settled: memory{n, n}, Worked: memory{n, n}, JSHeap: n, WasmMemory: n}
+		CyclesPerSec: n, Peak: n, Loaded: memory{n, n}, Settled: memory{n, n}, Worked: memory{n, n}, JSHeap: n, WasmMemory: n}
 }
 
 // results is one run of the benchmark.
@@ -124,15 +128,30 @@ func (r results) goals() []goal {
 			Basis: fmt.Sprintf("%gx the official build's first result, cold (%s)", goalColdRatio, millis(r.Official.FirstCold))},
 		{Name: "first trace drawn, warm", Unit: "ms",
 			Measured: r.Sim.FirstWarm, Limit: goalWarmMillis},
-		{Name: "renderer memory (RSS) at the first result, the cycle pages", Unit: "MB",
-			Measured: r.Cycle.Loaded.RSS, Limit: goalMemoryRatio * r.Official.Loaded.RSS,
-			Basis: fmt.Sprintf("%gx the official build's (%s)", goalMemoryRatio, megabytes(r.Official.Loaded.RSS))},
-		{Name: "renderer memory (RSS) settled after the load, the cycle pages", Unit: "MB",
-			Measured: r.Cycle.Settled.RSS, Limit: goalMemoryRatio * r.Official.Settled.RSS,
-			Basis: fmt.Sprintf("%gx the official build's (%s)", goalMemoryRatio, megabytes(r.Official.Settled.RSS))},
-		{Name: "renderer memory (RSS) after the same work, the cycle pages", Unit: "MB",
-			Measured: r.Cycle.Worked.RSS, Limit: goalMemoryRatio * r.Official.Worked.RSS,
-			Basis: fmt.Sprintf("%gx the official build's (%s)", goalMemoryRatio, megabytes(r.Official.Worked.RSS))},
+		{Name: "renderer memory, peak RSS over the visit, the cycle pages", Unit: "MB",
+			Measured: r.Cycle.Peak, Limit: goalMemoryRatio * r.Official.Peak,
+			Basis: fmt.Sprintf("%gx the official build's (%s)", goalMemoryRatio, megabytes(r.Official.Peak))},
+		{Name: "renderer memory, peak RSS over the visit, the simulator", Unit: "MB",
+			Measured: r.Sim.Peak, Limit: goalMemoryRatio * r.Official.Peak,
+			Basis: fmt.Sprintf("%gx the official build's cycle page (%s)", goalMemoryRatio, megabytes(r.Official.Peak))},
+	}
+}
+
+// moments compares the cycle pages' renderer memory at single moments with
+// the same ratio as the memory goal. They are printed beside the goals, not
+// as them: the goal's measure is the peak, the memory a machine must have
+// for the page; a sample at one moment catches V8's optimising compiler
+// mid-flight on one side and not on the other.
+func (r results) moments() []goal {
+	at := func(name string, f func(side) float64) goal {
+		return goal{Name: "renderer RSS " + name + ", the cycle pages", Unit: "MB",
+			Measured: f(r.Cycle), Limit: goalMemoryRatio * f(r.Official),
+			Basis: fmt.Sprintf("%gx the official build's (%s)", goalMemoryRatio, megabytes(f(r.Official)))}
+	}
+	return []goal{
+		at("at the first result", func(s side) float64 { return s.Loaded.RSS }),
+		at("settled after the load", func(s side) float64 { return s.Settled.RSS }),
+		at("after the same work", func(s side) float64 { return s.Worked.RSS }),
 	}
 }
 
@@ -170,6 +189,7 @@ func (r results) write(w io.Writer) error {
 	row("engine's own first trace, cold", func(s side) float64 { return s.EngineTraceCold }, millis, false)
 	row("engine's own first trace, warm", func(s side) float64 { return s.EngineTraceWarm }, millis, false)
 	row("cycles/s after warm-up", func(s side) float64 { return s.CyclesPerSec }, count, true)
+	row("renderer RSS, peak over the visit", func(s side) float64 { return s.Peak }, megabytes, true)
 	row("renderer RSS, at the first result", func(s side) float64 { return s.Loaded.RSS }, megabytes, true)
 	row("renderer RSS, settled", func(s side) float64 { return s.Settled.RSS }, megabytes, true)
 	row("renderer RSS, after the work", func(s side) float64 { return s.Worked.RSS }, megabytes, true)
@@ -181,16 +201,22 @@ func (r results) write(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "\ngoals")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for _, g := range r.goals() {
-		limit := g.format(g.Limit)
-		if g.Basis != "" {
-			limit += " (" + g.Basis + ")"
+	list := func(title string, gs []goal) error {
+		fmt.Fprintln(w, "\n"+title)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, g := range gs {
+			limit := g.format(g.Limit)
+			if g.Basis != "" {
+				limit += " (" + g.Basis + ")"
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t<= %s\t%s\n", g.Name, g.format(g.Measured), limit, g.verdict())
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t<= %s\t%s\n", g.Name, g.format(g.Measured), limit, g.verdict())
+		return tw.Flush()
 	}
-	if err := tw.Flush(); err != nil {
+	if err := list("goals", r.goals()); err != nil {
+		return err
+	}
+	if err := list("the memory goal's ratio at single moments (beside the goal, not the goal)", r.moments()); err != nil {
 		return err
 	}
 	// The first trace drawn is the one computed ahead of time; what the
