@@ -17,6 +17,12 @@ var (
 	ErrInvalid = errors.New("invalid argument")
 	// ErrEmpty: ClaimNext found no claimable job.
 	ErrEmpty = errors.New("no claimable job")
+	// ErrContention: only WithoutTransactions. The operation's guarded
+	// write found the row changed by another writer on every one of its
+	// attempts (1 + 64 start-overs); nothing changed, and the operation may
+	// be tried again later. With transactions the database serializes the
+	// writers instead (a busy timeout, then the driver's error).
+	ErrContention = errors.New("contention: the row kept changing under the operation")
 
 	// ErrNotFound: no job has that id.
 	ErrNotFound = errors.New("not found")

@@ -176,12 +176,12 @@ const maxConflictRetries = 64
 // returned; any other error rolls back.
 func (s *Store) atomic(ctx context.Context, b beginner, fn func(q querier) error) error {
 	if s.noTx {
-		for i := 0; ; i++ {
-			err := fn(b)
-			if !errors.Is(err, errConflict) || i == maxConflictRetries {
+		for range maxConflictRetries + 1 {
+			if err := fn(b); !errors.Is(err, errConflict) {
 				return err
 			}
 		}
+		return fmt.Errorf("%w (%d attempts)", ErrContention, maxConflictRetries+1)
 	}
 	if db, ok := b.(*sql.DB); ok && db == s.db {
 		s.pending.Range(func(query, _ any) bool { // holding no connection yet

@@ -35,7 +35,9 @@
 // Bad input (malformed JSON, an unknown field, a missing or out-of-range
 // value) is 400 with a message naming the field; a body over the limit
 // (DefaultMaxBodyBytes unless WithMaxBodyBytes) is 413; a method a route
-// does not take is 405 with Allow. Every error body is JSON with "error"
-// and "message". A 500 means the database failed, never that the client
-// erred.
+// does not take is 405 with Allow. A store WithoutTransactions (D1) whose
+// write lost the race for its row on every attempt answers 503 with error
+// "contention" and Retry-After: 1; nothing changed. Every error body is
+// JSON with "error" and "message". A 500 means the database failed, never
+// that the client erred.
 package httpapi

@@ -129,8 +129,9 @@ func (h *Handler) route(pattern string, methods map[string]http.HandlerFunc) {
 }
 
 // fail answers an error from the engine: a rejection (409, or 404 for an
-// unknown job), an invalid argument (400), no claimable job (404), or the
-// database's failure (500).
+// unknown job), an invalid argument (400), no claimable job (404), a write
+// that lost every race for its row (503 with Retry-After: nothing changed),
+// or the database's failure (500).
 func (h *Handler) fail(w http.ResponseWriter, err error) {
 	var rej *engine.Rejection
 	switch {
@@ -140,6 +141,9 @@ func (h *Handler) fail(w http.ResponseWriter, err error) {
 		writeError(w, http.StatusBadRequest, codeBadRequest, err.Error())
 	case errors.Is(err, engine.ErrEmpty):
 		writeError(w, http.StatusNotFound, codeEmpty, err.Error())
+	case errors.Is(err, engine.ErrContention):
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, codeContention, err.Error())
 	default:
 		writeError(w, http.StatusInternalServerError, codeDatabase, err.Error())
 	}

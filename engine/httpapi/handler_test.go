@@ -146,6 +146,43 @@ func TestDatabaseFailure_Is500(t *testing.T) {
 	}
 }
 
+// Without transactions (D1), a claim whose guarded write loses the race for
+// the row on every attempt is 503 "contention" with Retry-After, and the job
+// is as it was. A trigger that drops every UPDATE of jobs (RAISE(IGNORE))
+// stands in for a writer that always gets there first.
+func TestContention_Is503WithRetryAfterAndChangesNothing(t *testing.T) {
+	db, err := sqlitedb.Memory("httpapi-contention")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	s, err := engine.New(context.Background(), db, engine.WithoutTransactions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := httpapi.New(s)
+	if code, v := serve(t, h, "POST", "/api/jobs", `{"id":"x"}`); code != http.StatusCreated && code != http.StatusOK {
+		t.Fatalf("enqueue: %d %v", code, v)
+	}
+	if _, err := db.Exec(`CREATE TRIGGER always_lose BEFORE UPDATE ON jobs BEGIN SELECT RAISE(IGNORE); END`); err != nil {
+		t.Fatal(err)
+	}
+	req := httptest.NewRequest("POST", "/api/claim", strings.NewReader(`{"owner":"A","job_id":"x","now":0,"ttl":1000}`))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	var v map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil {
+		t.Fatalf("%v: %s", err, rec.Body)
+	}
+	if rec.Code != http.StatusServiceUnavailable || v["error"] != "contention" || rec.Header().Get("Retry-After") != "1" {
+		t.Errorf("claim that always loses its race: %d, Retry-After %q, %v; want 503 contention, Retry-After 1",
+			rec.Code, rec.Header().Get("Retry-After"), v)
+	}
+	if code, v := serve(t, h, "GET", "/api/jobs/x", ""); code != http.StatusOK || v["status"] != "pending" || v["token"] != float64(0) {
+		t.Errorf("the job after the lost claim: %d %v; want it pending with token 0", code, v)
+	}
+}
+
 func TestTimeline_AnswersByTheRunnersOutcome(t *testing.T) {
 	errDisk := errors.New("disk on fire")
 	run := func(_ context.Context, text string) ([]byte, error) {

@@ -72,6 +72,7 @@ const (
 	codeNotFound         = "not_found"
 	codeRefused          = "refused"
 	codeEmpty            = "empty"
+	codeContention       = "contention"
 	codeNotImplemented   = "not_implemented"
 	codeDatabase         = "database"
 )
