@@ -183,6 +183,30 @@ ORDER BY seq LIMIT 1`
 // number of owners at most one wins. An error comes only from the database
 // (or ErrInvalid for bad arguments, before anything runs).
 func (s *Store) ClaimMany(ctx context.Context, id string, owners []string, now, ttl int64) ([]int64, error) {
+	outcomes, err := s.ClaimManyOutcomes(ctx, id, owners, now, ttl)
+	if err != nil {
+		return nil, err
+	}
+	tokens := make([]int64, len(outcomes))
+	for i, o := range outcomes {
+		tokens[i] = o.Lease.Token
+	}
+	return tokens, nil
+}
+
+// ClaimOutcome is one owner's answer in a concurrent claim: the lease it
+// won, or the rule that refused it.
+type ClaimOutcome struct {
+	Lease   Lease      // the lease won; the zero Lease when refused
+	Refusal *Rejection // why the claim was refused; nil for the winner
+}
+
+// ClaimManyOutcomes is ClaimMany with every owner's whole answer, in input
+// order: the winner's lease, and for each of the others the Rejection a
+// Claim at that moment gets (held by the winner, done, quarantined, not
+// found). At most one outcome has a nil Refusal. An error comes only from
+// the database (or ErrInvalid for bad arguments, before anything runs).
+func (s *Store) ClaimManyOutcomes(ctx context.Context, id string, owners []string, now, ttl int64) ([]ClaimOutcome, error) {
 	for _, o := range owners {
 		if err := checkClaimArgs(id, o, now, ttl); err != nil {
 			return nil, err
@@ -192,11 +216,11 @@ func (s *Store) ClaimMany(ctx context.Context, id string, owners []string, now, 
 		l, err := s.Claim(ctx, id, owners[0], now, ttl)
 		var rej *Rejection
 		if errors.As(err, &rej) {
-			return []int64{0}, nil
+			return []ClaimOutcome{{Refusal: rej}}, nil
 		}
-		return []int64{l.Token}, err
+		return []ClaimOutcome{{Lease: l}}, err
 	}
-	tokens := make([]int64, len(owners))
+	outcomes := make([]ClaimOutcome, len(owners))
 	errs := make([]error, len(owners))
 	// The claims start together once every goroutine holds a connection —
 	// or as many as the pool allows: a pool smaller than owners would
@@ -230,8 +254,10 @@ func (s *Store) ClaimMany(ctx context.Context, id string, owners []string, now, 
 			var rej *Rejection
 			switch {
 			case err == nil:
-				tokens[i] = l.Token
-			case !errors.As(err, &rej):
+				outcomes[i].Lease = l
+			case errors.As(err, &rej):
+				outcomes[i].Refusal = rej
+			default:
 				errs[i] = err
 			}
 		}()
@@ -242,7 +268,7 @@ func (s *Store) ClaimMany(ctx context.Context, id string, owners []string, now, 
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	return tokens, nil
+	return outcomes, nil
 }
 
 var _ beginner = (*sql.Conn)(nil)

@@ -121,26 +121,46 @@ func TestClaimMany_EightConnectionsExactlyOneWinner(t *testing.T) {
 	}
 }
 
-// ClaimMany on a job whose lease has just ended gives one owner the next
-// token; on a held, done or missing job nobody wins and nothing changes.
-func TestClaimMany_ReclaimNextTokenOrNobody(t *testing.T) {
+// On a job whose lease has just ended, ClaimManyOutcomes gives one owner
+// the next token and, in input order, every other owner the Rejection a
+// claim at that moment gets: held by the winner. On a held, done or missing
+// job nobody wins (ClaimMany: all zeros), each owner is refused held, done
+// or not found, and nothing changes.
+func TestClaimMany_ReclaimNextTokenOrNobodyEachLoserWithItsRefusal(t *testing.T) {
 	s := memStore(t)
 	owners := []string{"A", "B", "C", "D", "E", "F", "G", "H"}
 	enqueueOK(t, s, engine.NewJob{ID: "j"})
 	for round := int64(0); round < 10; round++ {
 		now := round * 100 // the previous round's lease ends now
-		tokens, err := s.ClaimMany(t.Context(), "j", owners, now, 100)
-		if err != nil {
-			t.Fatal(err)
+		outs, err := s.ClaimManyOutcomes(t.Context(), "j", owners, now, 100)
+		if err != nil || len(outs) != len(owners) {
+			t.Fatalf("round %d: ClaimManyOutcomes = %v, %v; want one outcome per owner", round, outs, err)
 		}
-		var won []int64
-		for _, tok := range tokens {
-			if tok != 0 {
-				won = append(won, tok)
+		winner := -1
+		for k, o := range outs {
+			if o.Refusal == nil {
+				if winner >= 0 {
+					t.Fatalf("round %d: %s and %s both won", round, owners[winner], owners[k])
+				}
+				winner = k
 			}
 		}
-		if len(won) != 1 || won[0] != round+1 {
-			t.Fatalf("round %d: ClaimMany = %v; want one winner with token %d", round, tokens, round+1)
+		if winner < 0 {
+			t.Fatalf("round %d: nobody won", round)
+		}
+		want := engine.Lease{JobID: "j", Owner: owners[winner], Qty: 1, Token: round + 1, Attempt: round + 1, LeaseUntil: now + 100}
+		if got := outs[winner].Lease; got != want {
+			t.Errorf("round %d: the winner's lease %+v, want %+v", round, got, want)
+		}
+		for k, o := range outs {
+			if k == winner {
+				continue
+			}
+			r := o.Refusal
+			if !errors.Is(r.Reason, engine.ErrHeld) || r.Op != "claim" || r.Presented.Owner != owners[k] ||
+				r.Current.Owner != owners[winner] || r.Current.Token != round+1 || r.Now != now || o.Lease != (engine.Lease{}) {
+				t.Errorf("round %d: %s's outcome %+v / %v; want refused held by %s#%d", round, owners[k], o.Lease, r, owners[winner], round+1)
+			}
 		}
 	}
 	if err := s.Complete(t.Context(), claimOK(t, s, "j", "A", 1000, 100), 1000, "r"); err != nil {
@@ -150,16 +170,29 @@ func TestClaimMany_ReclaimNextTokenOrNobody(t *testing.T) {
 	claimOK(t, s, "h", "A", 1000, 100)
 	before := rowsOf(t, s)
 	for _, c := range []struct {
-		what, id string
-		now      int64
-	}{{"held", "h", 1099}, {"done", "j", 1100}, {"missing", "missing", 1100}} {
+		id     string
+		now    int64
+		reason error
+	}{{"h", 1099, engine.ErrHeld}, {"j", 1100, engine.ErrDone}, {"missing", 1100, engine.ErrNotFound}} {
+		outs, err := s.ClaimManyOutcomes(t.Context(), c.id, owners, c.now, 100)
+		if err != nil || len(outs) != len(owners) {
+			t.Fatalf("ClaimManyOutcomes(%s) = %v, %v; want one outcome per owner", c.id, outs, err)
+		}
+		for k, o := range outs {
+			if o.Refusal == nil || !errors.Is(o.Refusal.Reason, c.reason) {
+				t.Errorf("ClaimManyOutcomes(%s): %s's refusal %v, want %v", c.id, owners[k], o.Refusal, c.reason)
+			}
+		}
 		tokens, err := s.ClaimMany(t.Context(), c.id, owners, c.now, 100)
 		if err != nil || len(tokens) != len(owners) || slices.ContainsFunc(tokens, func(tok int64) bool { return tok != 0 }) {
-			t.Fatalf("ClaimMany on a %s job = %v, %v; want %d zeros", c.what, tokens, err, len(owners))
+			t.Errorf("ClaimMany(%s) = %v, %v; want %d zeros", c.id, tokens, err, len(owners))
 		}
 	}
 	if after := rowsOf(t, s); !reflect.DeepEqual(after, before) {
-		t.Fatalf("losing ClaimMany changed the rows:\n got %+v\nwant %+v", after, before)
+		t.Fatalf("a concurrent claim nobody won changed the rows:\n got %+v\nwant %+v", after, before)
+	}
+	if _, err := s.ClaimManyOutcomes(t.Context(), "j", []string{"A", ""}, 0, 100); !errors.Is(err, engine.ErrInvalid) {
+		t.Errorf("an empty owner: %v, want ErrInvalid", err)
 	}
 }
 

@@ -334,7 +334,7 @@ func (r *runner) claim(s *StepLine, st *Step) []check.Op {
 
 // claimMany runs a concurrent claim. The contenders are admitted in the
 // order written: the first one's claim goes to the database alone, then the
-// others all at once through Store.ClaimMany, each on its own connection,
+// others all at once through Store.ClaimManyOutcomes, each on its own connection,
 // against the first one's result. So whoever wins is the same on every run
 // and every platform, while the rest really do race.
 func (r *runner) claimMany(s *StepLine, st *Step) []check.Op {
@@ -350,28 +350,20 @@ func (r *runner) claimMany(s *StepLine, st *Step) []check.Op {
 		st.Contenders[0].Lease = leaseOf(l)
 	}
 	solo := r.takeSQL()
-	tokens, merr := r.store.ClaimMany(r.ctx, s.Job, rest, s.Time, s.TTL)
+	outs, merr := r.store.ClaimManyOutcomes(r.ctx, s.Job, rest, s.Time, s.TTL)
 	st.SQL = append(solo, serialize(r.takeSQL())...)
-	jobs, jerr := r.store.Jobs(r.ctx)
 	for i, a := range rest {
 		c := Contender{Actor: a}
 		switch {
 		case merr != nil:
 			c.Outcome, _ = outcomeOf(merr)
-		case i >= len(tokens):
-			c.Outcome = Outcome{Kind: "error", Error: fmt.Sprintf("engine.ClaimMany answered %d of %d claims", len(tokens), len(rest))}
-		case tokens[i] == 0:
-			c.Outcome = Outcome{Kind: "refused"}
+		case i >= len(outs):
+			c.Outcome = Outcome{Kind: "error", Error: fmt.Sprintf("engine.ClaimManyOutcomes answered %d of %d claims", len(outs), len(rest))}
+		case outs[i].Refusal != nil:
+			c.Outcome, _ = outcomeOf(outs[i].Refusal)
 		default:
+			won := outs[i].Lease
 			c.Outcome = Outcome{Kind: "ok"}
-			won := engine.Lease{JobID: s.Job, Owner: a, Token: tokens[i]}
-			if jerr == nil {
-				for _, j := range jobs {
-					if j.ID == s.Job && j.Owner == a && j.Token == tokens[i] {
-						won = engine.Lease{JobID: j.ID, Owner: a, Qty: j.Qty, Token: j.Token, Attempt: j.Attempts, LeaseUntil: j.LeaseUntil}
-					}
-				}
-			}
 			r.hold(won)
 			c.Lease = leaseOf(won)
 			if st.Lease == nil {

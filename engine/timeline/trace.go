@@ -199,10 +199,10 @@ type Args struct {
 type Contender struct {
 	// Actor is the claiming worker.
 	Actor string `json:"actor"`
-	// Outcome is how its claim ended. The first contender claims alone and
-	// gets the engine's full answer; the others claim through
-	// Store.ClaimMany, which reports only who won, so a refused one has
-	// no Reason.
+	// Outcome is how its claim ended: ok for the winner, refused with the
+	// rule's Reason (held, done, quarantined, not-found) for each of the
+	// others. The first contender claims alone; the others claim at once
+	// through Store.ClaimManyOutcomes.
 	Outcome Outcome `json:"outcome"`
 	// Lease is what it got; nil unless it won.
 	Lease *Lease `json:"lease"`

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -339,6 +340,32 @@ func TestPage_PlayingLateCourierShowsAsCompleteRefusedAsSupersededToken1Against2
 		t.Errorf("the engine in Chromium ran the timeline to %q, want \"verified\": the same bytes as the native trace", got)
 	}
 	screenshot(t, ctx, "desktop.png")
+	noProblems(t, ctx)
+}
+
+// In a concurrent claim every loser's mark on the lanes says which rule
+// refused it, as the engine answered: held while the winner's lease runs,
+// done once the job is done.
+func TestPage_ConcurrentClaimMarksEachLoserWithItsReason(t *testing.T) {
+	ctx := tab(t)
+	open(t, ctx, "#t=08-concurrent-claim.tl&step=1")
+	n := eval[int](t, ctx, `Number(document.getElementById('step-count').textContent.split(' / ')[1])`)
+	for _, c := range []struct {
+		step int
+		want []string
+	}{
+		{1, []string{"claim-many ✕ held", "claim-many ✕ held"}}, // A,B,C claim: B and C lose to A
+		{6, []string{"claim-many ✕ held", "claim-many ✕ held", "complete ✕ superseded · B#0 vs A#1", // earlier marks stay
+			"claim-many ✕ held", "complete ✕ superseded · A#1 vs C#2", "claim-many ✕ done", "claim-many ✕ done"}},
+	} {
+		open(t, ctx, fmt.Sprintf("#t=08-concurrent-claim.tl&step=%d", c.step))
+		v, err := chromedp.Run(ctx, chromedp.PollFunction[stepView](snapshot,
+			chromedp.WithPollingArgs("order-7", fmt.Sprintf("step %d / %d", c.step, n)), chromedp.WithPollingInterval(20*time.Millisecond)))
+		must(t, err)
+		if !slices.Equal(v.Refused, c.want) {
+			t.Errorf("step %d: refused marks %q, want %q", c.step, v.Refused, c.want)
+		}
+	}
 	noProblems(t, ctx)
 }
 
