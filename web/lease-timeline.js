@@ -540,7 +540,7 @@ export class LeaseTimeline extends HTMLElement {
         raw = await engine.worksheet(this.#text, { ...opts, mutant: this.#mutant });
         if (seq !== this.#seq) return;
         const w = JSON.parse(raw);
-        const info = engine.mutants().find((m) => m.name === this.#mutant);
+        const info = engine.mutants(this.#lang).find((m) => m.name === this.#mutant);
         this.#breaks = info ? info.breaks : '';
         this.#setTraces([w.correct, w.mutant], w.difference, raw);
       } else {

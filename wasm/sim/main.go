@@ -11,7 +11,8 @@
 //	leaselab.version               string: build revision, trace format, Go version
 //	leaselab.run(text, options)    Promise<string>: the timeline's trace as JSON
 //	leaselab.library()             [{name, title, text}]: the built-in timelines
-//	leaselab.mutants()             [{name, breaks}]: the broken engines this build has
+//	leaselab.mutants(lang)         [{name, breaks}]: the broken engines this build has,
+//	                               each with the rule it breaks in lang (default "en")
 //	leaselab.langs()               [string]: the languages a step can be explained in
 //	leaselab.worksheet(text, opts) Promise<string>: the timeline on the correct engine
 //	                               and on opts.mutant, and the first step where they
@@ -43,6 +44,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
@@ -172,10 +174,16 @@ func library(js.Value, []js.Value) any {
 	return js.ValueOf(out)
 }
 
-func mutants(js.Value, []js.Value) any {
+// mutants is leaselab.mutants(lang): each mutant's name and the rule it
+// breaks, worded in lang ("en" when lang is absent or not one of langs()).
+func mutants(_ js.Value, args []js.Value) any {
+	lang := "en"
+	if len(args) > 0 && args[0].Type() == js.TypeString && slices.Contains(timeline.Langs(), args[0].String()) {
+		lang = args[0].String()
+	}
 	var out []any
 	for _, m := range engine.Mutants() {
-		out = append(out, map[string]any{"name": m.Name, "breaks": m.Breaks})
+		out = append(out, map[string]any{"name": m.Name, "breaks": timeline.MutantRule(lang, m.Name)})
 	}
 	return js.ValueOf(out)
 }

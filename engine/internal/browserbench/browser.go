@@ -96,6 +96,16 @@ func (s *session) open(path string, limit time.Duration) (*tab, error) {
 		t.cancel()
 		return nil, err
 	}
+	// chromedp enables the Network domain with DevTools' default buffers,
+	// which keep a copy of every response body in the renderer (13 MB for
+	// leaselab's module, 1.5 MB for the official build's files): memory a
+	// visitor's renderer does not hold. Enabled again without them, the
+	// events still come.
+	none := int64(0)
+	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{MaxTotalBufferSize: &none, MaxResourceBufferSize: &none}); err != nil {
+		t.cancel()
+		return nil, err
+	}
 	err := chromedp.Listen(ctx, func(ev any) {
 		t.mu.Lock()
 		defer t.mu.Unlock()

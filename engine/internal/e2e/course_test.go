@@ -293,6 +293,14 @@ func TestCoursePage(t *testing.T) {
 		elementShot(t, ctx, "worksheet", "course-worksheet.png")
 	})
 
+	t.Run("WorksheetWordsTheBrokenRuleInTheElementsLanguage", func(t *testing.T) {
+		for _, lang := range []string{"ko", "en"} {
+			want, _ := json.Marshal(timeline.MutantRule(lang, engine.MutantClaimBoundary))
+			courseEval[bool](t, ctx, fmt.Sprintf(`(el('worksheet').setAttribute('lang', %q), true)`, lang))
+			courseWait(t, ctx, fmt.Sprintf(`sr('worksheet', '.lt-breaks').textContent.includes(%s)`, want), 30*time.Second)
+		}
+	})
+
 	// go test on the exported tests runs beside the browser's checks; the
 	// last subtest waits for it.
 	goTests := make(chan modtest.Result, 1)
