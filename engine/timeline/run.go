@@ -334,9 +334,10 @@ func (r *runner) claim(s *StepLine, st *Step) []check.Op {
 
 // claimMany runs a concurrent claim. The contenders are admitted in the
 // order written: the first one's claim goes to the database alone, then the
-// others all at once through Store.ClaimManyOutcomes, each on its own connection,
-// against the first one's result. So whoever wins is the same on every run
-// and every platform, while the rest really do race.
+// others all at once through Store.ClaimManyOutcomes, each on its own
+// connection, against the first one's result. So whoever wins is the same
+// on every run and every platform, while the rest really do race; each
+// loser's outcome carries the rule that refused it.
 func (r *runner) claimMany(s *StepLine, st *Step) []check.Op {
 	st.Args.TTL = s.TTL
 	first, rest := s.Actors[0], s.Actors[1:]

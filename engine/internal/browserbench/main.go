@@ -34,8 +34,9 @@
 // Times are the page's own clock, milliseconds from navigation. Memory is
 // the renderer process's, read from /proc while the tab is open: resident
 // and private at the moments above, and the peak resident set over the
-// whole visit, sampled every 20 ms (peak.go), which is what the memory goal
-// compares; the renderer is known as the one that exits when the tab closes. The JS heap (CDP Runtime.getHeapUsage) and the WebAssembly
+// whole visit, sampled every 20 ms (peak.go), which is what the memory
+// goal compares; the renderer is known as the one that exits when the tab
+// closes. The JS heap (CDP Runtime.getHeapUsage) and the WebAssembly
 // memories (every memory the page instantiated) are reported beside it.
 // The bytes are what the server sends for every URL the page received,
 // asked for once per encoding. A missed goal is printed, not an error: the
