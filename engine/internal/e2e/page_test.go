@@ -414,6 +414,9 @@ func TestPage_KeyboardStepsPlaysAndShowsKeys(t *testing.T) {
 	if eval[bool](t, ctx, `document.getElementById('keys').open`) {
 		t.Error("? again did not hide the keys")
 	}
+	// Closing the keys gives focus back to their button; the dialog's close
+	// event, which does it, comes a task later.
+	waitFor(t, ctx, `document.activeElement && document.activeElement.id === 'keys-button'`, 5*time.Second)
 
 	// In the editor the arrows move the caret, not the clock.
 	keys(t, ctx, kb.Home)
