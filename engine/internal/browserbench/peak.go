@@ -52,7 +52,9 @@ func (p *peakSampler) run(browser int) {
 			found, err := rendererPIDs(browser)
 			if err != nil {
 				p.mu.Lock()
-				p.err = errors.Join(p.err, err)
+				if p.err == nil { // the first failure; a lasting one would repeat every rescan
+					p.err = err
+				}
 				p.mu.Unlock()
 			}
 			pids, scanned = found, time.Now()
