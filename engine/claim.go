@@ -9,9 +9,15 @@ import (
 )
 
 func checkClaimArgs(id, owner string, now, ttl int64) error {
-	switch {
-	case id == "":
+	if id == "" {
 		return invalid("empty job id")
+	}
+	return checkClaimantArgs(owner, now, ttl)
+}
+
+// checkClaimantArgs checks what every claim takes, with or without an id.
+func checkClaimantArgs(owner string, now, ttl int64) error {
+	switch {
 	case owner == "":
 		return invalid("empty owner")
 	case now < 0:
@@ -58,7 +64,7 @@ func (s *Store) claimOn(ctx context.Context, b beginner, id, owner string, now, 
 // claimRow decides a claim of cur (nil: no such job) and writes it.
 func (s *Store) claimRow(ctx context.Context, q querier, cur *Job, id, owner string, now, ttl int64) (Lease, error) {
 	refuse := func(reason error, j Job) (Lease, error) {
-		return Lease{}, &Rejection{Op: "claim", Reason: reason,
+		return Lease{}, &Rejection{Op: string(OpClaim), Reason: reason,
 			Presented: Lease{JobID: id, Owner: owner}, Current: j, Now: now}
 	}
 	switch {
@@ -133,7 +139,7 @@ func (s *Store) leaseEnd(j *Job, now, ttl int64) int64 {
 // committed with the claim. Jobs held by a valid lease are skipped. It
 // returns ErrEmpty when no job can be claimed.
 func (s *Store) ClaimNext(ctx context.Context, owner string, now, ttl int64) (Lease, error) {
-	if err := checkClaimArgs("-", owner, now, ttl); err != nil {
+	if err := checkClaimantArgs(owner, now, ttl); err != nil {
 		return Lease{}, err
 	}
 	var l Lease

@@ -7,9 +7,16 @@ import (
 	"strings"
 )
 
-// Sentinels. A *Rejection unwraps to exactly one of ErrNotFound, ErrDone,
-// ErrQuarantined, ErrHeld, ErrSuperseded or ErrExpired; the rules are checked
-// in that order, so the reason is the first rule the operation breaks.
+// Sentinels. A *Rejection unwraps to exactly one of ErrNotFound,
+// ErrSuperseded, ErrDone, ErrQuarantined, ErrHeld, ErrExpired or ErrFenced;
+// the reason is the first rule the operation breaks, in this order:
+//
+//   - claim: not found; done; quarantined; held.
+//   - renew, complete, release: not found; superseded; done; quarantined;
+//     expired. The stale token is named first, whatever became of the job
+//     since: a worker that comes back with an old token hears that it is
+//     stale (as in Kleppmann's fencing story), not that the job is done.
+//   - a storage write: fenced.
 var (
 	// ErrInvalid: an argument is out of its domain (ttl <= 0; a negative
 	// now, qty, deadline or max_attempts; an empty id or owner). Nothing
@@ -39,6 +46,9 @@ var (
 	// ErrExpired: the presented lease is the current one but has ended
 	// (now >= lease_until, or now >= deadline).
 	ErrExpired = errors.New("expired")
+	// ErrFenced: a Storage write presented a token lower than the highest
+	// the storage has accepted for that key.
+	ErrFenced = errors.New("fenced")
 )
 
 func invalid(format string, args ...any) error {
@@ -49,12 +59,15 @@ func invalid(format string, args ...any) error {
 // caller can show: the op, the rule (Reason), what the caller presented and
 // the row as it stood at the refusal.
 type Rejection struct {
-	Op        string // "claim", "renew", "complete", "release"
+	Op        string // "claim", "renew", "complete", "release" (the Op constants); "write" for Storage
 	Reason    error  // one of the sentinels
-	Presented Lease  // what the caller presented (owner and job id for a claim)
-	Current   Job    // the row as it stood when the operation was refused
+	Presented Lease  // what the caller presented (owner and job id for a claim; the key as JobID for a write)
+	Current   Job    // the row as it stood when the operation was refused (a write: the stored value as ID=key, Owner, Token, Result=value)
 	Now       int64  // 0 for release, which takes no time
 }
+
+// Refusal names the rule that refused the operation (RefusalOf(r.Reason)).
+func (r *Rejection) Refusal() Refusal { return RefusalOf(r.Reason) }
 
 // Error names the op, the reason, what was presented next to what is
 // current, and now, e.g.
@@ -68,7 +81,11 @@ func (r *Rejection) Error() string {
 		b.WriteString(r.Reason.Error())
 	}
 	b.WriteString("): presented ")
-	if r.Op == "claim" {
+	if r.Op == string(OpWrite) {
+		r.writeStorage(&b)
+		return b.String()
+	}
+	if r.Op == string(OpClaim) {
 		b.WriteString(name(r.Presented.Owner))
 		b.WriteString(" for ")
 		b.WriteString(r.Presented.JobID)
@@ -106,11 +123,19 @@ func (r *Rejection) Error() string {
 			fmt.Fprintf(&b, " attempts %d/%d", c.Attempts, c.MaxAttempts)
 		}
 	}
-	if r.Op != "release" {
+	if r.Op != string(OpRelease) {
 		b.WriteString(", now ")
 		b.WriteString(strconv.FormatInt(r.Now, 10))
 	}
 	return b.String()
+}
+
+// writeStorage words a storage write's refusal:
+//
+//	write refused (fenced): presented client1#33 for file-f, stored client2#34, now 1500
+func (r *Rejection) writeStorage(b *strings.Builder) {
+	fmt.Fprintf(b, "%s#%d for %s, stored %s#%d, now %d", name(r.Presented.Owner), r.Presented.Token,
+		r.Presented.JobID, name(r.Current.Owner), r.Current.Token, r.Now)
 }
 
 // Unwrap returns the sentinel, so errors.Is(err, ErrSuperseded) works.

@@ -15,24 +15,25 @@ func checkLease(l Lease) error {
 }
 
 // checkHolder applies the rules every write by a lease holder shares, in the
-// documented order: not found, done, quarantined, superseded (owner or token
-// differs from the row), expired (now >= lease_until, or now >= deadline).
+// documented order: not found; superseded (owner or token differs from the
+// row, whatever became of the job since: a stale token is named as such);
+// done; quarantined; expired (now >= lease_until, or now >= deadline).
 // inclusive makes validity now <= lease_until (a mutant only).
-func (s *Store) checkHolder(op string, cur *Job, l Lease, now int64, checkDone, inclusive bool) error {
+func (s *Store) checkHolder(op Op, cur *Job, l Lease, now int64, checkDone, inclusive bool) error {
 	refuse := func(reason error, j Job) error {
-		return &Rejection{Op: op, Reason: reason, Presented: l, Current: j, Now: now}
+		return &Rejection{Op: string(op), Reason: reason, Presented: l, Current: j, Now: now}
 	}
 	switch {
 	case cur == nil:
 		return refuse(ErrNotFound, Job{ID: l.JobID})
+	case !s.holds(cur, l):
+		return refuse(ErrSuperseded, *cur)
 	case checkDone && cur.Status == StatusDone:
 		return refuse(ErrDone, *cur)
 	case cur.Status == StatusQuarantined:
 		return refuse(ErrQuarantined, *cur)
-	case cur.Token != l.Token || (cur.Owner != l.Owner && !s.mut(MutantOwnerNotCompared)):
-		return refuse(ErrSuperseded, *cur)
 	}
-	if op == "release" {
+	if op == OpRelease {
 		return nil
 	}
 	ended := now >= cur.LeaseUntil
@@ -43,6 +44,19 @@ func (s *Store) checkHolder(op string, cur *Job, l Lease, now int64, checkDone, 
 		return refuse(ErrExpired, *cur)
 	}
 	return nil
+}
+
+// holds reports whether l is the row's current generation: its owner and
+// its token. The id-only mutant compares neither, as a queue that completes
+// by job id alone does; owner-not-compared compares the token only.
+func (s *Store) holds(cur *Job, l Lease) bool {
+	switch {
+	case s.mut(MutantIDOnly):
+		return true
+	case cur.Token != l.Token:
+		return false
+	}
+	return cur.Owner == l.Owner || s.mut(MutantOwnerNotCompared)
 }
 
 // Renew extends the presented lease to min(now+ttl, deadline). It succeeds
@@ -66,7 +80,7 @@ func (s *Store) Renew(ctx context.Context, l Lease, now, ttl int64) (Lease, erro
 		if err != nil {
 			return err
 		}
-		if err := s.checkHolder("renew", cur, l, now, true, s.mut(MutantRenewBoundary)); err != nil {
+		if err := s.checkHolder(OpRenew, cur, l, now, true, s.mut(MutantRenewBoundary)); err != nil {
 			return err
 		}
 		until := s.leaseEnd(cur, now, ttl)
@@ -97,7 +111,7 @@ func (s *Store) Complete(ctx context.Context, l Lease, now int64, result string)
 			return err
 		}
 		checkDone := !s.mut(MutantCompleteDone)
-		if err := s.checkHolder("complete", cur, l, now, checkDone, s.mut(MutantValidityInclusive)); err != nil {
+		if err := s.checkHolder(OpComplete, cur, l, now, checkDone, s.mut(MutantValidityInclusive)); err != nil {
 			return err
 		}
 		return s.writeGuarded(ctx, q, `status = 'done', result = ?`, []any{result}, cur)
@@ -118,7 +132,7 @@ func (s *Store) Release(ctx context.Context, l Lease) error {
 		if err != nil {
 			return err
 		}
-		if err := s.checkHolder("release", cur, l, 0, true, false); err != nil {
+		if err := s.checkHolder(OpRelease, cur, l, 0, true, false); err != nil {
 			return err
 		}
 		set := `owner = NULL, lease_until = 0, status = 'pending'`

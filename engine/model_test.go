@@ -94,8 +94,10 @@ type harness struct {
 	db    *sql.DB
 	store *engine.Store
 	recv  *engine.Receiver
+	stor  *engine.Storage
 	mod   *model.Model
 	mrecv *model.Receiver
+	mstor *model.Storage
 	echk  *check.Checker // judges the engine's history
 	mchk  *check.Checker // judges the model's
 
@@ -112,7 +114,7 @@ func newHarness(openTB testing.TB, tb fataler, src source) *harness {
 	}
 	db.SetMaxIdleConns(4) // ClaimMany's connections stay open between operations
 	h := &harness{tb: tb, openTB: openTB, src: src, ctx: context.Background(), db: db,
-		mod: model.New(), mrecv: model.NewReceiver(), echk: check.New(), mchk: check.New()}
+		mod: model.New(), mrecv: model.NewReceiver(), mstor: model.NewStorage(), echk: check.New(), mchk: check.New()}
 	h.open()
 	for _, id := range seqJobIDs {
 		h.jobs = append(h.jobs, engine.NewJob{
@@ -133,6 +135,11 @@ func (h *harness) open() {
 		h.tb.Fatalf("open receiver: %v", err)
 	}
 	h.recv = r
+	st, err := engine.NewStorage(h.ctx, h.db, testOptions(h.openTB)...)
+	if err != nil {
+		h.tb.Fatalf("open storage: %v", err)
+	}
+	h.stor = st
 }
 
 func (h *harness) close() { h.db.Close() }
@@ -173,13 +180,14 @@ const (
 	opReopen
 	opProbe
 	opRedeliver
+	opWrite
 	opKinds
 )
 
 // weights make ticks, claims and writes common and reopening rare.
 var opWeights = [opKinds]int{opTick: 6, opClaim: 5, opComplete: 3, opEnqueue: 3, opRenew: 2,
 	opRelease: 2, opClaimNext: 2, opGet: 2, opClaimMany: 1, opDispatch: 3, opReopen: 1,
-	opProbe: 4, opRedeliver: 1}
+	opProbe: 4, opRedeliver: 1, opWrite: 3}
 
 func (h *harness) pickKind() int {
 	total := 0
@@ -227,6 +235,8 @@ func (h *harness) step(i int) {
 		eops, mops = h.probe(i)
 	case opRedeliver:
 		h.redeliver()
+	case opWrite:
+		eops, mops = h.write(i)
 	}
 	h.compareRows(eops, mops)
 }
@@ -350,11 +360,11 @@ func (h *harness) enqueueJob(j engine.NewJob) (eops, mops []check.Op) {
 	if eok != mok || !sameErr(eerr, merr) {
 		h.fail("enqueue %+v: engine %v %v, model %v %v", j, eok, eerr, mok, merr)
 	}
-	return []check.Op{{Kind: check.KindEnqueue, JobID: j.ID, Accepted: eok}},
-		[]check.Op{{Kind: check.KindEnqueue, JobID: j.ID, Accepted: mok}}
+	return []check.Op{{Kind: engine.OpEnqueue, JobID: j.ID, Accepted: eok}},
+		[]check.Op{{Kind: engine.OpEnqueue, JobID: j.ID, Accepted: mok}}
 }
 
-func claimOp(kind, id, owner string, now int64, l engine.Lease, err error) check.Op {
+func claimOp(kind engine.Op, id, owner string, now int64, l engine.Lease, err error) check.Op {
 	return check.Op{Kind: kind, JobID: id, Owner: owner, Now: now, Accepted: err == nil, Lease: l}
 }
 
@@ -376,8 +386,8 @@ func (h *harness) claimOf(id, owner string, ttl int64) (eops, mops []check.Op) {
 		h.fail("claim %s by %q at %d ttl %d:\n engine %+v %v\n model  %+v %v", id, owner, h.now, ttl, el, eerr, ml, merr)
 	}
 	h.granted(el, eerr)
-	return []check.Op{claimOp(check.KindClaim, id, owner, h.now, el, eerr)},
-		[]check.Op{claimOp(check.KindClaim, id, owner, h.now, ml, merr)}
+	return []check.Op{claimOp(engine.OpClaim, id, owner, h.now, el, eerr)},
+		[]check.Op{claimOp(engine.OpClaim, id, owner, h.now, ml, merr)}
 }
 
 func (h *harness) claimNext() (eops, mops []check.Op) {
@@ -389,11 +399,11 @@ func (h *harness) claimNext() (eops, mops []check.Op) {
 		h.fail("claim-next by %q at %d ttl %d:\n engine %+v %v\n model  %+v %v", owner, h.now, ttl, el, eerr, ml, merr)
 	}
 	h.granted(el, eerr)
-	return []check.Op{claimOp(check.KindClaimNext, "", owner, h.now, el, eerr)},
-		[]check.Op{claimOp(check.KindClaimNext, "", owner, h.now, ml, merr)}
+	return []check.Op{claimOp(engine.OpClaimNext, "", owner, h.now, el, eerr)},
+		[]check.Op{claimOp(engine.OpClaimNext, "", owner, h.now, ml, merr)}
 }
 
-func writeOp(kind string, l engine.Lease, now int64, renewed engine.Lease, err error) check.Op {
+func writeOp(kind engine.Op, l engine.Lease, now int64, renewed engine.Lease, err error) check.Op {
 	return check.Op{Kind: kind, JobID: l.JobID, Owner: l.Owner, Token: l.Token, Now: now,
 		Accepted: err == nil, Lease: renewed}
 }
@@ -409,8 +419,8 @@ func (h *harness) renewOf(l engine.Lease, ttl int64) (eops, mops []check.Op) {
 	if el != ml || !sameErr(eerr, merr) {
 		h.fail("renew %+v at %d ttl %d:\n engine %+v %v\n model  %+v %v", l, h.now, ttl, el, eerr, ml, merr)
 	}
-	return []check.Op{writeOp(check.KindRenew, l, h.now, el, eerr)},
-		[]check.Op{writeOp(check.KindRenew, l, h.now, ml, merr)}
+	return []check.Op{writeOp(engine.OpRenew, l, h.now, el, eerr)},
+		[]check.Op{writeOp(engine.OpRenew, l, h.now, ml, merr)}
 }
 
 func (h *harness) complete(i int) (eops, mops []check.Op) {
@@ -425,8 +435,8 @@ func (h *harness) completeOf(l engine.Lease, result string) (eops, mops []check.
 	if !sameErr(eerr, merr) {
 		h.fail("complete %+v at %d:\n engine %v\n model  %v", l, h.now, eerr, merr)
 	}
-	return []check.Op{writeOp(check.KindComplete, l, h.now, engine.Lease{}, eerr)},
-		[]check.Op{writeOp(check.KindComplete, l, h.now, engine.Lease{}, merr)}
+	return []check.Op{writeOp(engine.OpComplete, l, h.now, engine.Lease{}, eerr)},
+		[]check.Op{writeOp(engine.OpComplete, l, h.now, engine.Lease{}, merr)}
 }
 
 func (h *harness) release() (eops, mops []check.Op) {
@@ -440,8 +450,8 @@ func (h *harness) releaseOf(l engine.Lease) (eops, mops []check.Op) {
 	if !sameErr(eerr, merr) {
 		h.fail("release %+v:\n engine %v\n model  %v", l, eerr, merr)
 	}
-	return []check.Op{writeOp(check.KindRelease, l, h.now, engine.Lease{}, eerr)},
-		[]check.Op{writeOp(check.KindRelease, l, h.now, engine.Lease{}, merr)}
+	return []check.Op{writeOp(engine.OpRelease, l, h.now, engine.Lease{}, eerr)},
+		[]check.Op{writeOp(engine.OpRelease, l, h.now, engine.Lease{}, merr)}
 }
 
 func (h *harness) get() {
@@ -505,7 +515,7 @@ func (h *harness) claimMany() (eops, mops []check.Op) {
 			el = ml // the token matched; the rows comparison checks the rest
 			h.leases = append(h.leases, el)
 		}
-		eops = append(eops, check.Op{Kind: check.KindClaim, JobID: id, Owner: o, Now: h.now, Accepted: i == winner, Lease: el})
+		eops = append(eops, check.Op{Kind: engine.OpClaim, JobID: id, Owner: o, Now: h.now, Accepted: i == winner, Lease: el})
 	}
 	return eops, eops
 }
@@ -579,7 +589,7 @@ func (h *harness) dispatch() (eops, mops []check.Op) {
 		h.fail("receiver total %d, model %d", total, h.mrecv.Total())
 	}
 	op := func(l engine.Lease, err error) []check.Op {
-		return []check.Op{{Kind: check.KindDispatch, Owner: owner, Now: start, Lease: l, Accepted: err == nil}}
+		return []check.Op{{Kind: engine.OpSend, Owner: owner, Now: start, Lease: l, Accepted: err == nil}}
 	}
 	return op(el, eerr), op(ml, merr)
 }
@@ -636,6 +646,38 @@ func (h *harness) redeliver() {
 	if total != h.mrecv.Total() {
 		h.fail("receiver total %d, model %d", total, h.mrecv.Total())
 	}
+}
+
+// write stores a value at the fenced storage under a presented lease (the
+// latest, a stale or a forged one), keyed by its job — or, now and then,
+// under one shared key, so that leases of different jobs meet there.
+func (h *harness) write(i int) (eops, mops []check.Op) {
+	l := h.presented()
+	key := l.JobID
+	if h.src.pick(4, "write.key") == 0 {
+		key = "shared"
+	}
+	value := "w" + strconv.Itoa(i)
+	eerr := h.stor.Write(h.ctx, key, l, value)
+	merr := h.mstor.Write(key, l, value)
+	h.logf("write %s by %s#%d -> %v", key, l.Owner, l.Token, merr)
+	if !sameErr(eerr, merr) {
+		h.fail("write %s by %+v:\n engine %v\n model  %v", key, l, eerr, merr)
+	}
+	ev, err := h.stor.Read(h.ctx, key)
+	if key == "" {
+		ev, err = nil, nil
+	}
+	if err != nil {
+		h.fail("storage read: %v", err)
+	}
+	if mv := h.mstor.Read(key); !reflect.DeepEqual(ev, mv) {
+		h.fail("storage %s: engine %+v, model %+v", key, ev, mv)
+	}
+	op := func(err error) []check.Op {
+		return []check.Op{{Kind: engine.OpWrite, JobID: key, Owner: l.Owner, Token: l.Token, Accepted: err == nil}}
+	}
+	return op(eerr), op(merr)
 }
 
 // compareRows compares every row of the engine with the model's and runs

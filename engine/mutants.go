@@ -23,6 +23,8 @@ const (
 	MutantOwnerNotCompared      = "owner-not-compared"      // renew/complete/release compare the token only
 	MutantValidityInclusive     = "validity-inclusive"      // complete accepts now == lease_until (now <= lease_until)
 	MutantReceiverNotIdempotent = "receiver-not-idempotent" // the receiver adds a resend's quantity again
+	MutantIDOnly                = "id-only"                 // renew, complete and release check the job id alone, as queues that complete by id do: no owner, no token
+	MutantStorageUnfenced       = "storage-unfenced"        // the storage stores every write without comparing tokens
 )
 
 // MutantInfo describes one mutant: its name and the rule it breaks.

@@ -7,7 +7,7 @@ import "fmt"
 // WithMutant refuses every name but "": this build has no mutant code (build
 // with -tags mutants for the worksheet and for make mutants).
 func WithMutant(name string) Option {
-	return func(s *Store) error {
+	return func(c *config) error {
 		if name == "" {
 			return nil
 		}
@@ -18,6 +18,4 @@ func WithMutant(name string) Option {
 // Mutants lists the mutants compiled into this build: none.
 func Mutants() []MutantInfo { return nil }
 
-func (s *Store) mut(string) bool { return false }
-
-func mutantOn(string, string) bool { return false }
+func (c *config) mut(string) bool { return false }

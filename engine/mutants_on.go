@@ -7,13 +7,13 @@ import "fmt"
 // WithMutant makes this store (or receiver) the named mutant; "" is the
 // correct engine. Only in builds with the "mutants" tag.
 func WithMutant(name string) Option {
-	return func(s *Store) error {
+	return func(c *config) error {
 		if name == "" {
 			return nil
 		}
 		for _, m := range mutantCatalog {
 			if m.Name == name {
-				s.mutant = name
+				c.mutant = name
 				return nil
 			}
 		}
@@ -24,9 +24,7 @@ func WithMutant(name string) Option {
 // Mutants lists the mutants compiled into this build.
 func Mutants() []MutantInfo { return append([]MutantInfo(nil), mutantCatalog...) }
 
-func (s *Store) mut(name string) bool { return s.mutant == name }
-
-func mutantOn(current, name string) bool { return current == name }
+func (c *config) mut(name string) bool { return c.mutant == name }
 
 var mutantCatalog = []MutantInfo{
 	{MutantSchemaReset, "init_db is idempotent: reopening never resets a row or a token"},
@@ -42,4 +40,6 @@ var mutantCatalog = []MutantInfo{
 	{MutantOwnerNotCompared, "renew and complete compare owner and token"},
 	{MutantValidityInclusive, "complete is refused at now == lease_until"},
 	{MutantReceiverNotIdempotent, "the receiver applies a business id once"},
+	{MutantIDOnly, "renew, complete and release present the owner and the token of the current lease"},
+	{MutantStorageUnfenced, "the storage refuses a write whose token is below one it already accepted"},
 }

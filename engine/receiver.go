@@ -12,9 +12,8 @@ import (
 // and a lease that ran out mid-send leads to a resend by the next worker;
 // the receiver's idempotency is what makes that resend harmless.
 type Receiver struct {
-	db      *sql.DB
-	observe func(Statement) // WithObserver; nil: none
-	mutant  string
+	db *sql.DB
+	config
 }
 
 // NewReceiver creates the receipts table if it is missing (idempotent). It
@@ -23,26 +22,17 @@ func NewReceiver(ctx context.Context, db *sql.DB, opts ...Option) (*Receiver, er
 	if db == nil {
 		return nil, invalid("nil *sql.DB")
 	}
-	var s Store
-	for _, o := range opts {
-		if err := o(&s); err != nil {
-			return nil, err
-		}
+	r := &Receiver{db: db}
+	if err := r.apply(opts); err != nil {
+		return nil, err
 	}
-	r := &Receiver{db: db, observe: s.observe, mutant: s.mutant}
 	for _, q := range receiptsSQL {
-		r.note(q)
+		r.note(Statement{SQL: q})
 		if _, err := db.ExecContext(ctx, q); err != nil {
 			return nil, fmt.Errorf("engine: create receipts: %w", err)
 		}
 	}
 	return r, nil
-}
-
-func (r *Receiver) note(q string, args ...any) {
-	if r.observe != nil {
-		r.observe(Statement{SQL: q, Args: args})
-	}
 }
 
 // Deliver applies l.Qty for business id l.JobID once: true the first time,
@@ -57,11 +47,11 @@ func (r *Receiver) Deliver(ctx context.Context, l Lease) (bool, error) {
 	query := `INSERT INTO receipts (job_id, qty, owner, token) VALUES (?, ?, ?, ?)
 ON CONFLICT (job_id) DO NOTHING`
 	args := []any{l.JobID, l.Qty, l.Owner, l.Token}
-	if mutantOn(r.mutant, MutantReceiverNotIdempotent) {
+	if r.mut(MutantReceiverNotIdempotent) {
 		query = `INSERT INTO receipts (job_id, qty, owner, token) VALUES (?, ?, ?, ?)
 ON CONFLICT (job_id) DO UPDATE SET qty = qty + excluded.qty`
 	}
-	r.note(query, args...)
+	r.note(Statement{SQL: query, Args: args, Table: "receipts", Key: l.JobID})
 	res, err := r.db.ExecContext(ctx, query, args...)
 	if err != nil {
 		return false, err
@@ -70,7 +60,7 @@ ON CONFLICT (job_id) DO UPDATE SET qty = qty + excluded.qty`
 	if err != nil {
 		return false, err
 	}
-	if mutantOn(r.mutant, MutantReceiverNotIdempotent) {
+	if r.mut(MutantReceiverNotIdempotent) {
 		return true, nil
 	}
 	return n == 1, nil
@@ -80,7 +70,42 @@ ON CONFLICT (job_id) DO UPDATE SET qty = qty + excluded.qty`
 func (r *Receiver) Total(ctx context.Context) (int64, error) {
 	var n int64
 	const query = `SELECT COALESCE(SUM(qty), 0) FROM receipts`
-	r.note(query)
+	r.note(Statement{SQL: query})
 	err := r.db.QueryRowContext(ctx, query).Scan(&n)
 	return n, err
+}
+
+// Receipt is one row of the receiver's table: a business id received once,
+// with the quantity applied and the lease that carried it.
+type Receipt struct {
+	JobID, Owner string
+	Qty, Token   int64
+}
+
+// Receipts reads the receipts of the given business ids (every receipt when
+// none is given), in id order. It is an inspection read, unseen by the
+// observer.
+func (r *Receiver) Receipts(ctx context.Context, ids ...string) ([]Receipt, error) {
+	query := `SELECT job_id, qty, owner, token FROM receipts`
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	if len(ids) > 0 {
+		query += ` WHERE job_id IN (` + placeholders(len(ids)) + `)`
+	}
+	rows, err := r.db.QueryContext(ctx, query+` ORDER BY job_id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Receipt
+	for rows.Next() {
+		var rc Receipt
+		if err := rows.Scan(&rc.JobID, &rc.Qty, &rc.Owner, &rc.Token); err != nil {
+			return nil, err
+		}
+		out = append(out, rc)
+	}
+	return out, rows.Err()
 }

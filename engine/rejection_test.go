@@ -136,8 +136,9 @@ func TestRejection_NotForEmptyOrInvalid(t *testing.T) {
 	}
 }
 
-// The reasons are checked in the documented order — not found, done,
-// quarantined, held, superseded, expired — so an operation that breaks two
+// The reasons are checked in the documented order — a claim: not found,
+// done, quarantined, held; renew, complete and release: not found,
+// superseded, done, quarantined, expired — so an operation that breaks two
 // rules at once is refused by the first; and the refusal changes nothing.
 func TestRejection_FirstBrokenRuleWins(t *testing.T) {
 	complete := func(t *testing.T, s *engine.Store, l engine.Lease, now int64) {
@@ -166,7 +167,7 @@ func TestRejection_FirstBrokenRuleWins(t *testing.T) {
 			},
 			func(t *testing.T, s *engine.Store, l engine.Lease) error { return s.Complete(t.Context(), l, 50, "r") },
 			"complete", engine.ErrNotFound},
-		{"done > superseded, expired",
+		{"superseded > done, expired (a stale token on a done job is named stale)",
 			func(t *testing.T, s *engine.Store) engine.Lease {
 				complete(t, s, claimOK(t, s, "j", "A", 0, 1000), 10)
 				return engine.Lease{JobID: "j", Owner: "B", Token: 7}
@@ -174,8 +175,18 @@ func TestRejection_FirstBrokenRuleWins(t *testing.T) {
 			func(t *testing.T, s *engine.Store, l engine.Lease) error {
 				return s.Complete(t.Context(), l, 5000, "r2")
 			},
-			"complete", engine.ErrDone},
-		{"done > expired (renew)",
+			"complete", engine.ErrSuperseded},
+		{"superseded > done (Kleppmann: token 1 wakes after token 2 wrote)",
+			func(t *testing.T, s *engine.Store) engine.Lease {
+				a := claimOK(t, s, "j", "A", 0, 1000)
+				complete(t, s, claimOK(t, s, "j", "B", 1000, 1000), 1500)
+				return a
+			},
+			func(t *testing.T, s *engine.Store, l engine.Lease) error {
+				return s.Complete(t.Context(), l, 1600, "late")
+			},
+			"complete", engine.ErrSuperseded},
+		{"done > expired (renew by the holder who completed)",
 			func(t *testing.T, s *engine.Store) engine.Lease {
 				a := claimOK(t, s, "j", "A", 0, 1000)
 				complete(t, s, a, 10)
@@ -186,10 +197,28 @@ func TestRejection_FirstBrokenRuleWins(t *testing.T) {
 				return err
 			},
 			"renew", engine.ErrDone},
-		{"done > superseded (release)",
+		{"done (a second complete by the holder)",
+			func(t *testing.T, s *engine.Store) engine.Lease {
+				a := claimOK(t, s, "j", "A", 0, 1000)
+				complete(t, s, a, 10)
+				return a
+			},
+			func(t *testing.T, s *engine.Store, l engine.Lease) error {
+				return s.Complete(t.Context(), l, 20, "again")
+			},
+			"complete", engine.ErrDone},
+		{"superseded > done (release)",
 			func(t *testing.T, s *engine.Store) engine.Lease {
 				complete(t, s, claimOK(t, s, "j", "A", 0, 1000), 10)
 				return engine.Lease{JobID: "j", Owner: "B", Token: 2}
+			},
+			func(t *testing.T, s *engine.Store, l engine.Lease) error { return s.Release(t.Context(), l) },
+			"release", engine.ErrSuperseded},
+		{"done (release by the holder who completed)",
+			func(t *testing.T, s *engine.Store) engine.Lease {
+				a := claimOK(t, s, "j", "A", 0, 1000)
+				complete(t, s, a, 10)
+				return a
 			},
 			func(t *testing.T, s *engine.Store, l engine.Lease) error { return s.Release(t.Context(), l) },
 			"release", engine.ErrDone},
@@ -215,7 +244,7 @@ func TestRejection_FirstBrokenRuleWins(t *testing.T) {
 				return err
 			},
 			"claim", engine.ErrQuarantined},
-		{"quarantined > superseded, expired (renew)",
+		{"superseded > quarantined, expired (renew with an older token)",
 			func(t *testing.T, s *engine.Store) engine.Lease {
 				a := useUp(t, s)
 				_, err := s.Claim(t.Context(), "j", "B", 3000, 1000)
@@ -226,13 +255,34 @@ func TestRejection_FirstBrokenRuleWins(t *testing.T) {
 				_, err := s.Renew(t.Context(), l, 3500, 10)
 				return err
 			},
+			"renew", engine.ErrSuperseded},
+		{"quarantined > expired (renew by the last holder)",
+			func(t *testing.T, s *engine.Store) engine.Lease {
+				useUp(t, s)
+				_, err := s.Claim(t.Context(), "j", "B", 3000, 1000)
+				wantRejected(t, err, "claim", engine.ErrQuarantined)
+				return engine.Lease{JobID: "j", Owner: "A", Token: 3}
+			},
+			func(t *testing.T, s *engine.Store, l engine.Lease) error {
+				_, err := s.Renew(t.Context(), l, 3500, 10)
+				return err
+			},
 			"renew", engine.ErrQuarantined},
-		{"quarantined > superseded (release)",
+		{"superseded > quarantined (release with an older token)",
 			func(t *testing.T, s *engine.Store) engine.Lease {
 				a := useUp(t, s)
 				_, err := s.Claim(t.Context(), "j", "B", 3000, 1000)
 				wantRejected(t, err, "claim", engine.ErrQuarantined)
 				return a
+			},
+			func(t *testing.T, s *engine.Store, l engine.Lease) error { return s.Release(t.Context(), l) },
+			"release", engine.ErrSuperseded},
+		{"quarantined (release by the last holder)",
+			func(t *testing.T, s *engine.Store) engine.Lease {
+				useUp(t, s)
+				_, err := s.Claim(t.Context(), "j", "B", 3000, 1000)
+				wantRejected(t, err, "claim", engine.ErrQuarantined)
+				return engine.Lease{JobID: "j", Owner: "A", Token: 3}
 			},
 			func(t *testing.T, s *engine.Store, l engine.Lease) error { return s.Release(t.Context(), l) },
 			"release", engine.ErrQuarantined},

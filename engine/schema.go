@@ -1,5 +1,7 @@
 package engine
 
+import "strings"
+
 // schemaSQL creates the jobs table idempotently. It never drops, resets or
 // rewrites an existing row: reopening a store keeps every token, so a token
 // number is never handed out twice.
@@ -40,3 +42,17 @@ var receiptsSQL = []string{
 }
 
 const jobColumns = `id, qty, owner, lease_until, token, attempts, max_attempts, deadline, status, reason, result`
+
+// storageSQL creates the Storage's table: one value per key, with the lease
+// (owner and token) of the write that stored it.
+var storageSQL = []string{
+	`CREATE TABLE IF NOT EXISTS storage (
+	key   TEXT PRIMARY KEY NOT NULL,
+	value TEXT NOT NULL,
+	owner TEXT NOT NULL,
+	token INTEGER NOT NULL CHECK (token >= 0)
+)`,
+}
+
+// placeholders is n question marks for an IN list: "?, ?, ?".
+func placeholders(n int) string { return strings.Repeat(", ?", n)[2:] }

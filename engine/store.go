@@ -13,12 +13,17 @@ import (
 // A Store prepares each statement once and keeps it until the *sql.DB is
 // closed: open one Store per database and share it, not one per request.
 type Store struct {
-	db      *sql.DB
+	db *sql.DB
+	config
+	stmts   sync.Map // query text -> *sql.Stmt prepared on db
+	pending sync.Map // query text met first inside a transaction, to prepare before the next one
+}
+
+// config is what the options set; Store, Receiver and Storage share it.
+type config struct {
 	observe func(Statement) // nil: no observer
 	noTx    bool            // WithoutTransactions: compare-and-swap writes only
 	mutant  string          // "" in every normal build; see mutants.go
-	stmts   sync.Map        // query text -> *sql.Stmt prepared on db
-	pending sync.Map        // query text met first inside a transaction, to prepare before the next one
 }
 
 // Statement is one SQL statement the store ran, with its arguments, as an
@@ -27,15 +32,20 @@ type Store struct {
 type Statement struct {
 	SQL  string
 	Args []any
+	// Table and Key name the one row the statement writes ("jobs" and the
+	// job's id, "receipts" and the business id, "storage" and the key);
+	// both are "" for a read, for transaction control and for a statement
+	// over many rows (the schema).
+	Table, Key string
 }
 
-// Option configures a Store.
-type Option func(*Store) error
+// Option configures a Store, a Receiver or a Storage.
+type Option func(*config) error
 
 // WithObserver makes the store call f before every SQL statement it runs,
 // in the order it runs them. From ClaimMany f is called concurrently.
 func WithObserver(f func(Statement)) Option {
-	return func(s *Store) error { s.observe = f; return nil }
+	return func(c *config) error { c.observe = f; return nil }
 }
 
 // WithoutTransactions makes the store run without interactive transactions,
@@ -45,8 +55,28 @@ func WithObserver(f func(Statement)) Option {
 // between, the UPDATE matches nothing and the operation reads the row again
 // and decides again. The outcome is the same as under BEGIN IMMEDIATE; what
 // differs is that ClaimNext commits each quarantine on its way separately.
+//
+// A Receiver and a Storage write with one statement each, with or without
+// transactions, so the option changes nothing there.
 func WithoutTransactions() Option {
-	return func(s *Store) error { s.noTx = true; return nil }
+	return func(c *config) error { c.noTx = true; return nil }
+}
+
+// apply sets opts on c.
+func (c *config) apply(opts []Option) error {
+	for _, o := range opts {
+		if err := o(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// note reports a statement to the observer.
+func (c *config) note(st Statement) {
+	if c.observe != nil {
+		c.observe(st)
+	}
 }
 
 // New opens a store on db: init_db. It creates the schema if it is missing
@@ -56,17 +86,15 @@ func New(ctx context.Context, db *sql.DB, opts ...Option) (*Store, error) {
 		return nil, invalid("nil *sql.DB")
 	}
 	s := &Store{db: db}
-	for _, o := range opts {
-		if err := o(s); err != nil {
-			return nil, err
-		}
+	if err := s.apply(opts); err != nil {
+		return nil, err
 	}
 	stmts := schemaSQL
 	if s.mut(MutantSchemaReset) {
 		stmts = append([]string{`DROP TABLE IF EXISTS jobs`}, stmts...)
 	}
 	for _, q := range stmts {
-		if _, err := s.exec(ctx, db, q); err != nil {
+		if _, err := s.exec(ctx, db, "", "", q); err != nil {
 			return nil, fmt.Errorf("engine: create schema: %w", err)
 		}
 	}
@@ -88,14 +116,10 @@ type beginner interface {
 	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
 }
 
-func (s *Store) note(q string, args ...any) {
-	if s.observe != nil {
-		s.observe(Statement{SQL: q, Args: args})
-	}
-}
-
-func (s *Store) exec(ctx context.Context, q querier, query string, args ...any) (sql.Result, error) {
-	s.note(query, args...)
+// exec runs a statement that writes the row key of table (both "" for a
+// statement over no single row).
+func (s *Store) exec(ctx context.Context, q querier, table, key, query string, args ...any) (sql.Result, error) {
+	s.note(Statement{SQL: query, Args: args, Table: table, Key: key})
 	st, err := s.prepared(ctx, q, query)
 	if err != nil {
 		return nil, err
@@ -108,7 +132,7 @@ func (s *Store) exec(ctx context.Context, q querier, query string, args ...any) 
 
 // queryRow runs a query that reads at most one row.
 func (s *Store) queryRow(ctx context.Context, q querier, query string, args ...any) (*sql.Row, error) {
-	s.note(query, args...)
+	s.note(Statement{SQL: query, Args: args})
 	st, err := s.prepared(ctx, q, query)
 	if err != nil {
 		return nil, err
@@ -190,7 +214,7 @@ func (s *Store) atomic(ctx context.Context, b beginner, fn func(q querier) error
 			return true
 		})
 	}
-	s.note("BEGIN IMMEDIATE")
+	s.note(Statement{SQL: "BEGIN IMMEDIATE"})
 	// Serializable makes go-sqlite3 issue BEGIN IMMEDIATE whatever _txlock
 	// the caller's DSN set: the read and the write must hold the write lock
 	// together, or two claims could read the same free row.
@@ -200,11 +224,11 @@ func (s *Store) atomic(ctx context.Context, b beginner, fn func(q querier) error
 	}
 	err = fn(tx)
 	if err != nil && !isRefusal(err) {
-		s.note("ROLLBACK")
+		s.note(Statement{SQL: "ROLLBACK"})
 		tx.Rollback()
 		return err
 	}
-	s.note("COMMIT")
+	s.note(Statement{SQL: "COMMIT"})
 	if cerr := tx.Commit(); cerr != nil {
 		return cerr
 	}
@@ -259,7 +283,7 @@ func scanJob(r scanner) (*Job, error) {
 func (s *Store) writeGuarded(ctx context.Context, q querier, set string, args []any, cur *Job) error {
 	query := `UPDATE jobs SET ` + set + ` WHERE id = ? AND token = ? AND status = ? AND lease_until = ?`
 	args = append(args, cur.ID, cur.Token, string(cur.Status), cur.LeaseUntil)
-	res, err := s.exec(ctx, q, query, args...)
+	res, err := s.exec(ctx, q, "jobs", cur.ID, query, args...)
 	if err != nil {
 		return err
 	}
@@ -301,7 +325,7 @@ ON CONFLICT (id) DO NOTHING`
 		query = `INSERT OR REPLACE INTO jobs (id, seq, qty, max_attempts, deadline)
 VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM jobs), ?, ?, ?)`
 	}
-	res, err := s.exec(ctx, s.db, query, j.ID, j.Qty, j.MaxAttempts, deadline)
+	res, err := s.exec(ctx, s.db, "jobs", j.ID, query, j.ID, j.Qty, j.MaxAttempts, deadline)
 	if err != nil {
 		return false, err
 	}
@@ -325,8 +349,26 @@ func (s *Store) Get(ctx context.Context, id string) (*Job, error) {
 // Jobs reads every job in insertion order. It is an inspection read (the
 // simulator's table), so the observer does not see it.
 func (s *Store) Jobs(ctx context.Context) ([]Job, error) {
-	query := `SELECT ` + jobColumns + ` FROM jobs ORDER BY seq`
-	rows, err := s.db.QueryContext(ctx, query)
+	return s.inspect(ctx, `SELECT `+jobColumns+` FROM jobs ORDER BY seq`)
+}
+
+// Inspect reads the jobs with the given ids, in insertion order; an id with
+// no job is left out. Like Jobs it is an inspection read, unseen by the
+// observer: the simulator reads back only the rows a step wrote.
+func (s *Store) Inspect(ctx context.Context, ids ...string) ([]Job, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	marks := placeholders(len(ids))
+	return s.inspect(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id IN (`+marks+`) ORDER BY seq`, args...)
+}
+
+func (s *Store) inspect(ctx context.Context, query string, args ...any) ([]Job, error) {
+	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -47,41 +47,36 @@ const (
 	// rows or by an accepted enqueue) never disappears, no id appears twice
 	// in the rows, and an enqueue of an existing id is never accepted.
 	NoJobLost = "no-job-lost"
+	// StorageFenced: no write is accepted at the fenced storage with a token
+	// lower than one it already accepted for the same key.
+	StorageFenced = "storage-fenced"
 )
 
 // Invariants lists the invariant names in the order Observe reports them.
 func Invariants() []string {
 	return []string{SingleLease, TokensIncrease, NoStaleWrite, NoLateWrite, FinalIsFinal,
-		AttemptsBounded, LeaseWithinDeadline, NoJobLost}
+		AttemptsBounded, LeaseWithinDeadline, NoJobLost, StorageFenced}
 }
 
-// Op kinds.
-const (
-	KindEnqueue   = "enqueue"
-	KindClaim     = "claim"
-	KindClaimNext = "claim-next"
-	KindRenew     = "renew"
-	KindComplete  = "complete"
-	KindRelease   = "release"
-	KindDispatch  = "dispatch"
-)
-
-// Op is one operation of a step as its caller saw it.
+// Op is one operation of a step as its caller saw it. Kind is one of
+// engine.OpEnqueue, OpClaim, OpClaimNext, OpRenew, OpComplete, OpRelease,
+// OpSend and OpWrite; other kinds are ignored.
 //
-// For claim and claim-next, Owner is the claimant and, when Accepted, Lease
+// For claim and claim_next, Owner is the claimant and, when Accepted, Lease
 // is the lease granted (its JobID names the job ClaimNext chose). For renew,
 // complete and release, JobID, Owner and Token are what the caller
 // presented; an accepted renew's Lease is the renewed lease. For enqueue,
-// JobID is the id and Accepted means Enqueue returned true. A dispatch is a
-// claim-next followed by a complete: Lease (when its Token is not 0) is the
-// lease it claimed, and Accepted means its complete was accepted.
+// JobID is the id and Accepted means Enqueue returned true. A send is a
+// claim_next followed by a complete: Lease (when its Token is not 0) is the
+// lease it claimed, and Accepted means its complete was accepted. For a
+// storage write, JobID is the key, Owner and Token the lease presented.
 //
-// Now is the instant the operation ran at (the claim's instant for a
-// dispatch; ignored for enqueue and release, which take no time). Reads and
-// refused operations may be reported or left out: only what an accepted
-// operation did is judged against the rows.
+// Now is the instant the operation ran at on its caller's clock (the
+// claim's instant for a send; ignored for enqueue, release and write, which
+// take no time). Reads and refused operations may be reported or left
+// out: only what an accepted operation did is judged against the rows.
 type Op struct {
-	Kind         string
+	Kind         engine.Op
 	JobID, Owner string
 	Token        int64
 	Now          int64
@@ -105,9 +100,11 @@ type Verdict struct {
 // first operations are judged against the rows they found. A Checker is not
 // safe for concurrent use.
 type Checker struct {
-	jobs  map[string]*jobTrack
-	order []string // job ids in the order the checker first met them
-	now   int64    // the latest instant seen
+	jobs    map[string]*jobTrack
+	order   []string         // job ids in the order the checker first met them
+	now     int64            // the latest instant seen, in true time
+	offsets map[string]int64 // owner -> how far its clock is ahead of true time (SetClock)
+	stored  map[string]int64 // storage key -> the highest token it accepted
 }
 
 // jobTrack is what the checker knows of one job.
@@ -122,15 +119,28 @@ type jobTrack struct {
 // grant is a lease the job handed out.
 type grant struct {
 	owner   string
-	token   int64 // 0: none yet
-	until   int64
+	token   int64  // 0: none yet
+	until   int64  // lease_until, on the owner's clock
 	endedBy string // "released", "completed", "quarantined"; "" while it stands
 }
 
 // New returns a Checker that has seen nothing yet.
 func New() *Checker {
-	return &Checker{jobs: make(map[string]*jobTrack)}
+	return &Checker{jobs: make(map[string]*jobTrack), offsets: map[string]int64{}, stored: map[string]int64{}}
 }
+
+// SetClock tells the checker that owner's clock reads offset ms ahead of
+// true time (behind when negative): every now that owner presents is its
+// own clock's. The checker judges "at most one valid lease per job at any
+// instant" on true time — a lease is valid until its holder's clock reads
+// lease_until — so a reclaim that skewed clocks allowed while the first
+// holder still believes itself valid is reported, though the engine, which
+// sees only the clocks it is given, was right to grant it. Set every clock
+// before the first Observe.
+func (c *Checker) SetClock(owner string, offset int64) { c.offsets[owner] = offset }
+
+// trueTime is the true instant at which owner's clock reads t.
+func (c *Checker) trueTime(owner string, t int64) int64 { return t - c.offsets[owner] }
 
 // Observe judges one step: ops are the operations the step ran (several for
 // a concurrent claim, none for a step in which only time passed), in the
@@ -138,19 +148,38 @@ func New() *Checker {
 // engine.Store.Jobs returns them. It returns one verdict per invariant, in
 // the order of Invariants.
 func (c *Checker) Observe(ops []Op, rows []engine.Job) []Verdict {
+	return c.observe(ops, rows, true)
+}
+
+// ObserveChanged is Observe for a caller that knows which rows the step
+// changed: changed holds every row the step wrote (in any order), and every
+// other row stands as it did after the previous step. It judges the same
+// invariants at a cost that grows with the step, not with the table; a row
+// that disappeared can only be reported through Observe.
+func (c *Checker) ObserveChanged(ops []Op, changed []engine.Job) []Verdict {
+	return c.observe(ops, changed, false)
+}
+
+func (c *Checker) observe(ops []Op, rows []engine.Job, whole bool) []Verdict {
 	st := &step{c: c, rows: make(map[string]*engine.Job, len(rows)), viol: make(map[string][]string)}
 	for _, op := range ops {
-		if op.Now > c.now && op.Kind != KindEnqueue && op.Kind != KindRelease {
-			c.now = op.Now
+		switch op.Kind {
+		case engine.OpEnqueue, engine.OpRelease, engine.OpWrite:
+		default:
+			c.now = max(c.now, c.trueTime(op.Owner, op.Now))
 		}
 	}
 	st.indexRows(rows)
 	for _, op := range ops {
 		st.op(op)
 	}
-	st.judgeRows(rows)
+	st.judgeRows(rows, whole)
 	st.remember(rows)
+	return st.verdicts()
+}
 
+// verdicts is one verdict per invariant, in the order of Invariants.
+func (st *step) verdicts() []Verdict {
 	out := make([]Verdict, 0, len(Invariants()))
 	for _, name := range Invariants() {
 		v := Verdict{Invariant: name, OK: len(st.viol[name]) == 0}

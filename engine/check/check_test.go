@@ -31,23 +31,23 @@ func done(id, owner string, token, until int64, result string) engine.Job {
 	return j
 }
 
-func enq(id string) check.Op { return check.Op{Kind: check.KindEnqueue, JobID: id, Accepted: true} }
+func enq(id string) check.Op { return check.Op{Kind: engine.OpEnqueue, JobID: id, Accepted: true} }
 
 func claim(id, owner string, now, token, until int64) check.Op {
-	return check.Op{Kind: check.KindClaim, JobID: id, Owner: owner, Now: now, Accepted: true,
+	return check.Op{Kind: engine.OpClaim, JobID: id, Owner: owner, Now: now, Accepted: true,
 		Lease: engine.Lease{JobID: id, Owner: owner, Qty: 1, Token: token, Attempt: token, LeaseUntil: until}}
 }
 
 func refusedClaim(id, owner string, now int64) check.Op {
-	return check.Op{Kind: check.KindClaim, JobID: id, Owner: owner, Now: now}
+	return check.Op{Kind: engine.OpClaim, JobID: id, Owner: owner, Now: now}
 }
 
-func write(kind, id, owner string, token, now int64, accepted bool) check.Op {
+func write(kind engine.Op, id, owner string, token, now int64, accepted bool) check.Op {
 	return check.Op{Kind: kind, JobID: id, Owner: owner, Token: token, Now: now, Accepted: accepted}
 }
 
 func renew(id, owner string, token, now, until int64) check.Op {
-	op := write(check.KindRenew, id, owner, token, now, true)
+	op := write(engine.OpRenew, id, owner, token, now, true)
 	op.Lease = engine.Lease{JobID: id, Owner: owner, Qty: 1, Token: token, Attempt: token, LeaseUntil: until}
 	return op
 }
@@ -82,10 +82,10 @@ func TestObserve_LateCourierHistoryHoldsEveryInvariant(t *testing.T) {
 		{[]check.Op{claim("order-7", "A", 0, 1, 1000)}, []engine.Job{leased("order-7", "A", 1, 1000)}},
 		{nil, []engine.Job{leased("order-7", "A", 1, 1000)}}, // time passes
 		{[]check.Op{claim("order-7", "B", 1000, 2, 2000)}, []engine.Job{leased("order-7", "B", 2, 2000)}},
-		{[]check.Op{write(check.KindComplete, "order-7", "A", 1, 1001, false)}, []engine.Job{leased("order-7", "B", 2, 2000)}},
+		{[]check.Op{write(engine.OpComplete, "order-7", "A", 1, 1001, false)}, []engine.Job{leased("order-7", "B", 2, 2000)}},
 		{[]check.Op{renew("order-7", "B", 2, 1100, 2100)}, []engine.Job{leased("order-7", "B", 2, 2100)}},
-		{[]check.Op{write(check.KindComplete, "order-7", "B", 2, 1200, true)}, []engine.Job{done("order-7", "B", 2, 2100, "ok")}},
-		{[]check.Op{write(check.KindComplete, "order-7", "B", 2, 1300, false), refusedClaim("order-7", "C", 5000)},
+		{[]check.Op{write(engine.OpComplete, "order-7", "B", 2, 1200, true)}, []engine.Job{done("order-7", "B", 2, 2100, "ok")}},
+		{[]check.Op{write(engine.OpComplete, "order-7", "B", 2, 1300, false), refusedClaim("order-7", "C", 5000)},
 			[]engine.Job{done("order-7", "B", 2, 2100, "ok")}},
 	}
 	for i, vs := range run(steps) {
@@ -121,21 +121,21 @@ func TestObserve_EachViolationIsReportedAtItsStep(t *testing.T) {
 		// no-late-write, at the boundary now == lease_until, nobody reclaiming.
 		{"complete just before lease_until is on time", []st{
 			{[]check.Op{enq("a"), claim("a", "A", 0, 1, 1000)}, []engine.Job{a1}},
-			{[]check.Op{write(check.KindComplete, "a", "A", 1, 999, true)}, []engine.Job{done("a", "A", 1, 1000, "r")}},
+			{[]check.Op{write(engine.OpComplete, "a", "A", 1, 999, true)}, []engine.Job{done("a", "A", 1, 1000, "r")}},
 		}, nil, ""},
 		{"complete at lease_until is late", []st{
 			{[]check.Op{enq("a"), claim("a", "A", 0, 1, 1000)}, []engine.Job{a1}},
-			{[]check.Op{write(check.KindComplete, "a", "A", 1, 1000, true)}, []engine.Job{done("a", "A", 1, 1000, "r")}},
+			{[]check.Op{write(engine.OpComplete, "a", "A", 1, 1000, true)}, []engine.Job{done("a", "A", 1, 1000, "r")}},
 		}, []string{check.NoLateWrite}, "job a: complete by A#1 accepted at 1000, but the lease ended at 1000"},
 		{"renew after lease_until is late", []st{
 			{[]check.Op{enq("a"), claim("a", "A", 0, 1, 1000)}, []engine.Job{a1}},
-			{[]check.Op{{Kind: check.KindRenew, JobID: "a", Owner: "A", Token: 1, Now: 1001, Accepted: true,
+			{[]check.Op{{Kind: engine.OpRenew, JobID: "a", Owner: "A", Token: 1, Now: 1001, Accepted: true,
 				Lease: engine.Lease{JobID: "a", Owner: "A", Token: 1, Attempt: 1, LeaseUntil: 2001}}},
 				[]engine.Job{leased("a", "A", 1, 2001)}},
 		}, []string{check.NoLateWrite}, "job a: renew by A#1 accepted at 1001, but the lease ended at 1000"},
 		{"claim after a release needs no expiry", []st{
 			{[]check.Op{enq("a"), claim("a", "A", 0, 1, 1000)}, []engine.Job{a1}},
-			{[]check.Op{write(check.KindRelease, "a", "A", 1, 0, true)},
+			{[]check.Op{write(engine.OpRelease, "a", "A", 1, 0, true)},
 				[]engine.Job{{ID: "a", Qty: 1, Token: 1, Attempts: 1, Status: engine.StatusPending}}},
 			{[]check.Op{claim("a", "B", 10, 2, 1010)}, []engine.Job{leased("a", "B", 2, 1010)}},
 		}, nil, ""},
@@ -152,7 +152,7 @@ func TestObserve_EachViolationIsReportedAtItsStep(t *testing.T) {
 		// tokens-increase.
 		{"release resets the token", []st{
 			{[]check.Op{enq("a"), claim("a", "A", 0, 1, 1000)}, []engine.Job{a1}},
-			{[]check.Op{write(check.KindRelease, "a", "A", 1, 0, true)}, []engine.Job{pending("a")}},
+			{[]check.Op{write(engine.OpRelease, "a", "A", 1, 0, true)}, []engine.Job{pending("a")}},
 		}, []string{check.TokensIncrease}, "job a: token went from 1 to 0"},
 		{"a token number handed out twice", []st{
 			{[]check.Op{enq("a"), claim("a", "A", 0, 2, 1000)}, []engine.Job{leased("a", "A", 2, 1000)}},
@@ -167,7 +167,7 @@ func TestObserve_EachViolationIsReportedAtItsStep(t *testing.T) {
 		{"late complete with a superseded token accepted", []st{
 			{[]check.Op{enq("a"), claim("a", "A", 0, 1, 1000)}, []engine.Job{a1}},
 			{[]check.Op{claim("a", "B", 1000, 2, 2000)}, []engine.Job{leased("a", "B", 2, 2000)}},
-			{[]check.Op{write(check.KindComplete, "a", "A", 1, 1001, true)}, []engine.Job{done("a", "B", 2, 2000, "A's")}},
+			{[]check.Op{write(engine.OpComplete, "a", "A", 1, 1001, true)}, []engine.Job{done("a", "B", 2, 2000, "A's")}},
 		}, []string{check.NoStaleWrite}, "job a: complete by A#1 accepted, latest grant B#2"},
 		{"renew by the right token under another owner accepted", []st{
 			{[]check.Op{enq("a"), claim("a", "A", 0, 1, 1000)}, []engine.Job{a1}},
@@ -175,28 +175,28 @@ func TestObserve_EachViolationIsReportedAtItsStep(t *testing.T) {
 		}, []string{check.NoStaleWrite}, "renew by B#1 accepted, latest grant A#1"},
 		{"second release of one lease accepted", []st{
 			{[]check.Op{enq("a"), claim("a", "A", 0, 1, 1000)}, []engine.Job{a1}},
-			{[]check.Op{write(check.KindRelease, "a", "A", 1, 0, true)},
+			{[]check.Op{write(engine.OpRelease, "a", "A", 1, 0, true)},
 				[]engine.Job{{ID: "a", Qty: 1, Token: 1, Attempts: 1, Status: engine.StatusPending}}},
-			{[]check.Op{write(check.KindRelease, "a", "A", 1, 0, true)},
+			{[]check.Op{write(engine.OpRelease, "a", "A", 1, 0, true)},
 				[]engine.Job{{ID: "a", Qty: 1, Token: 1, Attempts: 1, Status: engine.StatusPending}}},
 		}, []string{check.NoStaleWrite}, "release by A#1 accepted after the lease was released"},
 		{"complete of a job never claimed accepted", []st{
 			{[]check.Op{enq("a")}, []engine.Job{pending("a")}},
-			{[]check.Op{write(check.KindComplete, "a", "A", 0, 5, true)},
+			{[]check.Op{write(engine.OpComplete, "a", "A", 0, 5, true)},
 				[]engine.Job{{ID: "a", Qty: 1, Status: engine.StatusDone}}},
 		}, []string{check.NoStaleWrite}, "complete by A#0 accepted, but no lease was granted"},
 		{"refused stale writes break nothing", []st{
 			{[]check.Op{enq("a"), claim("a", "A", 0, 1, 1000)}, []engine.Job{a1}},
 			{[]check.Op{claim("a", "B", 1000, 2, 2000)}, []engine.Job{leased("a", "B", 2, 2000)}},
-			{[]check.Op{write(check.KindComplete, "a", "A", 1, 1001, false), write(check.KindRenew, "a", "A", 1, 1001, false),
-				write(check.KindRelease, "a", "A", 1, 0, false)}, []engine.Job{leased("a", "B", 2, 2000)}},
+			{[]check.Op{write(engine.OpComplete, "a", "A", 1, 1001, false), write(engine.OpRenew, "a", "A", 1, 1001, false),
+				write(engine.OpRelease, "a", "A", 1, 0, false)}, []engine.Job{leased("a", "B", 2, 2000)}},
 		}, nil, ""},
 
 		// final-is-final.
 		{"a second complete overwrites the result", []st{
 			{[]check.Op{enq("a"), claim("a", "A", 0, 1, 1000)}, []engine.Job{a1}},
-			{[]check.Op{write(check.KindComplete, "a", "A", 1, 10, true)}, []engine.Job{done("a", "A", 1, 1000, "first")}},
-			{[]check.Op{write(check.KindComplete, "a", "A", 1, 20, true)}, []engine.Job{done("a", "A", 1, 1000, "second")}},
+			{[]check.Op{write(engine.OpComplete, "a", "A", 1, 10, true)}, []engine.Job{done("a", "A", 1, 1000, "first")}},
+			{[]check.Op{write(engine.OpComplete, "a", "A", 1, 20, true)}, []engine.Job{done("a", "A", 1, 1000, "second")}},
 		}, []string{check.NoStaleWrite, check.FinalIsFinal}, `job a was done; changed: result "first" -> "second"`},
 		{"a quarantined job becomes pending again", []st{
 			{[]check.Op{enq("a")}, []engine.Job{{ID: "a", Qty: 1, Status: engine.StatusQuarantined, Reason: engine.ReasonDeadline, Deadline: 5}}},
@@ -256,7 +256,7 @@ func TestObserve_EachViolationIsReportedAtItsStep(t *testing.T) {
 		}, []string{check.NoJobLost}, "enqueue of existing job a accepted"},
 		{"re-enqueue of an existing id refused", []st{
 			{[]check.Op{enq("a")}, []engine.Job{pending("a")}},
-			{[]check.Op{{Kind: check.KindEnqueue, JobID: "a"}}, []engine.Job{pending("a")}},
+			{[]check.Op{{Kind: engine.OpEnqueue, JobID: "a"}}, []engine.Job{pending("a")}},
 		}, nil, ""},
 		{"re-enqueue replacing a leased row", []st{
 			{[]check.Op{enq("a"), claim("a", "A", 0, 1, 1000)}, []engine.Job{a1}},
@@ -266,13 +266,13 @@ func TestObserve_EachViolationIsReportedAtItsStep(t *testing.T) {
 		// dispatch: a claim-next and a complete in one op.
 		{"dispatch claims and completes", []st{
 			{[]check.Op{enq("a")}, []engine.Job{pending("a")}},
-			{[]check.Op{{Kind: check.KindDispatch, Owner: "A", Now: 5, Accepted: true,
+			{[]check.Op{{Kind: engine.OpSend, Owner: "A", Now: 5, Accepted: true,
 				Lease: engine.Lease{JobID: "a", Owner: "A", Qty: 1, Token: 1, Attempt: 1, LeaseUntil: 1005}}},
 				[]engine.Job{done("a", "A", 1, 1005, engine.ResultSent)}},
 		}, nil, ""},
 		{"dispatch claims a job held by a valid lease", []st{
 			{[]check.Op{enq("a"), claim("a", "A", 0, 1, 1000)}, []engine.Job{a1}},
-			{[]check.Op{{Kind: check.KindDispatch, Owner: "B", Now: 5, Accepted: true,
+			{[]check.Op{{Kind: engine.OpSend, Owner: "B", Now: 5, Accepted: true,
 				Lease: engine.Lease{JobID: "a", Owner: "B", Qty: 1, Token: 2, Attempt: 2, LeaseUntil: 1005}}},
 				[]engine.Job{done("a", "B", 2, 1005, engine.ResultSent)}},
 		}, []string{check.SingleLease}, "B#2 granted at 5 while A#1 is valid until 1000"},
@@ -327,7 +327,7 @@ func TestObserve_VerdictsInFixedOrderAndDeterministic(t *testing.T) {
 	if last[0].Detail != want {
 		t.Fatalf("single-lease detail\n got %q\nwant %q", last[0].Detail, want)
 	}
-	if nl := last[len(last)-1]; nl.Invariant != check.NoJobLost || nl.OK || nl.Detail != "job c is missing" {
+	if nl := last[7]; nl.Invariant != check.NoJobLost || nl.OK || nl.Detail != "job c is missing" {
 		t.Fatalf("no-job-lost verdict %+v", nl)
 	}
 	b, _ := json.Marshal(check.Verdict{Invariant: check.NoJobLost, OK: true})
@@ -344,7 +344,7 @@ func TestObserve_FirstRowsAreTakenAsTheyStand(t *testing.T) {
 	if names, details := failing(vs); len(names) > 0 {
 		t.Fatalf("first rows: %v\n%s", names, details)
 	}
-	vs = c.Observe([]check.Op{write(check.KindComplete, "a", "A", 7, 10, true)}, []engine.Job{done("a", "A", 7, 1000, "r")})
+	vs = c.Observe([]check.Op{write(engine.OpComplete, "a", "A", 7, 10, true)}, []engine.Job{done("a", "A", 7, 1000, "r")})
 	if names, details := failing(vs); len(names) > 0 {
 		t.Fatalf("complete by the standing lease: %v\n%s", names, details)
 	}
@@ -353,5 +353,96 @@ func TestObserve_FirstRowsAreTakenAsTheyStand(t *testing.T) {
 	vs = c.Observe([]check.Op{claim("a", "B", 10, 8, 1010)}, []engine.Job{leased("a", "B", 8, 1010)})
 	if names, _ := failing(vs); !reflect.DeepEqual(names, []string{check.SingleLease}) {
 		t.Fatalf("claim over the standing lease: broken %v, want [%s]", names, check.SingleLease)
+	}
+}
+
+// The storage accepts a write whose token is at least the highest it
+// accepted for the key; an accepted write below it breaks storage-fenced,
+// a refused one breaks nothing, and keys are judged apart.
+func TestObserve_StorageFenced(t *testing.T) {
+	w := func(key, owner string, token int64, accepted bool) check.Op {
+		return check.Op{Kind: engine.OpWrite, JobID: key, Owner: owner, Token: token, Accepted: accepted}
+	}
+	for _, tc := range []struct {
+		name  string
+		token int64
+		ok    bool
+	}{{"below", 1, false}, {"at", 2, true}, {"above", 3, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := check.New()
+			c.Observe([]check.Op{w("f", "B", 2, true), w("g", "A", 9, true)}, nil)
+			vs := c.Observe([]check.Op{w("f", "A", tc.token, true)}, nil)
+			names, details := failing(vs)
+			if tc.ok != (len(names) == 0) {
+				t.Fatalf("accepted write f#%d after f#2: broken %v\n%s", tc.token, names, details)
+			}
+			if !tc.ok && (!reflect.DeepEqual(names, []string{check.StorageFenced}) ||
+				!strings.Contains(details, "storage f: write by A#1 accepted after token 2 was")) {
+				t.Fatalf("broken %v: %s", names, details)
+			}
+			if names, _ := failing(c.Observe([]check.Op{w("f", "C", 0, false)}, nil)); len(names) > 0 {
+				t.Fatalf("a refused write broke %v", names)
+			}
+		})
+	}
+}
+
+// With clocks out of step, a reclaim the engine rightly grants (the
+// claimant's clock says the lease ended) can still overlap the first
+// holder's lease in true time: single-lease reports it and says why.
+func TestObserve_SkewBreaksSingleLeaseOnTrueTime(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		offset int64 // B's clock, ahead of true time
+		at     int64 // B's claim, on B's clock
+		broken bool
+	}{
+		{"clocks agree, claim at lease_until", 0, 1000, false},
+		{"B 200 ms ahead, claim when B reads 1000 (true 800)", 200, 1000, true},
+		{"B 200 ms ahead, claim when B reads 1200 (true 1000)", 200, 1200, false},
+		{"B 200 ms behind, claim when B reads 800 (true 1000)", -200, 800, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := check.New()
+			c.SetClock("B", tc.offset)
+			c.Observe([]check.Op{enq("a")}, []engine.Job{pending("a")})
+			c.Observe([]check.Op{claim("a", "A", 0, 1, 1000)}, []engine.Job{leased("a", "A", 1, 1000)})
+			vs := c.Observe([]check.Op{claim("a", "B", tc.at, 2, tc.at+1000)}, []engine.Job{leased("a", "B", 2, tc.at+1000)})
+			names, details := failing(vs)
+			if tc.broken != (len(names) > 0) {
+				t.Fatalf("broken %v, want broken=%v\n%s", names, tc.broken, details)
+			}
+			if tc.broken && (!reflect.DeepEqual(names, []string{check.SingleLease}) || !strings.Contains(details, "B's clock is 200 ms ahead")) {
+				t.Fatalf("broken %v: %s", names, details)
+			}
+			// Fencing still holds: A's stale complete is refused, and nothing else breaks.
+			if names, _ := failing(c.Observe([]check.Op{write(engine.OpComplete, "a", "A", 1, 900, false)},
+				[]engine.Job{leased("a", "B", 2, tc.at+1000)})); len(names) > 0 {
+				t.Fatalf("refused stale complete broke %v", names)
+			}
+		})
+	}
+}
+
+// ObserveChanged gives the same verdicts as Observe when the caller passes
+// only the rows a step changed.
+func TestObserveChanged_SameVerdictsAsObserve(t *testing.T) {
+	whole, delta := check.New(), check.New()
+	steps := []struct {
+		ops     []check.Op
+		all     []engine.Job
+		changed []engine.Job
+	}{
+		{[]check.Op{enq("a"), enq("b")}, []engine.Job{pending("a"), pending("b")}, []engine.Job{pending("a"), pending("b")}},
+		{[]check.Op{claim("a", "A", 0, 1, 1000)}, []engine.Job{leased("a", "A", 1, 1000), pending("b")}, []engine.Job{leased("a", "A", 1, 1000)}},
+		{[]check.Op{claim("a", "B", 10, 2, 1010)}, []engine.Job{leased("a", "B", 2, 1010), pending("b")}, []engine.Job{leased("a", "B", 2, 1010)}},
+		{[]check.Op{write(engine.OpComplete, "a", "A", 1, 20, true)}, []engine.Job{done("a", "B", 2, 1010, "A's"), pending("b")}, []engine.Job{done("a", "B", 2, 1010, "A's")}},
+		{nil, []engine.Job{done("a", "B", 2, 1010, "A's"), pending("b")}, nil},
+	}
+	for i, st := range steps {
+		a, b := whole.Observe(st.ops, st.all), delta.ObserveChanged(st.ops, st.changed)
+		if !reflect.DeepEqual(a, b) {
+			t.Fatalf("step %d:\n Observe        %+v\n ObserveChanged %+v", i, a, b)
+		}
 	}
 }

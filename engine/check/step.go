@@ -60,7 +60,7 @@ func (st *step) indexRows(rows []engine.Job) {
 
 func (st *step) op(op Op) {
 	switch op.Kind {
-	case KindEnqueue:
+	case engine.OpEnqueue:
 		if !op.Accepted {
 			return
 		}
@@ -70,11 +70,11 @@ func (st *step) op(op Op) {
 			return
 		}
 		st.c.track(op.JobID).enqueued = true
-	case KindClaim, KindClaimNext:
+	case engine.OpClaim, engine.OpClaimNext:
 		if op.Accepted {
 			st.granted(op, op.Lease)
 		}
-	case KindRenew:
+	case engine.OpRenew:
 		if !op.Accepted {
 			return
 		}
@@ -84,7 +84,7 @@ func (st *step) op(op Op) {
 		}
 		t.grant.until = op.Lease.LeaseUntil
 		st.withinDeadline(op.JobID, op.Lease)
-	case KindComplete, KindRelease:
+	case engine.OpComplete, engine.OpRelease:
 		if !op.Accepted {
 			return
 		}
@@ -92,17 +92,34 @@ func (st *step) op(op Op) {
 		if st.stale(t, op) {
 			return
 		}
-		t.grant.endedBy = map[string]string{KindComplete: "completed", KindRelease: "released"}[op.Kind]
-	case KindDispatch:
+		t.grant.endedBy = map[engine.Op]string{engine.OpComplete: "completed", engine.OpRelease: "released"}[op.Kind]
+	case engine.OpSend:
 		if op.Lease.Token == 0 {
 			return
 		}
 		st.granted(op, op.Lease)
 		if op.Accepted {
-			st.op(Op{Kind: KindComplete, JobID: op.Lease.JobID, Owner: op.Lease.Owner,
+			st.op(Op{Kind: engine.OpComplete, JobID: op.Lease.JobID, Owner: op.Lease.Owner,
 				Token: op.Lease.Token, Now: op.Now, Accepted: true})
 		}
+	case engine.OpWrite:
+		st.write(op)
 	}
+}
+
+// write judges a storage write: an accepted one must not present a token
+// below the highest the storage accepted for its key.
+func (st *step) write(op Op) {
+	if !op.Accepted {
+		return
+	}
+	high, seen := st.c.stored[op.JobID]
+	if seen && op.Token < high {
+		st.fail(StorageFenced, op.JobID, "storage %s: write by %s accepted after token %d was",
+			op.JobID, lease(op.Owner, op.Token), high)
+		return
+	}
+	st.c.stored[op.JobID] = op.Token
 }
 
 // granted judges a lease a claim handed out at op.Now.
@@ -113,9 +130,10 @@ func (st *step) granted(op Op, l engine.Lease) {
 	}
 	t := st.c.track(id)
 	g := t.grant
-	if g.token != 0 && g.endedBy == "" && op.Now < g.until {
-		st.fail(SingleLease, id, "job %s: %s granted at %d while %s is valid until %d",
-			id, lease(l.Owner, l.Token), op.Now, lease(g.owner, g.token), g.until)
+	at := st.c.trueTime(op.Owner, op.Now)
+	if g.token != 0 && g.endedBy == "" && at < st.c.trueTime(g.owner, g.until) {
+		st.fail(SingleLease, id, "job %s: %s granted at %d while %s is valid until %d%s",
+			id, lease(l.Owner, l.Token), op.Now, lease(g.owner, g.token), g.until, st.skew(op.Owner, g.owner, at))
 	}
 	if l.Token <= t.maxToken {
 		st.fail(TokensIncrease, id, "job %s: token %d granted at %d, not above %d",
@@ -140,7 +158,7 @@ func (st *step) stale(t *jobTrack, op Op) bool {
 	case g.endedBy != "":
 		st.fail(NoStaleWrite, op.JobID, "job %s: %s by %s accepted after the lease was %s",
 			op.JobID, op.Kind, lease(op.Owner, op.Token), g.endedBy)
-	case op.Kind != KindRelease && op.Now >= g.until:
+	case op.Kind != engine.OpRelease && op.Now >= g.until:
 		st.fail(NoLateWrite, op.JobID, "job %s: %s by %s accepted at %d, but the lease ended at %d",
 			op.JobID, op.Kind, lease(op.Owner, op.Token), op.Now, g.until)
 	default:
@@ -153,15 +171,41 @@ func (st *step) stale(t *jobTrack, op Op) bool {
 // deadline, as the row after the step states it.
 func (st *step) withinDeadline(id string, l engine.Lease) {
 	r := st.rows[id]
+	if t := st.c.jobs[id]; r == nil && t != nil && t.seen {
+		r = &t.row // unchanged by the step
+	}
 	if r != nil && r.Deadline > 0 && l.LeaseUntil > r.Deadline {
 		st.fail(LeaseWithinDeadline, id, "job %s: lease %s until %d, past deadline %d",
 			id, lease(l.Owner, l.Token), l.LeaseUntil, r.Deadline)
 	}
 }
 
+// skew explains a single-lease violation that clocks out of step allowed:
+// the true instant of the grant and both clocks' offsets; "" when the two
+// owners' clocks agree.
+func (st *step) skew(newOwner, oldOwner string, at int64) string {
+	a, b := st.c.offsets[newOwner], st.c.offsets[oldOwner]
+	if a == b {
+		return ""
+	}
+	return fmt.Sprintf(" on %s's clock (true time %d: %s's clock is %s, %s's %s; fencing must stop the stale holder)",
+		newOwner, at, newOwner, offsetText(a), oldOwner, offsetText(b))
+}
+
+func offsetText(o int64) string {
+	switch {
+	case o > 0:
+		return fmt.Sprintf("%d ms ahead", o)
+	case o < 0:
+		return fmt.Sprintf("%d ms behind", -o)
+	}
+	return "right"
+}
+
 // judgeRows judges every row against the row before it and against the
-// latest grant, then reports the jobs that are missing.
-func (st *step) judgeRows(rows []engine.Job) {
+// latest grant; given the whole table, it then reports the jobs that are
+// missing.
+func (st *step) judgeRows(rows []engine.Job, whole bool) {
 	for i := range rows {
 		r := &rows[i]
 		if st.rows[r.ID] != r {
@@ -187,7 +231,7 @@ func (st *step) judgeRows(rows []engine.Job) {
 		// job met for the first time) becomes the latest grant.
 		g := &t.grant
 		if r.Owner != "" && r.Token > g.token {
-			if g.token != 0 && g.endedBy == "" && st.c.now < g.until {
+			if g.token != 0 && g.endedBy == "" && st.c.now < st.c.trueTime(g.owner, g.until) {
 				st.failOnce(SingleLease, r.ID, "job %s: row holds %s while %s is valid until %d (now %d)",
 					r.ID, lease(r.Owner, r.Token), lease(g.owner, g.token), g.until, st.c.now)
 			}
@@ -203,6 +247,9 @@ func (st *step) judgeRows(rows []engine.Job) {
 				g.endedBy = "released"
 			}
 		}
+	}
+	if !whole {
+		return
 	}
 	for _, id := range st.c.order {
 		t := st.c.jobs[id]

@@ -77,22 +77,11 @@ const (
 	codeDatabase         = "database"
 )
 
-// reasonCode names a rejection's sentinel on the wire.
+// reasonCode names a rejection's sentinel on the wire: the engine's
+// vocabulary (engine.RefusalOf).
 func reasonCode(reason error) string {
-	for _, r := range []struct {
-		err  error
-		code string
-	}{
-		{engine.ErrNotFound, "not_found"},
-		{engine.ErrDone, "done"},
-		{engine.ErrQuarantined, "quarantined"},
-		{engine.ErrHeld, "held"},
-		{engine.ErrSuperseded, "superseded"},
-		{engine.ErrExpired, "expired"},
-	} {
-		if errors.Is(reason, r.err) {
-			return r.code
-		}
+	if r := engine.RefusalOf(reason); r != "" {
+		return string(r)
 	}
 	return "unknown"
 }

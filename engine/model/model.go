@@ -155,13 +155,15 @@ func (m *Model) claimJob(j *engine.Job, owner string, now, ttl int64) (engine.Le
 }
 
 func claimRefused(reason error, id, owner string, cur engine.Job, now int64) error {
-	return &engine.Rejection{Op: "claim", Reason: reason,
+	return &engine.Rejection{Op: string(engine.OpClaim), Reason: reason,
 		Presented: engine.Lease{JobID: id, Owner: owner}, Current: cur, Now: now}
 }
 
 // Renew extends the presented lease to min(now+ttl, deadline). The rules, in
-// order: ErrNotFound, ErrDone, ErrQuarantined, ErrSuperseded (owner or token
-// is not the row's), ErrExpired (now >= lease_until or now >= deadline).
+// order: ErrNotFound, ErrSuperseded (owner or token is not the row's,
+// whatever became of the job since: the stale token is named first),
+// ErrDone, ErrQuarantined, ErrExpired (now >= lease_until or now >=
+// deadline).
 func (m *Model) Renew(l engine.Lease, now, ttl int64) (engine.Lease, error) {
 	if err := leaseArgs(l); err != nil {
 		return engine.Lease{}, err
@@ -172,7 +174,7 @@ func (m *Model) Renew(l engine.Lease, now, ttl int64) (engine.Lease, error) {
 	if ttl <= 0 {
 		return engine.Lease{}, invalid("ttl %d <= 0", ttl)
 	}
-	j, err := m.holder("renew", l, now, true)
+	j, err := m.holder(engine.OpRenew, l, now, true)
 	if err != nil {
 		return engine.Lease{}, err
 	}
@@ -188,7 +190,7 @@ func (m *Model) Complete(l engine.Lease, now int64, result string) error {
 	if now < 0 {
 		return invalid("now %d < 0", now)
 	}
-	j, err := m.holder("complete", l, now, true)
+	j, err := m.holder(engine.OpComplete, l, now, true)
 	if err != nil {
 		return err
 	}
@@ -203,7 +205,7 @@ func (m *Model) Release(l engine.Lease) error {
 	if err := leaseArgs(l); err != nil {
 		return err
 	}
-	j, err := m.holder("release", l, 0, false)
+	j, err := m.holder(engine.OpRelease, l, 0, false)
 	if err != nil {
 		return err
 	}
@@ -228,20 +230,20 @@ func leaseArgs(l engine.Lease) error {
 
 // holder applies the rules of a write by the lease holder and returns the
 // job it may change.
-func (m *Model) holder(op string, l engine.Lease, now int64, timed bool) (*engine.Job, error) {
+func (m *Model) holder(op engine.Op, l engine.Lease, now int64, timed bool) (*engine.Job, error) {
 	refuse := func(reason error, cur engine.Job) error {
-		return &engine.Rejection{Op: op, Reason: reason, Presented: l, Current: cur, Now: now}
+		return &engine.Rejection{Op: string(op), Reason: reason, Presented: l, Current: cur, Now: now}
 	}
 	j, ok := m.jobs[l.JobID]
 	switch {
 	case !ok:
 		return nil, refuse(engine.ErrNotFound, engine.Job{ID: l.JobID})
+	case j.Owner != l.Owner || j.Token != l.Token:
+		return nil, refuse(engine.ErrSuperseded, *j)
 	case j.Status == engine.StatusDone:
 		return nil, refuse(engine.ErrDone, *j)
 	case j.Status == engine.StatusQuarantined:
 		return nil, refuse(engine.ErrQuarantined, *j)
-	case j.Owner != l.Owner || j.Token != l.Token:
-		return nil, refuse(engine.ErrSuperseded, *j)
 	case timed && (now >= j.LeaseUntil || (j.Deadline > 0 && now >= j.Deadline)):
 		return nil, refuse(engine.ErrExpired, *j)
 	}

@@ -117,8 +117,8 @@ func TestClaim_HeldJobIsNotQuarantined(t *testing.T) {
 	}
 }
 
-// Refusals come in the documented order: not found, done, quarantined,
-// superseded, expired.
+// Refusals come in the documented order: not found, superseded, done,
+// quarantined, expired.
 func TestWrites_RejectionOrder(t *testing.T) {
 	m := model.New()
 	mustEnqueue(t, m, engine.NewJob{ID: "a"})
@@ -142,9 +142,13 @@ func TestWrites_RejectionOrder(t *testing.T) {
 	if err := m.Complete(b, 208, "B's"); err != nil {
 		t.Fatalf("complete: %v", err)
 	}
-	// Done comes before superseded.
-	if err := m.Complete(a, 208, "A's"); reason(err) != engine.ErrDone {
-		t.Fatalf("stale complete of a done job: %v, want done", err)
+	// Superseded comes before done: the stale token is named first.
+	if err := m.Complete(a, 208, "A's"); reason(err) != engine.ErrSuperseded {
+		t.Fatalf("stale complete of a done job: %v, want superseded", err)
+	}
+	// The holder who completed hears done.
+	if err := m.Complete(b, 208, "again"); reason(err) != engine.ErrDone {
+		t.Fatalf("second complete by the holder: %v, want done", err)
 	}
 	if j, _ := m.Get("a"); j.Result != "B's" {
 		t.Fatalf("result %q overwritten", j.Result)

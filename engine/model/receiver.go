@@ -29,3 +29,37 @@ func (r *Receiver) Deliver(l engine.Lease) (bool, error) {
 
 // Total is the sum of the quantities received.
 func (r *Receiver) Total() int64 { return r.total }
+
+// Storage models the fenced storage: a key's value is replaced by a write
+// whose token is at least the highest accepted for that key; a lower token
+// is refused (ErrFenced) and changes nothing.
+type Storage struct {
+	vals map[string]engine.Stored
+}
+
+// NewStorage returns an empty storage.
+func NewStorage() *Storage { return &Storage{vals: make(map[string]engine.Stored)} }
+
+// Write stores value under key for l's owner and token, or refuses it.
+func (s *Storage) Write(key string, l engine.Lease, value string) error {
+	if key == "" || l.Owner == "" || l.Token < 0 {
+		return invalid("write %q %+v", key, l)
+	}
+	cur, ok := s.vals[key]
+	if ok && l.Token < cur.Token {
+		return &engine.Rejection{Op: string(engine.OpWrite), Reason: engine.ErrFenced,
+			Presented: engine.Lease{JobID: key, Owner: l.Owner, Token: l.Token},
+			Current:   engine.Job{ID: key, Owner: cur.Owner, Token: cur.Token, Result: cur.Value}}
+	}
+	s.vals[key] = engine.Stored{Key: key, Value: value, Owner: l.Owner, Token: l.Token}
+	return nil
+}
+
+// Read returns the value under key, or nil.
+func (s *Storage) Read(key string) *engine.Stored {
+	v, ok := s.vals[key]
+	if !ok {
+		return nil
+	}
+	return &v
+}

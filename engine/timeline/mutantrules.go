@@ -37,5 +37,7 @@ var mutantRules = map[string]map[string]string{
 		engine.MutantOwnerNotCompared:      "연장과 완료는 소유자와 token을 모두 비교합니다",
 		engine.MutantValidityInclusive:     "now == lease_until이면 완료는 거절됩니다",
 		engine.MutantReceiverNotIdempotent: "수신 측은 같은 업무 id를 한 번만 반영합니다",
+		engine.MutantIDOnly:                "연장, 완료, 반납은 현재 임대의 소유자와 token을 제시해야 합니다",
+		engine.MutantStorageUnfenced:       "저장소는 이미 받아들인 token보다 낮은 token의 쓰기를 거절합니다",
 	},
 }

@@ -16,7 +16,8 @@ import (
 // correct one.
 func TestLibrary_CatchesEveryMutant(t *testing.T) {
 	inexpressible := map[string]string{
-		engine.MutantSchemaReset: "a timeline runs on one store, opened once: reopening is not a step",
+		engine.MutantSchemaReset:     "a timeline runs on one store, opened once: reopening is not a step",
+		engine.MutantStorageUnfenced: "the language has no storage write yet",
 	}
 	for _, m := range engine.Mutants() {
 		caughtBy := ""

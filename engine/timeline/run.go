@@ -80,7 +80,7 @@ func Run(ctx context.Context, db *sql.DB, tl *Timeline, opts Options) (*Trace, e
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: enqueue %s: %w", tl.Name, j.Line, j.ID, err)
 		}
-		setupOps = append(setupOps, check.Op{Kind: check.KindEnqueue, JobID: j.ID, Accepted: created})
+		setupOps = append(setupOps, check.Op{Kind: engine.OpEnqueue, JobID: j.ID, Accepted: created})
 	}
 	tr.Setup = append(schema, r.takeSQL()...)
 	if r.jobs, err = store.Jobs(ctx); err != nil {
@@ -315,10 +315,10 @@ func (r *runner) claim(s *StepLine, st *Step) []check.Op {
 	var (
 		l    engine.Lease
 		err  error
-		kind = check.KindClaim
+		kind = engine.OpClaim
 	)
 	if s.Job == "" {
-		kind = check.KindClaimNext
+		kind = engine.OpClaimNext
 		l, err = r.store.ClaimNext(r.ctx, actor, s.Time, s.TTL)
 	} else {
 		l, err = r.store.Claim(r.ctx, s.Job, actor, s.Time, s.TTL)
@@ -344,7 +344,7 @@ func (r *runner) claimMany(s *StepLine, st *Step) []check.Op {
 	l, err := r.store.Claim(r.ctx, s.Job, first, s.Time, s.TTL)
 	out, rej := outcomeOf(err)
 	st.Contenders = append(st.Contenders, Contender{Actor: first, Outcome: out})
-	ops := []check.Op{{Kind: check.KindClaim, JobID: s.Job, Owner: first, Now: s.Time, Accepted: err == nil, Lease: l}}
+	ops := []check.Op{{Kind: engine.OpClaim, JobID: s.Job, Owner: first, Now: s.Time, Accepted: err == nil, Lease: l}}
 	if err == nil {
 		r.hold(l)
 		st.Lease = leaseOf(l)
@@ -370,10 +370,10 @@ func (r *runner) claimMany(s *StepLine, st *Step) []check.Op {
 			if st.Lease == nil {
 				st.Lease = c.Lease
 			}
-			ops = append(ops, check.Op{Kind: check.KindClaim, JobID: s.Job, Owner: a, Now: s.Time, Accepted: true, Lease: won})
+			ops = append(ops, check.Op{Kind: engine.OpClaim, JobID: s.Job, Owner: a, Now: s.Time, Accepted: true, Lease: won})
 		}
 		if c.Outcome.Kind != "ok" {
-			ops = append(ops, check.Op{Kind: check.KindClaim, JobID: s.Job, Owner: a, Now: s.Time})
+			ops = append(ops, check.Op{Kind: engine.OpClaim, JobID: s.Job, Owner: a, Now: s.Time})
 		}
 		st.Contenders = append(st.Contenders, c)
 	}
@@ -445,7 +445,7 @@ func (r *runner) write(s *StepLine, st *Step) []check.Op {
 	switch s.Verb {
 	case VerbRenew:
 		st.Args.TTL = s.TTL
-		op.Kind = check.KindRenew
+		op.Kind = engine.OpRenew
 		var nl engine.Lease
 		nl, err = r.store.Renew(r.ctx, l, s.Time, s.TTL)
 		if err == nil {
@@ -455,10 +455,10 @@ func (r *runner) write(s *StepLine, st *Step) []check.Op {
 		}
 	case VerbComplete:
 		st.Args.Result = s.Result
-		op.Kind = check.KindComplete
+		op.Kind = engine.OpComplete
 		err = r.store.Complete(r.ctx, l, s.Time, s.Result)
 	case VerbRelease:
-		op.Kind = check.KindRelease
+		op.Kind = engine.OpRelease
 		err = r.store.Release(r.ctx, l)
 	}
 	st.Outcome, st.Rejection = outcomeOf(err)
@@ -490,13 +490,13 @@ func (r *runner) send(s *StepLine, st *Step) []check.Op {
 	}
 	r.hold(l)
 	st.Job, st.Lease = l.JobID, leaseOf(l)
-	ops := []check.Op{{Kind: check.KindClaimNext, JobID: l.JobID, Owner: actor, Now: s.Time, Accepted: true, Lease: l}}
+	ops := []check.Op{{Kind: engine.OpClaimNext, JobID: l.JobID, Owner: actor, Now: s.Time, Accepted: true, Lease: l}}
 	w := check.Op{JobID: l.JobID, Owner: actor, Token: l.Token, Now: s.End()}
 	switch st.Outcome.Kind {
 	case "failed":
-		w.Kind, w.Accepted = check.KindRelease, true
+		w.Kind, w.Accepted = engine.OpRelease, true
 	default:
-		w.Kind, w.Accepted = check.KindComplete, err == nil
+		w.Kind, w.Accepted = engine.OpComplete, err == nil
 	}
 	return append(ops, w)
 }
@@ -530,7 +530,7 @@ func (r *runner) enqueue(s *StepLine, st *Step) []check.Op {
 		return nil
 	}
 	st.Enqueued = &created
-	return []check.Op{{Kind: check.KindEnqueue, JobID: s.Job, Accepted: created}}
+	return []check.Op{{Kind: engine.OpEnqueue, JobID: s.Job, Accepted: created}}
 }
 
 func (r *runner) state(s *StepLine, st *Step) {

@@ -229,8 +229,11 @@ func (s *suite) testMaxAttempts(t *testing.T) {
 		t.Fatalf("after the refused claim: %v", got)
 	}
 	wantRejection(t, s.claim(t, id, "D", 9000, 1000), "claim", "quarantined")
+	// The last holder hears quarantined; an older token hears that it is
+	// stale first.
 	wantRejection(t, s.complete(t, b, 1500, "late"), "complete", "quarantined")
-	wantRejection(t, s.release(t, a), "release", "quarantined")
+	wantRejection(t, s.release(t, b), "release", "quarantined")
+	wantRejection(t, s.release(t, a), "release", "superseded")
 }
 
 func (s *suite) testRelease(t *testing.T) {
