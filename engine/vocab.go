@@ -24,6 +24,7 @@ const (
 	OpSend      Op = "send"       // Store.Dispatch
 	OpDeliver   Op = "deliver"    // Receiver.Deliver
 	OpWrite     Op = "write"      // Storage.Write
+	OpRead      Op = "read"       // Storage.Read
 	OpReopen    Op = "reopen"     // New again over the same database: init_db
 )
 

@@ -4,7 +4,7 @@
 // on it whenever the reader edits, and plays the trace on a virtual clock.
 // The engine decides every outcome; this file only asks and draws.
 
-import { h, ms, cursorTime, laneModel, drawLanes, timeAt, drawTable, drawSQL, drawVerdicts, playStep } from './render.js';
+import { h, ms, cursorTime, laneModel, tableAt, drawLanes, timeAt, drawTable, drawSQL, drawVerdicts, playStep } from './render.js';
 import { loadEngine as engine } from './engine.js';
 import { b64urlDecode, timelineParams, elementSnippet, iframeSnippet } from './share.js';
 
@@ -124,7 +124,7 @@ function drawAll() {
   if (st) {
     ui.stepSource.replaceChildren(h('span', { class: 'line-no', text: `line ${st.line}` }), h('code', { text: st.source }));
     ui.explain.textContent = `Step ${c} of ${tr.steps.length}, ${ms(st.time)}: ${st.explain}`;
-    drawTable(ui.jobs, st.rows, st.changed, st.time);
+    drawTable(ui.jobs, tableAt(tr, c), st.changed, st.time);
     drawSQL(ui.sql, st.sql);
     drawVerdicts(ui.verdicts, st.verdicts);
     drawExpect(st.expect);

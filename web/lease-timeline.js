@@ -34,7 +34,7 @@
 // no), data-diff-step and data-diff-line. exportTrace(), exportSVG() and
 // exportGoTest() return what the export buttons download.
 
-import { h, ms, cursorTime, laneModel, drawLanes, timeAt, drawTable, drawSQL, drawVerdicts, playStep, standaloneSVG } from './render.js';
+import { h, ms, cursorTime, laneModel, tableAt, drawLanes, timeAt, drawTable, drawSQL, drawVerdicts, playStep, standaloneSVG } from './render.js';
 import { strings, langOf } from './i18n.js';
 import { loadEngine } from './engine.js';
 import { timelineParams } from './share.js';
@@ -621,7 +621,7 @@ export class LeaseTimeline extends HTMLElement {
       if (st) {
         v.stepSource.replaceChildren(h('span', { class: 'line-no', text: t.line(st.line) }), h('code', { text: st.source }));
         v.explain.textContent = t.stepExplain(c, n, ms(st.time), st.explain);
-        drawTable(v.table, st.rows, st.changed, st.time, t);
+        drawTable(v.table, tableAt(tr, c), st.changed, st.time, t);
         drawSQL(v.sql, st.sql, t);
         drawVerdicts(v.verdicts, st.verdicts, t);
         v.jobsAt.textContent = t.jobsAt(c, ms(st.time));

@@ -56,6 +56,59 @@ export function cursorTime(trace, cursor) {
   return trace.steps[Math.min(cursor, trace.steps.length) - 1].time;
 }
 
+// Trace format 2 records, per step, only the rows the step changed (and
+// the rows it removed); the whole table is given once, before the first
+// step. tableAt rebuilds the table at any cursor from checkpoints kept per
+// trace every CHECKPOINT steps, so moving the cursor costs at most that
+// many steps, whatever the size of the trace.
+const CHECKPOINT = 64;
+const checkpoints = new WeakMap(); // trace -> [table before step 0, before step 64, ...]
+
+/** The jobs table after step `cursor` (0: as enqueued), in insertion order. */
+export function tableAt(trace, cursor) {
+  const n = Math.max(0, Math.min(cursor, trace.steps.length));
+  let marks = checkpoints.get(trace);
+  if (!marks) { marks = [trace.start]; checkpoints.set(trace, marks); }
+  const k = Math.floor(n / CHECKPOINT);
+  while (marks.length <= k) {
+    const i = marks.length;
+    marks.push(applySteps(marks[i - 1], trace.steps, (i - 1) * CHECKPOINT, i * CHECKPOINT));
+  }
+  return applySteps(marks[k], trace.steps, k * CHECKPOINT, n);
+}
+
+function applySteps(rows, steps, from, to) {
+  let out = rows;
+  for (let i = from; i < to; i++) out = applyStep(out, steps[i]);
+  return out;
+}
+
+/**
+ * A table (rows in insertion order) with one step's changes: the rows it
+ * removed taken out, the rows it changed put in place, new ones appended.
+ * The rows given are not modified.
+ */
+export function applyStep(rows, st) {
+  if (!(st.rows && st.rows.length) && !(st.gone && st.gone.length)) return rows;
+  const gone = new Set(st.gone || []);
+  const out = gone.size ? rows.filter((r) => !gone.has(r.id)) : rows.slice();
+  const at = new Map(out.map((r, i) => [r.id, i]));
+  for (const r of st.rows || []) {
+    if (at.has(r.id)) out[at.get(r.id)] = r;
+    else { at.set(r.id, out.length); out.push(r); }
+  }
+  return out;
+}
+
+/** The fenced storage after step `cursor`: every key's value, in key order. */
+export function storageAt(trace, cursor) {
+  const vals = new Map();
+  for (const st of trace.steps.slice(0, Math.max(0, cursor))) {
+    if (st.op === 'write' && st.stored) vals.set(st.stored.key, st.stored);
+  }
+  return [...vals.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
 /**
  * Lays the trace out for the lanes: the lease each grant opened, from its
  * step until it ended (its lease_until, or the complete, release or renew
@@ -98,7 +151,7 @@ export function laneModel(trace, t = EN) {
   trace.steps.forEach((st, i) => {
     seeTime(st.time); seeTime(st.end);
     for (const e of st.expired || []) { expiries.push({ ...e, step: i }); seeTime(e.at); }
-    if (st.op === 'claim-many') {
+    if (st.op === 'claim_many') {
       for (const c of st.contenders || []) {
         addActor(c.actor);
         if (c.lease) grant(i, c.lease, st.time, false);
@@ -131,7 +184,7 @@ export function laneModel(trace, t = EN) {
 function markOf(st, index, actor, outcome, lease, t) {
   const rej = st.rejection;
   let label = st.op;
-  if (lease && (st.op === 'claim' || st.op === 'claim-next' || st.op === 'claim-many' || st.op === 'send') && lease.token > 1) {
+  if (lease && (st.op === 'claim' || st.op === 'claim_next' || st.op === 'claim_many' || st.op === 'send') && lease.token > 1) {
     label = st.op === 'send' ? t.sendReclaim : t.reclaim;
   }
   let detail = '';

@@ -53,6 +53,17 @@ func (l Limits) Rows() []Row {
 	}
 }
 
+// Row returns the limit called name (one of the names Rows gives); it
+// panics on another name, which is a bug in the caller.
+func (l Limits) Row(name string) Row {
+	for _, r := range l.Rows() {
+		if r.Name == name {
+			return r
+		}
+	}
+	panic("limits: no limit " + name)
+}
+
 // Row is one limit: its name, its value and what it counts.
 type Row struct {
 	Name  string

@@ -22,7 +22,8 @@ type Difference struct {
 	// reason), "winner" (who won a concurrent claim), "token" and
 	// "lease_until" (of the lease the step granted), "receipt" (the
 	// receiver's delivered or total), "enqueued", "state" (the row a state
-	// step read) and "rows" (the jobs table after the step).
+	// step read), "storage" (the value a write left or a read found) and
+	// "rows" (the jobs table after the step).
 	Aspects []string `json:"aspects"`
 	// Cells are the jobs-table cells that differ after the step, in the
 	// first trace's row order (then rows only the second has), then
@@ -51,19 +52,23 @@ func Compare(a, b *Trace) (*Difference, error) {
 	if len(a.Steps) != len(b.Steps) {
 		return nil, fmt.Errorf("%w: %d steps against %d", ErrNotComparable, len(a.Steps), len(b.Steps))
 	}
+	ta, tb := append([]Row(nil), a.Start...), append([]Row(nil), b.Start...)
 	for i := range a.Steps {
 		sa, sb := &a.Steps[i], &b.Steps[i]
 		if sa.Line != sb.Line || sa.Source != sb.Source {
 			return nil, fmt.Errorf("%w: step %d is line %d in one and line %d in the other", ErrNotComparable, i+1, sa.Line, sb.Line)
 		}
-		if d := compareStep(sa, sb); d != nil {
+		ta, tb = sa.Apply(ta), sb.Apply(tb)
+		if d := compareStep(sa, sb, ta, tb); d != nil {
 			return d, nil
 		}
 	}
 	return nil, nil
 }
 
-func compareStep(a, b *Step) *Difference {
+// compareStep compares one step of two runs, given the jobs table after
+// it in each.
+func compareStep(a, b *Step, rowsA, rowsB []Row) *Difference {
 	var aspects []string
 	if a.Outcome.Kind != b.Outcome.Kind || a.Outcome.Reason != b.Outcome.Reason {
 		aspects = append(aspects, "outcome")
@@ -93,7 +98,10 @@ func compareStep(a, b *Step) *Difference {
 	if (a.State == nil) != (b.State == nil) || (a.State != nil && *a.State != *b.State) {
 		aspects = append(aspects, "state")
 	}
-	cells := diffRows(a.Rows, b.Rows)
+	if (a.Stored == nil) != (b.Stored == nil) || (a.Stored != nil && *a.Stored != *b.Stored) {
+		aspects = append(aspects, "storage")
+	}
+	cells := diffRows(rowsA, rowsB)
 	if len(cells) > 0 {
 		aspects = append(aspects, "rows")
 	}

@@ -7,24 +7,30 @@ import (
 )
 
 // judge checks a step's expectation against what happened. Fields describe
-// the step's job as it stands after the step (for claim-next and send, the
-// job it got), except delivered and total (the receipt), winner (a
-// concurrent claim) and enqueued (an enqueue's answer).
+// the step's job as it stands after the step (for claim_next and send, the
+// job it got), except the receiver's (delivered, total, receipt.*), the
+// storage's (storage.*), a concurrent claim's (winner, losers, loser.NAME)
+// and enqueue's answer (enqueued); violates= names the invariants the step
+// must break.
 func (r *runner) judge(s *StepLine, st *Step) *ExpectResult {
 	e := s.Expect
 	var want, got []string
 	if e.Outcome != "" {
-		match := st.Outcome.Kind == e.Outcome && (e.Reason == "" || e.Reason == st.Outcome.Reason)
+		match := st.Outcome.Kind == string(e.Outcome) && (e.Reason == "" || string(e.Reason) == st.Outcome.Reason)
 		if !match {
-			w := e.Outcome
+			w := string(e.Outcome)
 			if e.Reason != "" {
-				w += " " + e.Reason
+				w += " " + string(e.Reason)
 			}
 			want = append(want, w)
 			got = append(got, outcomeText(st.Outcome))
 		}
 	}
-	row := rowByID(st.Rows, st.Job)
+	var row *Row
+	if j, ok := r.table.get(st.Job); ok && st.Job != "" {
+		rr := rowOf(j)
+		row = &rr
+	}
 	missing := map[string]bool{}
 	for _, f := range e.Fields {
 		g, ok := fieldOf(f.Key, st, row)
@@ -40,12 +46,35 @@ func (r *runner) judge(s *StepLine, st *Step) *ExpectResult {
 			got = append(got, g)
 		}
 	}
+	w, g := judgeViolations(e.Violates, st.Verdicts)
+	want, got = append(want, w...), append(got, g...)
 	res := &ExpectResult{Text: e.Text, OK: len(want) == 0}
 	if !res.OK {
 		res.Expected, res.Got = strings.Join(want, " "), strings.Join(got, " ")
 		res.Message = fmt.Sprintf("%s:%d: expected %s, got %s", r.tl.Name, s.Line, res.Expected, res.Got)
 	}
 	return res
+}
+
+// judgeViolations compares the invariants a step announced it breaks with
+// the ones it broke; it returns the parts that differ.
+func judgeViolations(announced []string, vs []Verdict) (want, got []string) {
+	var broke []string
+	for _, v := range vs {
+		if !v.OK && v.Expected {
+			broke = append(broke, v.Invariant)
+		}
+	}
+	if len(broke) == len(announced) {
+		return nil, nil
+	}
+	var held []string
+	for _, name := range announced {
+		if !containsString(broke, name) {
+			held = append(held, name+" held")
+		}
+	}
+	return []string{"violates=" + strings.Join(announced, ",")}, held
 }
 
 // outcomeText is an outcome as an expectation writes it.
@@ -59,18 +88,6 @@ func outcomeText(o Outcome) string {
 	return o.Kind
 }
 
-func rowByID(rows []Row, id string) *Row {
-	if id == "" {
-		return nil
-	}
-	for i := range rows {
-		if rows[i].ID == id {
-			return &rows[i]
-		}
-	}
-	return nil
-}
-
 // fieldOf returns a field's actual value in canonical text, or, when the
 // step has nothing to compare (no job, no receipt), false and what is
 // missing.
@@ -82,24 +99,8 @@ func fieldOf(key string, st *Step, row *Row) (string, bool) {
 		}
 		return s
 	}
-	switch key {
-	case "job":
-		return orNone(st.Job), true
-	case "delivered", "total":
-		if st.Receipt == nil {
-			return "no receipt", false
-		}
-		if key == "total" {
-			return i(st.Receipt.Total), true
-		}
-		return strconv.FormatBool(st.Receipt.Delivered), true
-	case "winner":
-		return orNone(strings.Join(winners(st), ",")), true
-	case "enqueued":
-		if st.Enqueued == nil {
-			return "no answer", false
-		}
-		return strconv.FormatBool(*st.Enqueued), true
+	if v, ok, handled := stepField(key, st); handled {
+		return v, ok
 	}
 	if row == nil {
 		if st.Job == "" {
@@ -118,6 +119,8 @@ func fieldOf(key string, st *Step, row *Row) (string, bool) {
 		return i(row.Qty), true
 	case "deadline":
 		return i(row.Deadline), true
+	case "max_attempts":
+		return i(row.MaxAttempts), true
 	case "status":
 		return row.Status, true
 	case "owner":
@@ -135,4 +138,83 @@ func quoteIfNeeded(s string) string {
 		return strconv.Quote(s)
 	}
 	return s
+}
+
+// stepField is a field that belongs to the step rather than its job: the
+// receiver's, the storage's, a concurrent claim's and an enqueue's answer.
+// handled is false for the job's fields.
+func stepField(key string, st *Step) (value string, ok, handled bool) {
+	i := func(n int64) string { return strconv.FormatInt(n, 10) }
+	orNone := func(s string) string {
+		if s == "" {
+			return "none"
+		}
+		return s
+	}
+	rc, sv := st.Receipt, st.Stored
+	switch key {
+	case "job":
+		return orNone(st.Job), true, true
+	case "delivered", "total", "receipt.qty", "receipt.owner", "receipt.token":
+		if rc == nil {
+			return "no receipt", false, true
+		}
+		v := map[string]string{"delivered": strconv.FormatBool(rc.Delivered), "total": i(rc.Total),
+			"receipt.qty": i(rc.Kept.Qty), "receipt.owner": orNone(rc.Kept.Owner), "receipt.token": i(rc.Kept.Token)}[key]
+		return v, true, true
+	case "storage.value", "storage.owner", "storage.token":
+		if sv == nil {
+			return "nothing stored", false, true
+		}
+		v := map[string]string{"storage.value": sv.Value, "storage.owner": orNone(sv.Owner), "storage.token": i(sv.Token)}[key]
+		return v, true, true
+	case "winner":
+		return orNone(strings.Join(winners(st), ",")), true, true
+	case "losers":
+		return losersHeard(st), true, true
+	case "enqueued":
+		if st.Enqueued == nil {
+			return "no answer", false, true
+		}
+		return strconv.FormatBool(*st.Enqueued), true, true
+	}
+	if name, found := strings.CutPrefix(key, "loser."); found {
+		for _, c := range st.Contenders {
+			if c.Actor == name {
+				return heard(c.Outcome), true, true
+			}
+		}
+		return "no contender " + name, false, true
+	}
+	return "", false, false
+}
+
+// heard is what one contender heard: "ok" for the winner, else the refusal.
+func heard(o Outcome) string {
+	if o.Reason != "" {
+		return o.Reason
+	}
+	return o.Kind
+}
+
+// losersHeard is what every loser heard, when they all heard the same;
+// else each loser's answer, NAME:ANSWER, comma-separated.
+func losersHeard(st *Step) string {
+	var each []string
+	answers := map[string]bool{}
+	for _, c := range st.Contenders {
+		if c.Outcome.Kind == "ok" {
+			continue
+		}
+		h := heard(c.Outcome)
+		answers[h] = true
+		each = append(each, c.Actor+":"+h)
+	}
+	if len(answers) == 1 {
+		return sortedKeys(answers)[0]
+	}
+	if len(each) == 0 {
+		return "none"
+	}
+	return strings.Join(each, ",")
 }

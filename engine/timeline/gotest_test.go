@@ -20,7 +20,7 @@ import (
 // test checks; its expectations hold on the correct engine.
 const everyVerb = `# Every verb and every outcome the generator writes
 lease 1000ms
-job a qty=2 deadline=5000 attempts=3
+job a qty=2 deadline=5000 max_attempts=3
 job b
 
 0ms      A claim a                 -> ok token=1 attempts=1 qty=2 deadline=5000 status=leased owner=A

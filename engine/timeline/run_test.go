@@ -353,7 +353,7 @@ func TestRun_EnqueueMidTimeline(t *testing.T) {
 	tr := run(t, `lease 1s
 job a
 0ms   A claim b                        -> refused not-found
-10ms  shop enqueue b qty=4 attempts=1  -> ok enqueued=true qty=4
+10ms  shop enqueue b qty=4 max_attempts=1  -> ok enqueued=true qty=4
 20ms  shop enqueue b qty=9             -> ok enqueued=false qty=4
 30ms  A claim                          -> ok job=a
 40ms  B claim                          -> ok job=b

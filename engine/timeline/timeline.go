@@ -1,8 +1,12 @@
 package timeline
 
-// Verb is what a step line does. The verbs cover both seed systems: the
+import "github.com/leaselab/leaselab/engine"
+
+// Verb is what a step line does. The verbs cover both seed systems — the
 // fencing lab (claim, renew, complete, release, claim_many, state) and the
-// courier queue (claim-next, send, deliver, enqueue).
+// courier queue (claim-next, send, deliver, enqueue) — and the stories
+// around them: the fenced storage (write, read), what happens to workers
+// (pause, crash), time passing (wait) and the store opened again (reopen).
 type Verb string
 
 const (
@@ -27,14 +31,43 @@ const (
 	VerbEnqueue Verb = "enqueue"
 	// VerbState reads one job (Store.Get): the seeds' state.
 	VerbState Verb = "state"
+	// VerbWrite stores a value at the fenced storage with the actor's lease
+	// of the job (Storage.Write): accepted unless a higher token wrote
+	// there before.
+	VerbWrite Verb = "write"
+	// VerbRead reads one key of the fenced storage (Storage.Read).
+	VerbRead Verb = "read"
+	// VerbPause stops the actor for a while (a GC pause, a stalled
+	// network): it does nothing in that interval, and its leases keep
+	// running out. The engine is not called.
+	VerbPause Verb = "pause"
+	// VerbCrash stops the actor's process at an instant: it forgets every
+	// lease it held. Its next step is a new process under the same name.
+	VerbCrash Verb = "crash"
+	// VerbWait lets time pass to the step's instant; nothing else happens.
+	// It has no actor.
+	VerbWait Verb = "wait"
+	// VerbReopen opens the store again over the same database: the seeds'
+	// init_db, run again, which must never reset a row or a token.
+	VerbReopen Verb = "reopen"
 )
 
 // Verbs lists every verb, in the order the documentation gives them.
-var Verbs = []Verb{VerbClaim, VerbRenew, VerbComplete, VerbRelease, VerbSend, VerbDeliver, VerbEnqueue, VerbState}
+var Verbs = []Verb{VerbClaim, VerbRenew, VerbComplete, VerbRelease, VerbSend, VerbDeliver, VerbEnqueue,
+	VerbState, VerbWrite, VerbRead, VerbPause, VerbCrash, VerbWait, VerbReopen}
 
-// Timeline is a parsed and validated timeline: every name resolved, every
-// time absolute, every default filled in. Parse returns one only when the
-// whole text is good, so running it never stops half-way on bad input.
+// The trace's ops beyond the engine's own (engine.Op): what happens to a
+// worker, and time passing.
+const (
+	OpPause engine.Op = "pause"
+	OpCrash engine.Op = "crash"
+	OpWait  engine.Op = "wait"
+)
+
+// Timeline is a parsed and validated timeline: every name resolved (and
+// normalised to Unicode NFC), every time absolute, every default filled in.
+// Parse returns one only when the whole text is good, so running it never
+// stops half-way on bad input.
 type Timeline struct {
 	// Name is the source name given to Parse (for messages).
 	Name string
@@ -44,10 +77,32 @@ type Timeline struct {
 	Lease int64
 	// Jobs are the `job` header lines, in order.
 	Jobs []JobDecl
+	// Clocks are the `clock` header lines: workers whose clock is off true
+	// time.
+	Clocks []ClockDecl
 	// Steps are the step lines, in order.
 	Steps []StepLine
 	// Actors are the actors in order of first appearance.
 	Actors []string
+}
+
+// ClockDecl is one `clock WORKER OFFSET` header line: the worker's clock
+// reads Offset ms ahead of true time (behind when negative).
+type ClockDecl struct {
+	Line   int    `json:"line"`
+	Worker string `json:"worker"`
+	Offset int64  `json:"offset"`
+}
+
+// Offset is how far worker's clock is ahead of true time in tl (0 for a
+// worker without a clock line).
+func (tl *Timeline) Offset(worker string) int64 {
+	for _, c := range tl.Clocks {
+		if c.Worker == worker {
+			return c.Offset
+		}
+	}
+	return 0
 }
 
 // StepLine is one step line: TIME ACTOR VERB [JOB] [key=value ...] [-> expectation].
@@ -55,15 +110,24 @@ type StepLine struct {
 	// Line is the 1-based line number; Source the line as written, trimmed.
 	Line   int
 	Source string
-	// Time is the absolute instant (ms) the step runs at.
+	// Note is what the author wrote for readers about this step: the
+	// comment lines just above it and a comment at its end, joined by
+	// newlines, without "#"; "" if none.
+	Note string
+	// Time is the absolute instant (ms, true time) the step runs at.
 	Time int64
 	// Actors is the acting worker; several for a concurrent claim, in the
-	// order written, which is the order the database admits them.
+	// order written, which is the order the database admits them; none for
+	// wait.
 	Actors []string
 	// Verb is the operation.
 	Verb Verb
-	// Job is the named job; "" for claim-next and send.
+	// Job is the named job; "" for claim-next, send, read, pause, crash,
+	// wait and reopen.
 	Job string
+	// Key is the storage key of a write (key=, by default the job) or a
+	// read.
+	Key string
 	// TTL is the lease duration for claim, renew and send: ttl= or the
 	// lease header; 0 for the other verbs.
 	TTL int64
@@ -73,12 +137,18 @@ type StepLine struct {
 	HasToken bool
 	// Result is what complete stores: result=, by default the actor's name.
 	Result string
+	// Value is what write stores: value=, by default the actor's name.
+	Value string
 	// Took is how long a send takes before the courier hears back (ms).
 	Took int64
+	// For is how long a pause lasts (ms): the actor does nothing in
+	// [Time, Time+For).
+	For int64
 	// Fail makes a send's delivery fail.
 	Fail bool
-	// Qty, Deadline and Attempts are an enqueue's job fields.
-	Qty, Deadline, Attempts int64
+	// Qty, Deadline and MaxAttempts are an enqueue's job fields (Deadline
+	// absolute: deadline=+D was added to the step's time).
+	Qty, Deadline, MaxAttempts int64
 	// Expect is the `-> …` part; nil if absent.
 	Expect *Expectation
 }
@@ -86,41 +156,49 @@ type StepLine struct {
 // End is the clock after the step: Time, plus Took for a send.
 func (s *StepLine) End() int64 { return s.Time + s.Took }
 
-// Op is the name of the engine operation the step runs, as the trace
-// reports it: "claim", "claim-next", "claim-many", "renew", "complete",
-// "release", "send", "deliver", "enqueue" or "state".
-func (s *StepLine) Op() string {
+// Op is the operation the step runs, as the trace names it: the engine's
+// (claim, claim_next, claim_many, renew, complete, release, send, deliver,
+// enqueue, state, write, read, reopen) or the timeline's own (pause, crash,
+// wait).
+func (s *StepLine) Op() engine.Op {
 	switch {
 	case s.Verb == VerbClaim && len(s.Actors) > 1:
-		return "claim-many"
+		return engine.OpClaimMany
 	case s.Verb == VerbClaim && s.Job == "":
-		return "claim-next"
+		return engine.OpClaimNext
 	}
-	return string(s.Verb)
+	return engine.Op(s.Verb)
 }
 
-// Expectation is what a step line expects after "->": an outcome and field
-// checks, each optional.
+// Expectation is what a step line expects after "->": an outcome, field
+// checks and the invariants the step is expected to break, each optional.
 type Expectation struct {
 	// Text is the expectation as written.
 	Text string
-	// Outcome is "" (not checked), "ok", "refused", "empty", "invalid" or
-	// "failed".
-	Outcome string
-	// Reason narrows "refused": "" (any reason), "not-found", "done",
-	// "quarantined", "held", "superseded" or "expired".
-	Reason string
+	// Outcome is "" (not checked) or one of ok, refused, empty, invalid and
+	// failed.
+	Outcome engine.Outcome
+	// Reason narrows refused: "" (any reason) or an engine.Refusal.
+	Reason engine.Refusal
 	// Fields are the field checks in the order written.
 	Fields []FieldCheck
+	// Violates are the invariants (package engine/check) the step is
+	// expected to break (violates=NAME,...): a violation it expects does
+	// not fail the run, and one it expects that does not happen does.
+	Violates []string
 }
 
 // FieldCheck is one key=value of an expectation.
 type FieldCheck struct {
-	// Key is the field as written: token, lease_until, attempt(s), qty,
-	// deadline, status, owner, result, reason, job, delivered, total,
-	// winner or enqueued.
+	// Key is the field as written: token, lease_until, attempts, qty,
+	// deadline, max_attempts, status, owner, result, reason, job (the
+	// step's job after it); delivered, total, receipt.qty, receipt.owner,
+	// receipt.token (the receiver); storage.value, storage.owner,
+	// storage.token (the fenced storage); winner, losers, loser.NAME (a
+	// concurrent claim); enqueued.
 	Key string
 	// Want is the expected value in canonical text: numbers in decimal ms
-	// or counts, "true"/"false", "none" for no owner, winner or reason.
+	// or counts, "true"/"false", "none" for no owner, winner or reason, a
+	// refusal name for losers.
 	Want string
 }

@@ -7,13 +7,22 @@ import (
 
 // FormatVersion is the version of the trace's JSON format. It changes when a
 // field is renamed, removed or changes meaning; adding a field keeps it.
-const FormatVersion = 1
+//
+// Version 2: a step records the rows it changed (Rows, Gone), not the whole
+// table — the table is given once (Start) and a reader rebuilds it at any
+// step (TableAt) — so a trace grows with its timeline's text, never with
+// jobs times steps; names follow the engine's vocabulary (claim_next,
+// claim_many, not_found); a job's budget is max_attempts; steps carry
+// notes, the actor's own clock (Now), pauses, crashes, waits, reopens and
+// the fenced storage; verdicts say whether the timeline expected them.
+const FormatVersion = 2
 
 // Trace is what running a timeline yields: every step with its outcome, the
-// SQL it ran, the rows after it and the checks, in JSON. It is
+// SQL it ran, the rows it changed and the checks, in JSON. It is
 // deterministic: the same timeline, mutant and language give byte-identical
 // JSON on every run and every platform (no maps, no wall clock, no database
-// name).
+// name). Its size grows with the timeline's text: the whole jobs table
+// appears twice (Start and Final), every step holds only what it changed.
 type Trace struct {
 	// Format is FormatVersion.
 	Format int `json:"format"`
@@ -36,6 +45,9 @@ type Trace struct {
 	// Actors are the workers named in the steps, in order of first
 	// appearance.
 	Actors []string `json:"actors"`
+	// Clocks are the workers whose clock is off true time (the `clock`
+	// header lines); [] when every clock agrees.
+	Clocks []ClockDecl `json:"clocks"`
 	// Setup is the SQL that ran before the first step: the schema and the
 	// header's enqueues.
 	Setup []Statement `json:"setup"`
@@ -48,6 +60,9 @@ type Trace struct {
 	Later []Expiry `json:"later"`
 	// Final is every job row after the last step, in insertion order.
 	Final []Row `json:"final"`
+	// Storage is every value of the fenced storage after the last step, in
+	// key order; [] when nothing was written.
+	Storage []Stored `json:"storage"`
 	// Summary counts the expectations and the invariant checks.
 	Summary Summary `json:"summary"`
 }
@@ -63,9 +78,8 @@ type JobDecl struct {
 	// Deadline is the instant (ms) from which the job can no longer be
 	// claimed or completed; 0 means none.
 	Deadline int64 `json:"deadline"`
-	// Attempts is max_attempts: how many claims the job allows; 0 means
-	// unlimited.
-	Attempts int64 `json:"attempts"`
+	// MaxAttempts is how many claims the job allows; 0 means unlimited.
+	MaxAttempts int64 `json:"max_attempts"`
 }
 
 // Statement is one SQL statement the engine ran, as it ran it.
@@ -137,15 +151,16 @@ type Lease struct {
 // Rejection is a refusal by one of the engine's rules, shown as presented
 // against current.
 type Rejection struct {
-	// Op is the refused operation: "claim", "renew", "complete" or
-	// "release".
+	// Op is the refused operation: "claim", "renew", "complete", "release"
+	// or "write".
 	Op string `json:"op"`
-	// Reason is the rule: "not-found", "done", "quarantined", "held",
-	// "superseded" or "expired".
+	// Reason is the rule (engine.Refusal): "not_found", "superseded",
+	// "done", "quarantined", "held", "expired" or "fenced".
 	Reason string `json:"reason"`
 	// Presented is what the worker presented (for a claim: owner and job).
 	Presented Lease `json:"presented"`
-	// Current is the row as it stood when the operation was refused.
+	// Current is the row as it stood when the operation was refused (a
+	// write: the stored value, as id, owner, token and result).
 	Current Row `json:"current"`
 	// Now is the instant of the refusal; 0 for release, which takes no time.
 	Now int64 `json:"now"`
@@ -156,15 +171,14 @@ type Rejection struct {
 
 // Outcome is how a step (or one contender of a concurrent claim) ended.
 type Outcome struct {
-	// Kind is "ok", "refused" (a rule refused it: see Reason), "empty"
-	// (claim-next or send found no claimable job; state found no such
-	// job), "invalid" (the engine
-	// rejected an argument, e.g. ttl=0; nothing changed), "failed" (a send
-	// whose delivery failed; its lease was released) or "error" (the
-	// database failed, or the engine answered out of contract).
+	// Kind (engine.Outcome) is "ok", "refused" (a rule refused it: see
+	// Reason), "empty" (claim_next or send found no claimable job; state
+	// or read found no row), "invalid" (the engine rejected an argument,
+	// e.g. ttl=0; nothing changed), "failed" (a send whose delivery
+	// failed; its lease was released) or "error" (the database failed, or
+	// the engine answered out of contract).
 	Kind string `json:"kind"`
-	// Reason is the rule for "refused" ("not-found", "done", "quarantined",
-	// "held", "superseded", "expired"), else "".
+	// Reason is the rule for "refused" (an engine.Refusal), else "".
 	Reason string `json:"reason"`
 	// Error is the error's text for "invalid", "failed" and "error", else "".
 	Error string `json:"error"`
@@ -189,10 +203,18 @@ type Args struct {
 	Took int64 `json:"took,omitempty"`
 	// Fail is true for a send whose delivery fails.
 	Fail bool `json:"fail,omitempty"`
-	// Qty, Deadline and Attempts are an enqueue's job fields.
-	Qty      int64 `json:"qty,omitempty"`
-	Deadline int64 `json:"deadline,omitempty"`
-	Attempts int64 `json:"attempts,omitempty"`
+	// Qty, Deadline and MaxAttempts are an enqueue's job fields (Deadline
+	// absolute).
+	Qty         int64 `json:"qty,omitempty"`
+	Deadline    int64 `json:"deadline,omitempty"`
+	MaxAttempts int64 `json:"max_attempts,omitempty"`
+	// Key and Value are a write's storage key and value (Key also a
+	// read's).
+	Key   string `json:"key,omitempty"`
+	Value string `json:"value,omitempty"`
+	// For is how long a pause lasts (ms): the actor does nothing in
+	// [time, time+for).
+	For int64 `json:"for,omitempty"`
 }
 
 // Contender is one actor's claim in a concurrent claim.
@@ -222,13 +244,35 @@ type Receipt struct {
 	Delivered bool `json:"delivered"`
 	// Total is the sum of quantities the receiver holds after it.
 	Total int64 `json:"total"`
+	// Kept is the receiver's row for the business id after the delivery:
+	// the quantity applied and the lease of the first delivery, which a
+	// resend does not replace.
+	Kept ReceiptRow `json:"kept"`
 }
 
-// Expiry is the instant a lease ended: the clock reached its lease_until
-// while nobody had completed, released or replaced it. It is an event, not
-// an operation.
+// ReceiptRow is one row of the receiver's table.
+type ReceiptRow struct {
+	Qty   int64  `json:"qty"`
+	Owner string `json:"owner"`
+	Token int64  `json:"token"`
+}
+
+// Stored is one value of the fenced storage, with the lease of the write
+// that stored it.
+type Stored struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+	Owner string `json:"owner"`
+	Token int64  `json:"token"`
+}
+
+// Expiry is the instant a lease ended: the holder's clock reached its
+// lease_until while nobody had completed, released or replaced it. It is
+// an event, not an operation.
 type Expiry struct {
-	// At is the instant (ms): the lease's lease_until.
+	// At is the instant (ms, true time) the holder's clock reads
+	// lease_until: the lease's lease_until, unless the holder's clock is
+	// off.
 	At int64 `json:"at"`
 	// Job, Owner and Token identify the lease that ended.
 	Job   string `json:"job"`
@@ -244,6 +288,10 @@ type Verdict struct {
 	OK bool `json:"ok"`
 	// Detail explains a violation; "" when it holds.
 	Detail string `json:"detail"`
+	// Expected is true for a violation the step's expectation announced
+	// (violates=NAME): the story shows it on purpose, and it does not fail
+	// the run.
+	Expected bool `json:"expected,omitempty"`
 }
 
 // ExpectResult is the outcome of a step's `-> …` expectation.
@@ -268,16 +316,26 @@ type Step struct {
 	Line int `json:"line"`
 	// Source is the line as written, trimmed.
 	Source string `json:"source"`
-	// Time is the instant (ms) the step runs at.
+	// Note is what the author wrote for readers about this step (the
+	// comment lines just above it, and a comment at its end), lines joined
+	// by "\n"; "" if none.
+	Note string `json:"note"`
+	// Time is the instant (ms, true time) the step runs at.
 	Time int64 `json:"time"`
+	// Now is the instant on the actor's own clock, which the engine is
+	// given: Time plus the actor's clock offset (Time when its clock is
+	// right, and for a step without an actor).
+	Now int64 `json:"now"`
 	// End is the clock after the step: Time, or Time+took for a send.
 	End int64 `json:"end"`
 	// Actors is the acting worker, or the contenders of a concurrent claim
-	// in the order the database admitted them (the order written).
+	// in the order the database admitted them (the order written); [] for
+	// wait.
 	Actors []string `json:"actors"`
-	// Op is the operation: "claim" (by id), "claim-next", "claim-many",
-	// "renew", "complete", "release", "send", "deliver", "enqueue" or
-	// "state".
+	// Op is the operation (engine.Op, or the timeline's pause, crash and
+	// wait): "claim" (by id), "claim_next", "claim_many", "renew",
+	// "complete", "release", "send", "deliver", "enqueue", "state",
+	// "write", "read", "reopen", "pause", "crash" or "wait".
 	Op string `json:"op"`
 	// Job is the job the step names, or, for claim-next and send, the job
 	// it got; "" if none.
@@ -309,6 +367,13 @@ type Step struct {
 	// State is the row a state step read, as Store.Get returned it; nil
 	// for other ops and when there is no such job.
 	State *Row `json:"state"`
+	// Stored is the storage's value under the key after a write (the one
+	// that refused it, for a refused write) or as a read found it; nil
+	// for other ops and for a key with no value.
+	Stored *Stored `json:"stored"`
+	// Forgot are the leases a crash made its worker forget (they stay in
+	// the rows until they end); nil for other ops.
+	Forgot []Lease `json:"forgot"`
 	// Explain is one plain sentence saying what happened and why, in Lang.
 	Explain string `json:"explain"`
 	// SQL is every statement the engine ran for the step, in the order the
@@ -318,8 +383,13 @@ type Step struct {
 	// at or before this step's End, in order of At (those with At > Time
 	// ended during this step, e.g. during a slow send).
 	Expired []Expiry `json:"expired"`
-	// Rows is every job row after the step, in insertion order.
+	// Rows are the job rows the step changed, whole, as they stand after
+	// it, in insertion order; the rows it did not change stand as before.
+	// TableAt rebuilds the table after any step.
 	Rows []Row `json:"rows"`
+	// Gone are the ids of rows the step removed (only a broken engine
+	// removes one: a schema reset on reopen); [] otherwise.
+	Gone []string `json:"gone"`
 	// Changed are the cells that differ from the rows before the step, in
 	// row order, then column order.
 	Changed []Cell `json:"changed"`
@@ -337,10 +407,13 @@ type Summary struct {
 	// them did not hold.
 	Expectations int `json:"expectations"`
 	Failed       int `json:"failed"`
-	// Violations is the number of failed invariant verdicts over all steps.
+	// Violations is the number of failed invariant verdicts over all
+	// steps that no expectation announced; Announced counts those it did
+	// (violates=NAME).
 	Violations int `json:"violations"`
+	Announced  int `json:"announced"`
 	// Passed is true when every expectation held and no invariant was
-	// violated.
+	// violated unannounced.
 	Passed bool `json:"passed"`
 	// Failures are the failed expectations' messages, in step order.
 	Failures []string `json:"failures"`

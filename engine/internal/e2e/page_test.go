@@ -354,9 +354,9 @@ func TestPage_ConcurrentClaimMarksEachLoserWithItsReason(t *testing.T) {
 		step int
 		want []string
 	}{
-		{1, []string{"claim-many ✕ held", "claim-many ✕ held"}}, // A,B,C claim: B and C lose to A
-		{6, []string{"claim-many ✕ held", "claim-many ✕ held", "complete ✕ superseded · B#0 vs A#1", // earlier marks stay
-			"claim-many ✕ held", "complete ✕ superseded · A#1 vs C#2", "claim-many ✕ done", "claim-many ✕ done"}},
+		{1, []string{"claim_many ✕ held", "claim_many ✕ held"}}, // A,B,C claim: B and C lose to A
+		{6, []string{"claim_many ✕ held", "claim_many ✕ held", "complete ✕ superseded · B#0 vs A#1", // earlier marks stay
+			"claim_many ✕ held", "complete ✕ superseded · A#1 vs C#2", "claim_many ✕ done", "claim_many ✕ done"}},
 	} {
 		open(t, ctx, fmt.Sprintf("#t=08-concurrent-claim.tl&step=%d", c.step))
 		v, err := chromedp.Run(ctx, chromedp.PollFunction[stepView](snapshot,

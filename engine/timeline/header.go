@@ -1,0 +1,156 @@
+package timeline
+
+import (
+	"strings"
+)
+
+// The header lines, before the first step: `lease DURATION`,
+// `job ID [qty=N] [deadline=T] [max_attempts=N]` and
+// `clock WORKER OFFSET`.
+
+func isHeaderWord(s string) bool { return s == "lease" || s == "job" || s == "clock" }
+
+func (p *parser) header(ll lexed) {
+	w := ll.words[0]
+	switch {
+	case p.steps > 0:
+		p.errorf(w.col, "%q lines come before the first step%s", w.text, map[bool]string{true: " (enqueue adds a job mid-timeline)"}[w.text == "job"])
+	case ll.arrow != 0:
+		p.errorf(ll.arrow, "a header line has no expectation")
+	case w.text == "lease":
+		p.leaseHeader(ll.words)
+	case w.text == "job":
+		p.jobHeader(ll.words)
+	default:
+		p.clockHeader(ll.words)
+	}
+}
+
+func (p *parser) leaseHeader(w []token) {
+	if p.leaseLine != 0 {
+		p.errorf(w[0].col, "a second lease line (the first is line %d)", p.leaseLine)
+		return
+	}
+	if len(w) == 3 && isUnit(w[2].text) {
+		p.errorf(w[2].col, "no space between a number and its unit: write `lease %s%s`", w[1].text, w[2].text)
+		return
+	}
+	if len(w) != 2 {
+		p.errorf(w[0].col, "a lease line is `lease DURATION`, e.g. `lease 1000ms`")
+		return
+	}
+	d, ok := p.millis(w[1], "lease")
+	if !ok {
+		return
+	}
+	if d <= 0 {
+		p.errorf(w[1].col, "lease must be more than 0 ms")
+		return
+	}
+	p.tl.Lease, p.leaseLine = d, p.line
+}
+
+// jobFields are the fields a job line and an enqueue step take.
+var jobFields = []string{"qty", "deadline", "max_attempts"}
+
+func (p *parser) jobHeader(w []token) {
+	if len(w) < 2 || strings.Contains(w[1].text, "=") {
+		p.errorf(w[0].col, "a job line is `job ID [qty=N] [deadline=T] [max_attempts=N]`")
+		return
+	}
+	id, ok := p.ident(w[1], "job")
+	if !ok {
+		return
+	}
+	if line, dup := p.known[id]; dup {
+		p.errorf(w[1].col, "job %s is declared twice (first on line %d)", id, line)
+		return
+	}
+	if !p.knowJob(id, w[1].col) { // known from here on, even if a field is wrong: no cascade
+		return
+	}
+	d := JobDecl{Line: p.line, ID: id, Qty: 1}
+	kv, ok := p.keyValues(w[2:], jobFields, "a job line")
+	if !ok {
+		return
+	}
+	f, ok := p.jobFieldValues(kv, 0)
+	if !ok {
+		return
+	}
+	if f.qty > 0 {
+		d.Qty = f.qty
+	}
+	d.Deadline, d.MaxAttempts = f.deadline, f.maxAttempts
+	p.tl.Jobs = append(p.tl.Jobs, d)
+}
+
+// jobFields are a job's fields as given by a job line or an enqueue step.
+type jobFieldSet struct{ qty, deadline, maxAttempts int64 }
+
+// jobFieldValues reads qty=, deadline= and max_attempts=; a deadline
+// written +D is D after at (the enqueue's instant).
+func (p *parser) jobFieldValues(kv []keyValue, at int64) (jobFieldSet, bool) {
+	var f jobFieldSet
+	for _, a := range kv {
+		var ok bool
+		switch a.key {
+		case "qty":
+			f.qty, ok = p.count(a.val, a.key)
+		case "max_attempts":
+			f.maxAttempts, ok = p.count(a.val, a.key)
+		case "deadline":
+			f.deadline, ok = p.deadline(a.val, at)
+		}
+		if !ok {
+			return f, false
+		}
+	}
+	return f, true
+}
+
+// deadline reads an absolute deadline (1500ms) or one relative to the
+// enqueue (+1500ms).
+func (p *parser) deadline(t token, at int64) (int64, bool) {
+	rel := strings.HasPrefix(t.text, "+")
+	if rel {
+		t = token{text: t.text[1:], col: t.col + 1}
+	}
+	d, ok := p.millis(t, "deadline")
+	if !ok || !rel {
+		return d, ok
+	}
+	if d == 0 {
+		p.errorf(t.col, "deadline=+0 is the enqueue's own instant: nothing could claim the job")
+		return 0, false
+	}
+	return d + at, p.withinTime(t.col, d+at, "deadline")
+}
+
+func (p *parser) clockHeader(w []token) {
+	if len(w) != 3 {
+		p.errorf(w[0].col, "a clock line is `clock WORKER OFFSET`, e.g. `clock B +200ms` (B's clock is 200 ms ahead) or `clock B -200ms`")
+		return
+	}
+	worker, ok := p.ident(w[1], "worker")
+	if !ok {
+		return
+	}
+	if _, dup := p.offsets[worker]; dup {
+		p.errorf(w[1].col, "%s's clock is given twice", worker)
+		return
+	}
+	text, sign := w[2].text, int64(1)
+	switch {
+	case strings.HasPrefix(text, "+"):
+		text = text[1:]
+	case strings.HasPrefix(text, "-"):
+		text, sign = text[1:], -1
+	}
+	off, ok := p.millis(token{text: text, col: w[2].col + 1}, "clock offset")
+	if !ok {
+		return
+	}
+	p.offsets[worker] = sign * off
+	p.tl.Clocks = append(p.tl.Clocks, ClockDecl{Line: p.line, Worker: worker, Offset: sign * off})
+}

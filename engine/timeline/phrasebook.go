@@ -1,0 +1,95 @@
+package timeline
+
+import (
+	"sort"
+)
+
+// phrasebook is every sentence a trace explains a step with, in one
+// language. Each is a fmt format with explicit argument indexes (%[1]s), so
+// a language may order the arguments its own way; the comment on each
+// field lists them. To add a language, add one phrasebook to phrasebooks.
+type phrasebook struct {
+	list    func([]string) string // "A, B and C"
+	finish  func(string) string   // a last pass over a sentence (Korean particles)
+	ops     map[string]string     // op name -> the word for it
+	reasons map[string]string     // quarantine reason -> the words for it
+
+	claimed       string // actor, job, token, lease_until, cap note
+	claimedNext   string // actor, job, token, lease_until, cap note
+	reclaimed     string // actor, job, token, lease_until, cap note, previous owner, previous token, previous lease_until
+	reclaimedSelf string // actor, job, token, lease_until, cap note, -, previous token
+	capNote       string // (no arguments) the lease was cut to the deadline
+	noJob         string // actor
+	claimRefused  string // actor, job, why
+	quarantinedBy string // actor, job, why
+	writeRefused  string // actor, op, token, why
+	renewed       string // actor, job, token, lease_until, cap note
+	completed     string // actor, job, token, result
+	released      string // actor, job, token, next token
+	sent          string // actor, job, token, qty, complete instant
+	sentAgain     string // actor, job, token, qty, complete instant
+	sentLate      string // actor, job, complete instant, why
+	sentNothing   string // actor
+	sendFailed    string // actor, job, token, instant
+	delivered     string // actor, job, qty, token, total
+	redelivered   string // actor, job, qty, token, total
+	enqueued      string // actor, job, qty
+	enqueueExists string // actor, job
+	stateRead     string // actor, job, row description
+	stateMissing  string // actor, job
+	manyWon       string // actors, job, winner, token, lease_until
+	manyNone      string // actors, job, why
+	manyOdd       string // actors, job, winners
+	invalid       string // actor, op, error
+	failed        string // actor, op, error
+
+	// Why an operation was refused: the clause after "is refused:".
+	notFound            string // job
+	isDone              string // job
+	quarantinedAttempts string // job, max_attempts
+	quarantinedDeadline string // job, deadline
+	nowAttempts         string // max_attempts
+	nowDeadline         string // deadline
+	held                string // owner, token, lease_until
+	superseded          string // owner, token, since
+	supersededSelf      string // owner, token, since
+	supersededFree      string // token
+	neverHeld           string // actor
+	expired             string // lease_until
+	deadlinePassed      string // deadline
+
+	// A row in words, for state.
+	rowPending     string // token
+	rowLeased      string // owner, token, lease_until
+	rowLeaseEnded  string // owner, token, lease_until
+	rowDone        string // owner, token, result
+	rowQuarantined string // reason, token
+
+	// The stories around the queue.
+	supersededDone string // owner, token, since: the newer holder has written
+	ownClock       string // actor, its now, offset text: a worker whose clock is off
+	ahead, behind  string // ms: an offset in words
+	paused         string // actor, from, to
+	crashed        string // actor, the leases it forgot
+	crashedEmpty   string // actor
+	waited         string // instant
+	reopened       string // actor
+	reopenedLost   string // actor, jobs lost
+	wrote          string // actor, key, token, value
+	wroteFenced    string // actor, key, token, stored owner, stored token
+	readValue      string // actor, key, value, owner, token
+	readMissing    string // actor, key
+}
+
+// phrasebooks are the languages a trace can be explained in.
+var phrasebooks = map[string]*phrasebook{"en": &english, "ko": &korean}
+
+// Langs lists the languages Options.Lang accepts.
+func Langs() []string {
+	out := make([]string, 0, len(phrasebooks))
+	for l := range phrasebooks {
+		out = append(out, l)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,379 @@
+package timeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/check"
+)
+
+// The operations of the steps, each on the engine as a worker calls it:
+// at the worker's own now (the step's time plus its clock's offset).
+
+// hold records l as the lease its owner now holds of its job.
+func (r *runner) hold(l engine.Lease) {
+	if l.JobID == "" || l.Owner == "" {
+		return
+	}
+	m := r.leases[l.Owner]
+	if m == nil {
+		m = map[string]engine.Lease{}
+		r.leases[l.Owner] = m
+	}
+	m[l.JobID] = l
+}
+
+// presented is the lease the step's actor presents: its own latest one of
+// the job, with token= overriding the token; token 0 when it holds none.
+func (r *runner) presented(s *StepLine) (engine.Lease, string) {
+	actor := s.Actors[0]
+	l, held := r.leases[actor][s.Job]
+	if !held {
+		l = engine.Lease{JobID: s.Job, Owner: actor, Qty: r.qtyOf(s.Job)}
+	}
+	switch {
+	case s.HasToken:
+		l.Token = s.Token
+		return l, "token="
+	case held:
+		return l, "claim"
+	}
+	return l, "none"
+}
+
+func (r *runner) qtyOf(job string) int64 {
+	if j, ok := r.table.get(job); ok {
+		return j.Qty
+	}
+	return 1
+}
+
+func (r *runner) claim(s *StepLine, st *Step) []check.Op {
+	actor, now := s.Actors[0], st.Now
+	st.Args.TTL = s.TTL
+	var (
+		l    engine.Lease
+		err  error
+		kind = engine.OpClaim
+	)
+	if s.Job == "" {
+		kind = engine.OpClaimNext
+		l, err = r.store.ClaimNext(r.ctx, actor, now, s.TTL)
+	} else {
+		l, err = r.store.Claim(r.ctx, s.Job, actor, now, s.TTL)
+	}
+	st.Outcome, st.Rejection = outcomeOf(err)
+	if err == nil {
+		r.hold(l)
+		st.Lease = leaseOf(l)
+		st.Job = l.JobID
+	}
+	return []check.Op{{Kind: kind, JobID: st.Job, Owner: actor, Now: now, Accepted: err == nil, Lease: l}}
+}
+
+// claimMany runs a concurrent claim. The contenders are admitted in the
+// order written: the first one's claim goes to the database alone, then the
+// others all at once through Store.ClaimManyOutcomes, each on its own
+// connection, against the first one's result. So whoever wins is the same
+// on every run and every platform, while the rest really do race; each
+// loser's outcome carries the rule that refused it. The contenders claim
+// at the first one's now.
+func (r *runner) claimMany(s *StepLine, st *Step) []check.Op {
+	st.Args.TTL = s.TTL
+	first, rest, now := s.Actors[0], s.Actors[1:], st.Now
+	l, err := r.store.Claim(r.ctx, s.Job, first, now, s.TTL)
+	out, rej := outcomeOf(err)
+	st.Contenders = append(st.Contenders, Contender{Actor: first, Outcome: out})
+	ops := []check.Op{{Kind: engine.OpClaim, JobID: s.Job, Owner: first, Now: now, Accepted: err == nil, Lease: l}}
+	if err == nil {
+		r.hold(l)
+		st.Lease = leaseOf(l)
+		st.Contenders[0].Lease = leaseOf(l)
+	}
+	solo := r.takeSQL()
+	outs, merr := r.store.ClaimManyOutcomes(r.ctx, s.Job, rest, now, s.TTL)
+	st.SQL = append(solo, serialize(r.takeSQL())...)
+	for i, a := range rest {
+		c := r.contender(a, i, outs, merr)
+		if c.Lease != nil {
+			if st.Lease == nil {
+				st.Lease = c.Lease
+			}
+			ops = append(ops, check.Op{Kind: engine.OpClaim, JobID: s.Job, Owner: a, Now: now, Accepted: true, Lease: outs[i].Lease})
+		} else {
+			ops = append(ops, check.Op{Kind: engine.OpClaim, JobID: s.Job, Owner: a, Now: now})
+		}
+		st.Contenders = append(st.Contenders, c)
+	}
+	st.Outcome = Outcome{Kind: string(engine.OutcomeOK)}
+	for _, c := range st.Contenders {
+		if c.Outcome.Kind == string(engine.OutcomeError) {
+			st.Outcome = Outcome{Kind: c.Outcome.Kind, Error: c.Actor + ": " + c.Outcome.Error}
+			return ops
+		}
+	}
+	if len(winners(st)) == 0 {
+		st.Outcome, st.Rejection = out, rej
+	}
+	return ops
+}
+
+// contender is the i-th racing contender's part of a concurrent claim.
+func (r *runner) contender(actor string, i int, outs []engine.ClaimOutcome, merr error) Contender {
+	c := Contender{Actor: actor}
+	switch {
+	case merr != nil:
+		c.Outcome, _ = outcomeOf(merr)
+	case i >= len(outs):
+		c.Outcome = Outcome{Kind: string(engine.OutcomeError), Error: fmt.Sprintf("engine.ClaimManyOutcomes answered %d claims", len(outs))}
+	case outs[i].Refusal != nil:
+		c.Outcome, _ = outcomeOf(outs[i].Refusal)
+	default:
+		c.Outcome = Outcome{Kind: string(engine.OutcomeOK)}
+		r.hold(outs[i].Lease)
+		c.Lease = leaseOf(outs[i].Lease)
+	}
+	return c
+}
+
+// serialize puts the statements of concurrent transactions in the order the
+// database ran them. Each transaction's BEGIN IMMEDIATE is observed before
+// it waits for the write lock, so BEGINs interleave; everything after a
+// BEGIN runs under the lock, so the bodies (up to COMMIT or ROLLBACK) do
+// not. Each body gets one BEGIN back. Anything else is left as observed.
+func serialize(stmts []Statement) []Statement {
+	var begins, rest []Statement
+	for _, s := range stmts {
+		if s.SQL == "BEGIN IMMEDIATE" {
+			begins = append(begins, s)
+		} else {
+			rest = append(rest, s)
+		}
+	}
+	var out []Statement
+	open := false
+	for _, s := range rest {
+		if !open {
+			if len(begins) == 0 {
+				return stmts
+			}
+			out = append(out, begins[0])
+			begins = begins[1:]
+			open = true
+		}
+		out = append(out, s)
+		if s.SQL == "COMMIT" || s.SQL == "ROLLBACK" {
+			open = false
+		}
+	}
+	if open || len(begins) > 0 {
+		return stmts
+	}
+	return out
+}
+
+// winners are the contenders of a concurrent claim who got the lease.
+func winners(st *Step) []string {
+	var w []string
+	for _, c := range st.Contenders {
+		if c.Outcome.Kind == string(engine.OutcomeOK) {
+			w = append(w, c.Actor)
+		}
+	}
+	return w
+}
+
+// write runs renew, complete or release with the actor's lease.
+func (r *runner) write(s *StepLine, st *Step) []check.Op {
+	l, from := r.presented(s)
+	st.Presented, st.Args.Token, st.Args.TokenFrom = leaseOf(l), l.Token, from
+	now := st.Now
+	op := check.Op{Kind: s.Op(), JobID: s.Job, Owner: l.Owner, Token: l.Token, Now: now}
+	var err error
+	switch s.Verb {
+	case VerbRenew:
+		st.Args.TTL = s.TTL
+		var nl engine.Lease
+		nl, err = r.store.Renew(r.ctx, l, now, s.TTL)
+		if err == nil {
+			r.hold(nl)
+			st.Lease = leaseOf(nl)
+			op.Lease = nl
+		}
+	case VerbComplete:
+		st.Args.Result = s.Result
+		err = r.store.Complete(r.ctx, l, now, s.Result)
+	case VerbRelease:
+		op.Now = 0
+		err = r.store.Release(r.ctx, l)
+	}
+	st.Outcome, st.Rejection = outcomeOf(err)
+	op.Accepted = err == nil
+	return []check.Op{op}
+}
+
+// skewedClock is a worker's clock: true time plus its offset.
+type skewedClock struct {
+	c   *engine.VirtualClock
+	off int64
+}
+
+func (c skewedClock) Now() int64 { return c.c.Now() + c.off }
+
+// send is the courier's Dispatch. The delivery lands at the step's time;
+// the courier hears back took ms later, when Dispatch completes the job.
+func (r *runner) send(s *StepLine, st *Step) []check.Op {
+	actor := s.Actors[0]
+	st.Args.TTL, st.Args.Took, st.Args.Fail = s.TTL, s.Took, s.Fail
+	deliver := func(ctx context.Context, l engine.Lease) error {
+		defer r.clock.Advance(s.Took)
+		if s.Fail {
+			return errSendFailed
+		}
+		rc, err := r.receive(ctx, l)
+		st.Receipt = rc
+		return err
+	}
+	clock := skewedClock{c: &r.clock, off: r.tl.Offset(actor)}
+	l, err := r.store.Dispatch(r.ctx, actor, clock, s.TTL, deliver)
+	st.Outcome, st.Rejection = outcomeOf(err)
+	if l.JobID == "" {
+		return nil
+	}
+	r.hold(l)
+	st.Job, st.Lease = l.JobID, leaseOf(l)
+	ops := []check.Op{{Kind: engine.OpClaimNext, JobID: l.JobID, Owner: actor, Now: st.Now, Accepted: true, Lease: l}}
+	w := check.Op{Kind: engine.OpComplete, JobID: l.JobID, Owner: actor, Token: l.Token, Now: st.Now + s.Took, Accepted: err == nil}
+	if st.Outcome.Kind == string(engine.OutcomeFailed) {
+		w.Kind, w.Accepted = engine.OpRelease, true
+	}
+	return append(ops, w)
+}
+
+// receive hands l to the receiver and reads its total and its row.
+func (r *runner) receive(ctx context.Context, l engine.Lease) (*Receipt, error) {
+	delivered, err := r.recv.Deliver(ctx, l)
+	if err != nil {
+		return nil, err
+	}
+	total, err := r.recv.Total(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rc := &Receipt{Job: l.JobID, Qty: l.Qty, Owner: l.Owner, Token: l.Token, Delivered: delivered, Total: total}
+	kept, err := r.recv.Receipts(ctx, l.JobID)
+	if err != nil {
+		return nil, err
+	}
+	if len(kept) == 1 {
+		rc.Kept = ReceiptRow{Qty: kept[0].Qty, Owner: kept[0].Owner, Token: kept[0].Token}
+	}
+	return rc, nil
+}
+
+func (r *runner) deliver(s *StepLine, st *Step) {
+	l, from := r.presented(s)
+	st.Presented, st.Args.Token, st.Args.TokenFrom = leaseOf(l), l.Token, from
+	rc, err := r.receive(r.ctx, l)
+	st.Receipt = rc
+	st.Outcome, _ = outcomeOf(err)
+}
+
+func (r *runner) enqueue(s *StepLine, st *Step) ([]check.Op, map[string]bool) {
+	st.Args.Qty, st.Args.Deadline, st.Args.MaxAttempts = s.Qty, s.Deadline, s.MaxAttempts
+	_, existed := r.table.get(s.Job)
+	created, err := r.store.Enqueue(r.ctx, engine.NewJob{ID: s.Job, Qty: s.Qty, Deadline: s.Deadline, MaxAttempts: s.MaxAttempts})
+	st.Outcome, _ = outcomeOf(err)
+	if err != nil {
+		return nil, nil
+	}
+	st.Enqueued = &created
+	ops := []check.Op{{Kind: engine.OpEnqueue, JobID: s.Job, Accepted: created}}
+	if created && existed { // the row was deleted and inserted again
+		return ops, map[string]bool{s.Job: true}
+	}
+	return ops, nil
+}
+
+func (r *runner) state(s *StepLine, st *Step) {
+	j, err := r.store.Get(r.ctx, s.Job)
+	st.Outcome, _ = outcomeOf(err)
+	switch {
+	case err == nil && j == nil:
+		st.Outcome = Outcome{Kind: string(engine.OutcomeEmpty)}
+	case err == nil:
+		row := rowOf(*j)
+		st.State = &row
+	}
+}
+
+// store1 writes to the fenced storage with the actor's lease of the job.
+func (r *runner) store1(s *StepLine, st *Step) []check.Op {
+	l, from := r.presented(s)
+	st.Presented, st.Args.Token, st.Args.TokenFrom = leaseOf(l), l.Token, from
+	st.Args.Key, st.Args.Value = s.Key, s.Value
+	err := r.stor.Write(r.ctx, s.Key, l, s.Value)
+	st.Outcome, st.Rejection = outcomeOf(err)
+	if v, rerr := r.stor.All(r.ctx, s.Key); rerr == nil && len(v) == 1 {
+		stored := Stored{Key: v[0].Key, Value: v[0].Value, Owner: v[0].Owner, Token: v[0].Token}
+		r.storage[s.Key] = stored
+		st.Stored = &stored
+	}
+	return []check.Op{{Kind: engine.OpWrite, JobID: s.Key, Owner: l.Owner, Token: l.Token, Accepted: err == nil}}
+}
+
+func (r *runner) read(s *StepLine, st *Step) {
+	st.Args.Key = s.Key
+	v, err := r.stor.Read(r.ctx, s.Key)
+	st.Outcome, _ = outcomeOf(err)
+	switch {
+	case err == nil && v == nil:
+		st.Outcome = Outcome{Kind: string(engine.OutcomeEmpty)}
+	case err == nil:
+		st.Stored = &Stored{Key: v.Key, Value: v.Value, Owner: v.Owner, Token: v.Token}
+	}
+}
+
+// reopen opens the store over the same database again: init_db.
+func (r *runner) reopen(st *Step) {
+	err := r.open()
+	st.Outcome, _ = outcomeOf(err)
+}
+
+// crash makes the actor forget every lease it held.
+func (r *runner) crash(s *StepLine, st *Step) {
+	actor := s.Actors[0]
+	st.Outcome = Outcome{Kind: string(engine.OutcomeOK)}
+	st.Forgot = []Lease{}
+	for _, l := range r.leases[actor] {
+		st.Forgot = append(st.Forgot, *leaseOf(l))
+	}
+	sort.Slice(st.Forgot, func(i, j int) bool { return st.Forgot[i].Job < st.Forgot[j].Job })
+	delete(r.leases, actor)
+}
+
+// outcomeOf classifies an operation's error.
+func outcomeOf(err error) (Outcome, *Rejection) {
+	kind := engine.OutcomeOf(err)
+	if errors.Is(err, errSendFailed) {
+		kind = engine.OutcomeFailed
+	}
+	o := Outcome{Kind: string(kind)}
+	var rej *engine.Rejection
+	switch {
+	case errors.As(err, &rej):
+		o.Reason = string(rej.Refusal())
+		return o, &Rejection{Op: rej.Op, Reason: o.Reason, Presented: *leaseOf(rej.Presented),
+			Current: rowOf(rej.Current), Now: rej.Now, Message: rej.Error()}
+	case kind == engine.OutcomeInvalid || kind == engine.OutcomeFailed || kind == engine.OutcomeError:
+		o.Error = err.Error()
+	}
+	return o, nil
+}
+
+func leaseOf(l engine.Lease) *Lease {
+	return &Lease{Job: l.JobID, Owner: l.Owner, Qty: l.Qty, Token: l.Token, Attempt: l.Attempt, LeaseUntil: l.LeaseUntil}
+}

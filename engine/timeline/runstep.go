@@ -1,0 +1,226 @@
+package timeline
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/check"
+)
+
+// step runs one step line and builds its trace: the operation, then the
+// rows it wrote (read back by id), the leases that ended, the checks, the
+// sentence and the expectation.
+func (r *runner) step(i int, s *StepLine) (Step, error) {
+	st := Step{Index: i, Line: s.Line, Source: s.Source, Note: s.Note, Time: s.Time, Now: r.now(s),
+		Actors: append([]string{}, s.Actors...), Op: string(s.Op()), Job: s.Job, Gone: []string{}}
+	r.clock.Set(s.Time)
+	expired := r.expireAt(s.Time)
+	r.takeSQL()
+	r.takeWritten()
+	ops, moved := r.run(s, &st)
+	r.clock.Set(s.End())
+	st.End = s.End()
+	if st.SQL == nil {
+		st.SQL = r.takeSQL()
+	}
+	before, after, err := r.readBack(&st, moved, s.Verb == VerbReopen)
+	if err != nil {
+		return st, fmt.Errorf("%s:%d: read the rows: %w", r.tl.Name, s.Line, err)
+	}
+	st.Rows = rowsOf(after)
+	st.Changed = changedCells(before, after)
+	r.noteGrants(before, after, s.Time)
+	st.Expired = append(expired, r.track(after, st.End)...)
+	st.Expired = append(st.Expired, r.expireAt(st.End)...) // the leases that ended while the step took its time
+	sortExpiries(st.Expired)
+	st.Verdicts = r.verdicts(s, ops, after, s.Verb == VerbReopen)
+	var prev *engine.Job
+	if j, ok := before[st.Job]; ok {
+		prev = &j
+	}
+	st.Explain = r.explain(s, &st, prev)
+	if s.Expect != nil {
+		st.Expect = r.judge(s, &st)
+	}
+	return st, nil
+}
+
+// now is the step's instant on its actor's clock.
+func (r *runner) now(s *StepLine) int64 {
+	if len(s.Actors) == 0 {
+		return s.Time
+	}
+	return s.Time + r.tl.Offset(s.Actors[0])
+}
+
+// run runs the step's operation. moved names the rows an enqueue replaced
+// (a broken engine's INSERT OR REPLACE), which go to the end of the table.
+func (r *runner) run(s *StepLine, st *Step) (ops []check.Op, moved map[string]bool) {
+	switch s.Op() {
+	case engine.OpClaim, engine.OpClaimNext:
+		ops = r.claim(s, st)
+	case engine.OpClaimMany:
+		ops = r.claimMany(s, st)
+	case engine.OpRenew, engine.OpComplete, engine.OpRelease:
+		ops = r.write(s, st)
+	case engine.OpSend:
+		ops = r.send(s, st)
+	case engine.OpDeliver:
+		r.deliver(s, st)
+	case engine.OpEnqueue:
+		ops, moved = r.enqueue(s, st)
+	case engine.OpState:
+		r.state(s, st)
+	case engine.OpWrite:
+		ops = r.store1(s, st)
+	case engine.OpRead:
+		r.read(s, st)
+	case engine.OpReopen:
+		r.reopen(st)
+	case OpPause:
+		st.Args.For = s.For
+		st.Outcome = Outcome{Kind: string(engine.OutcomeOK)}
+	case OpCrash:
+		r.crash(s, st)
+	default: // wait
+		st.Outcome = Outcome{Kind: string(engine.OutcomeOK)}
+	}
+	return ops, moved
+}
+
+// readBack reads the rows the step wrote and applies them to the mirror;
+// after a reopen, or a statement over a whole table, it reads every row.
+// It returns the changed rows as they stood before and as they stand now.
+func (r *runner) readBack(st *Step, moved map[string]bool, reopened bool) (map[string]engine.Job, []engine.Job, error) {
+	ids, whole := r.takeWritten()
+	before := make(map[string]engine.Job, len(ids))
+	if whole || reopened {
+		jobs, err := r.store.Jobs(r.ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		old := r.table.all()
+		for _, j := range old {
+			before[j.ID] = j
+		}
+		st.Gone = append(st.Gone, r.table.reset(jobs)...)
+		return before, changedRows(before, jobs), nil
+	}
+	for _, id := range ids {
+		if j, ok := r.table.get(id); ok && !moved[id] {
+			before[id] = j
+		}
+	}
+	after, err := r.store.Inspect(r.ctx, ids...)
+	if err != nil {
+		return nil, nil, err
+	}
+	for id := range moved {
+		st.Gone = append(st.Gone, id)
+	}
+	sort.Strings(st.Gone)
+	r.table.apply(after, moved)
+	return before, changedRows(before, after), nil
+}
+
+// changedRows are the rows of after that differ from before (all of them
+// that before does not hold).
+func changedRows(before map[string]engine.Job, after []engine.Job) []engine.Job {
+	out := make([]engine.Job, 0, len(after))
+	for _, j := range after {
+		if b, ok := before[j.ID]; !ok || b != j {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// verdicts runs the checker on the step and marks the violations the
+// step's expectation announced.
+func (r *runner) verdicts(s *StepLine, ops []check.Op, changed []engine.Job, whole bool) []Verdict {
+	var vs []check.Verdict
+	if whole {
+		vs = r.checker.Observe(ops, r.table.all())
+	} else {
+		vs = r.checker.ObserveChanged(ops, changed)
+	}
+	out := make([]Verdict, 0, len(vs))
+	for _, v := range vs {
+		out = append(out, Verdict{Invariant: v.Invariant, OK: v.OK, Detail: v.Detail,
+			Expected: !v.OK && s.Expect != nil && containsString(s.Expect.Violates, v.Invariant)})
+	}
+	return out
+}
+
+// noteGrants records when each job's current token was granted: at the
+// step's time, for every row whose token changed in the step.
+func (r *runner) noteGrants(before map[string]engine.Job, after []engine.Job, at int64) {
+	for _, j := range after {
+		if j.Token != before[j.ID].Token {
+			r.granted[j.ID] = at
+		}
+	}
+}
+
+// expireAt reports the valid leases that end at or before t (true time),
+// before a step at t runs: at now == lease_until a lease has ended.
+func (r *runner) expireAt(t int64) []Expiry {
+	out := []Expiry{}
+	for job, e := range r.live {
+		if e.At <= t {
+			out = append(out, e)
+			r.ended[job] = e
+			delete(r.live, job)
+		}
+	}
+	return out
+}
+
+// track updates the valid leases from the rows a step changed (it ended
+// at end) and reports those that ended during the step (e.g. while a send
+// took its time). A lease ends when its holder's clock reads lease_until.
+func (r *runner) track(jobs []engine.Job, end int64) []Expiry {
+	var out []Expiry
+	for _, j := range jobs {
+		if j.Status != engine.StatusLeased || j.Owner == "" {
+			delete(r.live, j.ID)
+			continue
+		}
+		e := Expiry{At: j.LeaseUntil - r.tl.Offset(j.Owner), Job: j.ID, Owner: j.Owner, Token: j.Token}
+		if r.ended[j.ID] == e {
+			continue // reported already; the row still shows the ended lease
+		}
+		if e.At <= end {
+			out = append(out, e)
+			r.ended[j.ID] = e
+			delete(r.live, j.ID)
+			continue
+		}
+		r.live[j.ID] = e
+	}
+	return out
+}
+
+func sortExpiries(es []Expiry) {
+	sort.Slice(es, func(i, j int) bool {
+		a, b := es[i], es[j]
+		if a.At != b.At {
+			return a.At < b.At
+		}
+		if a.Job != b.Job {
+			return a.Job < b.Job
+		}
+		return a.Token < b.Token
+	})
+}
+
+// storageRows is the storage as it stands, in key order.
+func (r *runner) storageRows() []Stored {
+	out := make([]Stored, 0, len(r.storage))
+	for _, v := range r.storage {
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}

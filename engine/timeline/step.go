@@ -1,0 +1,450 @@
+package timeline
+
+import (
+	"math"
+	"strings"
+)
+
+// A step line: TIME ACTOR VERB [OBJECT] [key=value ...] [-> expectation],
+// or TIME wait.
+
+// verbArgs are the key=value arguments each verb takes.
+var verbArgs = map[Verb][]string{
+	VerbClaim:    {"ttl"},
+	VerbRenew:    {"ttl", "token"},
+	VerbComplete: {"token", "result"},
+	VerbRelease:  {"token"},
+	VerbSend:     {"ttl", "took", "fail"},
+	VerbDeliver:  {"token"},
+	VerbEnqueue:  jobFields,
+	VerbState:    {},
+	VerbWrite:    {"key", "value", "token"},
+	VerbRead:     {},
+	VerbPause:    {},
+	VerbCrash:    {},
+	VerbWait:     {},
+	VerbReopen:   {},
+}
+
+// verbObject is what follows a verb: a job, a storage key, a duration, or
+// nothing.
+type verbObject int
+
+const (
+	objNone        verbObject = iota
+	objJob                    // required
+	objOptionalJob            // claim: without one, the oldest claimable job
+	objKey                    // read
+	objDuration               // pause
+)
+
+var verbObjects = map[Verb]verbObject{
+	VerbClaim: objOptionalJob, VerbRenew: objJob, VerbComplete: objJob, VerbRelease: objJob,
+	VerbDeliver: objJob, VerbEnqueue: objJob, VerbState: objJob, VerbWrite: objJob,
+	VerbRead: objKey, VerbPause: objDuration,
+}
+
+// usage is how each verb is written, for messages.
+var usage = map[Verb]string{
+	VerbRenew: "renew JOB", VerbComplete: "complete JOB", VerbRelease: "release JOB",
+	VerbDeliver: "deliver JOB", VerbEnqueue: "enqueue JOB", VerbState: "state JOB",
+	VerbWrite: "write JOB [key=K] [value=V]", VerbRead: "read KEY", VerbPause: "pause DURATION (e.g. pause 2s)",
+}
+
+func (p *parser) step(ll lexed, source, note string) {
+	w := ll.words
+	s := StepLine{Line: p.line, Source: source, Note: note}
+	if !p.noArrowTypos(w) || !p.stepTime(w, &s) {
+		return
+	}
+	if len(w) > 1 && w[1].text == string(VerbWait) {
+		p.waitStep(ll, s)
+		return
+	}
+	if len(w) < 3 {
+		p.errorf(w[0].col, "a step is `TIME ACTOR VERB [JOB] [key=value ...] [-> expectation]`, or `TIME wait`")
+		return
+	}
+	verb := Verb(w[2].text)
+	if _, known := verbArgs[verb]; !known {
+		p.errorf(w[2].col, "unknown verb %q (verbs: %s)%s", w[2].text, verbList(), didYouMean(w[2].text, verbNames()))
+		return
+	}
+	s.Verb = verb
+	if !p.stepActors(w[1], &s) {
+		return
+	}
+	rest, ok := p.stepObject(w, &s)
+	if !ok {
+		return
+	}
+	kv, ok := p.keyValues(rest, verbArgs[verb], string(verb))
+	if !ok || !p.stepArgs(kv, &s, w) || !p.stepDefaults(kv, &s, w) {
+		return
+	}
+	if ll.arrow != 0 {
+		e, ok := p.expectation(ll, &s)
+		if !ok {
+			return
+		}
+		s.Expect = e
+	}
+	p.record(s, w)
+}
+
+// noArrowTypos refuses the arrows people write for "->".
+func (p *parser) noArrowTypos(w []token) bool {
+	for _, t := range w {
+		if strings.HasPrefix(t.text, "=>") || strings.HasPrefix(t.text, "→") {
+			p.errorf(t.col, "an expectation starts with -> (a hyphen and >), not %s", string([]rune(t.text)[:min(2, len([]rune(t.text)))]))
+			return false
+		}
+	}
+	return true
+}
+
+// stepTime reads the step's time: absolute (1000ms, 1.5s, 1000) or
+// relative to where the previous step left the clock (+200ms).
+func (p *parser) stepTime(w []token, s *StepLine) bool {
+	t := w[0]
+	text, rel := t.text, strings.HasPrefix(t.text, "+")
+	if rel {
+		text = text[1:]
+	}
+	if len(w) > 1 && allDigits(strings.TrimSuffix(text, ".")) && isUnit(w[1].text) {
+		p.errorf(w[1].col, "no space between a number and its unit: write %s%s", t.text, w[1].text)
+		return false
+	}
+	ms, ok := parseMillis(text)
+	if !ok {
+		p.errorf(t.col, "malformed time %q: a step starts with a time like 0ms, 1.5s, 1000 or +200ms", t.text)
+		return false
+	}
+	if rel {
+		if ms > math.MaxInt64-p.prevEnd {
+			ms = math.MaxInt64 - p.prevEnd
+		}
+		ms += p.prevEnd
+	} else if ms < p.prevEnd {
+		p.errorf(t.col, "time goes backwards: %d ms is before %d ms, where the previous step ended", ms, p.prevEnd)
+		return false
+	}
+	if !p.withinTime(t.col, ms, "time") {
+		return false
+	}
+	s.Time = ms
+	p.prevEnd = ms // even if the rest of the line is bad, later times count from here
+	return true
+}
+
+func (p *parser) waitStep(ll lexed, s StepLine) {
+	w := ll.words
+	if len(w) > 2 {
+		p.errorf(w[2].col, "wait takes nothing: `TIME wait` lets time pass to TIME")
+		return
+	}
+	s.Verb = VerbWait
+	if ll.arrow != 0 {
+		p.errorf(ll.arrow, "wait has no outcome to expect")
+		return
+	}
+	p.tl.Steps = append(p.tl.Steps, s)
+}
+
+// stepActors reads the actor, or the contenders of a concurrent claim.
+func (p *parser) stepActors(t token, s *StepLine) bool {
+	parts := strings.Split(t.text, ",")
+	col := t.col
+	seen := map[string]bool{}
+	for _, a := range parts {
+		name, ok := p.ident(token{text: a, col: col}, "actor")
+		if !ok {
+			return false
+		}
+		if seen[name] {
+			p.errorf(col, "actor %s is listed twice", name)
+			return false
+		}
+		if !p.actorFree(name, col, s.Time) {
+			return false
+		}
+		seen[name] = true
+		s.Actors = append(s.Actors, name)
+		col += len([]rune(a)) + 1
+	}
+	switch {
+	case len(parts) > 1 && s.Verb != VerbClaim:
+		p.errorf(t.col, "only claim takes several actors (a concurrent claim)")
+		return false
+	case len(parts) > p.lim.Contenders:
+		p.limitf(t.col, p.lim.Row("contenders"), "%d contenders", len(parts))
+		return false
+	}
+	return true
+}
+
+// actorFree checks that a worker may act at t: it is not inside a pause,
+// its clock does not read below 0, and it does not go over the limit
+// workers.
+func (p *parser) actorFree(name string, col int, t int64) bool {
+	if pa, ok := p.paused[name]; ok && t >= pa.from && t < pa.to {
+		p.errorf(col, "%s is paused from %d ms to %d ms (line %d): a paused worker does nothing; move this step to %d ms or later, or shorten the pause",
+			name, pa.from, pa.to, pa.line, pa.to)
+		return false
+	}
+	if off := p.offsets[name]; t+off < 0 {
+		p.errorf(col, "%s's clock reads %d ms at %d ms (it is %d ms behind): its first step comes at %d ms or later", name, t+off, t, -off, -off)
+		return false
+	}
+	if !p.actorSeen[name] && len(p.actorSeen) >= p.lim.Workers {
+		p.limitf(col, p.lim.Row("workers"), "worker %d (%s)", len(p.actorSeen)+1, name)
+		return false
+	}
+	return true
+}
+
+// stepObject reads what follows the verb and returns the words after it.
+func (p *parser) stepObject(w []token, s *StepLine) ([]token, bool) {
+	rest := w[3:]
+	obj := verbObjects[s.Verb]
+	has := len(rest) > 0 && !strings.Contains(rest[0].text, "=")
+	switch {
+	case obj == objNone && has:
+		p.errorf(rest[0].col, "%s takes no job%s", s.Verb, map[bool]string{true: ": it claims the oldest claimable one (expect it with -> job=" + rest[0].text + ")"}[s.Verb == VerbSend])
+		return nil, false
+	case (obj == objJob || obj == objKey || obj == objDuration) && !has:
+		p.errorf(w[2].col, "%s needs %s: `%s`", s.Verb, map[verbObject]string{objJob: "a job", objKey: "a key", objDuration: "a duration"}[obj], usage[s.Verb])
+		return nil, false
+	case !has && len(s.Actors) > 1:
+		p.errorf(w[2].col, "a concurrent claim names its job: `%s claim JOB`", w[1].text)
+		return nil, false
+	case !has:
+		return rest, true
+	}
+	switch obj {
+	case objDuration:
+		if len(rest) > 1 && isUnit(rest[1].text) {
+			p.errorf(rest[1].col, "no space between a number and its unit: write %s%s", rest[0].text, rest[1].text)
+			return nil, false
+		}
+		d, ok := p.millis(rest[0], "pause")
+		if ok && d <= 0 {
+			p.errorf(rest[0].col, "a pause lasts more than 0 ms")
+			ok = false
+		}
+		s.For = d
+		return rest[1:], ok
+	case objKey:
+		key, ok := p.ident(rest[0], "key")
+		s.Key = key
+		return rest[1:], ok
+	}
+	job, ok := p.ident(rest[0], "job")
+	if !ok {
+		return nil, false
+	}
+	s.Job = job
+	if s.Verb == VerbEnqueue {
+		ok = p.knowJob(job, rest[0].col) // known from here on, even if the rest is wrong
+	} else {
+		p.jobRefs = append(p.jobRefs, jobRef{id: job, line: p.line, col: rest[0].col})
+	}
+	return rest[1:], ok
+}
+
+// stepArgs reads the key=value arguments into s.
+func (p *parser) stepArgs(kv []keyValue, s *StepLine, w []token) bool {
+	for _, a := range kv {
+		var ok bool
+		switch a.key {
+		case "ttl":
+			s.TTL, ok = p.millis(a.val, a.key)
+		case "took":
+			s.Took, ok = p.millis(a.val, a.key)
+		case "token":
+			s.Token, ok = p.count(a.val, a.key)
+			s.HasToken = true
+		case "result":
+			s.Result, ok = a.val.text, true
+		case "value":
+			s.Value, ok = a.val.text, true
+		case "key":
+			s.Key, ok = p.ident(a.val, "key")
+		case "fail":
+			s.Fail, ok = p.boolean(a.val, a.key)
+		default: // the job fields of enqueue
+			continue
+		}
+		if !ok {
+			return false
+		}
+	}
+	if s.Verb == VerbEnqueue {
+		f, ok := p.jobFieldValues(kv, s.Time)
+		s.Qty, s.Deadline, s.MaxAttempts = f.qty, f.deadline, f.maxAttempts
+		if !ok {
+			return false
+		}
+	}
+	if s.Took > 0 && !p.withinTime(w[0].col, s.Time+s.Took, "the send's end") {
+		return false
+	}
+	return true
+}
+
+// stepDefaults fills in what the line left out: the lease header's ttl, the
+// actor's name as a complete's result and a write's value, the job as a
+// write's key.
+func (p *parser) stepDefaults(kv []keyValue, s *StepLine, w []token) bool {
+	if s.Verb == VerbClaim || s.Verb == VerbRenew || s.Verb == VerbSend {
+		if !hasKey(kv, "ttl") {
+			if p.tl.Lease == 0 {
+				p.errorf(w[2].col, "%s needs a lease duration: add a `lease 1000ms` header line or ttl=", s.Verb)
+				return false
+			}
+			s.TTL = p.tl.Lease
+		}
+	}
+	if s.Verb == VerbComplete && !hasKey(kv, "result") {
+		s.Result = s.Actors[0]
+	}
+	if s.Verb == VerbWrite {
+		if !hasKey(kv, "value") {
+			s.Value = s.Actors[0]
+		}
+		if s.Key == "" {
+			s.Key = s.Job
+		}
+	}
+	return true
+}
+
+// record keeps a good step: its implicit token to check, its actors, its
+// pause, and the clock it leaves.
+func (p *parser) record(s StepLine, w []token) {
+	idx := len(p.tl.Steps)
+	switch s.Verb {
+	case VerbRenew, VerbComplete, VerbRelease, VerbDeliver, VerbWrite:
+		if !s.HasToken {
+			p.tokenRefs = append(p.tokenRefs, tokenRef{actor: s.Actors[0], job: s.Job, line: p.line, col: w[1].col, step: idx})
+		}
+	case VerbPause:
+		p.paused[s.Actors[0]] = pause{from: s.Time, to: s.Time + s.For, line: p.line}
+	}
+	for _, a := range s.Actors {
+		if !p.actorSeen[a] {
+			p.actorSeen[a] = true
+			p.tl.Actors = append(p.tl.Actors, a)
+		}
+	}
+	p.prevEnd = s.End()
+	p.tl.Steps = append(p.tl.Steps, s)
+}
+
+func hasKey(kv []keyValue, key string) bool {
+	for _, a := range kv {
+		if a.key == key {
+			return true
+		}
+	}
+	return false
+}
+
+func verbNames() []string {
+	s := make([]string, len(Verbs))
+	for i, v := range Verbs {
+		s[i] = string(v)
+	}
+	return s
+}
+
+func verbList() string { return strings.Join(verbNames(), ", ") }
+
+type keyValue struct {
+	key string
+	val token // the value, unquoted
+	col int   // the key's column
+}
+
+// keyValues reads key=value words, each key at most once and one of
+// allowed; what names the line for messages.
+func (p *parser) keyValues(words []token, allowed []string, what string) ([]keyValue, bool) {
+	var out []keyValue
+	seen := map[string]bool{}
+	for i, w := range words {
+		key, val, found := strings.Cut(w.text, "=")
+		switch {
+		case !found && isUnit(w.text) && i > 0 && allDigits(strings.TrimSuffix(words[i-1].text[strings.Index(words[i-1].text, "=")+1:], ".")):
+			p.errorf(w.col, "no space between a number and its unit: write %s%s", words[i-1].text, w.text)
+			return nil, false
+		case !found:
+			p.errorf(w.col, "unexpected %q: arguments are key=value (%s takes %s)", w.text, what, fieldsText(allowed))
+			return nil, false
+		case !p.allowedKey(key, w.col, allowed, what):
+			return nil, false
+		case seen[key]:
+			p.errorf(w.col, "%s= is given twice", key)
+			return nil, false
+		}
+		seen[key] = true
+		vt := token{text: val, col: w.col + len([]rune(key)) + 1}
+		v, ok := p.unquote(vt)
+		if !ok {
+			return nil, false
+		}
+		vt.text = v
+		if key != "result" && key != "value" && v == "" {
+			p.errorf(vt.col, "%s= needs a value", key)
+			return nil, false
+		}
+		out = append(out, keyValue{key: key, val: vt, col: w.col})
+	}
+	return out, true
+}
+
+// allowedKey checks one argument's key against what the line takes.
+func (p *parser) allowedKey(key string, col int, allowed []string, what string) bool {
+	for _, a := range allowed {
+		if a == key {
+			return true
+		}
+	}
+	switch {
+	case key == "attempts" && containsString(allowed, "max_attempts"):
+		p.errorf(col, "the attempts budget is max_attempts=N (attempts= after -> checks the count of claims)")
+	case len(allowed) == 0:
+		p.errorf(col, "%s takes no arguments", what)
+	case allArgKeys[key]:
+		p.errorf(col, "%s takes no %s= (it takes %s)", what, key, fieldsText(allowed))
+	default:
+		p.errorf(col, "unknown field %q: %s takes %s%s", key, what, fieldsText(allowed), didYouMean(key, allowed))
+	}
+	return false
+}
+
+// allArgKeys are the keys some verb or header takes.
+var allArgKeys = func() map[string]bool {
+	m := map[string]bool{}
+	for _, keys := range verbArgs {
+		for _, k := range keys {
+			m[k] = true
+		}
+	}
+	return m
+}()
+
+func fieldsText(keys []string) string {
+	if len(keys) == 0 {
+		return "nothing"
+	}
+	return strings.Join(keys, "=, ") + "="
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
