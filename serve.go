@@ -62,8 +62,14 @@ func serveCommand(args []string, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	site, err := webserve.OpenDir(*webDir) // nothing outside it is served, links included
+	if err != nil {
+		fmt.Fprintln(stderr, "leaselab:", err)
+		return 1
+	}
+	defer site.Close()
 	mux := http.NewServeMux()
-	mux.Handle("/", webserve.Handler(os.DirFS(*webDir))) // static page; /api/ stays free for the HTTP API
+	mux.Handle("/", site) // static page; /api/ stays free for the HTTP API
 	db, err := sqlitedb.Open(*dbPath)
 	if err != nil {
 		fmt.Fprintln(stderr, "leaselab:", err)
