@@ -19,6 +19,7 @@ package main
 import (
 	"database/sql"
 	"encoding/json"
+	"log"
 	"net/http"
 
 	"github.com/syumai/workers"
@@ -44,21 +45,26 @@ func main() {
 func serve(w http.ResponseWriter, r *http.Request) {
 	c, err := d1.OpenConnector(binding)
 	if err != nil {
-		unavailable(w, "D1 binding "+binding+": "+err.Error())
+		unavailable(w, "D1 binding "+binding, err)
 		return
 	}
 	db := sql.OpenDB(c)
 	defer db.Close()
 	store, err := engine.New(r.Context(), db, engine.WithoutTransactions())
 	if err != nil {
-		unavailable(w, err.Error())
+		unavailable(w, "opening the store", err)
 		return
 	}
 	httpapi.New(store, httpapi.WithoutTimeline(noTimeline)).ServeHTTP(w, r)
 }
 
-func unavailable(w http.ResponseWriter, msg string) {
+// unavailable logs why the store could not be opened (wrangler tail shows
+// it) and answers 500 without the database's text, as httpapi does.
+func unavailable(w http.ResponseWriter, what string, err error) {
+	log.Printf("worker: %s: %v", what, err)
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(http.StatusInternalServerError)
-	json.NewEncoder(w).Encode(map[string]string{"error": "database", "message": msg})
+	json.NewEncoder(w).Encode(map[string]string{"error": "database",
+		"message": "the server failed to answer; its log says why"})
 }

@@ -422,18 +422,45 @@ func (s *suite) testMethods(t *testing.T) {
 		{http.MethodGet, "/api/renew", "POST"},
 		{http.MethodPut, "/api/complete", "POST"},
 		{http.MethodDelete, "/api/release", "POST"},
-		{http.MethodPut, "/api/jobs", "GET, POST"},
-		{http.MethodDelete, "/api/jobs/x", "GET"},
-		{http.MethodPost, "/api/jobs/x", "GET"},
+		{http.MethodPut, "/api/jobs", "GET, HEAD, POST"},
+		{http.MethodDelete, "/api/jobs/x", "GET, HEAD"},
+		{http.MethodPost, "/api/jobs/x", "GET, HEAD"},
+		{http.MethodHead, "/api/claim", "POST"},
 		{http.MethodGet, "/api/timeline", "POST"},
 	} {
 		t.Run(tc.method+tc.path, func(t *testing.T) {
 			ans := s.c.do(t, tc.method, tc.path, "", nil)
+			if tc.method == http.MethodHead { // no body to read the error from
+				if ans.status != http.StatusMethodNotAllowed || ans.header.Get("Allow") != tc.allow {
+					t.Fatalf("%v\nwant 405 with Allow %q", ans, tc.allow)
+				}
+				return
+			}
 			wantError(t, ans, http.StatusMethodNotAllowed, "method_not_allowed", tc.allow)
 			if got := ans.header.Get("Allow"); got != tc.allow {
 				t.Fatalf("Allow %q, want %q", got, tc.allow)
 			}
 		})
+	}
+}
+
+// HEAD on a GET route answers as GET would, without the body.
+func (s *suite) testHead(t *testing.T) {
+	id := s.newJob(t, "head")
+	for _, tc := range []struct {
+		path string
+		want int
+	}{
+		{"/api/jobs", http.StatusOK},
+		{"/api/jobs/" + url.PathEscape(id), http.StatusOK},
+		{"/api/jobs/" + url.PathEscape(s.id("head-none")), http.StatusNotFound},
+	} {
+		get, head := s.c.get(t, tc.path), s.c.do(t, http.MethodHead, tc.path, "", nil)
+		if head.status != tc.want || get.status != tc.want || len(head.body) != 0 ||
+			head.header.Get("Content-Type") != get.header.Get("Content-Type") ||
+			head.header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("HEAD %v (headers %v)\nGET %v\nwant %d, GET's headers, no body", head, head.header, get, tc.want)
+		}
 	}
 }
 

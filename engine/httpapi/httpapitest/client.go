@@ -176,6 +176,9 @@ func want[T any](t testing.TB, a answer, status int) T {
 	if ct := a.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 		t.Fatalf("%v\nContent-Type %q, want application/json", a, ct)
 	}
+	if got := a.header.Get("X-Content-Type-Options"); got != "nosniff" {
+		t.Fatalf("%v\nX-Content-Type-Options %q, want nosniff", a, got)
+	}
 	dec := json.NewDecoder(bytes.NewReader(a.body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&v); err != nil {

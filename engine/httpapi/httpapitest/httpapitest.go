@@ -86,6 +86,7 @@ func Run(t *testing.T, target Target) {
 		{"Numbers_WithinZeroTo2Pow53Minus1", s.testNumberRange},
 		{"BodyOverLimit_Is413", s.testBodyLimit},
 		{"WrongMethod_Is405WithAllow", s.testMethods},
+		{"Head_IsGetWithoutTheBody", s.testHead},
 		{"UnknownRoute_Is404JSON", s.testUnknownRoute},
 		{"NowOmitted_ServerClockDecides", s.testServerClock},
 		{"ClaimNext_OldestClaimableFirst", s.testClaimNext},
