@@ -3,6 +3,7 @@ package httpapi
 import (
 	"fmt"
 	"net/http"
+	"unicode/utf8"
 
 	"github.com/leaselab/leaselab/engine"
 )
@@ -24,6 +25,10 @@ func (h *Handler) listJobs(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) getJob(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
+	if !utf8.ValidString(id) { // as in a body: two ids never become one U+FFFD
+		writeError(w, http.StatusBadRequest, codeBadRequest, "id: invalid UTF-8 in the path: ids are UTF-8")
+		return
+	}
 	j, err := h.store.Get(r.Context(), id)
 	switch {
 	case err != nil:

@@ -7,10 +7,10 @@ import (
 )
 
 type claimRequest struct {
-	Owner string  `json:"owner"`
-	JobID *string `json:"job_id"` // nil: the next claimable job
-	Now   *int64  `json:"now"`
-	TTL   *int64  `json:"ttl"`
+	Owner string   `json:"owner"`
+	JobID *string  `json:"job_id"` // absent: the next claimable job (null is refused)
+	Now   nowField `json:"now"`
+	TTL   *int64   `json:"ttl"`
 }
 
 type leaseAnswer struct {
@@ -45,7 +45,7 @@ func (h *Handler) claim(w http.ResponseWriter, r *http.Request) {
 
 type renewRequest struct {
 	Lease *leaseJSON `json:"lease"`
-	Now   *int64     `json:"now"`
+	Now   nowField   `json:"now"`
 	TTL   *int64     `json:"ttl"`
 }
 
@@ -72,7 +72,7 @@ func (h *Handler) renew(w http.ResponseWriter, r *http.Request) {
 
 type completeRequest struct {
 	Lease  *leaseJSON `json:"lease"`
-	Now    *int64     `json:"now"`
+	Now    nowField   `json:"now"`
 	Result string     `json:"result"`
 }
 

@@ -328,6 +328,48 @@ func (s *suite) testBadInput(t *testing.T) {
 	}
 }
 
+// The strict reading of a body: invalid UTF-8, a field named twice, a
+// field named in another case and null where the API defines none are 400
+// naming the field, and change nothing (the red team's reproductions).
+func (s *suite) testStrictJSON(t *testing.T) {
+	id := s.newJob(t, "strict")
+	ghost := s.id("strict-ghost") // no request below may create it
+	l := fmt.Sprintf(`{"job_id":%q,"owner":"A","token":0}`, id)
+	for _, tc := range []struct {
+		name, path, body string
+		parts            []string
+	}{
+		{"id-invalid-utf8", "/api/jobs", `{"id":"` + ghost + "\xff" + `"}`, []string{"id", "UTF-8"}},
+		{"owner-invalid-utf8", "/api/claim", `{"owner":"A` + "\xfe" + `","job_id":"` + id + `","now":0,"ttl":10}`, []string{"owner", "UTF-8"}},
+		{"key-invalid-utf8", "/api/jobs", `{"id":"` + ghost + `","` + "\xff" + `":1}`, []string{"UTF-8"}},
+		{"duplicate-id", "/api/jobs", `{"id":"` + ghost + `","id":"` + ghost + `-2"}`, []string{"id", "duplicate"}},
+		{"duplicate-ttl", "/api/claim", `{"owner":"A","job_id":"` + id + `","now":0,"ttl":10,"ttl":20}`, []string{"ttl", "duplicate"}},
+		{"duplicate-in-lease", "/api/release", `{"lease":{"job_id":"` + id + `","owner":"A","owner":"B","token":0}}`, []string{"lease.owner", "duplicate"}},
+		{"upper-case-keys", "/api/jobs", `{"ID":"` + ghost + `","QTY":5}`, []string{`unknown field "ID"`, `"id"`}},
+		{"mixed-case-key", "/api/claim", `{"Owner":"A","job_id":"` + id + `","now":0,"ttl":10}`, []string{`unknown field "Owner"`, `"owner"`}},
+		{"job-id-null", "/api/claim", `{"owner":"A","job_id":null,"now":0,"ttl":10}`, []string{"job_id", "null"}},
+		{"id-null", "/api/jobs", `{"id":null}`, []string{"id", "null"}},
+		{"qty-null", "/api/jobs", `{"id":"` + ghost + `","qty":null}`, []string{"qty", "null"}},
+		{"owner-null", "/api/claim", `{"owner":null,"job_id":"` + id + `","now":0,"ttl":10}`, []string{"owner", "null"}},
+		{"ttl-null", "/api/claim", `{"owner":"A","job_id":"` + id + `","now":0,"ttl":null}`, []string{"ttl", "null"}},
+		{"lease-null", "/api/release", `{"lease":null}`, []string{"lease", "null"}},
+		{"lease-token-null", "/api/release", `{"lease":{"job_id":"` + id + `","owner":"A","token":null}}`, []string{"lease.token", "null"}},
+		{"result-null", "/api/complete", `{"lease":` + l + `,"now":0,"result":null}`, []string{"result", "null"}},
+		{"body-null", "/api/jobs", `null`, []string{"want a JSON object"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantError(t, s.c.post(t, tc.path, tc.body), http.StatusBadRequest, "bad_request", tc.parts...)
+		})
+	}
+	wantError(t, s.c.get(t, "/api/jobs/"+url.PathEscape(ghost)+"%FF"), http.StatusBadRequest, "bad_request", "id", "UTF-8")
+	for _, gone := range []string{ghost, ghost + "-2", ghost + "\uFFFD"} {
+		wantError(t, s.c.get(t, "/api/jobs/"+url.PathEscape(gone)), http.StatusNotFound, "not_found")
+	}
+	if got := s.job(t, id); (got != job{ID: id, Qty: 1, Status: "pending"}) {
+		t.Fatalf("strictly refused requests changed the job: %v", got)
+	}
+}
+
 func (s *suite) testNumberRange(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -519,7 +561,7 @@ func (s *suite) testClaimNext(t *testing.T) {
 	s.mustClaim(t, n2, "X", at, 1000)
 
 	wantLease(t, want[leaseAnswer](t, s.claimNext(t, "A", at), http.StatusOK).Lease, n1, "A", 1, at+1000)
-	wantLease(t, want[leaseAnswer](t, s.c.post(t, "/api/claim", obj{"owner": "B", "job_id": nil, "now": at, "ttl": 1000}), http.StatusOK).Lease, n3, "B", 1, at+1000)
+	wantLease(t, want[leaseAnswer](t, s.claimNext(t, "B", at), http.StatusOK).Lease, n3, "B", 1, at+1000)
 	wantError(t, s.claimNext(t, "C", at), http.StatusNotFound, "empty")
 
 	// At at+1000 every lease has ended: n1's budget is used up, so the

@@ -83,6 +83,7 @@ func Run(t *testing.T, target Target) {
 		{"Release_FreesTheJobAndKeepsTheToken", s.testRelease},
 		{"UnknownJob_Is404ForEveryOp", s.testUnknownJob},
 		{"BadInput_Is400WithTheField", s.testBadInput},
+		{"StrictJSON_Is400WithTheFieldAndChangesNothing", s.testStrictJSON},
 		{"Numbers_WithinZeroTo2Pow53Minus1", s.testNumberRange},
 		{"BodyOverLimit_Is413", s.testBodyLimit},
 		{"WrongMethod_Is405WithAllow", s.testMethods},
