@@ -10,20 +10,20 @@ import (
 )
 
 // body reads the whole request body (the Workers runtime cannot stream
-// one), refusing one over the limit with 413.
-func (h *Handler) body(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	if r.ContentLength > h.maxBody {
-		tooLarge(w, h.maxBody)
+// one), refusing one over limit bytes with 413.
+func body(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, bool) {
+	if r.ContentLength > limit {
+		tooLarge(w, limit)
 		return nil, false
 	}
 	if r.Body == nil {
 		return nil, true
 	}
-	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &mbe):
-		tooLarge(w, h.maxBody)
+		tooLarge(w, limit)
 		return nil, false
 	case err != nil:
 		writeError(w, http.StatusBadRequest, codeBadRequest, "reading the body: "+err.Error())
@@ -41,7 +41,7 @@ func tooLarge(w http.ResponseWriter, limit int64) {
 // unknown fields and nothing after it; on failure it answers 400 (or 413)
 // and returns false.
 func (h *Handler) decode(w http.ResponseWriter, r *http.Request, dst any) bool {
-	b, ok := h.body(w, r)
+	b, ok := body(w, r, h.maxBody)
 	if !ok {
 		return false
 	}

@@ -40,6 +40,9 @@ type Handler struct {
 	maxBody  int64
 	timeline TimelineFunc
 	noTL     string
+	runFor   time.Duration // the longest one timeline run may take
+	runs     chan struct{} // one token per timeline running now
+	maxRuns  int
 	log      *log.Logger
 	mux      *http.ServeMux
 }
@@ -52,12 +55,15 @@ func New(store *engine.Store, opts ...Option) *Handler {
 		now:     func() int64 { return time.Now().UnixMilli() },
 		maxBody: DefaultMaxBodyBytes,
 		noTL:    "this server runs no timelines",
+		runFor:  DefaultTimelineDeadline,
+		maxRuns: DefaultTimelineRuns(),
 		log:     log.Default(),
 		mux:     http.NewServeMux(),
 	}
 	for _, o := range opts {
 		o(h)
 	}
+	h.runs = make(chan struct{}, h.maxRuns)
 	h.route("/api/jobs", map[string]http.HandlerFunc{
 		http.MethodGet:  h.listJobs,
 		http.MethodPost: h.enqueue,

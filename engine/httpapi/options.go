@@ -3,6 +3,7 @@ package httpapi
 import (
 	"io"
 	"log"
+	"time"
 )
 
 // Option configures a Handler.
@@ -28,6 +29,28 @@ func WithMaxBodyBytes(n int64) Option {
 // the route answers 501 with why (see WithoutTimeline).
 func WithTimeline(run TimelineFunc) Option {
 	return func(h *Handler) { h.timeline = run }
+}
+
+// WithTimelineDeadline sets the longest one POST /api/timeline may run
+// (DefaultTimelineDeadline); d <= 0 keeps the default. At the deadline the
+// run's context ends and the answer is 503 "timeout".
+func WithTimelineDeadline(d time.Duration) Option {
+	return func(h *Handler) {
+		if d > 0 {
+			h.runFor = d
+		}
+	}
+}
+
+// WithTimelineRuns sets how many timelines may run at once
+// (DefaultTimelineRuns); one more is answered 503 "busy" with
+// Retry-After. n <= 0 keeps the default.
+func WithTimelineRuns(n int) Option {
+	return func(h *Handler) {
+		if n > 0 {
+			h.maxRuns = n
+		}
+	}
 }
 
 // WithErrorLog sets where a 500's cause is logged (the client hears only

@@ -73,6 +73,8 @@ const (
 	codeRefused          = "refused"
 	codeEmpty            = "empty"
 	codeContention       = "contention"
+	codeBusy             = "busy"
+	codeTimeout          = "timeout"
 	codeNotImplemented   = "not_implemented"
 	codeDatabase         = "database"
 )

@@ -724,6 +724,8 @@ func (s *suite) testTimeline(t *testing.T) {
 	if string(again.body) != string(ans.body) {
 		t.Fatalf("the same timeline gave two different traces:\n%s\n%s", ans.body, again.body)
 	}
+	// An empty body is not a timeline (the red team had it answer 200).
+	wantError(t, s.c.do(t, http.MethodPost, "/api/timeline", "text/plain", nil), http.StatusBadRequest, "bad_request", "empty")
 	// The author's mistake is 400 with its line and column (2:7).
 	wantError(t, s.c.do(t, http.MethodPost, "/api/timeline", "text/plain", []byte("lease 1000ms\n0ms A frobnicate x\n")),
 		http.StatusBadRequest, "bad_request", ":2:7:", "frobnicate")
