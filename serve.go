@@ -19,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/leaselab/leaselab/engine/httpapi"
 	"github.com/leaselab/leaselab/engine/httpapi/sqliteapi"
 	"github.com/leaselab/leaselab/engine/sqlitedb"
 	"github.com/leaselab/leaselab/engine/timeline/cli"
@@ -89,7 +90,7 @@ func serveCommand(args []string, stderr io.Writer) int {
 	}
 	log.Printf("leaselab: serving %s on http://%s/", *webDir, ln.Addr())
 	log.Printf("leaselab: HTTP API on http://%s/api/ over %s", ln.Addr(), *dbPath)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: httpapi.GuardHost(ln.Addr(), mux), ReadHeaderTimeout: 10 * time.Second}
 	// Ctrl-C or SIGTERM: finish the requests in flight, then close the
 	// database, so no write is cut off half-way by the server itself.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

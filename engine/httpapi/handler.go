@@ -45,6 +45,7 @@ type Handler struct {
 	maxRuns  int
 	log      *log.Logger
 	mux      *http.ServeMux
+	serve    http.Handler // mux behind the cross-origin check
 }
 
 // New returns the API over store. The handler answers every path under
@@ -77,14 +78,16 @@ func New(store *engine.Store, opts ...Option) *Handler {
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, codeNotFound, "no API route "+r.URL.Path)
 	})
+	h.serve = crossOrigin(h.mux)
 	return h
 }
 
-// ServeHTTP answers one request. Every answer carries
+// ServeHTTP answers one request. A browser's write from a page of another
+// origin is refused first (403, see crossOrigin). Every answer carries
 // X-Content-Type-Options: nosniff: a browser takes it as the JSON it says.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	h.mux.ServeHTTP(w, r)
+	h.serve.ServeHTTP(w, r)
 }
 
 // route registers pattern for the given methods, and HEAD beside GET (the

@@ -74,6 +74,8 @@ const (
 	codeEmpty            = "empty"
 	codeContention       = "contention"
 	codeBusy             = "busy"
+	codeCrossOrigin      = "cross_origin"
+	codeMisdirected      = "misdirected"
 	codeTimeout          = "timeout"
 	codeNotImplemented   = "not_implemented"
 	codeDatabase         = "database"

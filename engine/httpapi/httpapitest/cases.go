@@ -370,6 +370,43 @@ func (s *suite) testStrictJSON(t *testing.T) {
 	}
 }
 
+// A browser's write from a page of another origin is 403 and changes
+// nothing: the red team's cross-site text/plain POST that created a job,
+// and its 285-year claim. Same-origin and non-browser writes pass.
+func (s *suite) testCrossOrigin(t *testing.T) {
+	id := s.newJob(t, "cross-origin")
+	for _, tc := range []struct {
+		name, site, origin string
+		ok                 bool
+	}{
+		{"cross-site", "cross-site", "http://evil.example", false},
+		{"same-site", "same-site", "http://localhost:1", false},
+		{"origin-only", "", "http://evil.example", false},
+		{"same-origin", "same-origin", s.BaseURL, true},
+		{"origin-only-same", "", s.BaseURL, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := http.Header{"Content-Type": {"text/plain"}, "Sec-Fetch-Site": {tc.site}, "Origin": {tc.origin}}
+			created := s.id("cross-origin-" + tc.name)
+			enq := s.c.doHeader(t, http.MethodPost, "/api/jobs", h, []byte(`{"id":"`+created+`"}`))
+			claim := s.c.doHeader(t, http.MethodPost, "/api/claim", h,
+				[]byte(`{"owner":"evil","job_id":"`+id+`","now":0,"ttl":9000000000000}`))
+			if !tc.ok {
+				wantError(t, enq, http.StatusForbidden, "cross_origin")
+				wantError(t, claim, http.StatusForbidden, "cross_origin")
+				wantError(t, s.c.get(t, "/api/jobs/"+url.PathEscape(created)), http.StatusNotFound, "not_found")
+				if got := s.job(t, id); (got != job{ID: id, Qty: 1, Status: "pending"}) {
+					t.Fatalf("a refused cross-origin claim changed the job: %v", got)
+				}
+				return
+			}
+			want[enqueued](t, enq, http.StatusCreated)
+			l := want[leaseAnswer](t, claim, http.StatusOK).Lease
+			want[okAnswer](t, s.release(t, l), http.StatusOK)
+		})
+	}
+}
+
 func (s *suite) testNumberRange(t *testing.T) {
 	for _, tc := range []struct {
 		name     string

@@ -84,6 +84,7 @@ func Run(t *testing.T, target Target) {
 		{"UnknownJob_Is404ForEveryOp", s.testUnknownJob},
 		{"BadInput_Is400WithTheField", s.testBadInput},
 		{"StrictJSON_Is400WithTheFieldAndChangesNothing", s.testStrictJSON},
+		{"CrossOriginWrites_Are403AndChangeNothing", s.testCrossOrigin},
 		{"Numbers_WithinZeroTo2Pow53Minus1", s.testNumberRange},
 		{"BodyOverLimit_Is413", s.testBodyLimit},
 		{"WrongMethod_Is405WithAllow", s.testMethods},
