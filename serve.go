@@ -19,7 +19,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/leaselab/leaselab/engine/httpapi"
 	"github.com/leaselab/leaselab/engine/httpapi/sqliteapi"
 	"github.com/leaselab/leaselab/engine/sqlitedb"
 	"github.com/leaselab/leaselab/engine/timeline/cli"
@@ -69,8 +68,6 @@ func serveCommand(args []string, stderr io.Writer) int {
 		return 1
 	}
 	defer site.Close()
-	mux := http.NewServeMux()
-	mux.Handle("/", site) // static page; /api/ stays free for the HTTP API
 	db, err := sqlitedb.Open(*dbPath)
 	if err != nil {
 		fmt.Fprintln(stderr, "leaselab:", err)
@@ -82,7 +79,6 @@ func serveCommand(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "leaselab:", err)
 		return 1
 	}
-	mux.Handle("/api/", api)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintln(stderr, "leaselab:", err)
@@ -90,7 +86,7 @@ func serveCommand(args []string, stderr io.Writer) int {
 	}
 	log.Printf("leaselab: serving %s on http://%s/", *webDir, ln.Addr())
 	log.Printf("leaselab: HTTP API on http://%s/api/ over %s", ln.Addr(), *dbPath)
-	srv := &http.Server{Handler: httpapi.GuardHost(ln.Addr(), mux), ReadHeaderTimeout: 10 * time.Second}
+	srv := newServer(siteHandler(site, api, ln.Addr()), serveLimits)
 	// Ctrl-C or SIGTERM: finish the requests in flight, then close the
 	// database, so no write is cut off half-way by the server itself.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
