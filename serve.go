@@ -1,6 +1,6 @@
 // Command leaselab runs the simulator's server and the timeline tools.
 //
-//	leaselab serve [-addr 127.0.0.1:8080] [-web web] [-db leaselab.db]
+//	leaselab serve [-addr 127.0.0.1:8080] [-web web] [-db leaselab.db] [-clock client|server]
 //	leaselab check FILE...   run timelines, print a table each, exit 1 on a failed expectation, 2 on bad input
 //	leaselab trace FILE      print a timeline's JSON trace
 package main
@@ -19,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/leaselab/leaselab/engine/httpapi"
 	"github.com/leaselab/leaselab/engine/httpapi/sqliteapi"
 	"github.com/leaselab/leaselab/engine/sqlitedb"
 	"github.com/leaselab/leaselab/engine/timeline/cli"
@@ -49,7 +50,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 const usage = `usage:
-  leaselab serve [-addr 127.0.0.1:8080] [-web web] [-db leaselab.db]
+  leaselab serve [-addr 127.0.0.1:8080] [-web web] [-db leaselab.db] [-clock client|server]
   leaselab check [-lang en|ko] [-mutant NAME] [-library] FILE...
   leaselab trace [-lang en|ko] [-mutant NAME] FILE`
 
@@ -59,7 +60,13 @@ func serveCommand(args []string, stderr io.Writer) int {
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	webDir := fs.String("web", "web", "directory of the page's assets")
 	dbPath := fs.String("db", "leaselab.db", "SQLite file of the HTTP API's queue (created if missing; rollback journal)")
+	clock := fs.String("clock", "client", "whose clock the API reads times on: client (a request may carry now; the teaching mode) or server (a request that carries now is refused)")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	mode, err := httpapi.ParseClockMode(*clock)
+	if err != nil {
+		fmt.Fprintln(stderr, "leaselab: -clock:", err)
 		return 2
 	}
 	site, err := webserve.OpenDir(*webDir) // nothing outside it is served, links included
@@ -74,7 +81,7 @@ func serveCommand(args []string, stderr io.Writer) int {
 		return 1
 	}
 	defer db.Close()
-	api, err := sqliteapi.New(context.Background(), db) // the HTTP API (engine/httpapi) over the file
+	api, err := sqliteapi.New(context.Background(), db, httpapi.WithClockMode(mode)) // the HTTP API (engine/httpapi) over the file
 	if err != nil {
 		fmt.Fprintln(stderr, "leaselab:", err)
 		return 1
@@ -85,7 +92,7 @@ func serveCommand(args []string, stderr io.Writer) int {
 		return 1
 	}
 	log.Printf("leaselab: serving %s on http://%s/", *webDir, ln.Addr())
-	log.Printf("leaselab: HTTP API on http://%s/api/ over %s", ln.Addr(), *dbPath)
+	log.Printf("leaselab: HTTP API on http://%s/api/ over %s, clock mode %s", ln.Addr(), *dbPath, mode)
 	srv := newServer(siteHandler(site, api, ln.Addr()), serveLimits)
 	// Ctrl-C or SIGTERM: finish the requests in flight, then close the
 	// database, so no write is cut off half-way by the server itself.

@@ -70,21 +70,6 @@ func firstErr(errs ...error) error {
 	return nil
 }
 
-// clock resolves now: the request's, or the server's clock when omitted
-// or null.
-func (h *Handler) clock(w http.ResponseWriter, now nowField) (int64, bool) {
-	n := h.now()
-	field := "server clock"
-	if now.V != nil {
-		n, field = *now.V, "now"
-	}
-	if err := safe(field, n); err != nil {
-		writeError(w, http.StatusBadRequest, codeBadRequest, err.Error())
-		return 0, false
-	}
-	return n, true
-}
-
 // times resolves now and a required ttl in 1..MaxSafeInteger-now.
 func (h *Handler) times(w http.ResponseWriter, now nowField, ttl *int64) (int64, int64, bool) {
 	n, ok := h.clock(w, now)

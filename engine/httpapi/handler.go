@@ -37,6 +37,7 @@ type TimelineFunc func(ctx context.Context, text string) (trace []byte, err erro
 type Handler struct {
 	store    *engine.Store
 	now      func() int64
+	mode     ClockMode
 	maxBody  int64
 	timeline TimelineFunc
 	noTL     string
@@ -54,6 +55,7 @@ func New(store *engine.Store, opts ...Option) *Handler {
 	h := &Handler{
 		store:   store,
 		now:     func() int64 { return time.Now().UnixMilli() },
+		mode:    ClientClock,
 		maxBody: DefaultMaxBodyBytes,
 		noTL:    "this server runs no timelines",
 		runFor:  DefaultTimelineDeadline,
