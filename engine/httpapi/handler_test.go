@@ -20,7 +20,7 @@ import (
 
 var dbSeq atomic.Int64
 
-func newStore(t *testing.T) *engine.Store {
+func newStore(t testing.TB) *engine.Store {
 	t.Helper()
 	db, err := sqlitedb.Memory("httpapi-" + strconv.FormatInt(dbSeq.Add(1), 10))
 	if err != nil {
