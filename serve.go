@@ -3,6 +3,30 @@
 //	leaselab serve [-addr 127.0.0.1:8080] [-web web] [-db leaselab.db] [-clock client|server]
 //	leaselab check FILE...   run timelines, print a table each, exit 1 on a failed expectation, 2 on bad input
 //	leaselab trace FILE      print a timeline's JSON trace
+//
+// leaselab serve serves the page's folder at / (engine/webserve, through an
+// os.Root: nothing outside the folder is read, symbolic links included) and
+// the HTTP API at /api/ (engine/httpapi, whose package documentation is
+// the API's reference) over a SQLite file. What keeps it safe to run:
+//
+//   - Host: on a loopback address (the default) it answers only to the
+//     Hosts 127.0.0.1:PORT, localhost:PORT, [::1]:PORT and its exact
+//     address, and 421 to any other (a page whose name was rebound to
+//     127.0.0.1, DNS rebinding). On another address nothing is guarded
+//     and anyone who reaches it may write: keep it on loopback.
+//   - Cross-origin: a browser's write from a page of another origin is 403
+//     and changes nothing; same-origin pages, curl and other clients that
+//     are no browser keep working.
+//   - Clock: -clock client (the default, for virtual clocks) takes each
+//     request's "now" as is, so whoever can write can hold a job until a
+//     "now" in the far future; -clock server takes every time from this
+//     server's clock and refuses a request that carries "now".
+//   - Connections (serveLimits): headers within 5 s and 64 KiB, a whole
+//     request within 20 s (a stalled body is dropped then), an answer
+//     within 60 s of the headers, an idle connection kept 2 minutes.
+//   - Requests: JSON bodies up to 64 KiB, timeline texts up to
+//     limits.Default.TextBytes, a timeline run up to 10 s, at most
+//     2xGOMAXPROCS runs at once (503 with Retry-After beyond).
 package main
 
 import (
