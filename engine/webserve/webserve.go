@@ -157,17 +157,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr.Set("Content-Type", ContentType(name))
 	hdr.Set("Cache-Control", "no-cache")
 
-	served, encoding, variants := name, "", false
-	for _, e := range encodings {
-		st, err := fs.Stat(h.fsys, name+e.suffix)
-		if err != nil || st.IsDir() || st.ModTime().Before(plain.ModTime()) {
-			continue // none, or stale: older than the file it encodes
-		}
-		variants = true
-		if encoding == "" && accepts(r.Header.Get("Accept-Encoding"), e.token) {
-			served, encoding = name+e.suffix, e.token
-		}
-	}
+	served, encoding, variants := h.variant(name, plain, r.Header.Get("Accept-Encoding"))
 	if variants {
 		hdr.Set("Vary", "Accept-Encoding")
 	}
@@ -203,6 +193,25 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		hdr.Set("Content-Length", strconv.FormatInt(st.Size(), 10))
 	}
 	http.ServeContent(w, r, name, st.ModTime(), rs)
+}
+
+// variant chooses what to send for the file name (plain is its stat): the
+// first precompressed variant acceptEncoding allows, else the file itself.
+// variants says whether any fresh variant exists (the answer then varies
+// on Accept-Encoding).
+func (h *handler) variant(name string, plain fs.FileInfo, acceptEncoding string) (served, encoding string, variants bool) {
+	served = name
+	for _, e := range encodings {
+		st, err := fs.Stat(h.fsys, name+e.suffix)
+		if err != nil || st.IsDir() || st.ModTime().Before(plain.ModTime()) {
+			continue // none, or stale: older than the file it encodes
+		}
+		variants = true
+		if encoding == "" && accepts(acceptEncoding, e.token) {
+			served, encoding = name+e.suffix, e.token
+		}
+	}
+	return served, encoding, variants
 }
 
 // fileName turns a URL path into a name inside the file system, refusing
