@@ -1,33 +1,29 @@
 package httpapi
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"reflect"
-	"strings"
 
 	"github.com/leaselab/leaselab/engine"
 )
 
 // body reads the whole request body (the Workers runtime cannot stream
-// one), refusing one over the limit with 413.
-func (h *Handler) body(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	if r.ContentLength > h.maxBody {
-		tooLarge(w, h.maxBody)
+// one), refusing one over limit bytes with 413.
+func body(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, bool) {
+	if r.ContentLength > limit {
+		tooLarge(w, limit)
 		return nil, false
 	}
 	if r.Body == nil {
 		return nil, true
 	}
-	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &mbe):
-		tooLarge(w, h.maxBody)
+		tooLarge(w, limit)
 		return nil, false
 	case err != nil:
 		writeError(w, http.StatusBadRequest, codeBadRequest, "reading the body: "+err.Error())
@@ -45,7 +41,7 @@ func tooLarge(w http.ResponseWriter, limit int64) {
 // unknown fields and nothing after it; on failure it answers 400 (or 413)
 // and returns false.
 func (h *Handler) decode(w http.ResponseWriter, r *http.Request, dst any) bool {
-	b, ok := h.body(w, r)
+	b, ok := body(w, r, h.maxBody)
 	if !ok {
 		return false
 	}
@@ -54,62 +50,6 @@ func (h *Handler) decode(w http.ResponseWriter, r *http.Request, dst any) bool {
 		return false
 	}
 	return true
-}
-
-func decodeJSON(b []byte, dst any) error {
-	if len(bytes.TrimSpace(b)) == 0 {
-		return errors.New("empty body: want a JSON object")
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		return describeJSONError(err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return fmt.Errorf("unexpected data after the JSON object at byte %d", dec.InputOffset())
-	}
-	return nil
-}
-
-// describeJSONError turns encoding/json's errors into messages that name
-// the field and what it wants, without Go type names.
-func describeJSONError(err error) error {
-	var (
-		syn *json.SyntaxError
-		typ *json.UnmarshalTypeError
-	)
-	switch {
-	case errors.As(err, &syn):
-		return fmt.Errorf("invalid JSON at byte %d: %s", syn.Offset, strings.TrimPrefix(syn.Error(), "json: "))
-	case errors.As(err, &typ):
-		if typ.Field == "" {
-			return fmt.Errorf("want a JSON object, got %s", typ.Value)
-		}
-		return fmt.Errorf("%s: want %s, got %s", typ.Field, kindName(typ.Type), typ.Value)
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return errors.New("invalid JSON: unexpected end of the body")
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return errors.New(strings.TrimPrefix(err.Error(), "json: "))
-	}
-	return fmt.Errorf("invalid JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
-}
-
-func kindName(t reflect.Type) string {
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t == nil {
-		return "a value"
-	}
-	switch t.Kind() {
-	case reflect.Int64, reflect.Int:
-		return fmt.Sprintf("an integer in 0..%d", int64(MaxSafeInteger))
-	case reflect.String:
-		return "a string"
-	case reflect.Struct:
-		return "an object"
-	}
-	return "a " + t.Kind().String()
 }
 
 // safe checks that a number the API takes is within 0..MaxSafeInteger
@@ -130,22 +70,8 @@ func firstErr(errs ...error) error {
 	return nil
 }
 
-// clock resolves now: the request's, or the server's clock when omitted.
-func (h *Handler) clock(w http.ResponseWriter, now *int64) (int64, bool) {
-	n := h.now()
-	field := "server clock"
-	if now != nil {
-		n, field = *now, "now"
-	}
-	if err := safe(field, n); err != nil {
-		writeError(w, http.StatusBadRequest, codeBadRequest, err.Error())
-		return 0, false
-	}
-	return n, true
-}
-
 // times resolves now and a required ttl in 1..MaxSafeInteger-now.
-func (h *Handler) times(w http.ResponseWriter, now, ttl *int64) (int64, int64, bool) {
+func (h *Handler) times(w http.ResponseWriter, now nowField, ttl *int64) (int64, int64, bool) {
 	n, ok := h.clock(w, now)
 	if !ok {
 		return 0, 0, false

@@ -1,43 +1,140 @@
-// Package httpapi serves the engine as a JSON API over HTTP: the same
-// handler runs natively (serve.go, over a SQLite file) and in the
-// Cloudflare Worker (wasm/worker, over D1).
+// Package httpapi serves the engine as a JSON API over HTTP. The same
+// handler runs natively (leaselab serve, over a SQLite file: package
+// sqliteapi) and in the Cloudflare Worker (wasm/worker, over D1); one
+// contract suite (package httpapitest) runs unchanged against both.
 //
-// Routes, all under /api/:
+// # Routes
 //
-//	POST /api/jobs            enqueue {"id","qty","deadline","max_attempts"}    201 {"created":true,"job"} | 200 {"created":false,"job"}
-//	GET  /api/jobs            every job in insertion order                       200 {"jobs":[job...]}
-//	GET  /api/jobs/{id}       state of one job                                   200 job | 404
-//	POST /api/claim           {"owner","job_id","now","ttl"}; no job_id: next    200 {"lease","now"}
-//	POST /api/renew           {"lease","now","ttl"}                              200 {"lease","now"}
-//	POST /api/complete        {"lease","now","result"}                           200 {"ok":true,"now"}
-//	POST /api/release         {"lease"}                                          200 {"ok":true}
-//	POST /api/timeline        the timeline's text                                200 trace JSON
+// Every route is under /api/. Bodies are JSON objects (Content-Type is not
+// looked at); answers are JSON with Cache-Control: no-store.
 //
-// A lease is {"job_id","owner","qty","token","attempt","lease_until"}, as
-// a claim returns it; renew, complete and release take it back as is and
-// check only job_id, owner and token (the row decides the rest). A job is
-// {"id","qty","owner","lease_until","token","attempts","max_attempts",
-// "deadline","status","reason","result"}.
+//	POST /api/jobs           {"id","qty","deadline","max_attempts"}  201 {"created":true,"job"}
+//	                                                                  200 {"created":false,"job"}: the id exists, nothing changed
+//	GET  /api/jobs           every job, in insertion order           200 {"jobs":[job...]}
+//	GET  /api/jobs/{id}      one job (id path-escaped)               200 job | 404 not_found
+//	POST /api/claim          {"owner","job_id","now","ttl"}          200 {"lease","now"}
+//	POST /api/renew          {"lease","now","ttl"}                   200 {"lease","now"}
+//	POST /api/complete       {"lease","now","result"}                200 {"ok":true,"now"}
+//	POST /api/release        {"lease"}                               200 {"ok":true}
+//	POST /api/timeline       a timeline's text                       200 its trace (JSON)
 //
-// Time: every time and duration is a JSON integer count of milliseconds in
-// 0..2^53-1 (exact in a JavaScript number and in D1). "now" is the caller's
-// clock: a virtual clock passes it explicitly; when it is omitted or null,
-// the server reads its own clock (time.Now().UnixMilli() unless WithClock
-// says otherwise) and every answer that took a time says which in "now".
-// now+ttl must also stay within 2^53-1.
+// HEAD is taken wherever GET is and answers as GET would, without the
+// body. Fields:
 //
-// Answers: a refusal by a rule of the contract is 409 with the rejection
-// ({"error":"refused","op","reason","presented","current","now","message"};
-// reason is one of "done", "quarantined", "held", "superseded", "expired");
-// a claim, renew, complete or release of an unknown job is the same body
-// with status 404 and reason "not_found"; GET of an unknown job is 404; a
-// claim of the next job when none is claimable is 404 with error "empty".
-// Bad input (malformed JSON, an unknown field, a missing or out-of-range
-// value) is 400 with a message naming the field; a body over the limit
-// (DefaultMaxBodyBytes unless WithMaxBodyBytes) is 413; a method a route
-// does not take is 405 with Allow. A store WithoutTransactions (D1) whose
-// write lost the race for its row on every attempt answers 503 with error
-// "contention" and Retry-After: 1; nothing changed. Every error body is
-// JSON with "error" and "message". A 500 means the database failed, never
-// that the client erred.
+//   - enqueue: "id" is required (a non-empty UTF-8 string); "qty" 0 or
+//     absent is 1; "deadline" 0 or absent is none; "max_attempts" 0 or
+//     absent is unlimited.
+//   - claim: "owner" and "ttl" (> 0) are required. "job_id" absent claims
+//     the oldest claimable job (404 "empty" if there is none, after
+//     quarantining on its way any older job whose budget is used up);
+//     "job_id": null is 400, never "the next job".
+//   - renew, complete, release: "lease" is the lease a claim returned,
+//     posted back as is; only its job_id, owner and token are checked
+//     (required), the row decides the rest. "result" is optional.
+//   - timeline: the body is the text itself (not JSON), run on a fresh
+//     in-memory database of its own that never touches the queue.
+//
+// A lease is {"job_id","owner","qty","token","attempt","lease_until"}. A
+// job is {"id","qty","owner","lease_until","token","attempts",
+// "max_attempts","deadline","status","reason","result"}, every field
+// always present; status is "pending", "leased" (also when the lease has
+// ended: leases are judged by now), "done" or "quarantined", reason is
+// "attempts" or "deadline" for a quarantined job, else "".
+//
+// # Time and clock modes
+//
+// Every time and duration is a JSON integer count of milliseconds in
+// 0..2^53-1 (exact in a JavaScript number and in D1); now+ttl must stay
+// in that range too. Whose clock "now" is depends on the mode
+// (WithClockMode; leaselab serve -clock; the Worker's LEASELAB_CLOCK):
+//
+//   - client (ClientClock, the default: virtual clocks are the teaching
+//     use): a request may carry "now", and the engine takes it as is.
+//     Omitted or null, the server reads its own clock (time.Now in
+//     milliseconds unless WithClock says otherwise); every answer that
+//     took a time says which in "now". The hazard: whoever can write to
+//     the API can claim a job at a "now" in the far future, and the lease
+//     then holds the job until the server's clock gets there (the red team
+//     held one for 285 years). Fencing still holds — a stale token is
+//     refused whatever the time — but "at most one valid lease at any
+//     instant" holds only as far as the callers' clocks agree.
+//   - server (ServerClock): every time is the server's clock; a request
+//     that carries "now", null included, is 400 and changes nothing.
+//
+// # Answers
+//
+// Every error body is {"error": code, "message": for people}; a refusal
+// by a rule adds the rejection.
+//
+//	200, 201  success, as above
+//	400 bad_request         the request is wrong; the message names the field (see Strict JSON)
+//	403 cross_origin        a browser's write from a page of another origin (see Cross-origin)
+//	404 not_found           GET of an unknown job; an unknown route
+//	404 not_found           claim, renew, complete or release of an unknown job: the rejection body
+//	                        with reason "not_found" and current null
+//	404 empty               claim of the next job when none is claimable
+//	405 method_not_allowed  a method the route does not take, with Allow
+//	409 refused             a rule refused it: {"error","op","reason","presented","current","now","message"},
+//	                        reason "held", "superseded", "done", "quarantined" or "expired";
+//	                        current is the row as it stood; a claim refused "quarantined" may have
+//	                        just quarantined the job (committed, as the contract says)
+//	413 too_large           a body over the route's limit (see Limits)
+//	421 misdirected         leaselab serve on loopback, a Host it does not serve (GuardHost)
+//	500 database            the server failed; the cause is in its log, never in the answer
+//	501 not_implemented     POST /api/timeline where no timelines run (the Worker)
+//	503 contention          WithoutTransactions (D1): the write lost the race for its row on every
+//	                        attempt; nothing changed; Retry-After: 1
+//	503 busy                every timeline slot is taken; Retry-After: 1
+//	503 timeout             the timeline ran to its deadline and was stopped
+//
+// A 5xx never means the client erred. Every call is safe to repeat: a
+// claim whose answer was lost either won (the retry is refused "held"
+// with current.owner the caller's) or did not. Clients retry a 503 (the
+// Workers runtime answers one when an instance restarts mid-request).
+// Every answer carries X-Content-Type-Options: nosniff.
+//
+// # Strict JSON
+//
+// A body is read by github.com/go-json-experiment/json (encoding/json v2's
+// origin) with its strict defaults: invalid UTF-8 anywhere, a field named
+// twice, a field name that matches only in another case ("ID" for "id"),
+// an unknown field, null for any field but "now", a value of the wrong
+// type or a fraction, anything after the one object, and an empty body are
+// all 400 with a message that names the field (nested ones as
+// "lease.token"), and nothing changes. An id in the path must be UTF-8
+// too. A timeline's text must be UTF-8 and not blank.
+//
+// # Cross-origin and Host
+//
+// A browser's state-changing request (any method but GET, HEAD and
+// OPTIONS) sent by a page of another origin is 403 cross_origin before any
+// route runs, so it changes nothing: net/http.CrossOriginProtection, by
+// Sec-Fetch-Site, or without it by comparing Origin with Host. This stops
+// the "simple" cross-site POST (Content-Type text/plain) a page can send
+// without a CORS preflight. Same-origin pages pass, and so do clients that
+// are no browser (no Sec-Fetch-Site and no Origin: curl, Go's
+// http.Client, scripts). Reads pass; the API sends no CORS headers, so a
+// page of another origin cannot read their answers.
+//
+// GuardHost, which leaselab serve puts in front of the page and the API,
+// guards against DNS rebinding: on a loopback address it serves only the
+// Hosts 127.0.0.1:PORT, localhost:PORT, [::1]:PORT and the exact address
+// it listens on, and answers 421 misdirected to any other. A server on
+// another address is unguarded: it cannot know the names it is reached by.
+//
+// # Limits
+//
+//	JSON body                 DefaultMaxBodyBytes (64 KiB) unless WithMaxBodyBytes; 413 over it
+//	timeline text             limits.Default.TextBytes (128 KiB); 413 over it; and the
+//	                          parser's own limits (steps, jobs, workers, time) as 400
+//	one timeline run          DefaultTimelineDeadline (10 s) unless WithTimelineDeadline; 503 timeout
+//	timeline runs at once     DefaultTimelineRuns (2×GOMAXPROCS) unless WithTimelineRuns; 503 busy
+//	numbers                   0..MaxSafeInteger (2^53-1), now+ttl included
+//
+// A timeline runs under a context that ends at its deadline or when its
+// client leaves; for a client that left nothing is written. A runner that
+// does not stop at once is not waited for, but keeps its slot until it
+// returns, so the cap counts the runs that really go on. The connection
+// limits of leaselab serve (headers, stalled bodies, idle connections) are
+// the server's, in serve.go.
 package httpapi

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
 	"net/http"
 	"slices"
 	"strings"
@@ -36,41 +37,16 @@ type TimelineFunc func(ctx context.Context, text string) (trace []byte, err erro
 type Handler struct {
 	store    *engine.Store
 	now      func() int64
+	mode     ClockMode
 	maxBody  int64
 	timeline TimelineFunc
 	noTL     string
+	runFor   time.Duration // the longest one timeline run may take
+	runs     chan struct{} // one token per timeline running now
+	maxRuns  int
+	log      *log.Logger
 	mux      *http.ServeMux
-}
-
-// Option configures a Handler.
-type Option func(*Handler)
-
-// WithClock sets the server's clock, read when a request omits "now".
-// The default is time.Now().UnixMilli().
-func WithClock(now func() int64) Option {
-	return func(h *Handler) { h.now = now }
-}
-
-// WithMaxBodyBytes sets the largest request body read; n <= 0 keeps
-// DefaultMaxBodyBytes.
-func WithMaxBodyBytes(n int64) Option {
-	return func(h *Handler) {
-		if n > 0 {
-			h.maxBody = n
-		}
-	}
-}
-
-// WithTimeline makes POST /api/timeline run timelines with run. Without it
-// the route answers 501 with why (see WithoutTimeline).
-func WithTimeline(run TimelineFunc) Option {
-	return func(h *Handler) { h.timeline = run }
-}
-
-// WithoutTimeline makes POST /api/timeline answer 501 with why as its
-// message, for a deployment that has no private database to run one on.
-func WithoutTimeline(why string) Option {
-	return func(h *Handler) { h.timeline, h.noTL = nil, why }
+	serve    http.Handler // mux behind the cross-origin check
 }
 
 // New returns the API over store. The handler answers every path under
@@ -79,13 +55,18 @@ func New(store *engine.Store, opts ...Option) *Handler {
 	h := &Handler{
 		store:   store,
 		now:     func() int64 { return time.Now().UnixMilli() },
+		mode:    ClientClock,
 		maxBody: DefaultMaxBodyBytes,
 		noTL:    "this server runs no timelines",
+		runFor:  DefaultTimelineDeadline,
+		maxRuns: DefaultTimelineRuns(),
+		log:     log.Default(),
 		mux:     http.NewServeMux(),
 	}
 	for _, o := range opts {
 		o(h)
 	}
+	h.runs = make(chan struct{}, h.maxRuns)
 	h.route("/api/jobs", map[string]http.HandlerFunc{
 		http.MethodGet:  h.listJobs,
 		http.MethodPost: h.enqueue,
@@ -99,17 +80,26 @@ func New(store *engine.Store, opts ...Option) *Handler {
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, codeNotFound, "no API route "+r.URL.Path)
 	})
+	h.serve = crossOrigin(h.mux)
 	return h
 }
 
-// ServeHTTP answers one request.
+// ServeHTTP answers one request. A browser's write from a page of another
+// origin is refused first (403, see crossOrigin). Every answer carries
+// X-Content-Type-Options: nosniff: a browser takes it as the JSON it says.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h.mux.ServeHTTP(w, r)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	h.serve.ServeHTTP(w, r)
 }
 
-// route registers pattern for the given methods; any other method is 405
-// with Allow.
+// route registers pattern for the given methods, and HEAD beside GET (the
+// GET answer without its body); any other method is 405 with Allow.
 func (h *Handler) route(pattern string, methods map[string]http.HandlerFunc) {
+	if get, ok := methods[http.MethodGet]; ok {
+		methods[http.MethodHead] = func(w http.ResponseWriter, r *http.Request) {
+			get(headWriter{w}, r)
+		}
+	}
 	allowed := make([]string, 0, len(methods))
 	for m := range methods {
 		allowed = append(allowed, m)
@@ -131,8 +121,8 @@ func (h *Handler) route(pattern string, methods map[string]http.HandlerFunc) {
 // fail answers an error from the engine: a rejection (409, or 404 for an
 // unknown job), an invalid argument (400), no claimable job (404), a write
 // that lost every race for its row (503 with Retry-After: nothing changed),
-// or the database's failure (500).
-func (h *Handler) fail(w http.ResponseWriter, err error) {
+// or the database's failure (500, see internal).
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	var rej *engine.Rejection
 	switch {
 	case errors.As(err, &rej):
@@ -145,215 +135,24 @@ func (h *Handler) fail(w http.ResponseWriter, err error) {
 		w.Header().Set("Retry-After", "1")
 		writeError(w, http.StatusServiceUnavailable, codeContention, err.Error())
 	default:
-		writeError(w, http.StatusInternalServerError, codeDatabase, err.Error())
+		h.internal(w, r, codeDatabase, err)
 	}
 }
 
-func (h *Handler) listJobs(w http.ResponseWriter, r *http.Request) {
-	jobs, err := h.store.Jobs(r.Context())
-	if err != nil {
-		h.fail(w, err)
-		return
-	}
-	out := make([]jobJSON, len(jobs))
-	for i, j := range jobs {
-		out[i] = toJob(j)
-	}
-	writeJSON(w, http.StatusOK, struct {
-		Jobs []jobJSON `json:"jobs"`
-	}{out})
+// errInternalMessage is the message of every 500: the cause goes to the
+// server's log, never to the client (a database's error text names its
+// files, tables and statements).
+const errInternalMessage = "the server failed to answer; its log says why"
+
+// internal logs err with the request's method and path and answers 500
+// with code and a message that says nothing of err.
+func (h *Handler) internal(w http.ResponseWriter, r *http.Request, code string, err error) {
+	h.log.Printf("httpapi: %s %s: %s: %v", r.Method, r.URL.Path, code, err)
+	writeError(w, http.StatusInternalServerError, code, errInternalMessage)
 }
 
-func (h *Handler) getJob(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("id")
-	j, err := h.store.Get(r.Context(), id)
-	switch {
-	case err != nil:
-		h.fail(w, err)
-	case j == nil:
-		writeError(w, http.StatusNotFound, codeNotFound, fmt.Sprintf("no job %q", id))
-	default:
-		writeJSON(w, http.StatusOK, toJob(*j))
-	}
-}
+// headWriter answers HEAD: the headers and status GET would send, and no
+// body (a server that sends one anyway is not HTTP).
+type headWriter struct{ http.ResponseWriter }
 
-type enqueueRequest struct {
-	ID          string `json:"id"`
-	Qty         int64  `json:"qty"`
-	Deadline    int64  `json:"deadline"`
-	MaxAttempts int64  `json:"max_attempts"`
-}
-
-func (h *Handler) enqueue(w http.ResponseWriter, r *http.Request) {
-	var req enqueueRequest
-	if !h.decode(w, r, &req) {
-		return
-	}
-	if err := firstErr(safe("qty", req.Qty), safe("deadline", req.Deadline),
-		safe("max_attempts", req.MaxAttempts)); err != nil {
-		writeError(w, http.StatusBadRequest, codeBadRequest, err.Error())
-		return
-	}
-	ctx := r.Context()
-	created, err := h.store.Enqueue(ctx, engine.NewJob{ID: req.ID, Qty: req.Qty,
-		Deadline: req.Deadline, MaxAttempts: req.MaxAttempts})
-	if err != nil {
-		h.fail(w, err)
-		return
-	}
-	j, err := h.store.Get(ctx, req.ID)
-	if err == nil && j == nil {
-		err = fmt.Errorf("job %q vanished after enqueue", req.ID)
-	}
-	if err != nil {
-		h.fail(w, err)
-		return
-	}
-	status := http.StatusOK
-	if created {
-		status = http.StatusCreated
-	}
-	writeJSON(w, status, struct {
-		Created bool    `json:"created"`
-		Job     jobJSON `json:"job"`
-	}{created, toJob(*j)})
-}
-
-type claimRequest struct {
-	Owner string  `json:"owner"`
-	JobID *string `json:"job_id"` // nil: the next claimable job
-	Now   *int64  `json:"now"`
-	TTL   *int64  `json:"ttl"`
-}
-
-type leaseAnswer struct {
-	Lease leaseJSON `json:"lease"`
-	Now   int64     `json:"now"`
-}
-
-func (h *Handler) claim(w http.ResponseWriter, r *http.Request) {
-	var req claimRequest
-	if !h.decode(w, r, &req) {
-		return
-	}
-	now, ttl, ok := h.times(w, req.Now, req.TTL)
-	if !ok {
-		return
-	}
-	var (
-		l   engine.Lease
-		err error
-	)
-	if req.JobID == nil {
-		l, err = h.store.ClaimNext(r.Context(), req.Owner, now, ttl)
-	} else {
-		l, err = h.store.Claim(r.Context(), *req.JobID, req.Owner, now, ttl)
-	}
-	if err != nil {
-		h.fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, leaseAnswer{toLease(l), now})
-}
-
-type renewRequest struct {
-	Lease *leaseJSON `json:"lease"`
-	Now   *int64     `json:"now"`
-	TTL   *int64     `json:"ttl"`
-}
-
-func (h *Handler) renew(w http.ResponseWriter, r *http.Request) {
-	var req renewRequest
-	if !h.decode(w, r, &req) {
-		return
-	}
-	l, ok := presented(w, req.Lease)
-	if !ok {
-		return
-	}
-	now, ttl, ok := h.times(w, req.Now, req.TTL)
-	if !ok {
-		return
-	}
-	out, err := h.store.Renew(r.Context(), l, now, ttl)
-	if err != nil {
-		h.fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, leaseAnswer{toLease(out), now})
-}
-
-type completeRequest struct {
-	Lease  *leaseJSON `json:"lease"`
-	Now    *int64     `json:"now"`
-	Result string     `json:"result"`
-}
-
-func (h *Handler) complete(w http.ResponseWriter, r *http.Request) {
-	var req completeRequest
-	if !h.decode(w, r, &req) {
-		return
-	}
-	l, ok := presented(w, req.Lease)
-	if !ok {
-		return
-	}
-	now, ok := h.clock(w, req.Now)
-	if !ok {
-		return
-	}
-	if err := h.store.Complete(r.Context(), l, now, req.Result); err != nil {
-		h.fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, struct {
-		OK  bool  `json:"ok"`
-		Now int64 `json:"now"`
-	}{true, now})
-}
-
-type releaseRequest struct {
-	Lease *leaseJSON `json:"lease"`
-}
-
-func (h *Handler) release(w http.ResponseWriter, r *http.Request) {
-	var req releaseRequest
-	if !h.decode(w, r, &req) {
-		return
-	}
-	l, ok := presented(w, req.Lease)
-	if !ok {
-		return
-	}
-	if err := h.store.Release(r.Context(), l); err != nil {
-		h.fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, struct {
-		OK bool `json:"ok"`
-	}{true})
-}
-
-func (h *Handler) runTimeline(w http.ResponseWriter, r *http.Request) {
-	if h.timeline == nil {
-		// Refuse before reading: nothing in the body can change the answer.
-		writeError(w, http.StatusNotImplemented, codeNotImplemented, h.noTL)
-		return
-	}
-	body, ok := h.body(w, r)
-	if !ok {
-		return
-	}
-	trace, err := h.timeline(r.Context(), string(body))
-	switch {
-	case errors.Is(err, ErrTimelineInput):
-		writeError(w, http.StatusBadRequest, codeBadRequest, err.Error())
-	case err != nil:
-		writeError(w, http.StatusInternalServerError, codeDatabase, err.Error())
-	default:
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Cache-Control", "no-store")
-		w.WriteHeader(http.StatusOK)
-		w.Write(trace)
-	}
-}
+func (headWriter) Write(p []byte) (int, error) { return len(p), nil }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -19,7 +20,7 @@ import (
 
 var dbSeq atomic.Int64
 
-func newStore(t *testing.T) *engine.Store {
+func newStore(t testing.TB) *engine.Store {
 	t.Helper()
 	db, err := sqlitedb.Memory("httpapi-" + strconv.FormatInt(dbSeq.Add(1), 10))
 	if err != nil {
@@ -120,7 +121,8 @@ func TestMaxBodyBytes_RefusesOnlyOverTheLimit(t *testing.T) {
 	}
 }
 
-// A database that fails is 500 "database", never a client's status.
+// A database that fails is 500 "database", never a client's status; the
+// cause goes to the server's log, not to the client.
 func TestDatabaseFailure_Is500(t *testing.T) {
 	db, err := sqlitedb.Memory("httpapi-closed")
 	if err != nil {
@@ -131,7 +133,8 @@ func TestDatabaseFailure_Is500(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	h := httpapi.New(s)
+	var logged strings.Builder
+	h := httpapi.New(s, httpapi.WithErrorLog(log.New(&logged, "", 0)))
 	for _, tc := range []struct{ method, path, body string }{
 		{"GET", "/api/jobs/x", ""},
 		{"GET", "/api/jobs", ""},
@@ -139,9 +142,17 @@ func TestDatabaseFailure_Is500(t *testing.T) {
 		{"POST", "/api/claim", `{"owner":"A","now":0,"ttl":1}`},
 		{"POST", "/api/complete", `{"lease":{"job_id":"x","owner":"A","token":1},"now":0}`},
 	} {
+		logged.Reset()
 		code, v := serve(t, h, tc.method, tc.path, tc.body)
 		if code != http.StatusInternalServerError || v["error"] != "database" {
 			t.Errorf("%s %s on a closed database: %d %v", tc.method, tc.path, code, v)
+		}
+		msg, _ := v["message"].(string)
+		if strings.Contains(msg, "closed") || strings.Contains(msg, "sql") || msg == "" {
+			t.Errorf("%s %s: the 500's message %q shows the database's error", tc.method, tc.path, msg)
+		}
+		if !strings.Contains(logged.String(), tc.path) || !strings.Contains(logged.String(), "closed") {
+			t.Errorf("%s %s: the server's log %q lacks the request and the cause", tc.method, tc.path, logged.String())
 		}
 	}
 }
@@ -203,7 +214,7 @@ func TestTimeline_AnswersByTheRunnersOutcome(t *testing.T) {
 	}{
 		{"trace", []httpapi.Option{httpapi.WithTimeline(run)}, "good", http.StatusOK, `{"steps":[]}`},
 		{"author-error", []httpapi.Option{httpapi.WithTimeline(run)}, "bad", http.StatusBadRequest, "t:2:5"},
-		{"server-error", []httpapi.Option{httpapi.WithTimeline(run)}, "other", http.StatusInternalServerError, "disk on fire"},
+		{"server-error", []httpapi.Option{httpapi.WithTimeline(run), httpapi.WithErrorLog(nil)}, "other", http.StatusInternalServerError, `"database"`},
 		{"no-runner", nil, "good", http.StatusNotImplemented, "no timelines"},
 		{"without", []httpapi.Option{httpapi.WithTimeline(run), httpapi.WithoutTimeline("D1 is shared")}, "good", http.StatusNotImplemented, "D1 is shared"},
 	} {

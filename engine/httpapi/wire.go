@@ -73,6 +73,10 @@ const (
 	codeRefused          = "refused"
 	codeEmpty            = "empty"
 	codeContention       = "contention"
+	codeBusy             = "busy"
+	codeCrossOrigin      = "cross_origin"
+	codeMisdirected      = "misdirected"
+	codeTimeout          = "timeout"
 	codeNotImplemented   = "not_implemented"
 	codeDatabase         = "database"
 )

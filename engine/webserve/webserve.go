@@ -19,8 +19,11 @@
 //     its pages may frame this origin's pages, and only this origin may
 //     frame them — except the pages made to be framed by any site
 //     (Framable: embed.html), which carry EmbedCSP.
-//   - Only GET and HEAD; a directory is served as its index.html, never
-//     listed; a name starting with a dot is not served.
+//   - Only GET and HEAD (HEAD answers what GET would, without the body); a
+//     directory is served as its index.html, never listed; a file's path
+//     with a trailing slash (/app.js/) is 404; a name starting with a dot
+//     is not served. A folder on disk is served through an os.Root
+//     (OpenDir): nothing outside it is read, symbolic links included.
 //
 // The handler owns no path prefix of its own: the caller mounts it at "/"
 // and may mount other handlers (the HTTP API under /api/) beside it.
@@ -40,9 +43,9 @@ import (
 	"time"
 )
 
-// CSP is the Content-Security-Policy of every response: what the simulator
-// page needs and nothing more.
-const CSP = "default-src 'none'; " +
+// policy is the Content-Security-Policy every response shares, without
+// frame-ancestors: what the simulator page needs and nothing more.
+const policy = "default-src 'none'; " +
 	"script-src 'self' 'wasm-unsafe-eval'; " +
 	"style-src 'self'; " +
 	"img-src 'self' data:; " +
@@ -50,25 +53,20 @@ const CSP = "default-src 'none'; " +
 	"frame-src 'self'; " +
 	"manifest-src 'self'; " +
 	"base-uri 'none'; " +
-	"form-action 'none'; " +
-	"frame-ancestors 'self'"
+	"form-action 'none'; "
 
-// EmbedCSP is CSP for the pages in Framable: the same, except that any
+// CSP is the Content-Security-Policy of every response: policy, and only
+// this origin may frame the page.
+const CSP = policy + "frame-ancestors 'self'"
+
+// EmbedCSP is CSP for the pages Framable names: the same, except that any
 // site may frame them.
-const EmbedCSP = "default-src 'none'; " +
-	"script-src 'self' 'wasm-unsafe-eval'; " +
-	"style-src 'self'; " +
-	"img-src 'self' data:; " +
-	"connect-src 'self'; " +
-	"frame-src 'self'; " +
-	"manifest-src 'self'; " +
-	"base-uri 'none'; " +
-	"form-action 'none'; " +
-	"frame-ancestors *"
+const EmbedCSP = policy + "frame-ancestors *"
 
-// Framable are the files any site may frame: the embed frame, for course
-// hosts that strip scripts (web/embed.html).
-var Framable = map[string]bool{"embed.html": true}
+// Framable reports whether any site may frame the file called name (a
+// path inside the served folder): only the embed frame, for course hosts
+// that strip scripts (web/embed.html).
+func Framable(name string) bool { return name == "embed.html" }
 
 // contentTypes maps the extensions web/ holds to their types. A file with
 // another extension is served as application/octet-stream.
@@ -101,7 +99,10 @@ var encodings = []struct{ token, suffix string }{
 	{"gzip", ".gz"},
 }
 
-// Handler serves the files of fsys (typically os.DirFS("web")).
+// Handler serves the files of fsys as they are. fsys must keep its reads
+// inside itself: os.DirFS follows a symbolic link out of its folder, so a
+// folder on disk is served by OpenDir (an os.Root) instead; embed.FS,
+// fstest.MapFS and (*os.Root).FS are fine as they are.
 func Handler(fsys fs.FS) http.Handler {
 	return &handler{fsys: fsys, etags: map[etagKey]string{}}
 }
@@ -137,35 +138,26 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	slash := strings.HasSuffix(r.URL.Path, "/")
 	if st, err := fs.Stat(h.fsys, name); err == nil && st.IsDir() {
-		if !strings.HasSuffix(r.URL.Path, "/") {
+		if !slash {
 			http.Redirect(w, r, r.URL.Path+"/", http.StatusMovedPermanently)
 			return
 		}
-		name = path.Join(name, "index.html")
+		name, slash = path.Join(name, "index.html"), false
 	}
 	plain, err := fs.Stat(h.fsys, name)
-	if err != nil || plain.IsDir() {
+	if err != nil || plain.IsDir() || slash { // a file named as a folder (/app.js/) is not it
 		http.NotFound(w, r)
 		return
 	}
-	if Framable[name] {
+	if Framable(name) {
 		hdr.Set("Content-Security-Policy", EmbedCSP)
 	}
 	hdr.Set("Content-Type", ContentType(name))
 	hdr.Set("Cache-Control", "no-cache")
 
-	served, encoding, variants := name, "", false
-	for _, e := range encodings {
-		st, err := fs.Stat(h.fsys, name+e.suffix)
-		if err != nil || st.IsDir() || st.ModTime().Before(plain.ModTime()) {
-			continue // none, or stale: older than the file it encodes
-		}
-		variants = true
-		if encoding == "" && accepts(r.Header.Get("Accept-Encoding"), e.token) {
-			served, encoding = name+e.suffix, e.token
-		}
-	}
+	served, encoding, variants := h.variant(name, plain, r.Header.Get("Accept-Encoding"))
 	if variants {
 		hdr.Set("Vary", "Accept-Encoding")
 	}
@@ -201,6 +193,25 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		hdr.Set("Content-Length", strconv.FormatInt(st.Size(), 10))
 	}
 	http.ServeContent(w, r, name, st.ModTime(), rs)
+}
+
+// variant chooses what to send for the file name (plain is its stat): the
+// first precompressed variant acceptEncoding allows, else the file itself.
+// variants says whether any fresh variant exists (the answer then varies
+// on Accept-Encoding).
+func (h *handler) variant(name string, plain fs.FileInfo, acceptEncoding string) (served, encoding string, variants bool) {
+	served = name
+	for _, e := range encodings {
+		st, err := fs.Stat(h.fsys, name+e.suffix)
+		if err != nil || st.IsDir() || st.ModTime().Before(plain.ModTime()) {
+			continue // none, or stale: older than the file it encodes
+		}
+		variants = true
+		if encoding == "" && accepts(acceptEncoding, e.token) {
+			served, encoding = name+e.suffix, e.token
+		}
+	}
+	return served, encoding, variants
 }
 
 // fileName turns a URL path into a name inside the file system, refusing

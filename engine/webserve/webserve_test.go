@@ -252,3 +252,71 @@ func TestHandler_StaleVariantOlderThanItsFileIsNotSent(t *testing.T) {
 		})
 	}
 }
+
+// A file's path with a trailing slash names a folder that is not there.
+func TestHandler_FilePathWithTrailingSlashIs404(t *testing.T) {
+	h := webserve.Handler(site)
+	for _, tc := range []struct {
+		path string
+		want int
+	}{
+		{"/app.js", http.StatusOK},
+		{"/app.js/", http.StatusNotFound},
+		{"/index.html/", http.StatusNotFound},
+		{"/traces/index.json/", http.StatusNotFound},
+		{"/docs/", http.StatusOK},
+	} {
+		if r := get(t, h, "GET", tc.path, nil); r.StatusCode != tc.want {
+			t.Errorf("GET %s: %d, want %d", tc.path, r.StatusCode, tc.want)
+		}
+	}
+}
+
+// HEAD answers what GET answers, headers and status, without the body
+// (over a real connection, as a browser sees it).
+func TestHandler_HeadIsGetWithoutTheBody(t *testing.T) {
+	srv := httptest.NewServer(webserve.Handler(site))
+	defer srv.Close()
+	fetch := func(method, path string) (*http.Response, string) {
+		req, err := http.NewRequest(method, srv.URL+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Accept-Encoding", "br")
+		r, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Body.Close()
+		return r, body(t, r)
+	}
+	for _, path := range []string{"/", "/app.js", "/leaselab.wasm", "/nope.js", "/app.js/"} {
+		g, _ := fetch("GET", path)
+		hd, b := fetch("HEAD", path)
+		if g.StatusCode != hd.StatusCode {
+			t.Errorf("%s: HEAD %d, GET %d", path, hd.StatusCode, g.StatusCode)
+		}
+		for _, k := range []string{"Content-Type", "Content-Length", "Content-Encoding", "ETag", "Content-Security-Policy", "X-Content-Type-Options"} {
+			if hd.Header.Get(k) != g.Header.Get(k) {
+				t.Errorf("%s: HEAD %s %q, GET %q", path, k, hd.Header.Get(k), g.Header.Get(k))
+			}
+		}
+		if b != "" {
+			t.Errorf("%s: HEAD sent a body %q", path, b)
+		}
+	}
+}
+
+// CSP and EmbedCSP are one policy: they differ only in who may frame.
+func TestCSP_EmbedDiffersOnlyInFrameAncestors(t *testing.T) {
+	const self, any = "frame-ancestors 'self'", "frame-ancestors *"
+	if !strings.HasSuffix(webserve.CSP, self) || !strings.HasSuffix(webserve.EmbedCSP, any) ||
+		strings.TrimSuffix(webserve.CSP, self) != strings.TrimSuffix(webserve.EmbedCSP, any) {
+		t.Fatalf("CSP %q\nEmbedCSP %q\nwant the same policy but for frame-ancestors", webserve.CSP, webserve.EmbedCSP)
+	}
+	for name, want := range map[string]bool{"embed.html": true, "index.html": false, "sub/embed.html": false, "": false} {
+		if webserve.Framable(name) != want {
+			t.Errorf("Framable(%q) = %v, want %v", name, !want, want)
+		}
+	}
+}

@@ -11,6 +11,10 @@
 // guarded by the row version it was made on, and D1 runs each statement
 // atomically on its single primary.
 //
+// The clock mode (httpapi.ClockMode) is the variable LEASELAB_CLOCK of
+// wrangler.toml's [vars]: "client" (the default, also when unset) or
+// "server". Any other value answers every request 500 and logs why.
+//
 // POST /api/timeline answers 501: a timeline needs a fresh database of its
 // own, and this Worker's only database is the shared queue (and it has no
 // SQLite to make one). Timelines run in the simulator page and natively.
@@ -19,9 +23,11 @@ package main
 import (
 	"database/sql"
 	"encoding/json"
+	"log"
 	"net/http"
 
 	"github.com/syumai/workers"
+	"github.com/syumai/workers/cloudflare"
 	"github.com/syumai/workers/cloudflare/d1"
 
 	"github.com/leaselab/leaselab/engine"
@@ -30,6 +36,10 @@ import (
 
 // binding is the D1 binding's name in wrangler.toml.
 const binding = "DB"
+
+// clockVar is the variable of wrangler.toml's [vars] that sets the clock
+// mode.
+const clockVar = "LEASELAB_CLOCK"
 
 const noTimeline = "this Worker runs no timelines: a timeline needs a fresh database of its own, " +
 	"and the Worker's only database is the shared D1 queue; run it in the simulator page or with `leaselab serve`"
@@ -42,23 +52,34 @@ func main() {
 // per request, so the store is opened here; engine.New's schema statements
 // are idempotent (CREATE ... IF NOT EXISTS) and cost two D1 round trips.
 func serve(w http.ResponseWriter, r *http.Request) {
+	mode, err := httpapi.ParseClockMode(cloudflare.Getenv(clockVar))
+	if err != nil {
+		unavailable(w, clockVar, err)
+		return
+	}
 	c, err := d1.OpenConnector(binding)
 	if err != nil {
-		unavailable(w, "D1 binding "+binding+": "+err.Error())
+		unavailable(w, "D1 binding "+binding, err)
 		return
 	}
 	db := sql.OpenDB(c)
 	defer db.Close()
 	store, err := engine.New(r.Context(), db, engine.WithoutTransactions())
 	if err != nil {
-		unavailable(w, err.Error())
+		unavailable(w, "opening the store", err)
 		return
 	}
-	httpapi.New(store, httpapi.WithoutTimeline(noTimeline)).ServeHTTP(w, r)
+	httpapi.New(store, httpapi.WithoutTimeline(noTimeline), httpapi.WithClockMode(mode)).ServeHTTP(w, r)
 }
 
-func unavailable(w http.ResponseWriter, msg string) {
+// unavailable logs why the store could not be opened or the settings are
+// wrong (wrangler tail shows it) and answers 500 without the cause's text,
+// as httpapi does.
+func unavailable(w http.ResponseWriter, what string, err error) {
+	log.Printf("worker: %s: %v", what, err)
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(http.StatusInternalServerError)
-	json.NewEncoder(w).Encode(map[string]string{"error": "database", "message": msg})
+	json.NewEncoder(w).Encode(map[string]string{"error": "database",
+		"message": "the server failed to answer; its log says why"})
 }

@@ -58,9 +58,30 @@ func TestContract_Wrangler(t *testing.T) {
 	}
 	migrated := time.Since(began)
 
+	started := time.Now()
+	base := startDev(t, wrangler, persist)
+	ready := time.Since(started)
+
+	suite := time.Now()
+	httpapitest.Run(t, httpapitest.Target{BaseURL: base, Timeline: false})
+	t.Logf("wrangler %s: migrations applied in %v, dev ready in %v, contract suite in %v",
+		base, migrated.Round(time.Millisecond), ready.Round(time.Millisecond), time.Since(suite).Round(time.Millisecond))
+
+	// The server-clock setting, as wrangler.toml's [vars] would set it.
+	t.Run("ServerClock", func(t *testing.T) {
+		httpapitest.RunServerClock(t, startDev(t, wrangler, persist, "--var", "LEASELAB_CLOCK:server"))
+	})
+}
+
+// startDev starts wrangler dev --local on a free loopback port over the
+// local D1 in persist, with extra arguments, and returns its base URL once
+// it answers; the test's cleanup stops its process group.
+func startDev(t *testing.T, wrangler, persist string, extra ...string) string {
+	t.Helper()
 	port, inspector := freePort(t), freePort(t)
-	dev := exec.Command(wrangler, "dev", "--local", "--ip", "127.0.0.1", "--port", port,
-		"--inspector-port", inspector, "--persist-to", persist, "--show-interactive-dev-session=false")
+	args := append([]string{"dev", "--local", "--ip", "127.0.0.1", "--port", port,
+		"--inspector-port", inspector, "--persist-to", persist, "--show-interactive-dev-session=false"}, extra...)
+	dev := exec.Command(wrangler, args...)
 	dev.Env = wranglerEnv()
 	var log lockedBuffer
 	dev.Stdout, dev.Stderr = &log, &log
@@ -76,18 +97,11 @@ func TestContract_Wrangler(t *testing.T) {
 			t.Logf("wrangler dev's output:\n%s", log.String())
 		}
 	})
-
 	base := "http://127.0.0.1:" + port
-	started := time.Now()
 	if err := waitReady(base, exited, 2*time.Minute); err != nil {
 		t.Fatalf("wrangler dev on %s: %v", base, err)
 	}
-	ready := time.Since(started)
-
-	suite := time.Now()
-	httpapitest.Run(t, httpapitest.Target{BaseURL: base, Timeline: false})
-	t.Logf("wrangler %s: migrations applied in %v, dev ready in %v, contract suite in %v",
-		base, migrated.Round(time.Millisecond), ready.Round(time.Millisecond), time.Since(suite).Round(time.Millisecond))
+	return base
 }
 
 func wranglerEnv() []string {

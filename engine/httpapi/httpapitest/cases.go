@@ -328,6 +328,85 @@ func (s *suite) testBadInput(t *testing.T) {
 	}
 }
 
+// The strict reading of a body: invalid UTF-8, a field named twice, a
+// field named in another case and null where the API defines none are 400
+// naming the field, and change nothing (the red team's reproductions).
+func (s *suite) testStrictJSON(t *testing.T) {
+	id := s.newJob(t, "strict")
+	ghost := s.id("strict-ghost") // no request below may create it
+	l := fmt.Sprintf(`{"job_id":%q,"owner":"A","token":0}`, id)
+	for _, tc := range []struct {
+		name, path, body string
+		parts            []string
+	}{
+		{"id-invalid-utf8", "/api/jobs", `{"id":"` + ghost + "\xff" + `"}`, []string{"id", "UTF-8"}},
+		{"owner-invalid-utf8", "/api/claim", `{"owner":"A` + "\xfe" + `","job_id":"` + id + `","now":0,"ttl":10}`, []string{"owner", "UTF-8"}},
+		{"key-invalid-utf8", "/api/jobs", `{"id":"` + ghost + `","` + "\xff" + `":1}`, []string{"UTF-8"}},
+		{"duplicate-id", "/api/jobs", `{"id":"` + ghost + `","id":"` + ghost + `-2"}`, []string{"id", "duplicate"}},
+		{"duplicate-ttl", "/api/claim", `{"owner":"A","job_id":"` + id + `","now":0,"ttl":10,"ttl":20}`, []string{"ttl", "duplicate"}},
+		{"duplicate-in-lease", "/api/release", `{"lease":{"job_id":"` + id + `","owner":"A","owner":"B","token":0}}`, []string{"lease.owner", "duplicate"}},
+		{"upper-case-keys", "/api/jobs", `{"ID":"` + ghost + `","QTY":5}`, []string{`unknown field "ID"`, `"id"`}},
+		{"mixed-case-key", "/api/claim", `{"Owner":"A","job_id":"` + id + `","now":0,"ttl":10}`, []string{`unknown field "Owner"`, `"owner"`}},
+		{"job-id-null", "/api/claim", `{"owner":"A","job_id":null,"now":0,"ttl":10}`, []string{"job_id", "null"}},
+		{"id-null", "/api/jobs", `{"id":null}`, []string{"id", "null"}},
+		{"qty-null", "/api/jobs", `{"id":"` + ghost + `","qty":null}`, []string{"qty", "null"}},
+		{"owner-null", "/api/claim", `{"owner":null,"job_id":"` + id + `","now":0,"ttl":10}`, []string{"owner", "null"}},
+		{"ttl-null", "/api/claim", `{"owner":"A","job_id":"` + id + `","now":0,"ttl":null}`, []string{"ttl", "null"}},
+		{"lease-null", "/api/release", `{"lease":null}`, []string{"lease", "null"}},
+		{"lease-token-null", "/api/release", `{"lease":{"job_id":"` + id + `","owner":"A","token":null}}`, []string{"lease.token", "null"}},
+		{"result-null", "/api/complete", `{"lease":` + l + `,"now":0,"result":null}`, []string{"result", "null"}},
+		{"body-null", "/api/jobs", `null`, []string{"want a JSON object"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantError(t, s.c.post(t, tc.path, tc.body), http.StatusBadRequest, "bad_request", tc.parts...)
+		})
+	}
+	wantError(t, s.c.get(t, "/api/jobs/"+url.PathEscape(ghost)+"%FF"), http.StatusBadRequest, "bad_request", "id", "UTF-8")
+	for _, gone := range []string{ghost, ghost + "-2", ghost + "\uFFFD"} {
+		wantError(t, s.c.get(t, "/api/jobs/"+url.PathEscape(gone)), http.StatusNotFound, "not_found")
+	}
+	if got := s.job(t, id); (got != job{ID: id, Qty: 1, Status: "pending"}) {
+		t.Fatalf("strictly refused requests changed the job: %v", got)
+	}
+}
+
+// A browser's write from a page of another origin is 403 and changes
+// nothing: the red team's cross-site text/plain POST that created a job,
+// and its 285-year claim. Same-origin and non-browser writes pass.
+func (s *suite) testCrossOrigin(t *testing.T) {
+	id := s.newJob(t, "cross-origin")
+	for _, tc := range []struct {
+		name, site, origin string
+		ok                 bool
+	}{
+		{"cross-site", "cross-site", "http://evil.example", false},
+		{"same-site", "same-site", "http://localhost:1", false},
+		{"origin-only", "", "http://evil.example", false},
+		{"same-origin", "same-origin", s.BaseURL, true},
+		{"origin-only-same", "", s.BaseURL, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := http.Header{"Content-Type": {"text/plain"}, "Sec-Fetch-Site": {tc.site}, "Origin": {tc.origin}}
+			created := s.id("cross-origin-" + tc.name)
+			enq := s.c.doHeader(t, http.MethodPost, "/api/jobs", h, []byte(`{"id":"`+created+`"}`))
+			claim := s.c.doHeader(t, http.MethodPost, "/api/claim", h,
+				[]byte(`{"owner":"evil","job_id":"`+id+`","now":0,"ttl":9000000000000}`))
+			if !tc.ok {
+				wantError(t, enq, http.StatusForbidden, "cross_origin")
+				wantError(t, claim, http.StatusForbidden, "cross_origin")
+				wantError(t, s.c.get(t, "/api/jobs/"+url.PathEscape(created)), http.StatusNotFound, "not_found")
+				if got := s.job(t, id); (got != job{ID: id, Qty: 1, Status: "pending"}) {
+					t.Fatalf("a refused cross-origin claim changed the job: %v", got)
+				}
+				return
+			}
+			want[enqueued](t, enq, http.StatusCreated)
+			l := want[leaseAnswer](t, claim, http.StatusOK).Lease
+			want[okAnswer](t, s.release(t, l), http.StatusOK)
+		})
+	}
+}
+
 func (s *suite) testNumberRange(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -422,18 +501,45 @@ func (s *suite) testMethods(t *testing.T) {
 		{http.MethodGet, "/api/renew", "POST"},
 		{http.MethodPut, "/api/complete", "POST"},
 		{http.MethodDelete, "/api/release", "POST"},
-		{http.MethodPut, "/api/jobs", "GET, POST"},
-		{http.MethodDelete, "/api/jobs/x", "GET"},
-		{http.MethodPost, "/api/jobs/x", "GET"},
+		{http.MethodPut, "/api/jobs", "GET, HEAD, POST"},
+		{http.MethodDelete, "/api/jobs/x", "GET, HEAD"},
+		{http.MethodPost, "/api/jobs/x", "GET, HEAD"},
+		{http.MethodHead, "/api/claim", "POST"},
 		{http.MethodGet, "/api/timeline", "POST"},
 	} {
 		t.Run(tc.method+tc.path, func(t *testing.T) {
 			ans := s.c.do(t, tc.method, tc.path, "", nil)
+			if tc.method == http.MethodHead { // no body to read the error from
+				if ans.status != http.StatusMethodNotAllowed || ans.header.Get("Allow") != tc.allow {
+					t.Fatalf("%v\nwant 405 with Allow %q", ans, tc.allow)
+				}
+				return
+			}
 			wantError(t, ans, http.StatusMethodNotAllowed, "method_not_allowed", tc.allow)
 			if got := ans.header.Get("Allow"); got != tc.allow {
 				t.Fatalf("Allow %q, want %q", got, tc.allow)
 			}
 		})
+	}
+}
+
+// HEAD on a GET route answers as GET would, without the body.
+func (s *suite) testHead(t *testing.T) {
+	id := s.newJob(t, "head")
+	for _, tc := range []struct {
+		path string
+		want int
+	}{
+		{"/api/jobs", http.StatusOK},
+		{"/api/jobs/" + url.PathEscape(id), http.StatusOK},
+		{"/api/jobs/" + url.PathEscape(s.id("head-none")), http.StatusNotFound},
+	} {
+		get, head := s.c.get(t, tc.path), s.c.do(t, http.MethodHead, tc.path, "", nil)
+		if head.status != tc.want || get.status != tc.want || len(head.body) != 0 ||
+			head.header.Get("Content-Type") != get.header.Get("Content-Type") ||
+			head.header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("HEAD %v (headers %v)\nGET %v\nwant %d, GET's headers, no body", head, head.header, get, tc.want)
+		}
 	}
 }
 
@@ -492,7 +598,7 @@ func (s *suite) testClaimNext(t *testing.T) {
 	s.mustClaim(t, n2, "X", at, 1000)
 
 	wantLease(t, want[leaseAnswer](t, s.claimNext(t, "A", at), http.StatusOK).Lease, n1, "A", 1, at+1000)
-	wantLease(t, want[leaseAnswer](t, s.c.post(t, "/api/claim", obj{"owner": "B", "job_id": nil, "now": at, "ttl": 1000}), http.StatusOK).Lease, n3, "B", 1, at+1000)
+	wantLease(t, want[leaseAnswer](t, s.claimNext(t, "B", at), http.StatusOK).Lease, n3, "B", 1, at+1000)
 	wantError(t, s.claimNext(t, "C", at), http.StatusNotFound, "empty")
 
 	// At at+1000 every lease has ended: n1's budget is used up, so the
@@ -655,6 +761,8 @@ func (s *suite) testTimeline(t *testing.T) {
 	if string(again.body) != string(ans.body) {
 		t.Fatalf("the same timeline gave two different traces:\n%s\n%s", ans.body, again.body)
 	}
+	// An empty body is not a timeline (the red team had it answer 200).
+	wantError(t, s.c.do(t, http.MethodPost, "/api/timeline", "text/plain", nil), http.StatusBadRequest, "bad_request", "empty")
 	// The author's mistake is 400 with its line and column (2:7).
 	wantError(t, s.c.do(t, http.MethodPost, "/api/timeline", "text/plain", []byte("lease 1000ms\n0ms A frobnicate x\n")),
 		http.StatusBadRequest, "bad_request", ":2:7:", "frobnicate")

@@ -96,7 +96,13 @@ const maxAttempts = 8
 
 func (c *client) do(t testing.TB, method, path, contentType string, body []byte) answer {
 	t.Helper()
-	a, err := c.try(method, path, contentType, body)
+	return c.doHeader(t, method, path, http.Header{"Content-Type": {contentType}}, body)
+}
+
+// doHeader is do with the request's headers (empty values are not sent).
+func (c *client) doHeader(t testing.TB, method, path string, header http.Header, body []byte) answer {
+	t.Helper()
+	a, err := c.tryHeader(method, path, header, body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,6 +111,10 @@ func (c *client) do(t testing.TB, method, path, contentType string, body []byte)
 
 // try is do for goroutines other than the test's: it returns the error.
 func (c *client) try(method, path, contentType string, body []byte) (answer, error) {
+	return c.tryHeader(method, path, http.Header{"Content-Type": {contentType}}, body)
+}
+
+func (c *client) tryHeader(method, path string, header http.Header, body []byte) (answer, error) {
 	for attempt := 1; ; attempt++ {
 		var rd io.Reader
 		if body != nil {
@@ -114,8 +124,10 @@ func (c *client) try(method, path, contentType string, body []byte) (answer, err
 		if err != nil {
 			return answer{}, fmt.Errorf("%s %s: %w", method, path, err)
 		}
-		if contentType != "" {
-			req.Header.Set("Content-Type", contentType)
+		for k, vs := range header {
+			if len(vs) > 0 && vs[0] != "" {
+				req.Header[k] = vs
+			}
 		}
 		resp, err := c.hc.Do(req)
 		var netErr net.Error
@@ -175,6 +187,9 @@ func want[T any](t testing.TB, a answer, status int) T {
 	}
 	if ct := a.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 		t.Fatalf("%v\nContent-Type %q, want application/json", a, ct)
+	}
+	if got := a.header.Get("X-Content-Type-Options"); got != "nosniff" {
+		t.Fatalf("%v\nX-Content-Type-Options %q, want nosniff", a, got)
 	}
 	dec := json.NewDecoder(bytes.NewReader(a.body))
 	dec.DisallowUnknownFields()

@@ -49,3 +49,15 @@ func TestContract_SQLiteFileWithoutTransactions(t *testing.T) {
 	defer srv.Close()
 	httpapitest.Run(t, httpapitest.Target{BaseURL: srv.URL, Timeline: true})
 }
+
+// The server-clock mode (leaselab serve -clock server): every now is the
+// server's, and a request that carries one is refused.
+func TestServerClock_SQLiteFile(t *testing.T) {
+	h, err := sqliteapi.New(context.Background(), fileDB(t), httpapi.WithClockMode(httpapi.ServerClock))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	httpapitest.RunServerClock(t, srv.URL)
+}

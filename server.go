@@ -1,0 +1,58 @@
+package main
+
+import (
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/leaselab/leaselab/engine/httpapi"
+)
+
+// connLimits bound what one connection may hold of the server.
+type connLimits struct {
+	// ReadHeader is the longest a client may take to send its headers.
+	ReadHeader time.Duration
+	// Read is the longest a client may take to send a whole request,
+	// headers and body: a stalled body is dropped when it passes.
+	Read time.Duration
+	// Write is the longest from the end of the headers to the end of the
+	// answer: it covers reading the body, running the handler (a timeline
+	// runs for at most httpapi.DefaultTimelineDeadline) and sending.
+	Write time.Duration
+	// Idle is the longest a kept-alive connection waits for its next
+	// request.
+	Idle time.Duration
+	// MaxHeaderBytes bounds the request line and headers (net/http allows
+	// 4096 bytes more); a larger request is 431.
+	MaxHeaderBytes int
+}
+
+// serveLimits are the limits of leaselab serve.
+var serveLimits = connLimits{
+	ReadHeader:     5 * time.Second,
+	Read:           20 * time.Second,
+	Write:          httpapi.DefaultTimelineDeadline + 50*time.Second,
+	Idle:           2 * time.Minute,
+	MaxHeaderBytes: 64 << 10,
+}
+
+// siteHandler serves the page at / and the API under /api/, both behind
+// the Host guard of a server listening on addr (httpapi.GuardHost).
+func siteHandler(site, api http.Handler, addr net.Addr) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/", site)
+	mux.Handle("/api/", api)
+	return httpapi.GuardHost(addr, mux)
+}
+
+// newServer returns the server of h under limits l.
+func newServer(h http.Handler, l connLimits) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: l.ReadHeader,
+		ReadTimeout:       l.Read,
+		WriteTimeout:      l.Write,
+		IdleTimeout:       l.Idle,
+		MaxHeaderBytes:    l.MaxHeaderBytes,
+	}
+}
