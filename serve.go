@@ -1,136 +1,14 @@
-// Command leaselab runs the simulator's server and the timeline tools.
-//
-//	leaselab serve [-addr 127.0.0.1:8080] [-web web] [-db leaselab.db] [-clock client|server]
-//	leaselab check FILE...   run timelines, print a table each, exit 1 on a failed expectation, 2 on bad input
-//	leaselab trace FILE      print a timeline's JSON trace
-//
-// leaselab serve serves the page's folder at / (engine/webserve, through an
-// os.Root: nothing outside the folder is read, symbolic links included) and
-// the HTTP API at /api/ (engine/httpapi, whose package documentation is
-// the API's reference) over a SQLite file. What keeps it safe to run:
-//
-//   - Host: on a loopback address (the default) it answers only to the
-//     Hosts 127.0.0.1:PORT, localhost:PORT, [::1]:PORT and its exact
-//     address, and 421 to any other (a page whose name was rebound to
-//     127.0.0.1, DNS rebinding). On another address nothing is guarded
-//     and anyone who reaches it may write: keep it on loopback.
-//   - Cross-origin: a browser's write from a page of another origin is 403
-//     and changes nothing; same-origin pages, curl and other clients that
-//     are no browser keep working.
-//   - Clock: -clock client (the default, for virtual clocks) takes each
-//     request's "now" as is, so whoever can write can hold a job until a
-//     "now" in the far future; -clock server takes every time from this
-//     server's clock and refuses a request that carries "now".
-//   - Connections (serveLimits): headers within 5 s and 64 KiB, a whole
-//     request within 20 s (a stalled body is dropped then), an answer
-//     within 60 s of the headers, an idle connection kept 2 minutes.
-//   - Requests: JSON bodies up to 64 KiB, timeline texts up to
-//     limits.Default.TextBytes, a timeline run up to 10 s, at most
-//     2xGOMAXPROCS runs at once (503 with Retry-After beyond).
+// Command leaselab runs the simulator's server and the timeline tools: a
+// course author's and a student's command. Run it with no arguments for
+// its usage; package engine/command is the whole of it.
 package main
 
 import (
-	"context"
-	"errors"
-	"flag"
-	"fmt"
-	"io"
-	"log"
-	"net"
-	"net/http"
 	"os"
-	"os/signal"
-	"syscall"
-	"time"
 
-	"github.com/leaselab/leaselab/engine/httpapi"
-	"github.com/leaselab/leaselab/engine/httpapi/sqliteapi"
-	"github.com/leaselab/leaselab/engine/sqlitedb"
-	"github.com/leaselab/leaselab/engine/timeline/cli"
-	"github.com/leaselab/leaselab/engine/webserve"
+	"github.com/leaselab/leaselab/engine/command"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
-}
-
-func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		args = []string{"serve"}
-	}
-	switch args[0] {
-	case "serve":
-		return serveCommand(args[1:], stderr)
-	case "check":
-		return cli.CheckCommand(args[1:], stdout, stderr)
-	case "trace":
-		return cli.TraceCommand(args[1:], stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprintln(stdout, usage)
-		return 0
-	}
-	fmt.Fprintf(stderr, "leaselab: unknown command %q\n%s\n", args[0], usage)
-	return 2
-}
-
-const usage = `usage:
-  leaselab serve [-addr 127.0.0.1:8080] [-web web] [-db leaselab.db] [-clock client|server]
-  leaselab check [-lang en|ko] [-mutant NAME] [-library] FILE...
-  leaselab trace [-lang en|ko] [-mutant NAME] FILE`
-
-func serveCommand(args []string, stderr io.Writer) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
-	webDir := fs.String("web", "web", "directory of the page's assets")
-	dbPath := fs.String("db", "leaselab.db", "SQLite file of the HTTP API's queue (created if missing; rollback journal)")
-	clock := fs.String("clock", "client", "whose clock the API reads times on: client (a request may carry now; the teaching mode) or server (a request that carries now is refused)")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	mode, err := httpapi.ParseClockMode(*clock)
-	if err != nil {
-		fmt.Fprintln(stderr, "leaselab: -clock:", err)
-		return 2
-	}
-	site, err := webserve.OpenDir(*webDir) // nothing outside it is served, links included
-	if err != nil {
-		fmt.Fprintln(stderr, "leaselab:", err)
-		return 1
-	}
-	defer site.Close()
-	db, err := sqlitedb.Open(*dbPath)
-	if err != nil {
-		fmt.Fprintln(stderr, "leaselab:", err)
-		return 1
-	}
-	defer db.Close()
-	api, err := sqliteapi.New(context.Background(), db, httpapi.WithClockMode(mode)) // the HTTP API (engine/httpapi) over the file
-	if err != nil {
-		fmt.Fprintln(stderr, "leaselab:", err)
-		return 1
-	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		fmt.Fprintln(stderr, "leaselab:", err)
-		return 1
-	}
-	log.Printf("leaselab: serving %s on http://%s/", *webDir, ln.Addr())
-	log.Printf("leaselab: HTTP API on http://%s/api/ over %s, clock mode %s", ln.Addr(), *dbPath, mode)
-	srv := newServer(siteHandler(site, api, ln.Addr()), serveLimits)
-	// Ctrl-C or SIGTERM: finish the requests in flight, then close the
-	// database, so no write is cut off half-way by the server itself.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	go func() {
-		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(shutdown)
-	}()
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		fmt.Fprintln(stderr, "leaselab:", err)
-		return 1
-	}
-	return 0
+	os.Exit(command.Main(os.Args[1:], os.Stdout, os.Stderr))
 }

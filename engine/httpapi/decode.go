@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/limits"
 )
 
 // body reads the whole request body (the Workers runtime cannot stream
@@ -82,6 +83,8 @@ func (h *Handler) times(w http.ResponseWriter, now nowField, ttl *int64) (int64,
 		err = errors.New("ttl is required: the lease's length in milliseconds, > 0")
 	case *ttl <= 0:
 		err = fmt.Errorf("%w: ttl %d <= 0", engine.ErrInvalid, *ttl)
+	case *ttl > MaxTTL:
+		err = fmt.Errorf("ttl %d is over %d ms (%s): a lease that long would hold a job for good", *ttl, int64(MaxTTL), limits.Default.Row("max_time"))
 	case *ttl > MaxSafeInteger-n:
 		err = fmt.Errorf("now+ttl: %d+%d is over %d", n, *ttl, int64(MaxSafeInteger))
 	}

@@ -38,7 +38,7 @@ func TestCrossOrigin_BrowserWritesFromAnotherOriginAre403AndChangeNothing(t *tes
 			before := jobsOf(t, store)
 			for _, w := range []struct{ path, body string }{
 				{"/api/jobs", `{"id":"x"}`},
-				{"/api/claim", `{"owner":"A","job_id":"j","now":0,"ttl":9000000000000}`},
+				{"/api/claim", `{"owner":"A","job_id":"j","now":0,"ttl":1000}`},
 				{"/api/renew", `{"lease":{"job_id":"j","owner":"A","token":1},"now":1,"ttl":10}`},
 				{"/api/complete", `{"lease":{"job_id":"j","owner":"A","token":1},"now":2}`},
 				{"/api/release", `{"lease":{"job_id":"j","owner":"A","token":1}}`},

@@ -30,6 +30,10 @@ type Limits struct {
 	MaxTime int64 `json:"max_time"`
 }
 
+// DefaultMaxTime is Default's max_time, a constant for the doors that
+// need one (the HTTP API bounds a lease's ttl by it).
+const DefaultMaxTime = 1_000_000_000 // 11.6 days of virtual time, in ms
+
 // Default is the table every door uses.
 var Default = Limits{
 	TextBytes:  128 << 10, // a long lesson is 5 KB
@@ -37,7 +41,7 @@ var Default = Limits{
 	Jobs:       1000,
 	Workers:    100,
 	Contenders: 16,
-	MaxTime:    1_000_000_000, // 11.6 days of virtual time, in ms
+	MaxTime:    DefaultMaxTime,
 }
 
 // Rows names each limit with its value, in the order the documentation

@@ -14,7 +14,10 @@ import (
 	"github.com/leaselab/leaselab/engine/httpapi"
 )
 
-const maxSafe = httpapi.MaxSafeInteger
+const (
+	maxSafe = httpapi.MaxSafeInteger
+	maxTTL  = httpapi.MaxTTL
+)
 
 func (s *suite) testEnqueue(t *testing.T) {
 	id := s.id("enqueue")
@@ -390,7 +393,7 @@ func (s *suite) testCrossOrigin(t *testing.T) {
 			created := s.id("cross-origin-" + tc.name)
 			enq := s.c.doHeader(t, http.MethodPost, "/api/jobs", h, []byte(`{"id":"`+created+`"}`))
 			claim := s.c.doHeader(t, http.MethodPost, "/api/claim", h,
-				[]byte(`{"owner":"evil","job_id":"`+id+`","now":0,"ttl":9000000000000}`))
+				[]byte(`{"owner":"evil","job_id":"`+id+`","now":0,"ttl":1000}`))
 			if !tc.ok {
 				wantError(t, enq, http.StatusForbidden, "cross_origin")
 				wantError(t, claim, http.StatusForbidden, "cross_origin")
@@ -421,6 +424,10 @@ func (s *suite) testNumberRange(t *testing.T) {
 		{"now+ttl-at-max", maxSafe - 1, 1, true},
 		{"now+ttl-over-max", maxSafe - 1, 2, false},
 		{"now-over-max", maxSafe + 1, 1, false},
+		{"ttl-below-max-ttl", 0, maxTTL - 1, true},
+		{"ttl-at-max-ttl", 0, maxTTL, true},
+		{"ttl-over-max-ttl (a lease for years)", 0, maxTTL + 1, false},
+		{"ttl-9e12 (the red team's 285 years)", 0, 9_000_000_000_000, false},
 	} {
 		t.Run("claim-"+tc.name, func(t *testing.T) {
 			id := s.newJob(t, "range-"+tc.name)
