@@ -2,6 +2,7 @@ package timeline_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -80,4 +81,73 @@ func BenchmarkParse_200Steps(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(200*b.N)/b.Elapsed().Seconds(), "steps/s")
+}
+
+// wideTimeline is the red team's shape: jobs declared, then steps that each
+// touch one of them (a claim, a state read, a complete, round robin), so a
+// trace that copied the table at every step would hold jobs × steps rows.
+func wideTimeline(jobs, steps int) string {
+	var b strings.Builder
+	b.WriteString("# Many jobs, many steps\nlease 1000ms\n")
+	for i := range jobs {
+		fmt.Fprintf(&b, "job j%d\n", i)
+	}
+	for i := range steps {
+		j := i % jobs
+		switch (i / jobs) % 3 {
+		case 0:
+			fmt.Fprintf(&b, "%d A claim j%d\n", i, j)
+		case 1:
+			fmt.Fprintf(&b, "%d B state j%d\n", i, j)
+		default:
+			fmt.Fprintf(&b, "%d A complete j%d\n", i, j)
+		}
+	}
+	return b.String()
+}
+
+// A trace grows with its timeline's text, never with jobs times steps:
+// 1,000 jobs and 1,000 steps give a trace of a few MB (a whole table per
+// step would be about 300 MB), and the steps of a trace weigh about the
+// same whether they touch 10 jobs or 1,000.
+func TestTrace_SizeGrowsWithTheTextNotJobsTimesSteps(t *testing.T) {
+	run := func(jobs, steps int) *timeline.Trace {
+		tr, err := memrun.RunSource(t.Context(), "wide.tl", wideTimeline(jobs, steps), timeline.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	size := func(v any) int {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(b)
+	}
+	big := run(1000, 1000)
+	var b strings.Builder
+	if err := big.Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() > 5<<20 {
+		t.Fatalf("a 1000-job x 1000-step trace is %d bytes, want at most 5 MiB", b.Len())
+	}
+	wide, narrow := size(big.Steps), size(run(10, 1000).Steps)
+	if wide > 2*narrow {
+		t.Fatalf("1000 steps over 1000 jobs weigh %d bytes, over 10 jobs %d: a step's size grows with the table", wide, narrow)
+	}
+	t.Logf("1000 jobs x 1000 steps: %d bytes; the steps %d bytes (over 10 jobs: %d)", b.Len(), wide, narrow)
+}
+
+// BenchmarkRun_1000Jobs1000Steps is the red team's timeline, parsed and
+// run on a fresh in-memory database per iteration.
+func BenchmarkRun_1000Jobs1000Steps(b *testing.B) {
+	src := wideTimeline(1000, 1000)
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := memrun.RunSource(ctx, "wide.tl", src, timeline.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -48,6 +48,23 @@ func traceJSON(t testing.TB, name, lang string) []byte {
 	return b.Bytes()
 }
 
+// expectable counts the steps that can state an expectation: all but
+// pauses, crashes and waits, which have no outcome.
+func expectable(tl *timeline.Timeline) int {
+	n := 0
+	for _, s := range tl.Steps {
+		switch s.Verb {
+		case timeline.VerbPause, timeline.VerbCrash, timeline.VerbWait:
+		default:
+			n++
+		}
+	}
+	return n
+}
+
+// Every library timeline holds every expectation on the correct engine,
+// states one on every step that has an outcome, and breaks no invariant it
+// did not announce.
 func TestLibrary_EveryTimelineHoldsItsExpectations(t *testing.T) {
 	names := timeline.LibraryNames()
 	if len(names) < 9 {
@@ -63,15 +80,15 @@ func TestLibrary_EveryTimelineHoldsItsExpectations(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tr.Summary.Expectations != len(tl.Steps) {
-				t.Errorf("%d of %d steps have an expectation; every library step states one", tr.Summary.Expectations, len(tl.Steps))
+			if want := expectable(tl); tr.Summary.Expectations != want {
+				t.Errorf("%d of %d steps that can have an expectation have one; every library step states one", tr.Summary.Expectations, want)
 			}
 			for _, f := range tr.Summary.Failures {
 				t.Error(f)
 			}
 			for _, st := range tr.Steps {
 				for _, v := range st.Verdicts {
-					if !v.OK {
+					if !v.OK && !v.Expected {
 						t.Errorf("line %d: invariant %s: %s", st.Line, v.Invariant, v.Detail)
 					}
 				}

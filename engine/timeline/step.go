@@ -154,8 +154,13 @@ func (p *parser) waitStep(ll lexed, s StepLine) {
 // stepActors reads the actor, or the contenders of a concurrent claim.
 func (p *parser) stepActors(t token, s *StepLine) bool {
 	parts := strings.Split(t.text, ",")
+	if len(parts) > p.lim.Contenders {
+		p.limitf(t.col, p.lim.Row("contenders"), "%d contenders", len(parts))
+		return false
+	}
 	col := t.col
 	seen := map[string]bool{}
+	fresh := 0 // names this line adds
 	for _, a := range parts {
 		name, ok := p.ident(token{text: a, col: col}, "actor")
 		if !ok {
@@ -165,7 +170,10 @@ func (p *parser) stepActors(t token, s *StepLine) bool {
 			p.errorf(col, "actor %s is listed twice", name)
 			return false
 		}
-		if !p.actorFree(name, col, s.Time) {
+		if !p.actorSeen[name] {
+			fresh++
+		}
+		if !p.actorFree(name, col, s.Time, fresh) {
 			return false
 		}
 		seen[name] = true
@@ -176,17 +184,14 @@ func (p *parser) stepActors(t token, s *StepLine) bool {
 	case len(parts) > 1 && s.Verb != VerbClaim:
 		p.errorf(t.col, "only claim takes several actors (a concurrent claim)")
 		return false
-	case len(parts) > p.lim.Contenders:
-		p.limitf(t.col, p.lim.Row("contenders"), "%d contenders", len(parts))
-		return false
 	}
 	return true
 }
 
 // actorFree checks that a worker may act at t: it is not inside a pause,
 // its clock does not read below 0, and it does not go over the limit
-// workers.
-func (p *parser) actorFree(name string, col int, t int64) bool {
+// workers (fresh: the new names of this line so far, itself included).
+func (p *parser) actorFree(name string, col int, t int64, fresh int) bool {
 	if pa, ok := p.paused[name]; ok && t >= pa.from && t < pa.to {
 		p.errorf(col, "%s is paused from %d ms to %d ms (line %d): a paused worker does nothing; move this step to %d ms or later, or shorten the pause",
 			name, pa.from, pa.to, pa.line, pa.to)
@@ -196,8 +201,8 @@ func (p *parser) actorFree(name string, col int, t int64) bool {
 		p.errorf(col, "%s's clock reads %d ms at %d ms (it is %d ms behind): its first step comes at %d ms or later", name, t+off, t, -off, -off)
 		return false
 	}
-	if !p.actorSeen[name] && len(p.actorSeen) >= p.lim.Workers {
-		p.limitf(col, p.lim.Row("workers"), "worker %d (%s)", len(p.actorSeen)+1, name)
+	if !p.actorSeen[name] && len(p.actorSeen)+fresh > p.lim.Workers {
+		p.limitf(col, p.lim.Row("workers"), "worker %d (%s)", len(p.actorSeen)+fresh, name)
 		return false
 	}
 	return true
