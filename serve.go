@@ -10,5 +10,5 @@ import (
 )
 
 func main() {
-	os.Exit(command.Main(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(command.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -2,9 +2,9 @@
 // and their exit statuses. The module's main program (serve.go) only
 // calls Main; everything the command does is here, so it is tested here.
 //
-//	leaselab serve [-addr 127.0.0.1:8080] [-web web] [-db leaselab.db] [-clock client|server]
-//	leaselab check FILE...   run timelines, print a table each, exit 1 on a failed expectation, 2 on bad input
-//	leaselab trace FILE      print a timeline's JSON trace
+// The commands: check, transcript, trace, export gotest and mutants are the
+// course author's tools (package engine/timeline/cli); serve is the
+// simulator's server. Run leaselab alone for the usage.
 //
 // leaselab serve serves the page's folder at / (engine/webserve, through an
 // os.Root: nothing outside the folder is read, symbolic links included) and
@@ -53,36 +53,51 @@ import (
 )
 
 // Main runs the leaselab command with args (without the program's name)
-// and returns its exit status.
-func Main(args []string, stdout, stderr io.Writer) int {
-	return run(args, stdout, stderr)
-}
-
-func run(args []string, stdout, stderr io.Writer) int {
+// and returns its exit status. With no arguments it prints the usage and
+// returns 2: it never starts a server or creates a file unasked.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o := cli.IO{Stdin: stdin, Stdout: stdout, Stderr: stderr}
 	if len(args) == 0 {
-		args = []string{"serve"}
+		fmt.Fprint(stderr, usage)
+		return cli.ExitBadInput
 	}
 	switch args[0] {
 	case "serve":
-		return serveCommand(args[1:], stderr)
+		return serveCommand(args[1:], stdout, stderr)
 	case "check":
-		return cli.CheckCommand(args[1:], stdout, stderr)
+		return cli.Check(args[1:], o)
 	case "trace":
-		return cli.TraceCommand(args[1:], stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprintln(stdout, usage)
-		return 0
+		return cli.Trace(args[1:], o)
+	case "transcript":
+		return cli.Transcript(args[1:], o)
+	case "export":
+		return cli.Export(args[1:], o)
+	case "mutants":
+		return cli.Mutants(args[1:], o)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return cli.ExitPass
 	}
-	fmt.Fprintf(stderr, "leaselab: unknown command %q\n%s\n", args[0], usage)
-	return 2
+	fmt.Fprintf(stderr, "leaselab: unknown command %q\n\n%s", args[0], usage)
+	return cli.ExitBadInput
 }
 
-const usage = `usage:
-  leaselab serve [-addr 127.0.0.1:8080] [-web web] [-db leaselab.db] [-clock client|server]
-  leaselab check [-lang en|ko] [-mutant NAME] [-library] FILE...
-  leaselab trace [-lang en|ko] [-mutant NAME] FILE`
+const usage = `usage: leaselab COMMAND [flags] [FILE|-]
 
-func serveCommand(args []string, stderr io.Writer) int {
+Commands (each takes -h):
+  check       run timelines as tests, a table each     leaselab check [-lang en|ko] [-mutant NAME] [-library] FILE|- ...
+  transcript  a timeline step by step, in words        leaselab transcript [-lang en|ko] [-mutant NAME] FILE|-
+  trace       a timeline's trace as JSON               leaselab trace [-lang en|ko] [-mutant NAME] FILE|-
+  export      a Go test that replays a timeline        leaselab export gotest [-name TestName] FILE|-
+  mutants     the broken engines this build holds      leaselab mutants [-lang en|ko]
+  serve       the simulator and the HTTP API           leaselab serve [-addr 127.0.0.1:8080] [-web web] [-db leaselab.db] [-clock client|server]
+
+A FILE of - reads standard input.
+Exit status: 0 every expectation held; 1 an expectation failed or an invariant
+broke unannounced; 2 bad input (a file that cannot be read or parsed, bad flags).
+`
+
+func serveCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
@@ -90,6 +105,12 @@ func serveCommand(args []string, stderr io.Writer) int {
 	dbPath := fs.String("db", "leaselab.db", "SQLite file of the HTTP API's queue (created if missing; rollback journal)")
 	clock := fs.String("clock", "client", "whose clock the API reads times on: client (a request may carry now; the teaching mode) or server (a request that carries now is refused)")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fmt.Fprintln(stdout, "usage: leaselab serve [-addr 127.0.0.1:8080] [-web web] [-db leaselab.db] [-clock client|server]")
+			fs.PrintDefaults()
+			return 0
+		}
 		return 2
 	}
 	mode, err := httpapi.ParseClockMode(*clock)

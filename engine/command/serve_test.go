@@ -198,7 +198,7 @@ func TestServeLimits_BoundAStalledClientAndLetATimelineAnswer(t *testing.T) {
 // -clock takes client or server; anything else stops before serving.
 func TestServeCommand_ClockFlagIsClientOrServer(t *testing.T) {
 	var stderr strings.Builder
-	if code := run([]string{"serve", "-clock", "wall", "-addr", "127.0.0.1:0"}, io.Discard, &stderr); code != 2 ||
+	if code := Main([]string{"serve", "-clock", "wall", "-addr", "127.0.0.1:0"}, nil, io.Discard, &stderr); code != 2 ||
 		!strings.Contains(stderr.String(), `"wall"`) {
 		t.Fatalf("serve -clock wall: exit %d, %q; want 2 naming the value", code, stderr.String())
 	}

@@ -1,285 +1,166 @@
-// Package cli is the timeline tools of the leaselab command: check (run
-// timelines as tests and print a table each) and trace (print a timeline's
-// JSON trace). The root program dispatches to CheckCommand and
-// TraceCommand; everything they do is here, so it is tested here.
+// Package cli is the course author's tools of the leaselab command: check
+// (run timelines as tests, a table each), trace (the JSON trace), transcript
+// (each step's line, outcome and sentence, in English or Korean), export
+// gotest (a Go test that replays a timeline on the engine) and mutants (the
+// broken engines a build holds). Each takes a file, or - for standard
+// input, and -h. The exit status is the same everywhere: ExitPass,
+// ExitFail when an expectation failed or an invariant broke unannounced,
+// ExitBadInput for a file that cannot be read or parsed, or bad flags.
+// Package engine/command dispatches to the commands; everything they do is
+// here, so it is tested here.
 package cli
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
+	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/timeline"
-	"github.com/leaselab/leaselab/engine/timeline/memrun"
 )
 
 // Exit statuses.
 const (
-	ExitPass     = 0 // every expectation held, no invariant broke
-	ExitFail     = 1 // an expectation failed or an invariant broke
+	ExitPass     = 0 // every expectation held, no invariant broke unannounced
+	ExitFail     = 1 // an expectation failed, or an invariant broke unannounced
 	ExitBadInput = 2 // a file could not be read or parsed, or bad flags
 )
 
-// CheckCommand runs `leaselab check [-lang en|ko] [-mutant NAME] [-library] FILE...`:
-// it runs each timeline on a fresh in-memory database and prints a compact
-// table per timeline (line, time, actor, op, job, outcome, token,
-// lease_until, expectation), the failures under it, and a summary line.
-// -library checks the embedded library too. It returns ExitBadInput if any
-// file is unreadable or bad (after checking the others), else ExitFail if
-// any expectation failed, else ExitPass.
-func CheckCommand(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	lang := fs.String("lang", "en", "language of the explanations (en, ko)")
-	mutant := fs.String("mutant", "", "run on the named broken engine (builds with -tags mutants)")
-	lib := fs.Bool("library", false, "check every timeline of the embedded library")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: leaselab check [-lang en|ko] [-mutant NAME] [-library] FILE...")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return ExitBadInput
-	}
-	type source struct{ name, text string }
-	var sources []source
-	bad, unread := 0, 0
-	if *lib {
-		for _, name := range timeline.LibraryNames() {
-			text, err := timeline.LibrarySource(name)
-			if err != nil {
-				fmt.Fprintln(stderr, err)
-				bad++
-				unread++
-				continue
-			}
-			sources = append(sources, source{name, text})
-		}
-	}
-	for _, path := range fs.Args() {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			fmt.Fprintln(stderr, "leaselab check:", err)
-			bad++
-			unread++
-			continue
-		}
-		sources = append(sources, source{path, string(b)})
-	}
-	if len(sources) == 0 && bad == 0 {
-		fs.Usage()
-		return ExitBadInput
-	}
-	opts := timeline.Options{Lang: *lang, Mutant: *mutant}
-	var passed, failed, steps, expectations int
-	for i, src := range sources {
-		if i > 0 {
-			fmt.Fprintln(stdout)
-		}
-		tr, err := memrun.RunSource(context.Background(), src.name, src.text, opts)
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			bad++
-			if !errors.Is(err, timeline.ErrBadInput) {
-				fmt.Fprintf(stdout, "%s: could not run: %v\n", src.name, err)
-			} else {
-				fmt.Fprintf(stdout, "%s: bad input (%s)\n", src.name, plural(errorCount(err), "error"))
-			}
-			continue
-		}
-		writeTable(stdout, tr)
-		steps += tr.Summary.Steps
-		expectations += tr.Summary.Expectations
-		if tr.Summary.Passed {
-			passed++
-		} else {
-			failed++
-		}
-	}
-	fmt.Fprintln(stdout)
+// exitCodes is the paragraph every command's -h ends with.
+const exitCodes = `
+Exit status: 0 every expectation held; 1 an expectation failed or an invariant
+broke unannounced; 2 bad input (a file that cannot be read or parsed, bad flags).`
+
+// IO is where a command reads standard input and writes its output.
+type IO struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+}
+
+// command is one command's flag set, with the usage -h prints.
+type command struct {
+	fs    *flag.FlagSet
+	io    IO
+	usage string // "leaselab NAME [flags] FILE|-" and what it does
+}
+
+func newCommand(name string, o IO, usage string) *command {
+	c := &command{fs: flag.NewFlagSet(name, flag.ContinueOnError), io: o, usage: usage}
+	c.fs.SetOutput(o.Stderr)
+	c.fs.Usage = func() { c.printUsage(o.Stderr) }
+	return c
+}
+
+func (c *command) printUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: "+c.usage)
+	c.fs.SetOutput(w)
+	c.fs.PrintDefaults()
+	c.fs.SetOutput(c.io.Stderr)
+	fmt.Fprintln(w, exitCodes)
+}
+
+// parse parses args; -h prints the usage on standard output and answers
+// done with ExitPass, bad flags answer done with ExitBadInput.
+func (c *command) parse(args []string) (code int, done bool) {
+	err := c.fs.Parse(args)
 	switch {
-	case bad > 0:
-		fmt.Fprintf(stdout, "BAD INPUT: %s of %d; %d passed, %d failed\n", plural(bad, "timeline"), len(sources)+unread, passed, failed)
-		return ExitBadInput
-	case failed > 0:
-		fmt.Fprintf(stdout, "FAIL: %d of %s failed; %d passed\n", failed, plural(passed+failed, "timeline"), passed)
-		return ExitFail
+	case errors.Is(err, flag.ErrHelp):
+		c.printUsage(c.io.Stdout)
+		return ExitPass, true
+	case err != nil:
+		return ExitBadInput, true
 	}
-	fmt.Fprintf(stdout, "PASS: %s, %s, %s held\n", plural(passed, "timeline"), plural(steps, "step"), plural(expectations, "expectation"))
-	return ExitPass
+	return 0, false
 }
 
-func errorCount(err error) int {
-	var list timeline.ErrorList
-	if errors.As(err, &list) {
-		return len(list)
-	}
-	return 1
+// langFlag and mutantFlag are the flags that choose a run's language and
+// engine.
+func (c *command) langFlag() *string {
+	return c.fs.String("lang", "en", "language of the explanations and of this command's words: "+strings.Join(timeline.Langs(), ", "))
 }
 
-// TraceCommand runs `leaselab trace [-lang en|ko] [-mutant NAME] FILE`: it
-// prints the timeline's JSON trace (Trace.Encode). It returns ExitBadInput
-// for an unreadable or bad file, ExitFail when the run itself fails, and
-// ExitPass otherwise, whatever the expectations say: the trace shows them.
-func TraceCommand(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("trace", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	lang := fs.String("lang", "en", "language of the explanations (en, ko)")
-	mutant := fs.String("mutant", "", "run on the named broken engine (builds with -tags mutants)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: leaselab trace [-lang en|ko] [-mutant NAME] FILE")
-		fs.PrintDefaults()
+func (c *command) mutantFlag() *string {
+	return c.fs.String("mutant", "", "run on the named broken engine (see leaselab mutants)")
+}
+
+// source is one timeline's text and the name it goes by.
+type source struct{ name, text string }
+
+// read reads a file, or standard input for "-".
+func (c *command) read(path string) (source, error) {
+	if path == "-" {
+		b, err := io.ReadAll(c.io.Stdin)
+		return source{"stdin.tl", string(b)}, err
 	}
-	if err := fs.Parse(args); err != nil {
-		return ExitBadInput
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return ExitBadInput
-	}
-	path := fs.Arg(0)
 	b, err := os.ReadFile(path)
+	return source{path, string(b)}, err
+}
+
+// one reads the single file (or -) the command takes.
+func (c *command) one() (source, int, bool) {
+	if c.fs.NArg() != 1 {
+		c.fs.Usage()
+		return source{}, ExitBadInput, false
+	}
+	src, err := c.read(c.fs.Arg(0))
 	if err != nil {
-		fmt.Fprintln(stderr, "leaselab trace:", err)
-		return ExitBadInput
+		fmt.Fprintf(c.io.Stderr, "leaselab %s: %v\n", c.fs.Name(), err)
+		return source{}, ExitBadInput, false
 	}
-	tr, err := memrun.RunSource(context.Background(), path, string(b), timeline.Options{Lang: *lang, Mutant: *mutant})
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		if errors.Is(err, timeline.ErrBadInput) {
-			return ExitBadInput
-		}
-		return ExitFail
-	}
-	if err := tr.Encode(stdout); err != nil {
-		fmt.Fprintln(stderr, "leaselab trace:", err)
-		return ExitFail
-	}
-	return ExitPass
+	return src, 0, true
 }
 
-// writeTable prints one timeline's table, its failures and its verdict.
-func writeTable(w io.Writer, tr *timeline.Trace) {
-	head := tr.Name
-	if tr.Title != "" {
-		head += ": " + tr.Title
+// checkMutant refuses a mutant this build does not have, saying once how
+// to get the mutants.
+func checkMutant(name string, stderr io.Writer) bool {
+	if name == "" {
+		return true
 	}
-	if tr.Mutant != "" {
-		head += " [mutant " + tr.Mutant + "]"
-	}
-	fmt.Fprintln(w, head)
-	rows := [][]string{{"LINE", "TIME", "ACTOR", "OP", "JOB", "OUTCOME", "TOKEN", "LEASE_UNTIL", "EXPECT"}}
-	for _, st := range tr.Steps {
-		token, until := "-", "-"
-		switch {
-		case st.Lease != nil && st.Outcome.Kind == "ok" && st.Op != "complete" && st.Op != "send":
-			token, until = itoa(st.Lease.Token), itoa(st.Lease.LeaseUntil)
-		case st.Presented != nil:
-			token = itoa(st.Presented.Token)
-		case st.Lease != nil:
-			token = itoa(st.Lease.Token)
-		}
-		outcome := st.Outcome.Kind
-		if st.Outcome.Reason != "" {
-			outcome += " " + st.Outcome.Reason
-		}
-		if st.Op == "claim-many" {
-			if won := winnersOf(st); won != "" {
-				outcome += " (" + won + " won)"
-			}
-		}
-		expect := ""
-		if st.Expect != nil {
-			expect = "held"
-			if !st.Expect.OK {
-				expect = "FAILED"
-			}
-		}
-		job := st.Job
-		if job == "" {
-			job = "-"
-		}
-		rows = append(rows, []string{itoa(int64(st.Line)), itoa(st.Time) + "ms", strings.Join(st.Actors, ","),
-			st.Op, job, outcome, token, until, expect})
-	}
-	writeColumns(w, "  ", rows)
-	for _, st := range tr.Steps {
-		if st.Expect != nil && !st.Expect.OK {
-			fmt.Fprintln(w, "  "+st.Expect.Message)
-		}
-		for _, v := range st.Verdicts {
-			if !v.OK {
-				fmt.Fprintf(w, "  %s:%d: invariant %s broken: %s\n", tr.Name, st.Line, v.Invariant, v.Detail)
-			}
+	for _, m := range engine.Mutants() {
+		if m.Name == name {
+			return true
 		}
 	}
-	s := tr.Summary
-	verdict := "PASS"
-	if !s.Passed {
-		verdict = "FAIL"
-	}
-	fmt.Fprintf(w, "  %s %s, %d of %s held, %s\n", verdict, plural(s.Steps, "step"), s.Expectations-s.Failed,
-		plural(s.Expectations, "expectation"), plural(s.Violations, "invariant violation"))
+	fmt.Fprintln(stderr, "leaselab: "+noMutant(name))
+	return false
 }
 
-func winnersOf(st timeline.Step) string {
-	var w []string
-	for _, c := range st.Contenders {
-		if c.Outcome.Kind == "ok" {
-			w = append(w, c.Actor)
+// checkLang refuses a language the explanations are not written in.
+func checkLang(lang string, stderr io.Writer) bool {
+	for _, l := range timeline.Langs() {
+		if l == lang {
+			return true
 		}
 	}
-	return strings.Join(w, ",")
+	fmt.Fprintf(stderr, "leaselab: -lang %s: the explanations are written in %s\n", lang, strings.Join(timeline.Langs(), ", "))
+	return false
 }
 
-// writeColumns pads each column to its widest cell, counting East Asian
-// wide characters (Hangul, CJK) as two columns.
-func writeColumns(w io.Writer, indent string, rows [][]string) {
-	var widths []int
-	for _, r := range rows {
-		for i, c := range r {
-			if i >= len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[i] = max(widths[i], displayWidth(c))
-		}
+func noMutant(name string) string {
+	if len(engine.Mutants()) == 0 {
+		return fmt.Sprintf("no mutant %q: this build has no mutants; build with the mutants tag (go run -tags mutants . ...)", name)
 	}
-	for _, r := range rows {
-		var b strings.Builder
-		b.WriteString(indent)
-		for i, c := range r {
-			b.WriteString(c)
-			if i < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", widths[i]-displayWidth(c)+2))
-			}
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-	}
+	return fmt.Sprintf("no mutant %q (leaselab mutants lists them)", name)
 }
 
-func displayWidth(s string) int {
-	n := 0
-	for _, r := range s {
-		switch {
-		case r >= 0x1100 && r <= 0x115F, r >= 0x2E80 && r <= 0xA4CF, r >= 0xAC00 && r <= 0xD7A3,
-			r >= 0xF900 && r <= 0xFAFF, r >= 0xFF00 && r <= 0xFF60, r >= 0xFFE0 && r <= 0xFFE6:
-			n += 2
-		default:
-			n++
+// printErrors prints a parse error list: the first maxShown mistakes, then
+// how many more there are, and the true count.
+func printErrors(w io.Writer, err error) int {
+	var list timeline.ErrorList
+	if !errors.As(err, &list) {
+		fmt.Fprintln(w, err)
+		return 1
+	}
+	const maxShown = 20
+	for i, e := range list {
+		if i == maxShown {
+			fmt.Fprintf(w, "... and %d more (%d errors in all)\n", len(list)-maxShown, len(list))
+			break
 		}
+		fmt.Fprintln(w, e)
 	}
-	return n
-}
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
+	return len(list)
 }

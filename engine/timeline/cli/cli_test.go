@@ -54,8 +54,13 @@ func files(t *testing.T, texts ...string) []string {
 }
 
 func check(args ...string) (code int, stdout, stderr string) {
+	return runCmd(cli.Check, "", args...)
+}
+
+// runCmd runs a command with stdin and returns its exit status and output.
+func runCmd(cmd func([]string, cli.IO) int, stdin string, args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
-	code = cli.CheckCommand(args, &o, &e)
+	code = cmd(args, cli.IO{Stdin: strings.NewReader(stdin), Stdout: &o, Stderr: &e})
 	return code, o.String(), e.String()
 }
 
@@ -146,7 +151,7 @@ func TestCheckCommand_KoreanNamesKeepColumnsAligned(t *testing.T) {
 func TestTraceCommand_PrintsTheJSONTrace(t *testing.T) {
 	paths := files(t, passing)
 	var o, e bytes.Buffer
-	if code := cli.TraceCommand(paths, &o, &e); code != cli.ExitPass {
+	if code := cli.Trace(paths, cli.IO{Stdout: &o, Stderr: &e}); code != cli.ExitPass {
 		t.Fatalf("exit %d: %s", code, e.String())
 	}
 	tr, err := memrun.RunSource(context.Background(), paths[0], passing, timeline.Options{})
@@ -176,14 +181,13 @@ func TestTraceCommand_ExitStatus(t *testing.T) {
 		{"bad input", files(t, bad), cli.ExitBadInput},
 		{"two files", files(t, passing, passing), cli.ExitBadInput},
 		{"no file", nil, cli.ExitBadInput},
-		{"unknown language", append([]string{"-lang", "xx"}, files(t, passing)...), cli.ExitFail},
+		{"unknown language", append([]string{"-lang", "xx"}, files(t, passing)...), cli.ExitBadInput},
 		{"Korean", append([]string{"-lang", "ko"}, files(t, passing)...), cli.ExitPass},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var o, e bytes.Buffer
-			if code := cli.TraceCommand(c.args, &o, &e); code != c.want {
-				t.Errorf("exit %d, want %d; stderr %s", code, c.want, e.String())
+			if code, _, e := runCmd(cli.Trace, "", c.args...); code != c.want {
+				t.Errorf("exit %d, want %d; stderr %s", code, c.want, e)
 			}
 		})
 	}

@@ -1,0 +1,118 @@
+package command
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+)
+
+func main1(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code := Main(args, strings.NewReader(stdin), &o, &e)
+	return code, o.String(), e.String()
+}
+
+// leaselab alone prints its usage and exits 2: it never starts a server or
+// creates a database file unasked.
+func TestMain_AloneprintsUsageStartsNothingCreatesNothing(t *testing.T) {
+	t.Chdir(t.TempDir())
+	code, out, errOut := main1(t, "")
+	if code != 2 || out != "" || !strings.Contains(errOut, "usage: leaselab COMMAND") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	for _, cmd := range []string{"check", "transcript", "trace", "export", "mutants", "serve", "Exit status: 0"} {
+		if !strings.Contains(errOut, cmd) {
+			t.Errorf("the usage does not mention %q:\n%s", cmd, errOut)
+		}
+	}
+	if entries, _ := os.ReadDir("."); len(entries) != 0 {
+		t.Fatalf("leaselab alone created %v", entries)
+	}
+}
+
+// Every command answers -h with its usage on standard output, the exit
+// statuses included, and exit 0; an unknown command is 2.
+func TestMain_EveryCommandTakesH(t *testing.T) {
+	for _, cmd := range [][]string{{"check"}, {"transcript"}, {"trace"}, {"export"}, {"export", "gotest"}, {"mutants"}} {
+		code, out, errOut := main1(t, "", append(cmd, "-h")...)
+		if code != 0 || !strings.Contains(out, "usage: leaselab "+cmd[0]) || !strings.Contains(out, "Exit status: 0") {
+			t.Errorf("%v -h: exit %d, stdout %q, stderr %q", cmd, code, out, errOut)
+		}
+	}
+	if code, out, _ := main1(t, "", "serve", "-h"); code != 0 || !strings.Contains(out, "usage: leaselab serve") {
+		t.Errorf("serve -h: exit %d, stdout %q", code, out)
+	}
+	if code, _, errOut := main1(t, "", "grab"); code != 2 || !strings.Contains(errOut, `unknown command "grab"`) {
+		t.Errorf("unknown command: exit %d, %q", code, errOut)
+	}
+}
+
+const story = `# Late courier
+lease 1000ms
+job order-7 qty=2
+
+0ms     A claim order-7            -> ok token=1 lease_until=1000
+# A's lease ends; B takes the job.
+1000ms  B claim order-7            -> ok token=2
+1001ms  A complete order-7         -> refused superseded
+1200ms  B complete order-7         -> ok
+`
+
+// Every author's command reads - as standard input.
+func TestMain_DashReadsStandardInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check", "-"}, "PASS: 1 timeline, 4 steps, 4 expectations held"},
+		{[]string{"trace", "-"}, `"format": 2`},
+		{[]string{"transcript", "-"}, "# A's lease ends; B takes the job."},
+		{[]string{"export", "gotest", "-"}, "func TestStdin(t *testing.T) {"},
+	} {
+		code, out, errOut := main1(t, story, tc.args...)
+		if code != 0 || !strings.Contains(out, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; stdout lacks %q:\n%s", tc.args, code, errOut, tc.want, out)
+		}
+	}
+}
+
+// The transcript tells each step: its note, its line, its outcome and the
+// sentence; in Korean, its own words are Korean too.
+func TestTranscript_TellsEachStepInItsLanguage(t *testing.T) {
+	code, out, _ := main1(t, story, "transcript", "-")
+	for _, want := range []string{
+		"  # A's lease ends; B takes the job.\n  line 7: 1000ms  B claim order-7            -> ok token=2\n",
+		"    ok token=2 lease_until=2000  ✓ held\n",
+		"    B claims order-7, whose lease by A with token 1 ended at 1000 ms, and gets token 2; the lease runs until 2000 ms.\n",
+		"    refused superseded  ✓ held\n",
+		"  PASS 4 steps, 4 of 4 expectations held, 0 invariant violations\n",
+	} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("exit %d; the transcript lacks %q:\n%s", code, want, out)
+		}
+	}
+	code, out, _ = main1(t, story, "transcript", "-lang", "ko", "-")
+	for _, want := range []string{"  줄 7: ", "✓ 맞음", "B(이)가", "통과"} {
+		if want == "B(이)가" {
+			want = "B가"
+		}
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("exit %d; the Korean transcript lacks %q:\n%s", code, want, out)
+		}
+	}
+	if strings.Contains(out, " held") || strings.Contains(out, "PASS") {
+		t.Errorf("the Korean transcript has English words:\n%s", out)
+	}
+}
+
+// check -lang ko speaks Korean: its headings and its verdicts.
+func TestCheck_KoreanWords(t *testing.T) {
+	code, out, _ := main1(t, story, "check", "-lang", "ko", "-")
+	for _, want := range []string{"줄", "작업자", "맞음", "통과: 1개 타임라인"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("exit %d; check -lang ko lacks %q:\n%s", code, want, out)
+		}
+	}
+}
