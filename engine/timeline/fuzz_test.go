@@ -56,7 +56,7 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("line %d starts at %d, before the previous step ended at %d", s.Line, s.Time, end)
 			}
 			end = s.End()
-			if len(s.Actors) == 0 || s.Line < 1 || s.Line > len(lines) {
+			if (len(s.Actors) == 0) != (s.Verb == timeline.VerbWait) || s.Line < 1 || s.Line > len(lines) {
 				t.Fatalf("step %+v", s)
 			}
 		}
