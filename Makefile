@@ -4,7 +4,7 @@ GO ?= go
 ADDR ?= 127.0.0.1:8080
 GOROOT := $(shell $(GO) env GOROOT)
 
-.PHONY: all serve test fmt vet gotest mutants bench wasm worker worker-test wasm-test e2e
+.PHONY: all serve test check fmt vet lint gotest mutants bench wasm worker worker-test wasm-test e2e
 .PHONY: bench-browser
 
 all: test
@@ -14,7 +14,12 @@ serve: wasm
 	$(GO) run . serve -addr $(ADDR)
 
 ## test: everything CI runs
-test: fmt vet gotest mutants worker-test wasm-test e2e
+test: fmt vet lint gotest mutants worker-test wasm-test e2e
+
+## check: the fast inner loop (about a minute): gofmt, vet, staticcheck,
+## go mod tidy -diff and the Go tests, without browsers or the Worker
+check: fmt vet lint
+	$(GO) test -count=1 ./...
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -23,6 +28,15 @@ fmt:
 vet:
 	$(GO) vet ./...
 	$(GO) vet -tags mutants ./engine/...
+
+## lint: staticcheck (pinned by the tool directive in go.mod) on every
+## build: native, with the mutants tag, and the WebAssembly programs; and
+## go.mod and go.sum exactly as go mod tidy leaves them
+lint:
+	$(GO) mod tidy -diff
+	$(GO) tool staticcheck ./...
+	$(GO) tool staticcheck -tags mutants ./...
+	GOOS=js GOARCH=wasm $$($(GO) tool -n staticcheck) -tags mutants ./wasm/...
 
 gotest:
 	$(GO) test -race -count=1 ./...

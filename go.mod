@@ -3,17 +3,28 @@ module github.com/leaselab/leaselab
 go 1.26.0
 
 require (
-	github.com/andybalholm/brotli v1.2.0 // indirect
-	github.com/chromedp/cdproto v0.159.0 // indirect
-	github.com/chromedp/chromedp v0.23.0 // indirect
-	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
-	github.com/ncruces/go-sqlite3 v0.37.0 // indirect
+	github.com/andybalholm/brotli v1.2.0
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875
+	github.com/ncruces/go-sqlite3 v0.37.0
+	github.com/syumai/workers v0.33.0
+	golang.org/x/text v0.44.0
+	honnef.co/go/js/dom/v2 v2.0.0-20250304181735-b5e52f05e89d
+	maragu.dev/goqite v0.4.0
+	pgregory.net/rapid v1.3.0
+)
+
+require (
+	github.com/BurntSushi/toml v1.4.1-0.20240526193622-a339e1f7089c // indirect
 	github.com/ncruces/go-sqlite3-wasm/v6 v6.5.35401 // indirect
 	github.com/ncruces/julianday v1.0.0 // indirect
-	github.com/syumai/workers v0.33.0 // indirect
+	golang.org/x/exp/typeparams v0.0.0-20231108232855-2478ac86f678 // indirect
+	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
-	golang.org/x/text v0.44.0 // indirect
-	honnef.co/go/js/dom/v2 v2.0.0-20250304181735-b5e52f05e89d // indirect
-	maragu.dev/goqite v0.4.0 // indirect
-	pgregory.net/rapid v1.3.0 // indirect
+	golang.org/x/tools v0.52.0 // indirect
+	honnef.co/go/tools v0.8.2 // indirect
 )
+
+tool honnef.co/go/tools/cmd/staticcheck

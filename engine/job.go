@@ -40,5 +40,3 @@ type Lease struct {
 
 // heldAt reports whether the lease recorded in j is valid at now.
 func (j *Job) heldAt(now int64) bool { return j.Owner != "" && now < j.LeaseUntil }
-
-func (j *Job) final() bool { return j.Status == StatusDone || j.Status == StatusQuarantined }

@@ -23,7 +23,8 @@ type Store struct {
 type config struct {
 	observe func(Statement) // nil: no observer
 	noTx    bool            // WithoutTransactions: compare-and-swap writes only
-	mutant  string          // "" in every normal build; see mutants.go
+	//lint:ignore U1000 set and read only in builds with the mutants tag (mutants_on.go)
+	mutant string // "" in every normal build; see mutants.go
 }
 
 // Statement is one SQL statement the store ran, with its arguments, as an

@@ -122,8 +122,7 @@ func stringField(o js.Value, key, def string) string {
 // promise returns a Promise settled by work, which runs in a goroutine so
 // the caller's event loop goes on.
 func promise(work func() (any, error)) js.Value {
-	var executor js.Func
-	executor = js.FuncOf(func(_ js.Value, pargs []js.Value) any {
+	executor := js.FuncOf(func(_ js.Value, pargs []js.Value) any {
 		resolve, reject := pargs[0], pargs[1]
 		go func() {
 			v, err := work()

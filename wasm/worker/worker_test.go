@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -20,11 +19,9 @@ import (
 // goTool is the go command of the toolchain running the test.
 func goTool(t *testing.T) string {
 	t.Helper()
-	p := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(p); err != nil {
-		if p, err = exec.LookPath("go"); err != nil {
-			t.Fatal("no go command:", err)
-		}
+	p, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal("no go command:", err)
 	}
 	return p
 }

@@ -92,35 +92,14 @@ func run(o options, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "browserbench: "+format+"\n", args...)
 		return 1
 	}
-	for _, f := range []string{"index.html", "leaselab.wasm", "wasm_exec.js", "traces/index.json", "bench/sqlite.html", "bench/leaselab.html"} {
-		if _, err := os.Stat(filepath.Join(o.web, f)); err != nil {
-			return fail("%s is missing: build the page first with make wasm (make bench-browser does)", filepath.Join(o.web, f))
-		}
+	if err := o.ready(); err != nil {
+		return fail("%v", err)
 	}
-	for _, f := range []string{"index.mjs", "sqlite3.wasm"} {
-		if _, err := os.Stat(filepath.Join(o.sqlite, f)); err != nil {
-			return fail("the official build is missing (%v): make bench-browser installs it", err)
-		}
-	}
-	if o.chromium == "" {
-		p, err := headless.Find()
-		if err != nil {
-			return fail("%v, or run make bench-browser, which does", err)
-		}
-		o.chromium = p
-	}
-
-	mux := http.NewServeMux()
-	mux.Handle("/", webserve.Handler(os.DirFS(o.web)))
-	mux.Handle("/bench/sqlite-wasm/", http.StripPrefix("/bench/sqlite-wasm", webserve.Handler(os.DirFS(o.sqlite))))
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	base, closeServer, err := serveBench(o)
 	if err != nil {
 		return fail("%v", err)
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(ln)
-	defer srv.Close()
-
+	defer closeServer()
 	profile, err := os.MkdirTemp("", "leaselab-browserbench-")
 	if err != nil {
 		return fail("%v", err)
@@ -132,9 +111,64 @@ func run(o options, stdout, stderr io.Writer) int {
 	}
 	defer stop()
 
-	s := &session{base: "http://" + ln.Addr().String(), browser: ctx, pid: pid, peaks: samplePeaks(pid)}
+	s := &session{base: base, browser: ctx, pid: pid, peaks: samplePeaks(pid)}
 	r := results{Browser: s.version(), Sim: newSide(), Cycle: newSide(), Official: newSide()}
-	var notes []string
+	notes, failed, steps := s.measure(&r, o, stderr)
+	if err := r.write(stdout); err != nil {
+		return fail("%v", err)
+	}
+	if len(notes) > 0 {
+		fmt.Fprintln(stdout, "\nnotes")
+		for _, n := range notes {
+			fmt.Fprintln(stdout, "  "+n)
+		}
+	}
+	if failed > 0 {
+		return fail("%d of %d steps could not be measured (see above)", failed, steps)
+	}
+	return 0
+}
+
+// ready checks that the page, the official build and a Chromium are there,
+// and finds the Chromium when none was named.
+func (o *options) ready() error {
+	for _, f := range []string{"index.html", "leaselab.wasm", "wasm_exec.js", "traces/index.json", "bench/sqlite.html", "bench/leaselab.html"} {
+		if _, err := os.Stat(filepath.Join(o.web, f)); err != nil {
+			return fmt.Errorf("%s is missing: build the page first with make wasm (make bench-browser does)", filepath.Join(o.web, f))
+		}
+	}
+	for _, f := range []string{"index.mjs", "sqlite3.wasm"} {
+		if _, err := os.Stat(filepath.Join(o.sqlite, f)); err != nil {
+			return fmt.Errorf("the official build is missing (%v): make bench-browser installs it", err)
+		}
+	}
+	if o.chromium == "" {
+		p, err := headless.Find()
+		if err != nil {
+			return fmt.Errorf("%v, or run make bench-browser, which does", err)
+		}
+		o.chromium = p
+	}
+	return nil
+}
+
+// serveBench serves the page and the official build on a loopback port.
+func serveBench(o options) (base string, closeServer func(), err error) {
+	mux := http.NewServeMux()
+	mux.Handle("/", webserve.Handler(os.DirFS(o.web)))
+	mux.Handle("/bench/sqlite-wasm/", http.StripPrefix("/bench/sqlite-wasm", webserve.Handler(os.DirFS(o.sqlite))))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	return "http://" + ln.Addr().String(), func() { srv.Close() }, nil
+}
+
+// measure runs every measurement in order, into r, and returns the notes,
+// how many steps failed and how many there were.
+func (s *session) measure(r *results, o options, stderr io.Writer) (notes []string, failed, total int) {
 	steps := []struct {
 		name string
 		run  func() error
@@ -164,7 +198,6 @@ func run(o options, stdout, stderr io.Writer) int {
 		{"leaselab's cycle, warm", func() error { return s.cycleWarm("/bench/leaselab.html", &r.Cycle) }},
 	}
 	loadBefore := loadAverage()
-	failed := 0
 	for _, st := range steps {
 		fmt.Fprintf(stderr, "browserbench: %s\n", st.name)
 		if err := st.run(); err != nil {
@@ -180,19 +213,7 @@ func run(o options, stdout, stderr io.Writer) int {
 	if o.jsFlags != "" {
 		r.Machine += "; V8 flags " + o.jsFlags
 	}
-	if err := r.write(stdout); err != nil {
-		return fail("%v", err)
-	}
-	if len(notes) > 0 {
-		fmt.Fprintln(stdout, "\nnotes")
-		for _, n := range notes {
-			fmt.Fprintln(stdout, "  "+n)
-		}
-	}
-	if failed > 0 {
-		return fail("%d of %d steps could not be measured (see above)", failed, len(steps))
-	}
-	return 0
+	return notes, failed, len(steps)
 }
 
 // loadAverage returns the machine's load average over the last minute, or

@@ -17,7 +17,7 @@ import (
 )
 
 // ErrMissing: no Chromium on PATH.
-var ErrMissing = errors.New("Chromium is missing: install it (Debian: apt-get install -y chromium)")
+var ErrMissing = errors.New("headless: no chromium on PATH: install it (Debian: apt-get install -y chromium)")
 
 // Find returns the path of the first Chromium on PATH (chromium,
 // chromium-browser, google-chrome), or ErrMissing.
@@ -58,7 +58,7 @@ func Start(execPath, profileDir string, extra ...chromedp.ExecAllocatorOption) (
 	proc := chromedp.FromContext(ctx).Browser.Process()
 	if proc == nil {
 		stop()
-		return nil, nil, 0, fmt.Errorf("Chromium (%s) started but its process id is unknown", execPath)
+		return nil, nil, 0, fmt.Errorf("headless: chromium (%s) started but its process id is unknown", execPath)
 	}
 	return ctx, stop, proc.Pid, nil
 }
