@@ -190,3 +190,39 @@ func (st *step) verdicts() []Verdict {
 	}
 	return out
 }
+
+// Clone returns an independent copy of c, for a caller that branches a
+// history (the explorer judges every branch from the same past).
+func (c *Checker) Clone() *Checker {
+	n := New()
+	n.CopyFrom(c)
+	return n
+}
+
+// CopyFrom makes c a copy of src, reusing c's memory where it can: the
+// explorer tries every step on a scratch copy.
+func (c *Checker) CopyFrom(src *Checker) {
+	for id, t := range c.jobs {
+		if _, ok := src.jobs[id]; !ok {
+			delete(c.jobs, id)
+			continue
+		}
+		*t = *src.jobs[id]
+	}
+	for id, t := range src.jobs {
+		if _, ok := c.jobs[id]; !ok {
+			cp := *t
+			c.jobs[id] = &cp
+		}
+	}
+	c.order = append(c.order[:0], src.order...)
+	c.now = src.now
+	clear(c.offsets)
+	for k, v := range src.offsets {
+		c.offsets[k] = v
+	}
+	clear(c.stored)
+	for k, v := range src.stored {
+		c.stored[k] = v
+	}
+}

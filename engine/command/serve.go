@@ -74,6 +74,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cli.Export(args[1:], o)
 	case "mutants":
 		return cli.Mutants(args[1:], o)
+	case "explore":
+		return cli.Explore(args[1:], o)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return cli.ExitPass
@@ -90,6 +92,8 @@ Commands (each takes -h):
   trace       a timeline's trace as JSON               leaselab trace [-lang en|ko] [-mutant NAME] FILE|-
   export      a Go test that replays a timeline        leaselab export gotest [-name TestName] FILE|-
   mutants     the broken engines this build holds      leaselab mutants [-lang en|ko]
+  explore     find the shortest timeline that tells a  leaselab explore (-mutant NAME | -engine NAME [-property INV] | -all)
+              broken engine apart or breaks an invariant
   serve       the simulator and the HTTP API           leaselab serve [-addr 127.0.0.1:8080] [-web web] [-db leaselab.db] [-clock client|server]
 
 A FILE of - reads standard input.

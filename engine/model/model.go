@@ -10,7 +10,9 @@
 package model
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/leaselab/leaselab/engine"
 )
@@ -18,12 +20,37 @@ import (
 // Model is a queue of jobs in insertion order. The zero value is not usable;
 // call New.
 type Model struct {
-	jobs  map[string]*engine.Job
-	order []string // ids in insertion order
+	jobs   []engine.Job // in insertion order; a queue of a lesson holds a few
+	mutant string       // the engine.Mutant* rule it breaks; "" for the contract itself (mutants.go)
 }
 
 // New returns an empty model.
-func New() *Model { return &Model{jobs: make(map[string]*engine.Job)} }
+func New() *Model { return &Model{} }
+
+// Clone returns an independent copy of m, mutant included: the explorer
+// branches a history at every step.
+func (m *Model) Clone() *Model {
+	return &Model{jobs: slices.Clone(m.jobs), mutant: m.mutant}
+}
+
+// find returns the job called id, or nil; the pointer is good until the
+// next Enqueue.
+func (m *Model) find(id string) *engine.Job {
+	for i := range m.jobs {
+		if m.jobs[i].ID == id {
+			return &m.jobs[i]
+		}
+	}
+	return nil
+}
+
+// Reopen is init_db run again over the same jobs: the contract keeps every
+// row and token (a schema-reset model drops them all).
+func (m *Model) Reopen() {
+	if m.mut(engine.MutantSchemaReset) {
+		m.jobs = nil
+	}
+}
 
 func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{engine.ErrInvalid}, args...)...)
@@ -36,16 +63,18 @@ func (m *Model) Enqueue(j engine.NewJob) (bool, error) {
 	if j.ID == "" || j.Qty < 0 || j.Deadline < 0 || j.MaxAttempts < 0 {
 		return false, invalid("enqueue %+v", j)
 	}
-	if _, ok := m.jobs[j.ID]; ok {
-		return false, nil
+	if m.find(j.ID) != nil {
+		if !m.mut(engine.MutantEnqueueReplace) {
+			return false, nil
+		}
+		m.remove(j.ID) // INSERT OR REPLACE: the row goes, a new one comes at the end
 	}
 	qty := j.Qty
 	if qty == 0 {
 		qty = 1
 	}
-	m.jobs[j.ID] = &engine.Job{ID: j.ID, Qty: qty, Deadline: j.Deadline,
-		MaxAttempts: j.MaxAttempts, Status: engine.StatusPending}
-	m.order = append(m.order, j.ID)
+	m.jobs = append(m.jobs, engine.Job{ID: j.ID, Qty: qty, Deadline: j.Deadline,
+		MaxAttempts: j.MaxAttempts, Status: engine.StatusPending})
 	return true, nil
 }
 
@@ -54,8 +83,11 @@ func (m *Model) Get(id string) (*engine.Job, error) {
 	if id == "" {
 		return nil, invalid("empty job id")
 	}
-	j, ok := m.jobs[id]
-	if !ok {
+	j := m.find(id)
+	if j == nil {
+		if m.mut(engine.MutantStateEmptyRow) {
+			return &engine.Job{}, nil
+		}
 		return nil, nil
 	}
 	c := *j
@@ -64,10 +96,8 @@ func (m *Model) Get(id string) (*engine.Job, error) {
 
 // Jobs returns a copy of every job in insertion order.
 func (m *Model) Jobs() []engine.Job {
-	out := make([]engine.Job, 0, len(m.order))
-	for _, id := range m.order {
-		out = append(out, *m.jobs[id])
-	}
+	out := make([]engine.Job, len(m.jobs))
+	copy(out, m.jobs)
 	return out
 }
 
@@ -88,8 +118,8 @@ func (m *Model) Claim(id, owner string, now, ttl int64) (engine.Lease, error) {
 	if id == "" {
 		return engine.Lease{}, invalid("empty job id")
 	}
-	j, ok := m.jobs[id]
-	if !ok {
+	j := m.find(id)
+	if j == nil {
 		return engine.Lease{}, claimRefused(engine.ErrNotFound, id, owner, engine.Job{ID: id}, now)
 	}
 	return m.claimJob(j, owner, now, ttl)
@@ -103,9 +133,9 @@ func (m *Model) ClaimNext(owner string, now, ttl int64) (engine.Lease, error) {
 	if err := claimArgs(owner, now, ttl); err != nil {
 		return engine.Lease{}, err
 	}
-	for _, id := range m.order {
-		j := m.jobs[id]
-		if final(j) || validAt(j, now) {
+	for i := range m.jobs {
+		j := &m.jobs[i]
+		if final(j) || m.held(j, now) {
 			continue
 		}
 		l, err := m.claimJob(j, owner, now, ttl)
@@ -135,10 +165,10 @@ func (m *Model) claimJob(j *engine.Job, owner string, now, ttl int64) (engine.Le
 		return engine.Lease{}, claimRefused(engine.ErrDone, j.ID, owner, *j, now)
 	case j.Status == engine.StatusQuarantined:
 		return engine.Lease{}, claimRefused(engine.ErrQuarantined, j.ID, owner, *j, now)
-	case validAt(j, now):
+	case m.held(j, now):
 		return engine.Lease{}, claimRefused(engine.ErrHeld, j.ID, owner, *j, now)
 	}
-	if j.MaxAttempts > 0 && j.Attempts >= j.MaxAttempts {
+	if m.attemptsUsedUp(j) {
 		j.Status, j.Reason = engine.StatusQuarantined, engine.ReasonAttempts
 		return engine.Lease{}, claimRefused(engine.ErrQuarantined, j.ID, owner, *j, now)
 	}
@@ -149,7 +179,7 @@ func (m *Model) claimJob(j *engine.Job, owner string, now, ttl int64) (engine.Le
 	j.Attempts++
 	j.Token++
 	j.Owner = owner
-	j.LeaseUntil = leaseEnd(j, now, ttl)
+	j.LeaseUntil = m.leaseEnd(j, now, ttl)
 	j.Status = engine.StatusLeased
 	return leaseOf(j), nil
 }
@@ -178,7 +208,7 @@ func (m *Model) Renew(l engine.Lease, now, ttl int64) (engine.Lease, error) {
 	if err != nil {
 		return engine.Lease{}, err
 	}
-	j.LeaseUntil = leaseEnd(j, now, ttl)
+	j.LeaseUntil = m.leaseEnd(j, now, ttl)
 	return leaseOf(j), nil
 }
 
@@ -210,6 +240,9 @@ func (m *Model) Release(l engine.Lease) error {
 		return err
 	}
 	j.Owner, j.LeaseUntil, j.Status = "", 0, engine.StatusPending
+	if m.mut(engine.MutantReleaseResetsToken) {
+		j.Token = 0
+	}
 	return nil
 }
 
@@ -234,24 +267,66 @@ func (m *Model) holder(op engine.Op, l engine.Lease, now int64, timed bool) (*en
 	refuse := func(reason error, cur engine.Job) error {
 		return &engine.Rejection{Op: string(op), Reason: reason, Presented: l, Current: cur, Now: now}
 	}
-	j, ok := m.jobs[l.JobID]
+	j := m.find(l.JobID)
 	switch {
-	case !ok:
+	case j == nil:
 		return nil, refuse(engine.ErrNotFound, engine.Job{ID: l.JobID})
-	case j.Owner != l.Owner || j.Token != l.Token:
+	case !m.presents(j, l):
 		return nil, refuse(engine.ErrSuperseded, *j)
-	case j.Status == engine.StatusDone:
+	case j.Status == engine.StatusDone && !(op == engine.OpComplete && m.mut(engine.MutantCompleteDone)):
 		return nil, refuse(engine.ErrDone, *j)
 	case j.Status == engine.StatusQuarantined:
 		return nil, refuse(engine.ErrQuarantined, *j)
-	case timed && (now >= j.LeaseUntil || (j.Deadline > 0 && now >= j.Deadline)):
+	case timed && (m.ended(op, j, now) || (j.Deadline > 0 && now >= j.Deadline)):
 		return nil, refuse(engine.ErrExpired, *j)
 	}
 	return j, nil
 }
 
-// validAt: a lease stands on j at now.
-func validAt(j *engine.Job, now int64) bool { return j.Owner != "" && now < j.LeaseUntil }
+// presents: l is j's current generation, its owner and its token.
+func (m *Model) presents(j *engine.Job, l engine.Lease) bool {
+	switch {
+	case m.mut(engine.MutantIDOnly):
+		return true
+	case m.mut(engine.MutantOwnerNotCompared):
+		return j.Token == l.Token
+	}
+	return j.Owner == l.Owner && j.Token == l.Token
+}
+
+// ended: j's lease has ended at now, for a renew or complete (now >=
+// lease_until).
+func (m *Model) ended(op engine.Op, j *engine.Job, now int64) bool {
+	if (op == engine.OpRenew && m.mut(engine.MutantRenewBoundary)) ||
+		(op == engine.OpComplete && m.mut(engine.MutantValidityInclusive)) {
+		return now > j.LeaseUntil
+	}
+	return now >= j.LeaseUntil
+}
+
+// held: a valid lease stands on j at now (now < lease_until).
+func (m *Model) held(j *engine.Job, now int64) bool {
+	if m.mut(engine.MutantClaimBoundary) {
+		return j.Owner != "" && now <= j.LeaseUntil
+	}
+	return j.Owner != "" && now < j.LeaseUntil
+}
+
+// attemptsUsedUp: max_attempts > 0 and attempts >= max_attempts.
+func (m *Model) attemptsUsedUp(j *engine.Job) bool {
+	if j.MaxAttempts == 0 {
+		return false
+	}
+	if m.mut(engine.MutantAttemptsOffByOne) {
+		return j.Attempts > j.MaxAttempts
+	}
+	return j.Attempts >= j.MaxAttempts
+}
+
+// remove takes job id out of the model.
+func (m *Model) remove(id string) {
+	m.jobs = slices.DeleteFunc(m.jobs, func(j engine.Job) bool { return j.ID == id })
+}
 
 func final(j *engine.Job) bool {
 	return j.Status == engine.StatusDone || j.Status == engine.StatusQuarantined
@@ -259,12 +334,12 @@ func final(j *engine.Job) bool {
 
 // leaseEnd is min(now+ttl, deadline); now+ttl past the int64 range is the
 // largest int64.
-func leaseEnd(j *engine.Job, now, ttl int64) int64 {
+func (m *Model) leaseEnd(j *engine.Job, now, ttl int64) int64 {
 	end := now + ttl
 	if end < now {
 		end = 1<<63 - 1
 	}
-	if j.Deadline > 0 {
+	if j.Deadline > 0 && !m.mut(engine.MutantNoDeadlineCap) {
 		end = min(end, j.Deadline)
 	}
 	return end
@@ -274,3 +349,46 @@ func leaseOf(j *engine.Job) engine.Lease {
 	return engine.Lease{JobID: j.ID, Owner: j.Owner, Qty: j.Qty, Token: j.Token,
 		Attempt: j.Attempts, LeaseUntil: j.LeaseUntil}
 }
+
+// ClaimMany is a concurrent claim of job id by owners at now: each owner's
+// answer, in input order, as engine.Store.ClaimManyOutcomes gives it. The
+// model serializes the claims in input order, which is one of the orders
+// the database may pick, so at most one owner wins, the first that can.
+// The claim-many-first mutant claims for owners[0] only and answers for it
+// alone.
+func (m *Model) ClaimMany(id string, owners []string, now, ttl int64) ([]engine.ClaimOutcome, error) {
+	for _, o := range owners {
+		if err := claimArgs(o, now, ttl); err != nil {
+			return nil, err
+		}
+	}
+	if id == "" {
+		return nil, invalid("empty job id")
+	}
+	if m.mut(engine.MutantClaimManyFirstOnly) && len(owners) > 0 {
+		owners = owners[:1]
+	}
+	out := make([]engine.ClaimOutcome, len(owners))
+	for i, o := range owners {
+		l, err := m.Claim(id, o, now, ttl)
+		var rej *engine.Rejection
+		if errors.As(err, &rej) {
+			out[i].Refusal = rej
+			continue
+		}
+		out[i].Lease = l
+	}
+	return out, nil
+}
+
+// CopyFrom makes m a copy of src, reusing m's memory: the explorer tries a
+// step on a scratch copy before it keeps one.
+func (m *Model) CopyFrom(src *Model) {
+	m.jobs = append(m.jobs[:0], src.jobs...)
+	m.mutant = src.mutant
+}
+
+// Rows returns the jobs as the model holds them, in insertion order,
+// without copying: the caller must not change them, and they are good
+// until the model's next operation (Jobs returns a copy).
+func (m *Model) Rows() []engine.Job { return m.jobs }

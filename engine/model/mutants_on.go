@@ -1,0 +1,39 @@
+//go:build mutants
+
+package model
+
+import (
+	"fmt"
+
+	"github.com/leaselab/leaselab/engine"
+)
+
+// Mutant returns an empty model, receiver and storage that break the rule
+// the named engine mutant breaks (engine.Mutants); "" is the contract.
+func Mutant(name string) (*Model, *Receiver, *Storage, error) {
+	if name != "" && !known(name) {
+		return nil, nil, nil, fmt.Errorf("%w: unknown mutant %q", engine.ErrInvalid, name)
+	}
+	m, r, s := New(), NewReceiver(), NewStorage()
+	m.mutant, r.mutant, s.mutant = name, name, name
+	return m, r, s, nil
+}
+
+func known(name string) bool {
+	for _, m := range engine.Mutants() {
+		if m.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Mutate makes m, r and s (typically clones of the contract's) break the
+// named mutant's rule from now on; "" restores the contract.
+func Mutate(name string, m *Model, r *Receiver, s *Storage) error {
+	if name != "" && !known(name) {
+		return fmt.Errorf("%w: unknown mutant %q", engine.ErrInvalid, name)
+	}
+	m.mutant, r.mutant, s.mutant = name, name, name
+	return nil
+}
