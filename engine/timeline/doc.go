@@ -1,92 +1,133 @@
 // Package timeline is the course author's timeline language: a small text
-// that tells a story of claims, expiries, reclaims and stale completions,
-// run on the real engine as a test and traced step by step for the
-// simulator.
+// that tells a story of claims, expiries, reclaims and stale writes, run on
+// the real engine as a test and traced step by step for the simulator.
 //
-//	# Late courier: the stale stamp is refused
+//	# Kleppmann's fencing: the storage refuses the paused client's stale token
 //	lease 1000ms
-//	job order-7 qty=2
+//	job file-f
 //
-//	0ms     A claim order-7            -> ok token=1 lease_until=1000
-//	1000ms  B claim order-7            -> ok token=2
-//	1001ms  A complete order-7         -> refused superseded
-//	1200ms  B complete order-7         -> ok
+//	0ms      client1 claim file-f                 -> ok token=1
+//	# A long GC pause stops client1; its lease runs out while it sleeps.
+//	100ms    client1 pause 2s
+//	1000ms   client2 claim file-f                 -> ok token=2
+//	1100ms   client2 write file-f value="data"    -> ok storage.token=2
+//	2100ms   client1 write file-f value="stale"   -> refused fenced
+//	2110ms   client1 complete file-f              -> refused superseded
 //
 // # Header lines
 //
-// Before the first step: `lease DURATION`, the ttl of every claim, renew
-// and send that gives no ttl=; `job ID [qty=N] [deadline=T] [attempts=N]`,
-// a job enqueued before the first step (attempts is max_attempts; 0, the
-// default, is unlimited; deadline 0 is none); and `# comments`. The first
-// comment line before any step is the title. A `#` that starts a word
-// starts a comment anywhere on a line.
+// Before the first step:
+//
+//	lease DURATION                          the ttl of every claim, renew and send that gives no ttl=
+//	job ID [qty=N] [deadline=T] [max_attempts=N]   a job enqueued before the first step
+//	                                        (deadline 0 is none, max_attempts 0 unlimited)
+//	clock WORKER OFFSET                     the worker's clock reads OFFSET ahead of true time
+//	                                        (+200ms; -200ms is behind)
+//	# comment                               the first comment line before any step is the title
+//
+// A `#` that starts a word starts a comment anywhere on a line. The comment
+// lines just above a step (no blank line between) and a comment at its end
+// are the step's note for readers: it travels in the trace, shows in the
+// simulator's explanation, the transcript, embeds, and the exported Go test.
 //
 // # Step lines
 //
-//	TIME ACTOR VERB [JOB] [key=value ...] [-> expectation]
+//	TIME ACTOR VERB [OBJECT] [key=value ...] [-> expectation]
+//	TIME wait
 //
-// TIME is absolute (`1000ms`, `1.5s`, a bare number of ms) or relative to
-// where the previous step left the clock (`+200ms`). Times never go back;
-// several steps may share an instant and run in the order written.
-// Durations and instants in arguments and expectations are written the same
-// way. ACTOR and JOB names are Unicode letters and digits with `-` and `_`.
-// Values with spaces are quoted: result="two words".
+// TIME is absolute (1000ms, 1.5s, a bare number of ms) or relative to where
+// the previous step left the clock (+200ms). Times never go back; several
+// steps may share an instant and run in the order written. TIME is true
+// time: a worker with a `clock` line gives the engine its own now (TIME plus
+// its offset). ACTOR and JOB names are Unicode letters and digits with `-`
+// and `_`, compared in Unicode NFC. Values with spaces are quoted:
+// result="two words".
 //
 // The verbs:
 //
-//	claim JOB [ttl=]            claim JOB by id (Store.Claim)
-//	claim [ttl=]                claim the oldest claimable job (Store.ClaimNext)
-//	A,B,C claim JOB [ttl=]      a concurrent claim (see below)
-//	renew JOB [ttl=] [token=]   extend the actor's lease
+//	claim JOB [ttl=]              claim JOB by id (Store.Claim)
+//	claim [ttl=]                  claim the oldest claimable job (Store.ClaimNext)
+//	A,B,C claim JOB [ttl=]        a concurrent claim (see below)
+//	renew JOB [ttl=] [token=]     extend the actor's lease
 //	complete JOB [token=] [result=]   the courier's finish; result defaults to the actor's name
-//	release JOB [token=]        give the lease back (the token is kept)
-//	send [ttl=] [took=] [fail=] the courier's Dispatch: claim the oldest claimable job,
-//	                            deliver it to the receiver, complete it took ms later;
-//	                            fail=true makes the delivery fail (the lease is released)
-//	deliver JOB [token=]        hand the actor's lease of JOB to the receiver alone
-//	                            (the delivery lands; the complete comes later, or never)
-//	enqueue JOB [qty=] [deadline=] [attempts=]   add a job mid-timeline
-//	state JOB                   read one job (Store.Get)
+//	release JOB [token=]          give the lease back (the token is kept)
+//	send [ttl=] [took=] [fail=]   the courier's Dispatch: claim the oldest claimable job,
+//	                              deliver it, complete it took ms later;
+//	                              fail=true makes the delivery fail (the lease is released)
+//	deliver JOB [token=]          hand the actor's lease of JOB to the receiver alone
+//	write JOB [key=] [value=] [token=]  write to the fenced storage (key defaults to the job,
+//	                              value to the actor's name) with the actor's token of JOB
+//	read KEY                      read the fenced storage
+//	enqueue JOB [qty=] [deadline=] [max_attempts=]   add a job mid-timeline;
+//	                              deadline=+1500ms counts from the enqueue
+//	state JOB                     read one job (Store.Get)
+//	pause DURATION                the actor stops (a GC pause): no step of its own in
+//	                              [TIME, TIME+DURATION), and its leases keep running out
+//	crash                         the actor's process dies: it forgets every lease it held;
+//	                              its next step is a new process under the same name
+//	reopen                        open the store again over the same database (init_db)
+//	wait                          (no actor) time passes to TIME; nothing else happens
 //
 // A worker presents the lease of its own latest successful claim of the job
-// — what a real worker holds — so a stale complete needs no special
-// syntax; token=N overrides the token. A worker that never got the job
-// presents token 0. Parse refuses an implicit token when no earlier line
-// could have given the actor one (a claim of that job, a claim-next or a
-// send).
+// — what a real worker holds — so a stale complete needs no special syntax;
+// token=N overrides the token. A worker that holds none presents token 0.
+// Parse refuses an implicit token when no earlier line could have given the
+// actor one (a claim of that job, a claim-next or a send, since its last
+// crash).
 //
 // A concurrent claim lists its contenders in the order the database's write
 // lock admits them: the first one's claim goes alone, then the others all
-// at once through Store.ClaimMany, each on its own connection. Exactly one
-// wins, and it is the same one on every run, so later lines can name it.
+// at once through Store.ClaimManyOutcomes, each on its own connection.
+// Exactly one wins, and it is the same one on every run, so later lines can
+// name it.
 //
 // # Expectations
 //
-// After `->`: an outcome — ok, refused [REASON] (not-found or "not found",
-// done, quarantined, held, superseded, expired), empty (claim-next or send
-// found nothing; state found no such job), invalid (the engine refused an
-// argument, e.g. ttl=0) or failed (a send with fail=true) — then field
-// checks, each optional. Fields describe the step's job as it stands after
-// the step (for claim-next and send, the job it got): token, lease_until,
-// attempt (or attempts), qty, deadline, status, owner (none: unowned),
-// result, reason (attempts, deadline or none), job. Four are the step's own:
-// delivered and total (the receiver, for send and deliver), winner (a
-// concurrent claim; none if nobody won) and enqueued (enqueue's answer). A
-// failed expectation reports NAME:LINE: expected X, got Y.
+// After `->`: an outcome — ok, refused [REASON], empty (claim-next or send
+// found nothing; state or read found no row), invalid (the engine refused
+// an argument, e.g. ttl=0) or failed (a send with fail=true) — then field
+// checks, each optional. REASON is one of engine.Refusals (not_found,
+// superseded, done, quarantined, held, expired, fenced); each op hears only
+// its own, and Parse says which. Fields:
 //
-// # Errors and runs
+//	token lease_until attempts qty deadline max_attempts status owner result reason job
+//	                      the step's job after the step (for claim-next and send, the job it got);
+//	                      attempts= is the count of claims, max_attempts= the budget
+//	delivered total receipt.qty receipt.owner receipt.token     the receiver (send, deliver)
+//	storage.value storage.owner storage.token                   the fenced storage (write, read)
+//	winner losers loser.NAME     a concurrent claim: who won (none), what every loser heard,
+//	                             what one loser heard (held, done, quarantined, not_found)
+//	enqueued                     enqueue's answer
+//	violates=INVARIANT[,...]     the invariants (package engine/check) the step is expected
+//	                             to break: announced, they do not fail the run; a step that
+//	                             announces one and keeps it fails its expectation
+//
+// A failed expectation reports NAME:LINE: expected X, got Y.
+//
+// # Errors, limits and runs
 //
 // Parse validates the whole text before anything runs and returns every
-// mistake as NAME:LINE:COL: message (an ErrorList; errors.Is(err,
-// ErrBadInput)). Run plays a parsed timeline on a fresh, empty *sql.DB on a
-// virtual clock and returns its Trace (trace.go): per step the outcome, the
-// lease or the rejection (presented against current), a sentence
-// explaining it, the SQL that ran, the rows and the changed cells, the
-// leases that ended, the receipt, the invariant verdicts of package
+// mistake as NAME:LINE:COL: message, saying what to write instead (an
+// ErrorList with every mistake, however many; errors.Is(err,
+// ErrBadInput)). A line's first mistake is its only one, and a job whose
+// line is wrong still counts as declared, so nothing cascades. The bounds
+// of package engine/limits (text bytes, steps, jobs, workers, contenders in
+// one claim, the latest instant) are checked here too: an excess is an
+// error at the line and column where the text goes over, naming the limit
+// and its value.
+//
+// Run plays a parsed timeline on a fresh, empty *sql.DB on a virtual clock
+// and returns its Trace (trace.go): per step the outcome, the lease or the
+// rejection (presented against current), a sentence explaining it in the
+// run's language, the SQL that ran, the rows it changed, the leases that
+// ended, the receipt or stored value, the invariant verdicts of package
 // engine/check and the expectation's result. The trace is deterministic:
-// the same timeline gives byte-identical JSON on every run and platform.
+// the same timeline gives byte-identical JSON on every run and platform,
+// and its size grows with the text, not with jobs times steps. Run stops
+// between steps when its context ends.
 //
 // This package links no SQLite driver, so a build without SQLite can
 // import it; package memrun runs timelines on in-memory SQLite, and package
-// cli is the check and trace commands.
+// cli is the author's commands (check, transcript, trace, export gotest,
+// mutants, explore).
 package timeline
