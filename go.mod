@@ -13,7 +13,6 @@ require (
 	github.com/syumai/workers v0.33.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
-	honnef.co/go/js/dom/v2 v2.0.0-20250304181735-b5e52f05e89d // indirect
 	maragu.dev/goqite v0.4.0 // indirect
 	pgregory.net/rapid v1.3.0 // indirect
 )
