@@ -10,7 +10,6 @@ require (
 	github.com/ncruces/go-sqlite3 v0.37.0
 	github.com/syumai/workers v0.33.0
 	golang.org/x/text v0.44.0
-	honnef.co/go/js/dom/v2 v2.0.0-20250304181735-b5e52f05e89d
 	maragu.dev/goqite v0.4.0
 	pgregory.net/rapid v1.3.0
 )

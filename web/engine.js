@@ -1,51 +1,368 @@
+// @ts-check
 // engine.js loads the leaselab engine (leaselab.wasm, built from wasm/sim)
-// once per page: every caller of loadEngine — the simulator page, any
-// number of <lease-timeline> elements — shares one download, one compiled
-// module and one Go runtime. Each run still gets an in-memory database of
-// its own, so the callers never see one another's jobs.
+// once per page and runs it in a dedicated Web Worker (engine-worker.js),
+// off the page's main thread: a run, however long, never freezes the tab.
+// Every caller of loadEngine — the simulator page, any number of
+// <lease-timeline> elements — shares one download, one compiled module and
+// one worker. The worker fetches and compiles the module itself
+// (instantiateStreaming from the module's URL, so V8's code cache works,
+// and reading that cache, too, stays off the main thread). Each run still
+// gets an in-memory database of its own, so the callers never see one
+// another's jobs.
+//
+// The API loadEngine resolves to (every method answers with a Promise):
+//   version                       string, known before loadEngine resolves
+//   run(text, {name, mutant, lang, signal})  the trace as a JSON string, byte
+//                                 for byte the native engine's (the parity rule)
+//   worksheet(text, {name, mutant, lang, signal})  the worksheet as JSON
+//   goTest(text, {name, func, signal})  a Go test file replaying the timeline
+//   library()                     [{name, title, text}]
+//   mutants(lang)                 [{name, breaks}], breaks worded in lang
+//                                 ("en" when lang is not one of langs())
+//   langs()                       ["en", "ko"]
+//   limits()                      {text_bytes, steps, jobs, workers, contenders,
+//                                 max_time}: engine/limits, for checking a text
+//                                 before sending it
+//   benchCycles(n)                n bare job cycles, for make bench
+//   wasmBytes()                   the engine's WebAssembly memory, in bytes
+// A failure rejects with an Error whose errors property lists the
+// timeline's mistakes as {line, col, msg} (1-based; 0 when the mistake has
+// no place), with line and col of the first also on the Error.
+//
+// Several calls may be in flight; each is answered by its own id. The
+// engine works one call at a time (Go on WebAssembly has one thread).
+//
+// Cancelling: run, worksheet and goTest take an AbortSignal. Aborting
+// rejects that call at once with the signal's reason (an AbortError
+// DOMException by default). Go cannot be interrupted mid-run, so the worker
+// is ended with the call; the other calls in flight go on in a fresh worker,
+// started at once, or else at the next call. A restart fetches and compiles
+// nothing: the first worker hands its compiled module here, and it goes to
+// every later one.
+//
+// The page's state is on <html data-engine>: loading until the first worker
+// is ready, then running while any call is in flight and ready when none
+// is; stopped when the engine could not start or its Go program exited (the
+// next call starts a fresh worker).
+//
+// library(), mutants(), langs() and limits() are known before loadEngine
+// resolves, so they answer with a copy that is a thenable (await, then,
+// catch, finally) and, for callers written when these methods answered
+// synchronously (engine.mutants(lang).find(…)), also the value itself.
 
-let loading = null;
+const WORKER_URL = new URL('engine-worker.js', import.meta.url);
+
+/** @typedef {{line: number, col: number, msg: string}} Mistake */
+/** @typedef {{name: string, title: string, text: string}} LibraryEntry */
+/** @typedef {{name: string, breaks: string}} MutantInfo */
+/**
+ * What never changes in a build; the worker tells it once it is ready.
+ * @typedef {object} Facts
+ * @property {string} version
+ * @property {LibraryEntry[]} library
+ * @property {string[]} langs
+ * @property {Record<string, MutantInfo[]>} mutants each language's mutants
+ * @property {Record<string, number>} limits
+ */
+
+/** @type {Promise<ReturnType<typeof engineAPI>> | null} */
+let shared = null;
 
 /** Whether loadEngine has been called on this page. */
 export function engineRequested() {
-  return loading !== null;
+  return shared !== null;
 }
 
 /**
  * Loads the engine the first time it is called and resolves to its API
- * (globalThis.leaselab: run, worksheet, goTest, library, mutants, langs,
- * version); later calls return the same promise. The files are found next
- * to this module, wherever the page itself lives.
+ * (see above); later calls return the same promise. The files are found
+ * next to this module, wherever the page itself lives. The API is also
+ * globalThis.leaselab once loaded, for consoles and benchmarks.
  */
 export function loadEngine() {
-  if (!loading) loading = start();
-  return loading;
+  if (!shared) {
+    const root = document.documentElement;
+    if (!root.dataset.engine) root.dataset.engine = 'loading';
+    shared = openEngine(new URL('leaselab.wasm', import.meta.url), (s) => { if (root.dataset.engine !== s) root.dataset.engine = s; });
+    shared.then((api) => { /** @type {any} */ (globalThis).leaselab = api; }, () => {});
+  }
+  return shared;
 }
 
-async function start() {
-  await import('./wasm_exec.js');
-  const go = new globalThis.Go();
-  const root = document.documentElement;
-  // The engine marks <html data-engine="ready"> through the DOM once its
-  // API is in place (wasm/sim).
-  const ready = new Promise((resolve) => {
-    const check = () => globalThis.leaselab && root.dataset.engine && root.dataset.engine !== 'loading';
-    if (check()) { resolve(); return; }
-    const seen = new MutationObserver(() => { if (check()) { seen.disconnect(); resolve(); } });
-    seen.observe(root, { attributes: true, attributeFilter: ['data-engine'] });
-  });
-  if (!root.dataset.engine) root.dataset.engine = 'loading';
-  const resp = fetch(new URL('leaselab.wasm', import.meta.url));
-  let instance;
+/**
+ * Opens an engine of its own, not shared, on the module at wasmURL (a
+ * benchmark page fetches it under a URL of its own, to keep a cache of its
+ * own); onState hears its state (loading, ready, running, stopped).
+ * @param {URL} wasmURL
+ * @param {(state: string) => void} [onState]
+ */
+export async function openEngine(wasmURL, onState = () => {}) {
   try {
-    ({ instance } = await WebAssembly.instantiateStreaming(resp, go.importObject));
+    const link = new Link(wasmURL.href, onState);
+    return engineAPI(link, await link.start());
   } catch (err) {
-    const r = await resp;
-    if (!r.ok) throw new Error(`leaselab.wasm: HTTP ${r.status} (build it with make wasm)`);
+    onState('stopped');
     throw err;
   }
-  const stopped = go.run(instance).then(() => Promise.reject(new Error('the engine stopped')));
-  stopped.catch(() => { root.dataset.engine = 'stopped'; });
-  await Promise.race([ready, stopped]);
-  return globalThis.leaselab;
+}
+
+/** The options a call passes on to the engine: only strings, by name. */
+const OPTIONS = ['name', 'mutant', 'lang', 'func'];
+
+/**
+ * @param {unknown} opts
+ * @returns {Record<string, string>}
+ */
+function engineOptions(opts) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  if (opts && typeof opts === 'object') {
+    for (const k of OPTIONS) {
+      const v = /** @type {Record<string, unknown>} */ (opts)[k];
+      if (typeof v === 'string') out[k] = v;
+    }
+  }
+  return out;
+}
+
+/** @param {any} opts */
+const signalOf = (opts) => (opts && opts.signal instanceof AbortSignal ? opts.signal : undefined);
+
+/**
+ * The API over a started link.
+ * @param {Link} link
+ * @param {Facts} facts
+ */
+function engineAPI(link, facts) {
+  /** @param {string} method */
+  const timelineCall = (method) => (/** @type {unknown} */ text, /** @type {any} */ opts) =>
+    link.call(method, [text, engineOptions(opts)], signalOf(opts));
+  return Object.freeze({
+    version: facts.version,
+    run: timelineCall('run'),
+    worksheet: timelineCall('worksheet'),
+    goTest: timelineCall('goTest'),
+    benchCycles: (/** @type {number} */ n) => link.call('benchCycles', [n]),
+    wasmBytes: () => link.call('wasmBytes', []),
+    library: () => known(facts.library),
+    mutants: (/** @type {string} */ lang) => known(facts.mutants[facts.langs.includes(lang) ? lang : 'en'] || []),
+    langs: () => known(facts.langs),
+    limits: () => known(facts.limits),
+  });
+}
+
+/**
+ * A fresh copy of value that is also a thenable resolving to another copy
+ * (see the note on library() and the others above).
+ * @template T
+ * @param {T} value
+ * @returns {T & Promise<T>}
+ */
+function known(value) {
+  const copy = structuredClone(value);
+  const settled = Promise.resolve(structuredClone(value));
+  for (const k of /** @type {const} */ (['then', 'catch', 'finally'])) {
+    Object.defineProperty(copy, k, { value: settled[k].bind(settled) });
+  }
+  return /** @type {any} */ (copy);
+}
+
+/**
+ * A call in flight.
+ * @typedef {object} Call
+ * @property {string} method
+ * @property {unknown[]} args
+ * @property {(v: any) => void} resolve
+ * @property {(e: any) => void} reject
+ * @property {AbortSignal} [signal]
+ * @property {() => void} [onAbort]
+ */
+
+/**
+ * Link is the page's end of the engine: at most one worker at a time, the
+ * calls in flight by id, the state.
+ */
+class Link {
+  /** @type {Worker | null} */
+  #worker = null;
+  /** @type {Map<number, Call>} */
+  #calls = new Map();
+  #next = 1;
+  #ready = false;  // a worker has been ready
+  #broken = false; // the last worker stopped or failed
+  /** @type {{resolve: (f: Facts) => void, reject: (e: any) => void} | null} */
+  #starting = null;
+  /** @type {string | WebAssembly.Module} the module's URL, then the module once compiled */
+  #source;
+  #onState;
+
+  /**
+   * @param {string} url the module's
+   * @param {(state: string) => void} onState
+   */
+  constructor(url, onState) {
+    this.#source = url;
+    this.#onState = onState;
+  }
+
+  /**
+   * Starts a worker and sends it the calls in flight; resolves to its
+   * facts once it is ready.
+   * @returns {Promise<Facts>}
+   */
+  start() {
+    const worker = new Worker(WORKER_URL, { type: 'module', name: 'leaselab engine' });
+    this.#worker = worker;
+    const facts = new Promise((resolve, reject) => { this.#starting = { resolve, reject }; });
+    worker.onmessage = (e) => this.#receive(worker, e.data);
+    worker.onerror = (e) => this.#lost(worker, new Error(`the engine's worker failed: ${e.message || WORKER_URL}`));
+    worker.onmessageerror = () => this.#lost(worker, new Error("the engine's worker sent what cannot be read"));
+    const source = this.#source;
+    worker.postMessage(typeof source === 'string' ? { type: 'start', url: source } : { type: 'start', module: source });
+    for (const [id, c] of this.#calls) worker.postMessage({ type: 'call', id, method: c.method, args: c.args });
+    return /** @type {Promise<Facts>} */ (facts);
+  }
+
+  /** Starts a fresh worker for the calls in flight; a failure rejects them. */
+  #restart() {
+    this.start().catch(() => {});
+  }
+
+  /**
+   * Sends a call to the worker (started if there is none) and resolves to
+   * its answer; aborting signal rejects it at once (see above).
+   * @param {string} method
+   * @param {unknown[]} args
+   * @param {AbortSignal} [signal]
+   */
+  call(method, args, signal) {
+    if (signal && signal.aborted) return Promise.reject(abortReason(signal));
+    return new Promise((resolve, reject) => {
+      const id = this.#next++;
+      /** @type {Call} */
+      const c = { method, args, resolve, reject, signal };
+      if (signal) {
+        c.onAbort = () => this.#abort(id, abortReason(signal));
+        signal.addEventListener('abort', c.onAbort, { once: true });
+      }
+      this.#calls.set(id, c);
+      try {
+        if (this.#worker) this.#worker.postMessage({ type: 'call', id, method, args });
+        else this.#restart();
+      } catch (err) { // args that cannot be cloned
+        this.#take(id);
+        reject(err);
+      }
+      this.#report();
+    });
+  }
+
+  /**
+   * Removes a call from those in flight and returns it.
+   * @param {number} id
+   */
+  #take(id) {
+    const c = this.#calls.get(id);
+    this.#calls.delete(id);
+    if (c && c.signal && c.onAbort) c.signal.removeEventListener('abort', c.onAbort);
+    return c;
+  }
+
+  /**
+   * Rejects a call and ends the worker running it; the other calls in
+   * flight start again in a fresh worker.
+   * @param {number} id
+   * @param {unknown} reason
+   */
+  #abort(id, reason) {
+    const c = this.#take(id);
+    if (!c) return;
+    c.reject(reason);
+    if (this.#worker) this.#worker.terminate();
+    this.#worker = null;
+    if (this.#calls.size > 0) this.#restart();
+    this.#report();
+  }
+
+  /**
+   * Handles one message of worker; a message of a worker since ended is
+   * dropped.
+   * @param {Worker} worker
+   * @param {any} msg
+   */
+  #receive(worker, msg) {
+    if (worker !== this.#worker) return;
+    if (msg.type === 'ready') {
+      this.#compiled(msg.module, msg.fetched);
+      this.#ready = true;
+      this.#broken = false;
+      if (this.#starting) this.#starting.resolve(msg.facts);
+      this.#starting = null;
+    } else if (msg.type === 'answer') {
+      const c = this.#take(msg.id);
+      if (c && msg.error) c.reject(engineError(msg.error));
+      else if (c) c.resolve(msg.value);
+    } else if (msg.type === 'failed') {
+      this.#lost(worker, new Error(`the engine could not start: ${msg.message}`));
+    } else if (msg.type === 'stopped') {
+      this.#lost(worker, new Error('the engine stopped'));
+    }
+    this.#report();
+  }
+
+  /**
+   * Keeps the module a worker compiled, for the next worker, and marks the
+   * worker's fetch of it on the page's timeline: a mark named by the
+   * module's URL, its detail the worker's Resource Timing entry (a worker's
+   * fetches are in its own timeline only, where the page's tools and tests
+   * do not look).
+   * @param {WebAssembly.Module} module
+   * @param {PerformanceResourceTiming | null} fetched
+   */
+  #compiled(module, fetched) {
+    if (typeof this.#source === 'string') performance.mark(this.#source, { detail: fetched });
+    this.#source = module;
+  }
+
+  /**
+   * Ends worker after it failed or stopped, and rejects every call in
+   * flight with err; the next call starts a fresh worker.
+   * @param {Worker} worker
+   * @param {Error} err
+   */
+  #lost(worker, err) {
+    if (worker !== this.#worker) return;
+    worker.terminate();
+    this.#worker = null;
+    this.#broken = true;
+    if (this.#starting) this.#starting.reject(err);
+    this.#starting = null;
+    for (const id of [...this.#calls.keys()]) this.#take(id)?.reject(err);
+    this.#report();
+  }
+
+  /** Tells onState the state now. */
+  #report() {
+    if (this.#calls.size > 0 && this.#ready) this.#onState('running');
+    else if (this.#broken) this.#onState('stopped');
+    else this.#onState(this.#ready ? 'ready' : 'loading');
+  }
+}
+
+/** @param {AbortSignal} signal */
+function abortReason(signal) {
+  return signal.reason !== undefined ? signal.reason : new DOMException('The call was cancelled.', 'AbortError');
+}
+
+/**
+ * The Error a failed call rejects with, from the worker's plain form.
+ * @param {{name?: string, message: string, errors?: Mistake[], line?: number, col?: number}} e
+ */
+function engineError(e) {
+  const err = /** @type {Error & {errors: Mistake[], line: number, col: number}} */ (new Error(e.message));
+  if (e.name && e.name !== 'Error') err.name = e.name;
+  err.errors = e.errors || [{ line: 0, col: 0, msg: e.message }];
+  err.line = e.line ?? err.errors[0].line;
+  err.col = e.col ?? err.errors[0].col;
+  return err;
 }

@@ -3,10 +3,12 @@
 // Command sim is the simulator's engine in the browser: the lease engine and
 // the timeline runner over an in-memory SQLite database (memdb), compiled to
 // WebAssembly (GOOS=js GOARCH=wasm; make wasm builds it with -tags mutants
-// so the page can play a named mutant) and driven by the page's JavaScript
-// (web/app.js).
+// so the page can play a named mutant). It runs in a dedicated Web Worker
+// (web/engine-worker.js), never on the page's main thread: web/engine.js
+// starts the worker, passes its calls on by message and gives the page the
+// answers as Promises.
 //
-// It exposes one object on globalThis:
+// It exposes one object on the worker's globalThis:
 //
 //	leaselab.version               string: build revision, trace format, Go version
 //	leaselab.run(text, options)    Promise<string>: the timeline's trace as JSON
@@ -14,6 +16,8 @@
 //	leaselab.mutants(lang)         [{name, breaks}]: the broken engines this build has,
 //	                               each with the rule it breaks in lang (default "en")
 //	leaselab.langs()               [string]: the languages a step can be explained in
+//	leaselab.limits()              {text_bytes, steps, jobs, workers, contenders,
+//	                               max_time}: the bounds on a timeline (engine/limits)
 //	leaselab.worksheet(text, opts) Promise<string>: the timeline on the correct engine
 //	                               and on opts.mutant, and the first step where they
 //	                               differ, as JSON (embed.go)
@@ -31,11 +35,14 @@
 // also on the Error itself, for the first mistake. Every run has a database
 // of its own, so runs are independent and may overlap.
 //
-// run returns the Promise at once and the engine works in a goroutine, so a
-// caller never waits inside the call. The engine reports its state on the
-// document through the DOM (honnef.co/go/js/dom/v2): <html
-// data-engine="ready"> once the object is in place, "running" while a run is
-// in progress; a page watches the attribute (a MutationObserver).
+// run returns the Promise at once and the engine works in a goroutine; Go
+// on WebAssembly has one thread, so the run holds the worker's thread
+// until it ends, and only the worker's.
+//
+// The engine touches no DOM. DESIGN.md suggested DOM views through
+// honnef.co/go/js/dom/v2; the requirement that a run never freezes
+// the tab wins: a worker has no DOM, so the engine reports by its answers
+// and engine.js, on the main thread, keeps <html data-engine> and draws.
 package main
 
 import (
@@ -47,9 +54,8 @@ import (
 	"slices"
 	"syscall/js"
 
-	"honnef.co/go/js/dom/v2"
-
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/limits"
 	"github.com/leaselab/leaselab/engine/timeline"
 	"github.com/leaselab/leaselab/wasm/simrun"
 )
@@ -61,6 +67,7 @@ func main() {
 		"library": js.FuncOf(library),
 		"mutants": js.FuncOf(mutants),
 		"langs":   js.FuncOf(langs),
+		"limits":  js.FuncOf(limitsTable),
 
 		"worksheet": js.FuncOf(worksheet),
 		"goTest":    js.FuncOf(goTest),
@@ -68,41 +75,15 @@ func main() {
 		"benchCycles": js.FuncOf(benchCycles),
 	}
 	js.Global().Set("leaselab", js.ValueOf(api))
-	newPage().state("ready")
-	select {} // keep the functions alive for the page's lifetime
+	select {} // keep the functions alive for the worker's lifetime
 }
 
-// page is the document the engine reports its state on.
-type page struct{ doc dom.Document }
-
-func newPage() *page { return &page{doc: dom.GetWindow().Document()} }
-
-// state sets <html data-engine=s>.
-func (p *page) state(s string) { p.doc.DocumentElement().SetAttribute("data-engine", s) }
-
-var running int // runs in progress; only touched from the one wasm thread
-
 func run(_ js.Value, args []js.Value) any {
-	if len(args) == 0 || args[0].Type() != js.TypeString {
-		return rejected(errors.New("leaselab.run: the first argument must be the timeline's text"))
-	}
-	text := args[0].String()
-	name, opts := "timeline.tl", simrun.Options{}
-	if len(args) > 1 && args[1].Type() == js.TypeObject {
-		o := args[1]
-		name = stringField(o, "name", name)
-		opts.Mutant = stringField(o, "mutant", "")
-		opts.Lang = stringField(o, "lang", "")
+	text, name, opts, err := runArgs("leaselab.run", args)
+	if err != nil {
+		return rejected(err)
 	}
 	return promise(func() (any, error) {
-		p := newPage()
-		running++
-		p.state("running")
-		defer func() {
-			if running--; running == 0 {
-				p.state("ready")
-			}
-		}()
 		out, err := simrun.TraceJSON(context.Background(), name, text, opts)
 		if err != nil {
 			return nil, err
@@ -191,6 +172,16 @@ func langs(js.Value, []js.Value) any {
 	var out []any
 	for _, l := range timeline.Langs() {
 		out = append(out, l)
+	}
+	return js.ValueOf(out)
+}
+
+// limitsTable is leaselab.limits(): limits.Default as {name: value}, named
+// as limits.Rows names them (the JSON names of limits.Limits).
+func limitsTable(js.Value, []js.Value) any {
+	out := map[string]any{}
+	for _, r := range limits.Default.Rows() {
+		out[r.Name] = r.Value
 	}
 	return js.ValueOf(out)
 }

@@ -9,14 +9,16 @@
 //     (the engine loaded, its database opened, one cycle run);
 //   window.bench.rate(ms): runs cycles in batches for at least ms and
 //     resolves {cycles, ms}; window.bench.wasmBytes(): the engine's
-//     WebAssembly linear memory in bytes; window.bench.version.
+//     WebAssembly linear memory in bytes (or a Promise of it);
+//     window.bench.version.
 
 const BATCH = 100; // cycles per call into the engine
 
 /**
  * Starts a benchmark page. open() loads the engine and resolves
  * {version, cycles(n), wasmBytes()}: cycles(n) runs n cycles (it may return
- * a Promise) and returns n, or throws on a cycle that did not go as it must.
+ * a Promise) and returns n, or throws on a cycle that did not go as it must;
+ * wasmBytes() may return a Promise too.
  */
 export async function start(open) {
   const root = document.documentElement;

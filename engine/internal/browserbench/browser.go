@@ -197,13 +197,16 @@ func firstLine(s string) string {
 }
 
 // heap returns the JS heap in use (CDP Runtime.getHeapUsage) and the bytes
-// of the page's WebAssembly memories.
+// of the page's WebAssembly memories: those the probe saw instantiated on
+// the page, and leaselab's engine's, which lives in its Web Worker, where
+// the probe does not reach (the page's globalThis.leaselab reports it).
 func (t *tab) heap() (jsHeap, wasm float64, err error) {
 	h, err := chromedp.Call(t.ctx, runtime.GetHeapUsage, cdp.Empty{})
 	if err != nil {
 		return 0, 0, err
 	}
-	wasm, err = eval[float64](t, `window.__bench.wasmBytes()`)
+	wasm, err = eval[float64](t, `(async () => window.__bench.wasmBytes() +
+		(globalThis.leaselab && leaselab.wasmBytes ? await leaselab.wasmBytes() : 0))()`)
 	return h.UsedSize, wasm, err
 }
 

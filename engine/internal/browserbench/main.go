@@ -37,8 +37,9 @@
 // whole visit, sampled every 20 ms (peak.go), which is what the memory
 // goal compares; the renderer is known as the one that exits when the tab
 // closes. The JS heap (CDP Runtime.getHeapUsage) and the WebAssembly
-// memories (every memory the page instantiated) are reported beside it.
-// The bytes are what the server sends for every URL the page received,
+// memories (every memory the page instantiated, and that of leaselab's
+// engine in its Web Worker) are reported beside it. The bytes are what the
+// server sends for every URL the page or the engine's worker received,
 // asked for once per encoding. A missed goal is printed, not an error: the
 // figures are measurements of a shared machine. It exits 1 only when
 // something could not be measured.
@@ -55,6 +56,7 @@ import (
 	"path/filepath"
 	goruntime "runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -336,9 +338,43 @@ func (s *session) memory(t *tab, sd *side, loaded, settled map[int]memory) error
 	return nil
 }
 
+// timelineLoads lists the page's Resource Timing entries as [URL,
+// transferSize]: its own loads, and those of leaselab's engine's Web Worker,
+// whose requests CDP reports on the worker's target, not the page's (the
+// worker's scripts are on the page's timeline; engine.js marks the module
+// the worker fetched there, the worker's entry as the mark's detail).
+const timelineLoads = `[...performance.getEntriesByType('resource'),
+	...performance.getEntriesByType('mark').filter((m) => m.detail && m.detail.entryType === 'resource').map((m) => m.detail)]
+	.map((e) => [e.name, String(e.transferSize)])`
+
+// workerLoads adds to what CDP saw the page load (loaded) what only the
+// page's timeline saw: each such URL, its transferSize to received, and
+// "unseen" to the encodings (CDP did not see the response).
+func (s *session) workerLoads(t *tab, urls []string, received float64, encs map[string]int) ([]string, float64, error) {
+	loads, err := eval[[][2]string](t, timelineLoads)
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, l := range loads {
+		if !strings.HasPrefix(l[0], s.base+"/") || slices.Contains(urls, l[0]) {
+			continue
+		}
+		urls = append(urls, l[0])
+		n, _ := strconv.ParseFloat(l[1], 64)
+		received += n
+		encs["unseen (a worker's)"]++
+	}
+	slices.Sort(urls)
+	return urls, received, nil
+}
+
 // bytes sums what the page in t has loaded into sd.
 func (s *session) bytes(t *tab, sd *side, name string) ([]string, error) {
 	urls, received, encs := t.loaded()
+	urls, received, err := s.workerLoads(t, urls, received, encs)
+	if err != nil {
+		return nil, err
+	}
 	sz, err := transferSizes(t.ctx, urls)
 	if err != nil {
 		return nil, err
@@ -491,7 +527,10 @@ func (s *session) simulatorWarm(sd *side) ([]string, error) {
 		return nil, err
 	}
 	sd.FirstWarm, sd.EngineReadyWarm, sd.EngineTraceWarm = v.Trace, v.Ready, v.Run
-	_, received, _ := t.loaded()
+	urls, received, encs := t.loaded()
+	if _, received, err = s.workerLoads(t, urls, received, encs); err != nil {
+		return nil, err
+	}
 	return []string{fmt.Sprintf("simulator, warm: Chromium received %s over the network (the rest came from its HTTP cache)", megabytes(received))}, nil
 }
 

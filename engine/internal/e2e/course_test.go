@@ -62,8 +62,10 @@ func courseWait(t *testing.T, ctx context.Context, predicate string, timeout tim
 	}
 }
 
-// wasmFetches counts the document's requests for the engine.
-const wasmFetches = `performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.endsWith('/leaselab.wasm')).length`
+// wasmFetches counts the document's requests for the engine: the engine's
+// worker fetches it, and engine.js marks each such fetch on the page's
+// timeline under the module's URL (a worker's own timeline is not the page's).
+const wasmFetches = `[...performance.getEntriesByType('resource'), ...performance.getEntriesByType('mark')].filter((e) => URL.canParse(e.name) && new URL(e.name).pathname.endsWith('/leaselab.wasm')).length`
 
 // frames waits for two rendering frames and a little more: long enough
 // for intersection observers to have reported what is in view.

@@ -1,0 +1,124 @@
+// @ts-check
+// engine-worker.js is the dedicated Web Worker the leaselab engine runs in
+// (see engine.js, which starts it): the Go runtime and the engine
+// (leaselab.wasm, wasm/sim) live here, so a run, however long, holds this
+// thread and never the page's.
+//
+// The protocol; every message is an object with a type:
+//   page → worker  {type: 'start', url}        fetch, compile and start the module
+//                                              at url (instantiateStreaming: V8's
+//                                              code cache works), first and once; or
+//                  {type: 'start', module}     start a module compiled before
+//                  {type: 'call', id, method, args}  method is one of CALLS
+//   worker → page  {type: 'ready', facts, module, fetched}  the engine is up.
+//                                              facts: what never changes in a build
+//                                              (see facts); module: the compiled
+//                                              module, for the next worker; fetched:
+//                                              the module's Resource Timing entry
+//                                              here (null when none, or not fetched)
+//                  {type: 'answer', id, value}   a call's result, or
+//                  {type: 'answer', id, error}   its failure as {name, message,
+//                                              errors, line, col}
+//                  {type: 'failed', message}   the engine could not start
+//                  {type: 'stopped'}           the Go program exited (a panic): no
+//                                              call will be answered
+// Calls are answered by id, in the order the engine finishes them.
+
+import './wasm_exec.js';
+
+/** The engine's methods a page may call through this worker. */
+const CALLS = ['run', 'worksheet', 'goTest', 'benchCycles', 'wasmBytes'];
+
+/**
+ * @typedef {object} Engine
+ * @property {Record<string, Function> & {version: string}} api globalThis.leaselab
+ * @property {WebAssembly.Memory} memory the engine's linear memory
+ */
+
+/** @type {Promise<Engine> | null} */
+let engine = null;
+
+self.onmessage = (/** @type {MessageEvent} */ e) => {
+  const msg = e.data;
+  if (msg.type === 'start' && !engine) {
+    engine = start(msg.module || msg.url);
+    engine.catch((err) => postMessage({ type: 'failed', message: String((err && err.message) || err) }));
+  } else if (msg.type === 'call') {
+    answer(msg.id, msg.method, msg.args);
+  }
+};
+
+/**
+ * Instantiates the module (compiled before, or fetched from its URL), starts
+ * its Go program and tells the page the engine is ready.
+ * @param {WebAssembly.Module | string} source
+ * @returns {Promise<Engine>}
+ */
+async function start(source) {
+  const go = new /** @type {any} */ (globalThis).Go();
+  const { module, instance } = source instanceof WebAssembly.Module
+    ? { module: source, instance: await WebAssembly.instantiate(source, go.importObject) }
+    : await fetchModule(source, go.importObject);
+  // run returns once main blocks (its API is then in place); its Promise
+  // settles when the program exits.
+  go.run(instance).finally(() => postMessage({ type: 'stopped' }));
+  const api = /** @type {any} */ (globalThis).leaselab;
+  if (!api) throw new Error('the engine started without its API (globalThis.leaselab)');
+  const fetched = typeof source === 'string' ? performance.getEntriesByName(source, 'resource')[0] : undefined;
+  postMessage({ type: 'ready', facts: facts(api), module, fetched: fetched ? fetched.toJSON() : null });
+  return { api, memory: /** @type {WebAssembly.Memory} */ (instance.exports.mem) };
+}
+
+/**
+ * Fetches, compiles and instantiates the module at url as it streams in.
+ * @param {string} url
+ * @param {WebAssembly.Imports} imports
+ */
+async function fetchModule(url, imports) {
+  const resp = fetch(url);
+  try {
+    return await WebAssembly.instantiateStreaming(resp, imports);
+  } catch (err) {
+    const r = await resp;
+    if (!r.ok) throw new Error(`leaselab.wasm: HTTP ${r.status} (build it with make wasm)`);
+    throw err;
+  }
+}
+
+/**
+ * What never changes in a build, so the page answers it without a message:
+ * the version, the library, the languages, each language's mutants, the limits.
+ * @param {any} api
+ */
+function facts(api) {
+  const langs = api.langs();
+  const mutants = Object.fromEntries(langs.map((/** @type {string} */ l) => [l, api.mutants(l)]));
+  return { version: api.version, library: api.library(), langs, mutants, limits: api.limits() };
+}
+
+/**
+ * Runs one call and posts its answer.
+ * @param {number} id
+ * @param {string} method
+ * @param {unknown[]} args
+ */
+async function answer(id, method, args) {
+  try {
+    if (!CALLS.includes(method)) throw new Error(`leaselab: no method ${method}`);
+    const { api, memory } = await /** @type {Promise<Engine>} */ (engine);
+    const value = method === 'wasmBytes' ? memory.buffer.byteLength : await api[method](...args);
+    postMessage({ type: 'answer', id, value });
+  } catch (err) {
+    postMessage({ type: 'answer', id, error: plainError(err) });
+  }
+}
+
+/**
+ * An error as plain data (a structured clone of an Error drops the
+ * engine's errors, line and col).
+ * @param {any} err
+ */
+function plainError(err) {
+  const e = err instanceof Error ? /** @type {any} */ (err) : { message: String(err) };
+  return { name: e.name || 'Error', message: e.message, errors: e.errors, line: e.line, col: e.col };
+}
