@@ -16,6 +16,8 @@
 //                                              module, for the next worker; fetched:
 //                                              the module's Resource Timing entry
 //                                              here (null when none, or not fetched)
+//                  {type: 'progress', id, value}  how far a call has come (explore:
+//                                              {states, depth, rate}), any number of times
 //                  {type: 'answer', id, value}   a call's result, or
 //                  {type: 'answer', id, error}   its failure as {name, message,
 //                                              errors, line, col}
@@ -27,7 +29,7 @@
 import './wasm_exec.js';
 
 /** The engine's methods a page may call through this worker. */
-const CALLS = ['run', 'worksheet', 'goTest', 'benchCycles', 'wasmBytes'];
+const CALLS = ['run', 'worksheet', 'goTest', 'explore', 'benchCycles', 'wasmBytes'];
 
 /**
  * @typedef {object} Engine
@@ -106,6 +108,7 @@ async function answer(id, method, args) {
   try {
     if (!CALLS.includes(method)) throw new Error(`leaselab: no method ${method}`);
     const { api, memory } = await /** @type {Promise<Engine>} */ (engine);
+    if (method === 'explore') args = [args[0], args[1], (/** @type {unknown} */ p) => postMessage({ type: 'progress', id, value: p })];
     const value = method === 'wasmBytes' ? memory.buffer.byteLength : await api[method](...args);
     postMessage({ type: 'answer', id, value });
   } catch (err) {

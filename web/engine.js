@@ -23,6 +23,11 @@
 //   limits()                      {text_bytes, steps, jobs, workers, contenders,
 //                                 max_time}: engine/limits, for checking a text
 //                                 before sending it
+//   explore(goal, {scope, signal, onProgress})  the explorer's report as JSON:
+//                                 {found, timeline, steps, why, states, depth, bound,
+//                                 elapsed_ms}; goal is {mutant} or {engine, property},
+//                                 scope {workers, steps, ttl, max_attempts, deadline,
+//                                 states}; onProgress hears {states, depth, rate}
 //   benchCycles(n)                n bare job cycles, for make bench
 //   wasmBytes()                   the engine's WebAssembly memory, in bytes
 // A failure rejects with an Error whose errors property lists the
@@ -67,6 +72,20 @@ const WORKER_URL = new URL('engine-worker.js', import.meta.url);
 
 /** @type {Promise<ReturnType<typeof engineAPI>> | null} */
 let shared = null;
+
+/** @type {Promise<ReturnType<typeof engineAPI>> | null} */
+let explorer = null;
+
+/**
+ * Loads a second engine, in a worker of its own, for the explorer: a search
+ * holds its worker until it ends or is cancelled (which ends the worker),
+ * and the page's runs go on meanwhile in the first. Later calls return the
+ * same promise.
+ */
+export function loadExplorer() {
+  if (!explorer) explorer = openEngine(new URL('leaselab.wasm', import.meta.url));
+  return explorer;
+}
 
 /** Whether loadEngine has been called on this page. */
 export function engineRequested() {
@@ -142,6 +161,8 @@ function engineAPI(link, facts) {
     run: timelineCall('run'),
     worksheet: timelineCall('worksheet'),
     goTest: timelineCall('goTest'),
+    explore: (/** @type {unknown} */ goal, /** @type {any} */ opts = {}) =>
+      link.call('explore', [goal, (opts && opts.scope) || {}], signalOf(opts), opts && opts.onProgress),
     benchCycles: (/** @type {number} */ n) => link.call('benchCycles', [n]),
     wasmBytes: () => link.call('wasmBytes', []),
     library: () => known(facts.library),
@@ -176,6 +197,7 @@ function known(value) {
  * @property {(e: any) => void} reject
  * @property {AbortSignal} [signal]
  * @property {() => void} [onAbort]
+ * @property {(p: unknown) => void} [onProgress]
  */
 
 /**
@@ -234,13 +256,14 @@ class Link {
    * @param {string} method
    * @param {unknown[]} args
    * @param {AbortSignal} [signal]
+   * @param {(p: unknown) => void} [onProgress] hears the call's progress messages
    */
-  call(method, args, signal) {
+  call(method, args, signal, onProgress) {
     if (signal && signal.aborted) return Promise.reject(abortReason(signal));
     return new Promise((resolve, reject) => {
       const id = this.#next++;
       /** @type {Call} */
-      const c = { method, args, resolve, reject, signal };
+      const c = { method, args, resolve, reject, signal, onProgress };
       if (signal) {
         c.onAbort = () => this.#abort(id, abortReason(signal));
         signal.addEventListener('abort', c.onAbort, { once: true });
@@ -298,6 +321,9 @@ class Link {
       this.#broken = false;
       if (this.#starting) this.#starting.resolve(msg.facts);
       this.#starting = null;
+    } else if (msg.type === 'progress') {
+      const c = this.#calls.get(msg.id);
+      if (c && typeof c.onProgress === 'function') c.onProgress(msg.value);
     } else if (msg.type === 'answer') {
       const c = this.#take(msg.id);
       if (c && msg.error) c.reject(engineError(msg.error));

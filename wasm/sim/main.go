@@ -23,6 +23,10 @@
 //	                               differ, as JSON (embed.go)
 //	leaselab.goTest(text, opts)    Promise<string>: a Go test file replaying the timeline
 //	                               on the engine with its expectations (embed.go)
+//	leaselab.explore(goal, scope, onProgress)  Promise<string>: the explorer's shortest
+//	                               timeline for goal ({mutant} or {engine, property})
+//	                               within scope, as JSON; onProgress hears
+//	                               {states, depth, rate} (explore.go)
 //	leaselab.benchCycles(n)        Promise<number>: n bare enqueue->claim->complete
 //	                               cycles on a memdb of its own, for make bench (bench.go)
 //
@@ -71,6 +75,7 @@ func main() {
 
 		"worksheet": js.FuncOf(worksheet),
 		"goTest":    js.FuncOf(goTest),
+		"explore":   js.FuncOf(exploreCall),
 
 		"benchCycles": js.FuncOf(benchCycles),
 	}
