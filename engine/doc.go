@@ -10,26 +10,68 @@
 // record of the worker that claimed the job after it. A worker name alone
 // cannot do this: a restarted worker has the same name as its earlier run.
 //
+//	db, _ := sqlitedb.Open("jobs.db")   // or sqlitedb.Memory("name"): shared in-memory
+//	store, _ := engine.New(ctx, db)      // init_db: creates the schema if missing, never resets a row
+//	store.Enqueue(ctx, engine.NewJob{ID: "order-7", Qty: 2})
+//	a, _ := store.Claim(ctx, "order-7", "A", 0, 1000)    // A#1, lease_until 1000
+//	b, _ := store.Claim(ctx, "order-7", "B", 1000, 1000) // at 1000 A's lease has ended: B#2
+//	err := store.Complete(ctx, a, 1001, "late")          // A comes back alive
+//	// complete refused (superseded): presented A#1, current B#2 until 2000, now 1001
+//	store.Complete(ctx, b, 1200, "ok")                   // nil: B's record is B's
+//
+// The seeds' operations and their homes:
+//
+//	New(ctx, db, opts...)                   init_db       always; idempotent
+//	Enqueue(ctx, NewJob)                    enqueue       the id is new (else false, nothing changed)
+//	Get(ctx, id)                            state         nil, nil for no such job
+//	Claim(ctx, id, owner, now, ttl)         claim         exists, not done or quarantined, unowned or
+//	                                                      lease_until <= now, budget left
+//	ClaimNext(ctx, owner, now, ttl)         claim-next    as Claim, for the oldest claimable job (ErrEmpty)
+//	Renew(ctx, lease, now, ttl)             renew         owner and token match, not done or quarantined,
+//	                                                      now < lease_until, now < deadline
+//	Complete(ctx, lease, now, result)       complete      as Renew (the courier's finish)
+//	Release(ctx, lease)                     release       owner and token match, not done or quarantined
+//	ClaimMany, ClaimManyOutcomes            claim_many    one goroutine and connection per owner; at most one wins
+//	Dispatch(ctx, owner, clock, ttl, send)  send          ClaimNext, commit, send outside any transaction, Complete
+//	NewReceiver, Deliver, Total             the receiver  a business id's quantity is applied once
+//	NewStorage, Write, Read                 the storage   fenced at the point of effect: a token below
+//	                                                      the highest accepted for a key is refused
+//
 // Time is an int64 count of milliseconds that the caller passes; the engine
 // never reads a clock. The boundaries are exact and half-open:
 //
 //   - a lease is valid iff now < lease_until; at now == lease_until it has
 //     ended, and a claim may take the job at that very instant;
 //   - a deadline is still ahead iff now < deadline; a lease never outlives
-//     it (lease_until = min(now+ttl, deadline));
-//   - a job whose attempts are used up, or whose deadline has passed, is
-//     quarantined by the claim that finds it so, instead of being handed out.
+//     it (lease_until = min(now+ttl, deadline), on claim and on renew);
+//   - a job whose attempts are used up (max_attempts > 0 and attempts >=
+//     max_attempts), or whose deadline has passed, is quarantined by the
+//     claim that finds it so, instead of being handed out; the quarantine
+//     is committed though the claim is refused. A job held by a valid lease
+//     is neither handed over nor quarantined. Done and quarantined are
+//     final;
+//   - release keeps the token, and reopening a store never resets it: a
+//     token number is never handed out twice.
 //
 // Every operation that reads and then writes a row does so in one short
 // BEGIN IMMEDIATE transaction, and its UPDATE is additionally guarded by the
 // row version it read (id, token, status, lease_until), so the write applies
 // only to the row its decision was made on. Nothing outside the database (a
-// send, a callback) runs inside a transaction.
+// send, a callback) runs inside a transaction. File databases use a
+// rollback journal (journal_mode=DELETE).
 //
 // A refused operation is not an error of the engine: it returns a
 // *Rejection naming the rule that refused it, what the caller presented and
-// the row as it stood. Test the reason with errors.Is against ErrNotFound,
-// ErrDone, ErrQuarantined, ErrHeld, ErrSuperseded or ErrExpired. Invalid
-// arguments return an error matching ErrInvalid and change nothing. Any
-// other error is the database's.
+// the row as it stood. Test the reason with errors.Is against the sentinels
+// (see Rejection for the order they are checked in); the engine's
+// vocabulary (vocab.go) names them for the wire, the trace and the
+// language. Invalid arguments return an error matching ErrInvalid and
+// change nothing. Any other error is the database's.
+//
+// Options: WithObserver sees every SQL statement with its arguments (the
+// simulator's SQL panel); WithoutTransactions runs on databases without
+// interactive transactions (Cloudflare D1); WithMutant exists only in
+// builds with the mutants tag (tests and the teaching simulator) and makes
+// one store a deliberately broken engine — make mutants proves the tests
+// kill every one.
 package engine
