@@ -222,7 +222,7 @@ func TestCourse_KeepsAClockAndADatabasePerTimeline(t *testing.T) {
 	}
 	// Each ran on a database of its own: its table holds its own jobs only.
 	for id, jobs := range map[string]string{"late-courier": "order-7", "boundary-demo": "parcel-1,parcel-2", "renew-demo": "report-3", "korean-demo": "주문-7", "worksheet": "job-1"} {
-		got := courseEval[[]string](t, ctx, fmt.Sprintf(`srAll(%q, '.lt-final tbody tr').map((r) => r.dataset.job)`, id))
+		got := courseEval[[]string](t, ctx, fmt.Sprintf(`srAll(%q, '.final tbody tr').map((r) => r.dataset.job)`, id))
 		if strings.Join(got, ",") != jobs {
 			t.Errorf("#%s's final table holds %q, want %s", id, got, jobs)
 		}
@@ -278,10 +278,10 @@ func TestCourse_WorksheetSaysWhenATimelineCannotTellTheEnginesApart(t *testing.T
 	if got := courseEval[string](t, ctx, `el('worksheet').dataset.differs`); got != "no" {
 		t.Errorf("the worksheet says differs=%q, want no", got)
 	}
-	if got := courseEval[string](t, ctx, `sr('worksheet', '.lt-verdict').textContent`); !strings.Contains(got, "does not tell them apart") {
+	if got := courseEval[string](t, ctx, `sr('worksheet', '.sheet-verdict').textContent`); !strings.Contains(got, "does not tell them apart") {
 		t.Errorf("the worksheet's verdict %q does not say the timeline cannot tell them apart", got)
 	}
-	if n := courseEval[int](t, ctx, `srAll('worksheet', '.lt-view').length`); n != 2 {
+	if n := courseEval[int](t, ctx, `srAll('worksheet', '.view').length`); n != 2 {
 		t.Errorf("the worksheet shows %d engines, want the correct and the broken side by side", n)
 	}
 	noProblems(t, ctx)
@@ -316,7 +316,7 @@ func TestCourse_WorksheetFindsTheFirstStepWhereTheEnginesDiffer(t *testing.T) {
 	if got["step"] != fmt.Sprint(d.Step+1) || got["line"] != fmt.Sprint(d.Line) {
 		t.Errorf("the worksheet says the engines differ first at step %s (line %s), want step %d (line %d) as natively", got["step"], got["line"], d.Step+1, d.Line)
 	}
-	verdict := courseEval[string](t, ctx, `sr('worksheet', '.lt-verdict').textContent`)
+	verdict := courseEval[string](t, ctx, `sr('worksheet', '.sheet-verdict').textContent`)
 	for _, want := range []string{fmt.Sprintf("step %d", d.Step+1), d.Source, "refused held", "ok token=2"} {
 		if !strings.Contains(verdict, want) {
 			t.Errorf("the worksheet's verdict %q lacks %q", verdict, want)
@@ -331,7 +331,7 @@ func TestCourse_WorksheetFindsTheFirstStepWhereTheEnginesDiffer(t *testing.T) {
 	if exported != string(native.raw) {
 		t.Errorf("the browser's worksheet JSON differs from the native one")
 	}
-	courseEval[bool](t, ctx, `(sr('worksheet', '.lt-verdict button[data-step]').click(), true)`)
+	courseEval[bool](t, ctx, `(sr('worksheet', '.sheet-verdict button[data-step]').click(), true)`)
 	if got := courseEval[string](t, ctx, `el('worksheet').dataset.cursor`); got != fmt.Sprint(d.Step+1) {
 		t.Errorf("the verdict's button took the worksheet to step %s, want %d", got, d.Step+1)
 	}
@@ -345,7 +345,7 @@ func TestCourse_WorksheetWordsTheBrokenRuleInTheElementsLanguage(t *testing.T) {
 	for _, lang := range []string{"ko", "en"} {
 		want, _ := json.Marshal(timeline.MutantRule(lang, engine.MutantClaimBoundary))
 		courseEval[bool](t, ctx, fmt.Sprintf(`(el('worksheet').setAttribute('lang', %q), true)`, lang))
-		courseWait(t, ctx, fmt.Sprintf(`sr('worksheet', '.lt-breaks').textContent.includes(%s)`, want), 30*time.Second)
+		courseWait(t, ctx, fmt.Sprintf(`sr('worksheet', '.breaks').textContent.includes(%s)`, want), 30*time.Second)
 	}
 	noProblems(t, ctx)
 }
@@ -477,8 +477,8 @@ func TestCourse_PrintsTheTimelineAndItsFinalTable(t *testing.T) {
 	got := courseEval[map[string]string](t, ctx, `({
 		source: getComputedStyle(sr('late-courier', '.lt-source')).display,
 		text: sr('late-courier', '.lt-source').textContent,
-		final: getComputedStyle(sr('late-courier', '.lt-final')).display,
-		rows: srAll('late-courier', '.lt-final tbody tr').map((r) => r.dataset.job + ':' + r.querySelector('[data-col=status]').textContent).join(','),
+		final: getComputedStyle(sr('late-courier', '.final')).display,
+		rows: srAll('late-courier', '.final tbody tr').map((r) => r.dataset.job + ':' + r.querySelector('[data-col=status]').textContent).join(','),
 		transport: getComputedStyle(sr('late-courier', '.transport')).display})`)
 	if got["source"] == "none" || got["text"] != courseText(t, "01-late-courier.tl", "") {
 		t.Errorf("in print the timeline's text is %q (display %s), want it shown", got["text"], got["source"])
