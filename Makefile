@@ -5,7 +5,7 @@ ADDR ?= 127.0.0.1:8080
 GOROOT := $(shell $(GO) env GOROOT)
 
 .PHONY: all serve test fmt vet gotest mutants bench wasm worker worker-test wasm-test e2e
-.PHONY: bench-browser
+.PHONY: bench-browser lint-js fmt-js unit-js
 
 all: test
 
@@ -13,8 +13,8 @@ all: test
 serve: wasm
 	$(GO) run . serve -addr $(ADDR)
 
-## test: everything CI runs
-test: fmt vet gotest mutants worker-test wasm-test e2e
+## test: everything CI runs (installs the pinned npm tools it needs when missing)
+test: fmt vet lint-js unit-js gotest mutants worker-test wasm-test e2e
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -26,6 +26,28 @@ vet:
 
 gotest:
 	$(GO) test -race -count=1 ./...
+
+## lint-js: the page's JavaScript: Biome's lint and format check, and tsc --noEmit over its JSDoc types
+## (both pinned in web/.tools, installed by npm ci when missing)
+WEB_TOOLS := web/.tools
+WEB_JS = $(wildcard web/*.js web/bench/*.js $(WEB_TOOLS)/test/*.js)
+lint-js: $(WEB_TOOLS)/node_modules/.bin/biome
+	cd $(WEB_TOOLS) && ./node_modules/.bin/biome check $(patsubst web/%,../%,$(patsubst $(WEB_TOOLS)/%,%,$(WEB_JS)))
+	cd $(WEB_TOOLS) && ./node_modules/.bin/tsc -p .
+
+## fmt-js: format the page's JavaScript in place and apply Biome's safe fixes
+fmt-js: $(WEB_TOOLS)/node_modules/.bin/biome
+	cd $(WEB_TOOLS) && ./node_modules/.bin/biome check --write $(patsubst web/%,../%,$(patsubst $(WEB_TOOLS)/%,%,$(WEB_JS)))
+
+## unit-js: the unit tests of the page's pure modules (trace, lanes, share, editor, i18n) under node --test, no browser
+unit-js:
+	@command -v node >/dev/null || { echo "unit-js: Node.js is missing: install it (Debian: apt-get install -y nodejs), then run make unit-js again"; exit 1; }
+	node --test --test-reporter=spec $(WEB_TOOLS)/test/*.test.js
+
+$(WEB_TOOLS)/node_modules/.bin/biome $(WEB_TOOLS)/node_modules/.bin/tsc &: $(WEB_TOOLS)/package-lock.json
+	@command -v npm >/dev/null || { echo "lint-js: npm is missing: install it (Debian: apt-get install -y nodejs npm), then run make lint-js again"; exit 1; }
+	cd $(WEB_TOOLS) && CI=true npm ci --no-audit --no-fund --loglevel=error
+	@touch $(WEB_TOOLS)/node_modules/.bin/biome $(WEB_TOOLS)/node_modules/.bin/tsc
 
 ## mutants: run the engine's tests once with no mutant and once per named mutant
 ## (-tags mutants, LEASELAB_MUTANT); fails unless every mutant is killed

@@ -12,7 +12,10 @@ start(async () => {
   const ready = new Promise((resolve) => {
     // The engine marks <html data-engine="ready"> once globalThis.leaselab is set.
     const seen = new MutationObserver(() => {
-      if (globalThis.leaselab && root.dataset.engine !== 'loading') { seen.disconnect(); resolve(); }
+      if (globalThis.leaselab && root.dataset.engine !== 'loading') {
+        seen.disconnect();
+        resolve();
+      }
     });
     seen.observe(root, { attributes: true, attributeFilter: ['data-engine'] });
   });
