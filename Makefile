@@ -4,49 +4,77 @@ GO ?= go
 ADDR ?= 127.0.0.1:8080
 GOROOT := $(shell $(GO) env GOROOT)
 
-.PHONY: all serve test check fmt vet lint gotest mutants bench wasm worker worker-test wasm-test e2e
-.PHONY: bench-browser
+.PHONY: all help serve test check fmt vet lint gotest mutants bench wasm worker worker-test wasm-test e2e
+.PHONY: bench-browser lint-js fmt-js unit-js
 
 all: test
+
+## help: list the targets, one line each
+help:
+	@awk '/^## [a-z0-9-]+:/ && prev !~ /^##/ { line = substr($$0, 4); n = index(line, ":"); \
+		printf "  %-14s %s\n", substr(line, 1, n - 1), substr(line, n + 2) } { prev = $$0 }' $(firstword $(MAKEFILE_LIST))
 
 ## serve: build the wasm and serve the simulator on $(ADDR)
 serve: wasm
 	$(GO) run . serve -addr $(ADDR)
 
-## test: everything CI runs
-test: fmt vet lint gotest mutants worker-test wasm-test e2e
+## test: everything CI runs (installs the pinned npm tools it needs when missing)
+test: fmt vet lint lint-js unit-js gotest mutants worker-test wasm-test e2e
 
-## check: the fast inner loop (about a minute): gofmt, vet, staticcheck,
-## go mod tidy -diff and the Go tests, without browsers or the Worker
-check: fmt vet lint
+## check: the fast inner loop, no browser and no build: gofmt, go vet, staticcheck, go mod tidy -diff, the JS lint, type check and unit tests, go test
+check: fmt vet lint lint-js unit-js
 	$(GO) test -count=1 ./...
 
+## fmt: fail when gofmt would change a Go file
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
+## vet: go vet, with and without the mutants tag
 vet:
 	$(GO) vet ./...
 	$(GO) vet -tags mutants ./engine/...
 
-## lint: staticcheck (pinned by the tool directive in go.mod) on every
-## build: native, with the mutants tag, and the WebAssembly programs; and
-## go.mod and go.sum exactly as go mod tidy leaves them
+## lint: staticcheck (pinned by the tool directive in go.mod) on every build — native, with the mutants tag, the WebAssembly programs — and go.mod as go mod tidy leaves it
 lint:
 	$(GO) mod tidy -diff
 	$(GO) tool staticcheck ./...
 	$(GO) tool staticcheck -tags mutants ./...
 	GOOS=js GOARCH=wasm $$($(GO) tool -n staticcheck) -tags mutants ./wasm/...
 
+## gotest: every Go test, with the race detector
 gotest:
 	$(GO) test -race -count=1 ./...
+
+## lint-js: the page's JavaScript: Biome's lint and format check, and tsc --noEmit over its JSDoc types
+## (both pinned in web/.tools, installed by npm ci when missing)
+WEB_TOOLS := web/.tools
+WEB_JS = $(wildcard web/*.js web/bench/*.js $(WEB_TOOLS)/test/*.js)
+lint-js: $(WEB_TOOLS)/node_modules/.bin/biome
+	cd $(WEB_TOOLS) && ./node_modules/.bin/biome check $(patsubst web/%,../%,$(patsubst $(WEB_TOOLS)/%,%,$(WEB_JS)))
+	cd $(WEB_TOOLS) && ./node_modules/.bin/tsc -p .
+
+## fmt-js: format the page's JavaScript in place and apply Biome's safe fixes
+fmt-js: $(WEB_TOOLS)/node_modules/.bin/biome
+	cd $(WEB_TOOLS) && ./node_modules/.bin/biome check --write $(patsubst web/%,../%,$(patsubst $(WEB_TOOLS)/%,%,$(WEB_JS)))
+
+## unit-js: the unit tests of the page's pure modules (trace, lanes, share, editor, i18n) under node --test, no browser
+unit-js:
+	@command -v node >/dev/null || { echo "unit-js: Node.js is missing: install it (Debian: apt-get install -y nodejs), then run make unit-js again"; exit 1; }
+	node --test --test-reporter=spec $(WEB_TOOLS)/test/*.test.js
+
+$(WEB_TOOLS)/node_modules/.bin/biome $(WEB_TOOLS)/node_modules/.bin/tsc &: $(WEB_TOOLS)/package-lock.json
+	@command -v npm >/dev/null || { echo "lint-js: npm is missing: install it (Debian: apt-get install -y nodejs npm), then run make lint-js again"; exit 1; }
+	cd $(WEB_TOOLS) && CI=true npm ci --no-audit --no-fund --loglevel=error
+	@touch $(WEB_TOOLS)/node_modules/.bin/biome $(WEB_TOOLS)/node_modules/.bin/tsc
 
 ## mutants: run the engine's tests once with no mutant and once per named mutant
 ## (-tags mutants, LEASELAB_MUTANT); fails unless every mutant is killed
 mutants:
 	$(GO) run -tags mutants ./engine/internal/mutants
 
-## bench: our checked enqueue->claim->complete cycle against goqite's
+## bench: the engine's cycle against goqite's, natively and in the browser (bench-browser first)
+## Our checked enqueue->claim->complete cycle against goqite's
 ## send->receive->delete, interleaved on memdb and on a file; prints cycles/s
 ## and the ratios (medians over 100 ms rounds, then over the 3 runs); first,
 ## bench-browser
@@ -55,7 +83,8 @@ bench: bench-browser
 		./engine/internal/bench/ | tee bench.out
 	$(GO) run ./engine/internal/benchratio -goal memdb=2.0 -goal file=1.0 < bench.out
 
-## bench-browser: the simulator in headless Chromium side by side with the
+## bench-browser: the simulator against the official SQLite WebAssembly build, in headless Chromium
+## The simulator in headless Chromium side by side with the
 ## official SQLite WebAssembly build (npm, pinned in $(BENCH_NPM), installed by
 ## npm ci when missing, precompressed like the page): bytes loaded, first trace
 ## cold and warm, text readable, cycles/s, renderer memory; each goal met or
@@ -76,7 +105,8 @@ $(SQLITE_WASM)/index.mjs $(SQLITE_WASM)/sqlite3.wasm &: $(BENCH_NPM)/package-loc
 $(addsuffix .br,$(BENCH_PAGES)): %.br: %
 	$(GO) run ./engine/internal/precompress $<
 
-## wasm: the simulator's engine (web/leaselab.wasm, with mutants), precompressed,
+## wasm: build the page: the engine, wasm_exec.js and the library's traces, precompressed
+## The simulator's engine (web/leaselab.wasm, with mutants), precompressed,
 ## wasm_exec.js from this Go, and the library's traces computed ahead of time.
 ## File targets: an unchanged source rebuilds and recompresses nothing.
 WASM_SRC := $(shell find engine wasm -name '*.go' -not -name '*_test.go' -not -path '*/node_modules/*' 2>/dev/null) go.mod go.sum
@@ -110,7 +140,8 @@ web/traces/index.json: $(WASM_SRC) $(TIMELINES)
 	@touch $@ # before compressing: a .br/.gz older than its source is not served
 	$(GO) run ./engine/internal/precompress web/traces/*.json
 
-## wasm-test: the parity test, natively and in WebAssembly under Node: every
+## wasm-test: the parity test and the engine's suites in WebAssembly under Node
+## The parity test, natively and in WebAssembly under Node: every
 ## library timeline's trace is byte for byte the golden one on both. Then the
 ## engine's own suites (boundaries, rejections, the model, the checker, the
 ## timeline runner) in WebAssembly under Node, on the page's build of SQLite;
@@ -123,8 +154,9 @@ wasm-test:
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -tags mutants $(WASM_GCFLAGS) -exec "$(WASM_EXEC_NODE)" \
 		./wasm/simrun/ ./engine/ ./engine/model/ ./engine/check/ ./engine/sqlitedb/ ./engine/timeline/...
 
-## e2e: the page in headless Chromium (installs Debian's chromium and a Hangul
-## font when they are missing and it can, or stops saying what to install).
+## e2e: the page, the element, the frame and the course page in headless Chromium
+## Installs Debian's chromium and a Hangul font when they are missing and it
+## can, or stops saying what to install.
 e2e: wasm
 	bash .ci/need-chromium
 	$(GO) test -count=1 -tags e2e,mutants ./engine/internal/e2e/

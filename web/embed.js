@@ -1,5 +1,7 @@
+// @ts-check
 // embed.js drives embed.html: it reads the timeline from the hash, puts one
-// <lease-timeline> on the page and tells the framing page how tall it is.
+// <lease-timeline> on the page (which runs the player) and tells the
+// framing page how tall it is.
 //
 // The height protocol: whenever the page's height changes, it posts
 //   {type: "leaselab:height", height: <CSS px>, id: <the hash's id= or "">}
@@ -8,17 +10,19 @@
 // answers {type: "leaselab:ping"} with its height, but only from its parent
 // window and that origin.
 
-import './lease-timeline.js';
+import { langTag, strings } from './i18n.js';
+import { titleOf } from './lease-timeline.js';
 import { b64urlDecode } from './share.js';
 
 const params = new URLSearchParams(location.hash.slice(1));
 const ATTRS = ['mutant', 'lang', 'step', 'show', 'theme', 'height'];
+const t = strings(langTag(params.get('lang')));
 
 /** The origin of the page that frames this one, or null when it is unknown or not to be trusted. */
 export function parentOrigin() {
   if (window.parent === window) return null;
   const ancestors = location.ancestorOrigins;
-  const actual = ancestors && ancestors.length ? ancestors[0] : null;
+  const actual = ancestors?.length ? ancestors[0] : null;
   const wanted = params.get('origin');
   if (wanted) return !actual || actual === wanted ? wanted : null;
   if (actual && actual !== 'null') return actual;
@@ -29,17 +33,20 @@ export function parentOrigin() {
   }
 }
 
+/** The timeline the hash carries: its text (src=) or a library timeline's (t=). */
 async function timeline() {
   if (params.has('src')) {
-    return { text: b64urlDecode(params.get('src')), name: params.get('name') || 'shared.tl' };
+    return { text: b64urlDecode(params.get('src') || ''), name: params.get('name') || 'shared.tl' };
   }
   if (params.has('t')) {
     const r = await fetch('traces/index.json');
     if (!r.ok) throw new Error(`traces/index.json: HTTP ${r.status}`);
-    const entry = (await r.json()).timelines.find((e) => e.name === params.get('t'));
+    /** @type {{timelines: {name: string, text: string}[]}} */
+    const index = await r.json();
+    const entry = index.timelines.find((e) => e.name === params.get('t'));
     if (entry) return { text: entry.text, name: entry.name };
   }
-  throw new Error('the link names no timeline (t= or src= in the hash)');
+  throw new Error(t.noTimelineInLink);
 }
 
 const target = parentOrigin();
@@ -59,23 +66,22 @@ window.addEventListener('message', (e) => {
 });
 
 async function main() {
-  const main = document.getElementById('embed');
+  const box = /** @type {HTMLElement} */ (document.getElementById('embed'));
+  document.documentElement.lang = t.lang;
   try {
     const { text, name } = await timeline();
     const el = document.createElement('lease-timeline');
     el.setAttribute('name', name);
-    for (const a of ATTRS) if (params.has(a)) el.setAttribute(a, params.get(a));
+    for (const a of ATTRS) if (params.has(a)) el.setAttribute(a, params.get(a) || '');
     if (params.get('autoplay') === '1') el.setAttribute('autoplay', '');
-    if (params.get('lang') === 'ko') document.documentElement.lang = 'ko';
     el.textContent = text;
-    main.append(el);
-    const title = (text.match(/^\s*#\s*(.+)$/m) || [])[1] || name;
-    document.title = `leaselab: ${title}`;
+    box.append(el);
+    document.title = `leaselab: ${titleOf(text) || name}`;
   } catch (err) {
     const p = document.createElement('p');
     p.className = 'leaselab-noscript';
-    p.textContent = `leaselab: ${err.message}`;
-    main.append(p);
+    p.textContent = `leaselab: ${err instanceof Error ? err.message : String(err)}`;
+    box.append(p);
   }
   new ResizeObserver(() => postHeight()).observe(document.documentElement);
 }

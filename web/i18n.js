@@ -1,19 +1,71 @@
-// i18n.js holds the words the page and the <lease-timeline> element show
-// around a trace, in English and Korean. The engine explains each step
-// itself, in the language it is asked for (run(text, {lang})); these are
-// only the interface's own words. Column names, verbs and refusal reasons
-// are the timeline language's words and stay as they are.
+// @ts-check
+// i18n.js is the one catalogue of the words leaselab's pages show around a
+// trace — the simulator page, its Share / Embed and Keys dialogs, the
+// <lease-timeline> element, the embed frame, the worksheet, the errors and
+// the status lines — in every language the interface speaks. The engine
+// explains each step itself, in the language it is asked for (run(text,
+// {lang})); names are never translated: the timeline's verbs, refusal
+// reasons, column names, actors, jobs and mutants are the timeline
+// language's words (the page marks them translate="no").
+//
+// Every language has every key (web/.tools/test/i18n.test.js fails
+// otherwise), so no language falls back to another one's words. A value
+// is a string, a function of the values it names, or a table of strings.
+// In a string, {code} marks where a code fragment goes (see parts).
 
-const en = {
+/** @typedef {typeof en} Strings */
+
+/** @param {number} n @param {string} one @param {string} many */
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
+export const en = {
   lang: 'en',
-  // render.js
+
+  // ---- the lanes (render.js, lanes.js) ----
   reclaim: 'reclaim',
   sendReclaim: 'send (reclaim)',
+  /** @param {number} token */
   ends: (token) => `#${token} ends`,
+  /** @param {number} token */
   wouldEnd: (token) => `#${token} would end`,
-  leaseTitle: (l, ms) => `${l.actor} holds ${l.job} with token ${l.token} from ${ms(l.start)}; lease_until ${ms(l.until)}${l.cause !== 'ends' ? ` (${l.cause} at ${ms(l.end)})` : ''}`,
-  expiryTitle: (e, ms) => `${e.owner}'s lease of ${e.job} (token ${e.token}) ends at ${ms(e.at)}`,
-  sendTitle: (sd, ms) => `${sd.actor} sends from ${ms(sd.start)} to ${ms(sd.end)}`,
+  /** @param {string} a @param {string} b */
+  versus: (a, b) => `${a} vs ${b}`,
+  nobody: 'nobody',
+  /** @param {string} tokens */
+  forgets: (tokens) => `forgets ${tokens}`,
+  causes: { renewed: 'renewed', replaced: 'replaced', completed: 'completed', released: 'released', ends: 'ends' },
+  /** @param {{actor: string, job: string, token: number, start: string, until: string, cause: string, end: string}} l */
+  leaseTitle: (l) =>
+    `${l.actor} holds ${l.job} with token ${l.token} from ${l.start}; lease_until ${l.until}${l.cause ? ` (${l.cause} at ${l.end})` : ''}`,
+  /** @param {string} actor @param {string} at */
+  forgottenTitle: (actor, at) => `${actor} crashed at ${at} and forgot this lease; the row keeps it until lease_until`,
+  /** @param {{owner: string, job: string, token: number, at: string}} e */
+  expiryTitle: (e) => `${e.owner}'s lease of ${e.job} (token ${e.token}) ends at ${e.at}`,
+  /** @param {string} owner @param {string} at */
+  ownClockEnd: (owner, at) => `(${at} on ${owner}'s clock)`,
+  /** @param {string} actor @param {string} from @param {string} to */
+  sendTitle: (actor, from, to) => `${actor} sends from ${from} to ${to}`,
+  /** @param {string} actor @param {string} from @param {string} to */
+  pauseTitle: (actor, from, to) => `${actor} is paused from ${from} to ${to}: it does nothing, and its leases run on`,
+  /** @param {string} actor @param {string} now */
+  ownClock: (actor, now) => `${actor}'s clock reads ${now}`,
+  /** @param {string} offset */
+  clockOffset: (offset) => `(${offset})`,
+  /** @param {string} actor @param {string} offset */
+  clockOffsetTitle: (actor, offset) => `${actor}'s clock is ${offset} off true time`,
+  lanesLabel: 'Workers on a shared clock',
+  lanesDesc: 'One lane per worker: lease bars labelled by token, expiries, reclaims and refused writes.',
+  legend: {
+    lease: 'lease (token)',
+    ends: 'lease ends',
+    ok: 'accepted',
+    refused: 'refused write',
+    pause: 'paused',
+    crash: 'crash',
+    forgotten: 'forgotten lease',
+  },
+
+  // ---- the tables and lists ----
   unlimited: 'unlimited',
   valid: ' valid',
   ended: ' ended',
@@ -22,6 +74,8 @@ const en = {
   checked: 'Checked after every step.',
   holds: 'holds: ',
   violated: 'violated: ',
+  expectedViolation: 'expected: ',
+  brokenOnPurpose: '{code} broken',
   invariants: {
     'single-lease': 'at most one valid lease per job',
     'tokens-increase': 'tokens only increase',
@@ -31,11 +85,10 @@ const en = {
     'attempts-bounded': 'attempts <= max_attempts',
     'lease-within-deadline': 'lease_until <= deadline',
     'no-job-lost': 'no job lost or duplicated',
+    'storage-fenced': 'the storage takes no write with a lower token',
   },
-  lanesDesc: 'One lane per worker: lease bars labelled by token, expiries, reclaims and refused writes.',
-  legend: ['lease (token)', 'lease ends', 'accepted', 'refused write'],
 
-  // the element
+  // ---- the player ----
   timeline: 'Timeline',
   first: 'First step',
   back: 'Step back',
@@ -44,58 +97,192 @@ const en = {
   forward: 'Step forward',
   last: 'Last step',
   clock: 'Virtual clock',
+  step: 'Step',
+  speed: 'Speed',
+  /** @param {number} c @param {number} n */
   stepOf: (c, n) => `step ${c} / ${n}`,
   start: 'start',
+  /** @param {number} n */
   line: (n) => `line ${n}`,
-  beforeFirst: (n) => `Before the first step: ${n} steps ahead.`,
+  /** @param {number} n */
+  beforeFirst: (n) => `Before the first step: ${plural(n, 'step', 'steps')} ahead.`,
+  /** @param {number} c @param {number} n @param {string} t @param {string} text */
   stepExplain: (c, n, t, text) => `Step ${c} of ${n}, ${t}: ${text}`,
+  note: 'Note: ',
+  /** @param {string} text */
   expectOk: (text) => `✓ as expected: -> ${text}`,
+  /** @param {string} want @param {string} got */
   expectBad: (want, got) => `✗ expected ${want}, got ${got}`,
+  /** @param {number} c @param {string} t */
   jobsAt: (c, t) => (c ? `after step ${c}, at ${t}` : 'as enqueued'),
   jobsFinal: 'jobs after the last step',
   sqlTitle: 'SQL that ran',
   verdictsTitle: 'Invariants',
-  waiting: 'The engine starts when this timeline scrolls into view.',
-  loading: 'Loading the engine…',
-  running: 'Running…',
-  unavailable: (msg) => `The engine is unavailable (${msg}); the timeline is shown as text.`,
-  summary: (sm) => [
-    `${sm.steps} steps`,
-    sm.expectations ? (sm.failed ? `${sm.failed} of ${sm.expectations} expectations failed` : `${sm.expectations} expectations held`) : '',
-    sm.violations ? `${sm.violations} invariant violations` : 'no invariant violated',
-  ].filter(Boolean).join(' · '),
-  editorLabel: 'Timeline text (edit it: it runs again at once)',
+  storageTitle: 'Fenced storage',
+  storageEmpty: 'Nothing written yet.',
+  /** @param {{steps: number, expectations: number, failed: number, violations: number, announced?: number}} sm */
+  summary: (sm) =>
+    [
+      plural(sm.steps, 'step', 'steps'),
+      sm.expectations
+        ? sm.failed
+          ? `${sm.failed} of ${sm.expectations} expectations failed`
+          : plural(sm.expectations, 'expectation held', 'expectations held')
+        : '',
+      sm.violations
+        ? plural(sm.violations, 'invariant violation', 'invariant violations')
+        : sm.announced
+          ? 'no unexpected violation'
+          : 'no invariant violated',
+      sm.announced ? `${plural(sm.announced, 'announced violation', 'announced violations')} (expected)` : '',
+    ]
+      .filter(Boolean)
+      .join(' · '),
   errKeep: 'The last good run stays on screen.',
+  goToPlace: 'Go to this place in the text',
   exportLabel: 'Export',
   exportJSON: 'Trace (JSON)',
   exportSVG: 'Lanes (SVG)',
   exportGo: 'Go test',
-  openSimulator: 'Open in the simulator',
+  nothingRun: 'nothing has run yet',
+  nothingDrawn: 'nothing is drawn yet',
+
+  // ---- the worksheet ----
   correctEngine: 'correct engine',
+  /** @param {string} name */
   mutantEngine: (name) => `broken engine: ${name}`,
+  /** @param {string} rule */
   breaks: (rule) => `It breaks one rule: “${rule}”.`,
   task: 'Your task: change the timeline until the two engines part ways.',
-  noDiff: 'This timeline does not tell them apart: every step gives the same outcome, token, lease_until and rows on both engines.',
+  noDiff:
+    'This timeline does not tell them apart: every step gives the same outcome, token, lease_until and rows on both engines.',
+  /** @param {number} step @param {number} line */
   diffAt: (step, line) => `They part ways at step ${step} (line ${line}):`,
+  /** @param {number} step */
   goToStep: (step) => `Go to step ${step}`,
   aspects: {
-    outcome: 'outcome', winner: 'winner', token: 'token', lease_until: 'lease_until',
-    receipt: 'receipt', enqueued: 'enqueued', state: 'state', rows: 'rows',
+    outcome: 'outcome',
+    winner: 'winner',
+    token: 'token',
+    lease_until: 'lease_until',
+    receipt: 'receipt',
+    enqueued: 'enqueued',
+    state: 'state',
+    storage: 'storage',
+    rows: 'rows',
   },
+  /** @param {string} correct @param {string} broken */
   sideBy: (correct, broken) => `correct engine: ${correct} · broken: ${broken}`,
+  /** @param {string} a @param {string} b */
   cellDiff: (a, b) => `${a} on the correct engine, ${b} on the broken one`,
+
+  // ---- the element and the frame ----
+  editorLabel: 'Timeline text (edit it: it runs again at once)',
+  waiting: 'The engine starts when this timeline scrolls into view.',
+  loading: 'Loading the engine…',
+  running: 'Running…',
+  /** @param {string} msg */
+  unavailable: (msg) => `The engine is unavailable (${msg}); the timeline is shown as text.`,
+  openSimulator: 'Open in the simulator',
+  noJsBadge: 'timeline',
+  noJsWorksheet: 'worksheet: the correct engine against ',
+  noScript: 'This leaselab timeline is drawn by JavaScript, which is off here.',
+  noTimelineInLink: 'the link names no timeline (t= or src= in the hash)',
+
+  // ---- the simulator page ----
+  pageTitle: 'leaselab — leases and fencing tokens, step by step',
+  pageDescription:
+    'Play timelines of claim, expire, reclaim and a stale complete on a virtual clock, on the real engine and a real in-memory SQLite.',
+  tagline: 'leases and fencing tokens, step by step',
+  skip: 'Skip to the timeline',
+  shareButton: 'Share / Embed',
+  keysButton: 'Keys',
+  editorTitle: 'Timeline',
+  story: 'Story',
+  engine: 'Engine',
+  language: 'Language',
+  correctEngineOption: 'correct engine',
+  /** @param {string} name */
+  mutantOption: (name) => `mutant: ${name}`,
+  ownTimeline: 'your own (edited)',
+  /** @param {string} rule */
+  mutantNote: (rule) =>
+    `This engine is broken on purpose: it breaks “${rule}”. Watch the expectations and the invariants.`,
+  editorText: 'Timeline text',
+  editorHint: 'Edit the text: it runs again at once on the real engine in your browser. {code} is an expectation.',
+  aheadOfTime: 'computed ahead of time by the same engine',
+  inBrowser: 'run in your browser',
+  /** @param {string} name */
+  inBrowserMutant: (name) => `run in your browser on the “${name}” mutant`,
+  footer:
+    'The page draws a trace computed ahead of time while the engine loads; every edit runs on the engine (Go, WebAssembly) over an in-memory SQLite.',
+  engineLoading: 'engine loading…',
+  engineLoadingEdit: 'engine loading… (your edit runs when it is ready)',
+  engineRunning: 'running…',
+  engineReady: 'engine ready',
+  /** @param {string} seconds */
+  engineLoaded: (seconds) => `engine ready (loaded in ${seconds} s)`,
+  /** @param {number} took @param {boolean} same */
+  engineRan: (took, same) => `engine ready · ran in ${took} ms${same ? ' · same bytes as ahead of time' : ''}`,
+  /** @param {string} msg */
+  engineUnavailable: (msg) => `engine unavailable: ${msg}`,
+  tracesMissing: 'traces/index.json missing: build the page with make wasm',
+  shareTitle: 'Share or embed this timeline',
+  shareHint: 'Each carries the timeline as it is now, the engine, the language and the step.',
+  shareLink: 'Link to this step',
+  shareElement: 'For pages that allow a script: the {code} element',
+  shareFrame: 'For hosts that strip scripts: a frame (the script line is optional: it lets the frame set its height)',
+  copy: 'Copy',
+  copyElement: 'Copy the element',
+  copyFrame: 'Copy the frame',
+  close: 'Close',
+  /** @param {string} what */
+  copied: (what) => `Copied: ${what}.`,
+  copyByHand: 'Select the text and copy it (Ctrl+C).',
+  frameComment: 'optional: lets the frame set its own height',
+  keysTitle: 'Keys',
+  keyPlay: 'play or pause',
+  keyStep: 'step forward or back',
+  keyJump: 'first or last step',
+  keyHelp: 'show or hide this list',
+  keyEscape: 'leave the editor, close this list',
+  keysHint: 'The keys work anywhere outside the editor.',
 };
 
-const ko = {
-  ...en,
+/** @type {Strings} */
+export const ko = {
   lang: 'ko',
+
   reclaim: '재선점',
   sendReclaim: '전송 (재선점)',
   ends: (token) => `#${token} 만료`,
   wouldEnd: (token) => `#${token} 만료 예정`,
-  leaseTitle: (l, ms) => `${l.actor}: ${l.job}, 토큰 ${l.token}, ${ms(l.start)}부터; lease_until ${ms(l.until)}${l.cause !== 'ends' ? ` (${ms(l.end)}에 ${l.cause})` : ''}`,
-  expiryTitle: (e, ms) => `${e.owner}의 ${e.job} 임대(토큰 ${e.token})가 ${ms(e.at)}에 만료됩니다`,
-  sendTitle: (sd, ms) => `${sd.actor}: ${ms(sd.start)}부터 ${ms(sd.end)}까지 전송`,
+  versus: (a, b) => `${a} 대 ${b}`,
+  nobody: '없음',
+  forgets: (tokens) => `${tokens} 잊음`,
+  causes: { renewed: '갱신', replaced: '교체', completed: '완료', released: '반납', ends: '만료' },
+  leaseTitle: (l) =>
+    `${l.actor}: ${l.job}, 토큰 ${l.token}, ${l.start}부터; lease_until ${l.until}${l.cause ? ` (${l.end}에 ${l.cause})` : ''}`,
+  forgottenTitle: (actor, at) => `${actor}가 ${at}에 멈춰 이 임대를 잊었습니다. 행은 lease_until까지 임대를 유지합니다`,
+  expiryTitle: (e) => `${e.owner}의 ${e.job} 임대(토큰 ${e.token})가 ${e.at}에 만료됩니다`,
+  ownClockEnd: (owner, at) => `(${owner}의 시계로 ${at})`,
+  sendTitle: (actor, from, to) => `${actor}: ${from}부터 ${to}까지 전송`,
+  pauseTitle: (actor, from, to) => `${actor}: ${from}부터 ${to}까지 멈춤. 아무것도 하지 않지만 임대 시간은 흐릅니다`,
+  ownClock: (actor, now) => `${actor}의 시계: ${now}`,
+  clockOffset: (offset) => `(${offset})`,
+  clockOffsetTitle: (actor, offset) => `${actor}의 시계는 실제 시각과 ${offset} 어긋나 있습니다`,
+  lanesLabel: '같은 시계 위의 작업자들',
+  lanesDesc: '작업자마다 한 줄: 토큰이 붙은 임대 막대, 만료, 재선점, 거절된 쓰기.',
+  legend: {
+    lease: '임대 (토큰)',
+    ends: '임대 만료',
+    ok: '수락',
+    refused: '거절된 쓰기',
+    pause: '멈춤',
+    crash: '비정상 종료',
+    forgotten: '잊힌 임대',
+  },
+
   unlimited: '무제한',
   valid: ' 유효',
   ended: ' 만료',
@@ -104,6 +291,8 @@ const ko = {
   checked: '매 단계 후 검사합니다.',
   holds: '성립: ',
   violated: '위반: ',
+  expectedViolation: '예고된 위반: ',
+  brokenOnPurpose: '{code} 깨짐',
   invariants: {
     'single-lease': '작업마다 유효한 임대는 하나 이하',
     'tokens-increase': '토큰은 증가만 한다',
@@ -113,9 +302,8 @@ const ko = {
     'attempts-bounded': 'attempts <= max_attempts',
     'lease-within-deadline': 'lease_until <= deadline',
     'no-job-lost': '작업은 사라지거나 중복되지 않는다',
+    'storage-fenced': '저장소는 더 낮은 토큰의 쓰기를 받지 않는다',
   },
-  lanesDesc: '작업자마다 한 줄: 토큰이 붙은 임대 막대, 만료, 재선점, 거절된 쓰기.',
-  legend: ['임대 (토큰)', '임대 만료', '수락', '거절된 쓰기'],
 
   timeline: '타임라인',
   first: '첫 단계',
@@ -125,33 +313,44 @@ const ko = {
   forward: '다음 단계',
   last: '마지막 단계',
   clock: '가상 시계',
+  step: '단계',
+  speed: '속도',
   stepOf: (c, n) => `${n}단계 중 ${c}`,
   start: '시작',
   line: (n) => `${n}번째 줄`,
   beforeFirst: (n) => `첫 단계 전: ${n}단계가 남아 있습니다.`,
   stepExplain: (c, n, t, text) => `${n}단계 중 ${c}단계, ${t}: ${text}`,
+  note: '메모: ',
   expectOk: (text) => `✓ 예상대로: -> ${text}`,
   expectBad: (want, got) => `✗ 예상 ${want}, 실제 ${got}`,
   jobsAt: (c, t) => (c ? `${c}단계 후, ${t}` : '등록 직후'),
   jobsFinal: '마지막 단계 후의 jobs',
   sqlTitle: '실행된 SQL',
   verdictsTitle: '불변식',
-  waiting: '이 타임라인이 화면에 보이면 엔진이 시작됩니다.',
-  loading: '엔진을 불러오는 중…',
-  running: '실행 중…',
-  unavailable: (msg) => `엔진을 쓸 수 없습니다(${msg}). 타임라인을 글로 보여 줍니다.`,
-  summary: (sm) => [
-    `${sm.steps}단계`,
-    sm.expectations ? (sm.failed ? `예상 ${sm.expectations}개 중 ${sm.failed}개 실패` : `예상 ${sm.expectations}개 모두 성립`) : '',
-    sm.violations ? `불변식 위반 ${sm.violations}건` : '불변식 위반 없음',
-  ].filter(Boolean).join(' · '),
-  editorLabel: '타임라인 텍스트 (고치면 바로 다시 실행합니다)',
+  storageTitle: '펜싱된 저장소',
+  storageEmpty: '아직 쓴 값이 없습니다.',
+  summary: (sm) =>
+    [
+      `${sm.steps}단계`,
+      sm.expectations
+        ? sm.failed
+          ? `예상 ${sm.expectations}개 중 ${sm.failed}개 실패`
+          : `예상 ${sm.expectations}개 모두 성립`
+        : '',
+      sm.violations ? `불변식 위반 ${sm.violations}건` : sm.announced ? '예상 밖의 위반 없음' : '불변식 위반 없음',
+      sm.announced ? `예고된 위반 ${sm.announced}건` : '',
+    ]
+      .filter(Boolean)
+      .join(' · '),
   errKeep: '마지막으로 성공한 실행이 화면에 남아 있습니다.',
+  goToPlace: '텍스트의 이 위치로 가기',
   exportLabel: '내보내기',
   exportJSON: '추적 (JSON)',
   exportSVG: '레인 (SVG)',
   exportGo: 'Go 테스트',
-  openSimulator: '시뮬레이터에서 열기',
+  nothingRun: '아직 실행한 것이 없습니다',
+  nothingDrawn: '아직 그린 것이 없습니다',
+
   correctEngine: '올바른 엔진',
   mutantEngine: (name) => `고장 난 엔진: ${name}`,
   breaks: (rule) => `이 엔진은 규칙 하나를 어깁니다: “${rule}”.`,
@@ -160,25 +359,122 @@ const ko = {
   diffAt: (step, line) => `${step}단계(${line}번째 줄)에서 갈라집니다:`,
   goToStep: (step) => `${step}단계로 가기`,
   aspects: {
-    outcome: '결과', winner: '승자', token: '토큰', lease_until: 'lease_until',
-    receipt: '수신 기록', enqueued: '등록 여부', state: '조회한 행', rows: '행',
+    outcome: '결과',
+    winner: '승자',
+    token: '토큰',
+    lease_until: 'lease_until',
+    receipt: '수신 기록',
+    enqueued: '등록 여부',
+    state: '조회한 행',
+    storage: '저장소',
+    rows: '행',
   },
   sideBy: (correct, broken) => `올바른 엔진: ${correct} · 고장 난 엔진: ${broken}`,
   cellDiff: (a, b) => `올바른 엔진 ${a}, 고장 난 엔진 ${b}`,
+
+  editorLabel: '타임라인 텍스트 (고치면 바로 다시 실행합니다)',
+  waiting: '이 타임라인이 화면에 보이면 엔진이 시작됩니다.',
+  loading: '엔진을 불러오는 중…',
+  running: '실행 중…',
+  unavailable: (msg) => `엔진을 쓸 수 없습니다(${msg}). 타임라인을 글로 보여 줍니다.`,
+  openSimulator: '시뮬레이터에서 열기',
+  noJsBadge: '타임라인',
+  noJsWorksheet: '연습 문제: 올바른 엔진과 ',
+  noScript: '이 leaselab 타임라인은 JavaScript로 그리는데, 여기서는 JavaScript가 꺼져 있습니다.',
+  noTimelineInLink: '링크에 타임라인이 없습니다 (해시에 t= 또는 src=)',
+
+  pageTitle: 'leaselab — 임대와 펜싱 토큰, 한 단계씩',
+  pageDescription: '가상 시계 위에서 선점, 만료, 재선점, 늦은 완료를 실제 엔진과 실제 메모리 SQLite로 재생합니다.',
+  tagline: '임대와 펜싱 토큰, 한 단계씩',
+  skip: '타임라인으로 건너뛰기',
+  shareButton: '공유 / 삽입',
+  keysButton: '단축키',
+  editorTitle: '타임라인',
+  story: '이야기',
+  engine: '엔진',
+  language: '언어',
+  correctEngineOption: '올바른 엔진',
+  mutantOption: (name) => `변형: ${name}`,
+  ownTimeline: '직접 고친 타임라인',
+  mutantNote: (rule) => `이 엔진은 일부러 고장 냈습니다: “${rule}” 규칙을 어깁니다. 예상과 불변식을 지켜보세요.`,
+  editorText: '타임라인 텍스트',
+  editorHint: '텍스트를 고치면 브라우저의 실제 엔진에서 바로 다시 실행됩니다. {code}는 예상 결과입니다.',
+  aheadOfTime: '같은 엔진으로 미리 계산함',
+  inBrowser: '브라우저에서 실행함',
+  inBrowserMutant: (name) => `브라우저에서 “${name}” 변형으로 실행함`,
+  footer:
+    '엔진을 불러오는 동안 미리 계산한 추적을 그립니다. 고친 내용은 모두 메모리 SQLite 위의 엔진(Go, WebAssembly)에서 실행됩니다.',
+  engineLoading: '엔진을 불러오는 중…',
+  engineLoadingEdit: '엔진을 불러오는 중… (준비되면 고친 내용을 실행합니다)',
+  engineRunning: '실행 중…',
+  engineReady: '엔진 준비됨',
+  engineLoaded: (seconds) => `엔진 준비됨 (${seconds}초 만에 불러옴)`,
+  engineRan: (took, same) => `엔진 준비됨 · ${took} ms 만에 실행${same ? ' · 미리 계산한 것과 같은 바이트' : ''}`,
+  engineUnavailable: (msg) => `엔진을 쓸 수 없음: ${msg}`,
+  tracesMissing: 'traces/index.json이 없습니다: make wasm으로 페이지를 빌드하세요',
+  shareTitle: '이 타임라인 공유하기, 삽입하기',
+  shareHint: '지금의 타임라인, 엔진, 언어, 단계를 그대로 담습니다.',
+  shareLink: '이 단계로 오는 링크',
+  shareElement: '스크립트를 허용하는 페이지용: {code} 요소',
+  shareFrame: '스크립트를 지우는 호스트용: 프레임 (스크립트 줄은 선택 사항으로, 프레임이 제 높이를 정하게 합니다)',
+  copy: '복사',
+  copyElement: '요소 복사',
+  copyFrame: '프레임 복사',
+  close: '닫기',
+  copied: (what) => `복사했습니다: ${what}.`,
+  copyByHand: '텍스트를 선택해 복사하세요 (Ctrl+C).',
+  frameComment: '선택 사항: 프레임이 제 높이를 정하게 합니다',
+  keysTitle: '단축키',
+  keyPlay: '재생 또는 일시 정지',
+  keyStep: '한 단계 앞으로 또는 뒤로',
+  keyJump: '첫 단계 또는 마지막 단계',
+  keyHelp: '이 목록 보이기 또는 숨기기',
+  keyEscape: '편집기에서 나가기, 이 목록 닫기',
+  keysHint: '편집기 밖이면 어디서나 단축키가 듣습니다.',
 };
 
-const books = { en, ko };
+/** Every catalogue, by language tag. */
+export const catalogues = { en, ko };
 
-/** The interface's words in lang ("en" or "ko"; anything else is English). */
+/** The languages the interface speaks, in the order a picker lists them. */
+export const LANGS = Object.keys(catalogues);
+
+/**
+ * The interface's words in lang; English for a language it does not speak.
+ * @param {string} lang
+ * @returns {Strings}
+ */
 export function strings(lang) {
-  return books[lang] || en;
+  return catalogues[/** @type {keyof typeof catalogues} */ (lang)] || en;
 }
 
 /**
- * The language of an element: its own lang attribute, or its nearest
- * ancestor's, or the document's; "ko" for any Korean tag, else "en".
+ * The interface language for a lang tag: "ko" for any Korean tag ("ko",
+ * "ko-KR"), else "en".
+ * @param {string | null | undefined} tag
+ */
+export function langTag(tag) {
+  const t = (tag || 'en').toLowerCase();
+  return t === 'ko' || t.startsWith('ko-') ? 'ko' : 'en';
+}
+
+/**
+ * The interface language of an element: its own lang attribute, or its
+ * nearest ancestor's, or the document's.
+ * @param {Element} el
  */
 export function langOf(el) {
-  const tag = (el.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang || 'en').toLowerCase();
-  return tag === 'ko' || tag.startsWith('ko-') ? 'ko' : 'en';
+  return langTag(el.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang);
+}
+
+/**
+ * A catalogue string with its {code} placeholder filled by a <code>
+ * element (or another node): the nodes to put in an element, in order.
+ * @param {string} text
+ * @param {Node} code
+ * @returns {(string | Node)[]}
+ */
+export function parts(text, code) {
+  const [before, after = ''] = text.split('{code}');
+  return text.includes('{code}') ? [before, code, after] : [text];
 }

@@ -1,38 +1,74 @@
-// render.js draws a leaselab trace (the JSON the engine produces; see
-// engine/timeline/trace.go) into the page: the workers' lanes as SVG, the
-// jobs table, the SQL of a step and the invariant verdicts.
+// @ts-check
+// render.js draws a leaselab trace into the page: the workers' lanes as SVG
+// (laid out by lanes.js), the jobs table, the fenced storage, the SQL of a
+// step and the invariant verdicts.
 //
 // It decides nothing the engine decides. Outcomes, refusal reasons, the
 // explanation of each step, the changed cells and the verdicts are read from
-// the trace; this file only lays them out on a time axis. The simulator page
-// (app.js) and the <lease-timeline> element (lease-timeline.js) both draw
-// with it; the words around the trace come from i18n.js (English unless a
-// caller passes another language's strings as t).
+// the trace; this file only draws them. The player (player.js) calls it;
+// the words around the trace come from the catalogue the caller passes
+// (i18n.js).
 
-import { strings } from './i18n.js';
+import { parts } from './i18n.js';
+import { estimateText, layoutLanes } from './lanes.js';
+import { ms, signedMs } from './trace.js';
+
+/** @typedef {import('./trace.js').Trace} Trace */
+/** @typedef {import('./trace.js').Row} Row */
+/** @typedef {import('./trace.js').Stored} Stored */
+/** @typedef {import('./trace.js').Statement} Statement */
+/** @typedef {import('./trace.js').Verdict} Verdict */
+/** @typedef {import('./lanes.js').LaneModel} LaneModel */
+/** @typedef {import('./lanes.js').LanesLayout} LanesLayout */
+/** @typedef {import('./lanes.js').LabelKind} LabelKind */
+/** @typedef {import('./lanes.js').TextBox} TextBox */
+/** @typedef {import('./lanes.js').Placed} Placed */
+/** @typedef {import('./i18n.js').Strings} Strings */
 
 const SVGNS = 'http://www.w3.org/2000/svg';
-const EN = strings('en');
 
-/** Creates an HTML element with attributes and children (strings become text). */
+/**
+ * @typedef {Record<string, string | number | boolean | null | undefined>} Attrs attributes; text sets the
+ * text, false, null and undefined leave the attribute out, true sets it empty
+ */
+/** @typedef {Node | string | number | null | undefined | false} Child */
+
+/**
+ * Creates an HTML element with attributes and children (strings become text).
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Attrs} [attrs]
+ * @param {...(Child | Child[])} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   setAll(node, attrs, children);
   return node;
 }
 
-/** Creates an SVG element with attributes and children. */
+/**
+ * Creates an SVG element with attributes and children.
+ * @param {string} tag
+ * @param {Attrs} [attrs]
+ * @param {...(Child | Child[])} children
+ * @returns {SVGElement}
+ */
 export function s(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVGNS, tag);
+  const node = /** @type {SVGElement} */ (document.createElementNS(SVGNS, tag));
   setAll(node, attrs, children);
   return node;
 }
 
+/**
+ * @param {Element} node
+ * @param {Attrs} attrs
+ * @param {(Child | Child[])[]} children
+ */
 function setAll(node, attrs, children) {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null || v === false) continue;
-    if (k === 'class') node.setAttribute('class', v);
-    else if (k === 'text') node.textContent = v;
+    if (k === 'text') node.textContent = String(v);
     else node.setAttribute(k, v === true ? '' : String(v));
   }
   for (const c of children.flat()) {
@@ -41,517 +77,553 @@ function setAll(node, attrs, children) {
   }
 }
 
-/** Formats an instant or a duration in milliseconds. */
-export function ms(t) {
-  if (Math.abs(t) >= 10000 && t % 100 === 0) return `${t / 1000} s`;
-  return `${t} ms`;
+// ---- measuring and laying out the lanes ----
+
+/** @type {Record<LabelKind, string>} the class that gives each kind of label its font (trace.css) */
+const LABEL_CLASS = {
+  tick: 'tick',
+  actor: 'actor',
+  offset: 'actor-offset',
+  mark: 'mark-label',
+  expiry: 'expiry-label',
+  token: 'token',
+};
+
+/** @type {Map<string, TextBox>} kind and text -> its box as drawn */
+const measured = new Map();
+if (typeof document !== 'undefined' && document.fonts) {
+  document.fonts.addEventListener('loadingdone', () => measured.clear());
 }
 
 /**
- * The position of the cursor: 0 is before the first step (the jobs as
- * enqueued), k is after the k-th step.
+ * Lays the lanes out for svg at width, with every label measured as the
+ * browser draws it: one pass with the labels measured so far (estimated
+ * where not), then, if it used labels not measured yet, those measured at
+ * once in svg and a second pass. An svg that is not rendered (hidden) is
+ * laid out with estimates.
+ * @param {SVGSVGElement} svg
+ * @param {Trace} trace
+ * @param {LaneModel} model
+ * @param {number} width
+ * @param {Strings} t
+ * @returns {LanesLayout}
  */
-export function cursorTime(trace, cursor) {
-  if (cursor <= 0 || trace.steps.length === 0) return 0;
-  return trace.steps[Math.min(cursor, trace.steps.length) - 1].time;
-}
-
-// Trace format 2 records, per step, only the rows the step changed (and
-// the rows it removed); the whole table is given once, before the first
-// step. tableAt rebuilds the table at any cursor from checkpoints kept per
-// trace every CHECKPOINT steps, so moving the cursor costs at most that
-// many steps, whatever the size of the trace.
-const CHECKPOINT = 64;
-const checkpoints = new WeakMap(); // trace -> [table before step 0, before step 64, ...]
-
-/** The jobs table after step `cursor` (0: as enqueued), in insertion order. */
-export function tableAt(trace, cursor) {
-  const n = Math.max(0, Math.min(cursor, trace.steps.length));
-  let marks = checkpoints.get(trace);
-  if (!marks) { marks = [trace.start]; checkpoints.set(trace, marks); }
-  const k = Math.floor(n / CHECKPOINT);
-  while (marks.length <= k) {
-    const i = marks.length;
-    marks.push(applySteps(marks[i - 1], trace.steps, (i - 1) * CHECKPOINT, i * CHECKPOINT));
-  }
-  return applySteps(marks[k], trace.steps, k * CHECKPOINT, n);
-}
-
-function applySteps(rows, steps, from, to) {
-  let out = rows;
-  for (let i = from; i < to; i++) out = applyStep(out, steps[i]);
-  return out;
-}
-
-/**
- * A table (rows in insertion order) with one step's changes: the rows it
- * removed taken out, the rows it changed put in place, new ones appended.
- * The rows given are not modified.
- */
-export function applyStep(rows, st) {
-  if (!(st.rows && st.rows.length) && !(st.gone && st.gone.length)) return rows;
-  const gone = new Set(st.gone || []);
-  const out = gone.size ? rows.filter((r) => !gone.has(r.id)) : rows.slice();
-  const at = new Map(out.map((r, i) => [r.id, i]));
-  for (const r of st.rows || []) {
-    if (at.has(r.id)) out[at.get(r.id)] = r;
-    else { at.set(r.id, out.length); out.push(r); }
-  }
-  return out;
-}
-
-/** The fenced storage after step `cursor`: every key's value, in key order. */
-export function storageAt(trace, cursor) {
-  const vals = new Map();
-  for (const st of trace.steps.slice(0, Math.max(0, cursor))) {
-    if (st.op === 'write' && st.stored) vals.set(st.stored.key, st.stored);
-  }
-  return [...vals.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-}
-
-/**
- * Lays the trace out for the lanes: the lease each grant opened, from its
- * step until it ended (its lease_until, or the complete, release or renew
- * that closed it earlier), every step's mark on the acting workers' lanes,
- * and every expiry event the trace reports.
- */
-export function laneModel(trace, t = EN) {
-  const actors = [...trace.actors];
-  const addActor = (a) => { if (a && !actors.includes(a)) actors.push(a); };
-  const leases = [];
-  const open = new Map(); // job#token -> lease
-  const marks = [];
-  const expiries = [];
-  const sends = [];
-  let tMax = 0;
-  const seeTime = (t) => { if (Number.isFinite(t) && t > tMax) tMax = t; };
-
-  const close = (job, token, at, cause) => {
-    const key = `${job}#${token}`;
-    const l = open.get(key);
-    if (!l) return null;
-    open.delete(key);
-    if (at < l.end) { l.end = at; l.cause = cause; }
-    return l;
+export function layoutMeasured(svg, trace, model, width, t) {
+  /** @type {[string, LabelKind][]} */
+  const missing = [];
+  /** @param {string} text @param {LabelKind} kind */
+  const measure = (text, kind) => {
+    const box = measured.get(`${kind}\u0000${text}`);
+    if (box) return box;
+    missing.push([text, kind]);
+    return estimateText(text, kind);
   };
-  const grant = (stepIndex, lease, at, renewed) => {
-    addActor(lease.owner);
-    const prior = close(lease.job, lease.token, at, renewed ? 'renewed' : 'replaced');
-    const l = {
-      actor: lease.owner, job: lease.job, token: lease.token, start: at,
-      end: lease.lease_until, until: lease.lease_until, cause: 'ends', step: stepIndex,
-      renewal: Boolean(renewed && prior),
-    };
-    leases.push(l);
-    open.set(`${lease.job}#${lease.token}`, l);
-    seeTime(lease.lease_until);
-    return l;
-  };
+  const first = layoutLanes(trace, model, { width, t, measure });
+  if (missing.length === 0 || !svg.isConnected || svg.getClientRects().length === 0) return first;
+  measureTexts(svg, missing);
+  return layoutLanes(trace, model, { width, t, measure: (text, kind) => measure(text, kind) });
+}
 
-  trace.steps.forEach((st, i) => {
-    seeTime(st.time); seeTime(st.end);
-    for (const e of st.expired || []) { expiries.push({ ...e, step: i }); seeTime(e.at); }
-    if (st.op === 'claim_many') {
-      for (const c of st.contenders || []) {
-        addActor(c.actor);
-        if (c.lease) grant(i, c.lease, st.time, false);
-        marks.push(markOf(st, i, c.actor, c.outcome, c.lease, t));
-      }
-      return;
-    }
-    if (st.op === 'send' && st.end > st.time && st.lease) {
-      sends.push({ actor: st.lease.owner, start: st.time, end: st.end, step: i });
-    }
-    if (st.lease) grant(i, st.lease, st.time, st.op === 'renew');
-    if (st.outcome.kind === 'ok' && st.presented && (st.op === 'complete' || st.op === 'release')) {
-      close(st.presented.job, st.presented.token, st.time, st.op === 'complete' ? 'completed' : 'released');
-    }
-    if (st.op === 'send' && st.outcome.kind === 'ok' && st.lease) {
-      close(st.lease.job, st.lease.token, st.end, 'completed');
-    }
-    if (st.op === 'send' && st.outcome.kind === 'failed' && st.lease) {
-      close(st.lease.job, st.lease.token, st.end, 'released');
-    }
-    for (const a of st.actors.length ? st.actors : ['']) {
-      if (a) marks.push(markOf(st, i, a, st.outcome, st.lease, t));
-    }
+/**
+ * Measures labels as svg draws them: all appended at once, read, removed.
+ * @param {SVGSVGElement} svg
+ * @param {[string, LabelKind][]} labels
+ */
+function measureTexts(svg, labels) {
+  const probe = s('g', { class: 'measure', 'aria-hidden': 'true' });
+  const texts = labels.map(([text, kind]) => s('text', { x: 0, y: 0, class: LABEL_CLASS[kind], text }));
+  probe.append(...texts);
+  svg.append(probe);
+  texts.forEach((el, i) => {
+    const b = /** @type {SVGTextElement} */ (/** @type {unknown} */ (el)).getBBox();
+    const [text, kind] = labels[i];
+    measured.set(`${kind}\u0000${text}`, { width: b.width, ascent: -b.y, descent: b.y + b.height });
   });
-  for (const e of trace.later || []) { expiries.push({ ...e, step: trace.steps.length, later: true }); seeTime(e.at); }
-  for (const l of leases) if (Number.isFinite(l.end)) seeTime(l.end);
-  return { actors, leases, marks, expiries, sends, tMax: tMax || 1000 };
+  probe.remove();
 }
 
-function markOf(st, index, actor, outcome, lease, t) {
-  const rej = st.rejection;
-  let label = st.op;
-  if (lease && (st.op === 'claim' || st.op === 'claim_next' || st.op === 'claim_many' || st.op === 'send') && lease.token > 1) {
-    label = st.op === 'send' ? t.sendReclaim : t.reclaim;
-  }
-  let detail = '';
-  if (outcome.kind === 'refused') {
-    detail = outcome.reason;
-    if (rej && rej.reason === 'superseded' && rej.presented && rej.current) {
-      detail += ` · ${rej.presented.owner}#${rej.presented.token} vs ${rej.current.owner || 'nobody'}#${rej.current.token}`;
-    }
-  } else if (outcome.kind !== 'ok') {
-    detail = outcome.kind;
-  }
-  return { step: index, actor, job: st.job, time: st.time, kind: outcome.kind, reason: outcome.reason, label, detail, source: st.source, explain: st.explain };
-}
+// ---- drawing the lanes ----
 
 /**
- * The time axis: piecewise linear through the instants something happens
- * (steps, expiries, lease ends), each stretch at least minGap pixels wide,
- * so steps 1 ms apart stay apart. Ticks are those instants.
+ * @typedef {object} LanesState where the clock stands
+ * @property {number} cursor the cursor (0: before the first step)
+ * @property {number} clock the virtual time shown (ms)
+ * @property {number} ringed the 0-based step whose marks are ringed (a worksheet's first difference), or -1
+ * @property {Strings} t
  */
-function timeScale(model, trace, x0, plotW, minGap) {
-  const knots = new Set([0]);
-  for (const st of trace.steps) { knots.add(st.time); knots.add(st.end); }
-  for (const e of model.expiries) knots.add(e.at);
-  for (const l of model.leases) if (Number.isFinite(l.end)) knots.add(l.end);
-  const sorted = [...knots].sort((a, b) => a - b);
-  const last = sorted[sorted.length - 1];
-  const tail = Math.max(1, (last - sorted[0]) * 0.06);
-  sorted.push(last + tail);
-  const span = sorted[sorted.length - 1] - sorted[0] || 1;
-  const widths = [];
-  for (let i = 1; i < sorted.length; i++) {
-    const raw = ((sorted[i] - sorted[i - 1]) / span) * plotW;
-    widths.push(Math.max(raw, minGap));
-  }
-  const total = widths.reduce((a, b) => a + b, 0);
-  const xs = [x0];
-  for (const w of widths) xs.push(xs[xs.length - 1] + (w / total) * plotW);
-  const x = (t) => {
-    if (t <= sorted[0]) return xs[0];
-    for (let i = 1; i < sorted.length; i++) {
-      if (t <= sorted[i]) return xs[i - 1] + ((t - sorted[i - 1]) / (sorted[i] - sorted[i - 1])) * (xs[i] - xs[i - 1]);
-    }
-    return xs[xs.length - 1];
-  };
-  const time = (px) => {
-    if (px <= xs[0]) return sorted[0];
-    for (let i = 1; i < xs.length; i++) {
-      if (px <= xs[i]) return sorted[i - 1] + ((px - xs[i - 1]) / (xs[i] - xs[i - 1])) * (sorted[i] - sorted[i - 1]);
-    }
-    return sorted[sorted.length - 1];
-  };
-  return { x, time, ticks: sorted.slice(0, -1), end: sorted[sorted.length - 1] };
-}
 
 /**
- * The width in pixels of a label in the lanes' 11.5 px font, near enough
- * to keep labels apart: wide (Hangul, CJK) characters count about twice.
+ * Draws a layout into svg: the lanes, the axis, the pauses, sends and
+ * lease bars, the expiries, the step marks and the clock's cursor; the
+ * steps after the cursor drawn as future.
+ * @param {SVGSVGElement} svg
+ * @param {LanesLayout} layout
+ * @param {LaneModel} model
+ * @param {LanesState} at
  */
-export function textWidth(text) {
-  let w = 0;
-  for (const ch of text) {
-    w += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u.test(ch) ? 12 : 7.2;
-  }
-  return w;
-}
-
-/**
- * Draws the lanes into svg, sized to width CSS pixels, with the cursor at
- * clock (ms) and the steps up to cursor drawn as past. mark, if given, is
- * the 0-based index of a step whose marks are ringed (the worksheet's first
- * difference).
- */
-export function drawLanes(svg, trace, model, cursor, clock, width, t = EN, mark = -1) {
-  const W = Math.max(width, 300);
-  const gutter = 56, right = 18, top = 30, barY = 14, rowH = 13;
-  const narrow = W < 560;
-  const sc = timeScale(model, trace, gutter, W - gutter - right, narrow ? 34 : 60);
-  const x = sc.x;
-  svg.__scale = sc;
-  const cursorIdx = cursor - 1; // index of the current step, -1 before the first
-
-  // Mark labels first: each lane gets as many label rows as it needs.
-  const rows = new Map(model.actors.map((a) => [a, []])); // actor -> [right end per row]
-  const placed = model.marks.map((m) => {
-    const detail = narrow ? m.reason || m.detail.split(' · ')[0] : m.detail;
-    const text = m.kind === 'refused' || m.kind === 'error'
-      ? `${m.label} ✕${detail ? ` ${detail}` : ''}`
-      : m.detail ? `${m.label} (${m.detail})` : m.label;
-    const w = textWidth(text);
-    const cx = x(m.time);
-    const lx = Math.min(Math.max(cx - w / 2, 4), W - w - 4);
-    const ends = rows.get(m.actor);
-    let row = ends.findIndex((end) => lx >= end + 8);
-    if (row < 0) { row = ends.length; ends.push(0); }
-    ends[row] = lx + w;
-    return { m, text, lx, row };
-  });
-  // Leases one worker holds at once (of different jobs) stack in tracks.
-  const tracks = new Map(model.actors.map((a) => [a, []])); // actor -> [end per track]
-  const trackOf = new Map(); // lease -> track
-  for (const l of [...model.leases].sort((a, b) => a.start - b.start)) {
-    const ends = tracks.get(l.actor);
-    let k = ends.findIndex((end) => l.start >= end);
-    if (k < 0) { k = ends.length; ends.push(0); }
-    ends[k] = l.end;
-    trackOf.set(l, k);
-  }
-  const trackH = 22;
-  const extra = (a) => (Math.max(1, tracks.get(a).length) - 1) * trackH;
-  const markTrack = (m) => {
-    let best = null;
-    for (const l of model.leases) {
-      if (l.actor === m.actor && l.job === m.job && l.start <= m.time && (!best || l.start >= best.start)) best = l;
-    }
-    return best ? trackOf.get(best) : 0;
-  };
-  const laneH = new Map(model.actors.map((a) => [a, 44 + extra(a) + Math.max(1, rows.get(a).length) * rowH]));
-  const laneTop = new Map();
-  let yAcc = top;
-  for (const a of model.actors) { laneTop.set(a, yAcc); yAcc += laneH.get(a); }
-  const H = yAcc + 6;
-  const laneY = (a) => laneTop.get(a);
-
+export function drawLanes(svg, layout, model, at) {
+  const { width: W, height: H } = layout;
   svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
-  svg.setAttribute('width', W);
-  svg.setAttribute('height', H);
-  let desc = svg.querySelector('desc');
-  if (!desc) desc = s('desc', { text: t.lanesDesc });
-  svg.replaceChildren(desc);
-
-  // Lanes.
-  model.actors.forEach((a, i) => {
-    const y = laneY(a);
-    svg.append(
-      s('rect', { x: 0, y, width: W, height: laneH.get(a), class: i % 2 ? 'lane odd' : 'lane' }),
-      s('text', { x: 12, y: y + barY + 14, class: 'actor', text: a }),
-    );
-  });
-
-  // Axis: a tick at each instant something happens, labels kept apart.
-  const axis = s('g', { class: 'axis' });
-  let lastLabel = -Infinity;
-  for (const tick of sc.ticks) {
-    const tx = x(tick);
-    axis.append(s('line', { x1: tx, x2: tx, y1: top - 6, y2: H - 4, class: 'grid' }));
-    if (tx - lastLabel >= (narrow ? 44 : 52)) {
-      axis.append(s('text', { x: tx, y: top - 12, class: 'tick', 'text-anchor': 'middle', text: ms(tick) }));
-      lastLabel = tx;
-    }
-  }
-  svg.append(axis);
-
-  // Sends in flight.
-  for (const sd of model.sends) {
-    const y = laneY(sd.actor);
-    svg.append(s('rect', {
-      x: x(sd.start), y: y + barY + 21 + extra(sd.actor), width: Math.max(2, x(sd.end) - x(sd.start)), height: 5, rx: 2,
-      class: `send${sd.step > cursorIdx ? ' future' : ''}`,
-    }, s('title', { text: t.sendTitle(sd, ms) })));
-  }
-
-  // Lease bars, labelled by token.
-  const multiJob = new Set(model.leases.map((l) => l.job)).size > 1;
-  for (const l of model.leases) {
-    const y = laneY(l.actor) + trackOf.get(l) * trackH;
-    const end = Number.isFinite(l.end) ? l.end : sc.end;
-    const x1 = x(l.start), x2 = Math.max(x(end), x1 + 3);
-    const future = l.step > cursorIdx;
-    const valid = !future && clock >= l.start && clock < l.end;
-    const g = s('g', { class: `lease${future ? ' future' : ''}${valid ? ' valid' : ''}${l.renewal ? ' renewal' : ''}`, 'data-token': l.token, 'data-actor': l.actor });
-    g.append(
-      s('rect', { x: x1, y: y + barY, width: x2 - x1, height: 18, rx: 4 }),
-      s('title', { text: t.leaseTitle(l, ms) }),
-    );
-    const label = multiJob ? `${l.job} #${l.token}` : `#${l.token}`;
-    if (!l.renewal && x2 - x1 > textWidth(label) * 1.07 + 10) {
-      g.append(s('text', { x: x1 + 10, y: y + barY + 13, class: 'token', text: label }));
-    }
-    svg.append(g);
-  }
-
-  // Expiry events: the instant a lease ended.
-  for (const e of model.expiries) {
-    if (!model.actors.includes(e.owner)) continue;
-    const y = laneY(e.owner);
-    const past = !e.later && e.step <= cursorIdx;
-    const ex = x(e.at);
-    const g = s('g', { class: `expiry${past ? '' : ' future'}${e.later ? ' later' : ''}`, 'data-token': e.token });
-    g.append(
-      s('line', { x1: ex, x2: ex, y1: y + 6, y2: y + barY + 26 + extra(e.owner) }),
-      s('path', { d: `M${ex - 5} ${y + 4} h10 l-5 7 z` }),
-      ex + 90 > W
-        ? s('text', { x: ex - 8, y: y + 10, 'text-anchor': 'end', class: 'expiry-label', text: e.later ? t.wouldEnd(e.token) : t.ends(e.token) })
-        : s('text', { x: ex + 6, y: y + 10, class: 'expiry-label', text: e.later ? t.wouldEnd(e.token) : t.ends(e.token) }),
-      s('title', { text: t.expiryTitle(e, ms) }),
-    );
-    svg.append(g);
-  }
-
-  // Steps: one mark per acting worker.
-  for (const { m, text, lx, row } of placed) {
-    const y = laneY(m.actor);
-    const cx = x(m.time), cy = y + barY + 9 + markTrack(m) * trackH;
-    const future = m.step > cursorIdx;
-    const current = m.step === cursorIdx;
-    const ringed = m.step === mark;
-    const g = s('g', { class: `mark k-${m.kind}${future ? ' future' : ''}${current ? ' current' : ''}${ringed ? ' differs' : ''}`, 'data-step': m.step + 1, 'data-actor': m.actor });
-    if (ringed) g.append(s('circle', { cx, cy, r: 15, class: 'diff-ring' }));
-    if (current) g.append(s('circle', { cx, cy, r: 12, class: 'halo' }));
-    if (m.kind === 'refused' || m.kind === 'error') {
-      g.append(
-        s('circle', { cx, cy, r: 8, class: 'dot' }),
-        s('path', { d: `M${cx - 3.5} ${cy - 3.5} l7 7 M${cx + 3.5} ${cy - 3.5} l-7 7`, class: 'cross' }),
-      );
-    } else {
-      g.append(s('circle', { cx, cy, r: 6, class: 'dot' }));
-    }
-    g.append(
-      s('text', { x: lx, y: y + barY + 36 + extra(m.actor) + row * rowH, class: 'mark-label', text }),
-      s('title', { text: `${m.source}\n${m.explain}` }),
-    );
-    svg.append(g);
-  }
-
-  // The clock's cursor.
-  const cx = x(clock);
-  svg.append(s('g', { class: 'cursor' },
-    s('line', { x1: cx, x2: cx, y1: top - 4, y2: H - 4 }),
-    s('path', { d: `M${cx - 5} ${top - 8} h10 l-5 6 z` }),
-  ));
+  svg.setAttribute('width', String(W));
+  svg.setAttribute('height', String(H));
+  svg.setAttribute('aria-label', at.t.lanesLabel);
+  /** @type {{__scale?: unknown}} */ (/** @type {unknown} */ (svg)).__scale = layout.scale;
+  svg.replaceChildren(
+    s('desc', { text: at.t.lanesDesc }),
+    ...laneRows(layout, at.t),
+    axis(layout),
+    ...layout.pauses.map((p) => pauseGap(p, at)),
+    ...layout.sends.map((sd) => sendBar(sd, at)),
+    ...layout.bars.map((b) => leaseBar(b, at)),
+    ...layout.expiries.map((e) => expiryMark(e, model, at)),
+    ...layout.marks.map((m) => stepMark(m, at)),
+    cursorLine(layout, at.clock),
+  );
 }
 
-/** Maps a click's x (CSS pixels within the svg) to a time on the axis. */
+/**
+ * @param {Placed} p
+ * @param {string} cls
+ * @param {Attrs} [attrs]
+ */
+function label(p, cls, attrs = {}) {
+  return s('text', { x: p.x, y: p.y, class: cls, ...attrs, text: p.text });
+}
+
+/** @param {LanesLayout} layout @param {Strings} t */
+function laneRows(layout, t) {
+  return [...layout.lanes.values()].flatMap((l, i) => [
+    s('rect', { x: 0, y: l.y, width: layout.width, height: l.height, class: i % 2 ? 'lane odd' : 'lane' }),
+    label(l.name, 'actor', { translate: 'no' }),
+    ...(l.offset
+      ? [
+          s(
+            'g',
+            { class: 'clock-offset' },
+            s('title', { text: t.clockOffsetTitle(l.actor, signedMs(l.offsetMs)) }),
+            label(l.offset, 'actor-offset'),
+          ),
+        ]
+      : []),
+  ]);
+}
+
+/** A tick at each instant something happens, with the labels that keep apart. @param {LanesLayout} layout */
+function axis(layout) {
+  const g = s('g', { class: 'axis' });
+  for (const k of layout.ticks) {
+    g.append(s('line', { x1: k.x, x2: k.x, y1: layout.top - 6, y2: layout.height - 4, class: 'grid' }));
+    if (k.label) g.append(label(k.label, 'tick'));
+  }
+  return g;
+}
+
+/**
+ * A span of time on a lane, drawn as a rounded bar with its tooltip.
+ * @param {string} cls
+ * @param {{x1: number, x2: number, y: number, height: number, rx: number}} at
+ * @param {boolean} future
+ * @param {string} title
+ */
+function span(cls, { x1, x2, y, height, rx }, future, title) {
+  const attrs = { x: x1, y, width: Math.max(2, x2 - x1), height, rx, class: `${cls}${future ? ' future' : ''}` };
+  return s('rect', attrs, s('title', { text: title }));
+}
+
+/** A pause: a gap over the worker's lease tracks. @param {LanesLayout['pauses'][number]} p @param {LanesState} at */
+function pauseGap(p, at) {
+  const box = { x1: p.x1, x2: p.x2, y: p.y1, height: p.y2 - p.y1, rx: 3 };
+  return span('pause', box, p.p.step > at.cursor - 1, at.t.pauseTitle(p.p.actor, ms(p.p.start), ms(p.p.end)));
+}
+
+/** A send in flight. @param {LanesLayout['sends'][number]} sd @param {LanesState} at */
+function sendBar(sd, at) {
+  const box = { x1: sd.x1, x2: sd.x2, y: sd.y, height: 5, rx: 2 };
+  return span('send', box, sd.s.step > at.cursor - 1, at.t.sendTitle(sd.s.actor, ms(sd.s.start), ms(sd.s.end)));
+}
+
+/**
+ * A lease bar, solid while its holder knows it; after a crash made the
+ * holder forget it, an outline until it ends.
+ * @param {LanesLayout['bars'][number]} b
+ * @param {LanesState} at
+ */
+function leaseBar(b, at) {
+  const l = b.lease;
+  const future = l.step > at.cursor - 1;
+  const valid = !future && at.clock >= l.start && at.clock < l.end;
+  const cls = `lease${future ? ' future' : ''}${valid ? ' valid' : ''}${l.renewal ? ' renewal' : ''}`;
+  const g = s('g', { class: cls, 'data-token': l.token, 'data-actor': l.actor });
+  const cause = l.cause === 'ends' ? '' : at.t.causes[l.cause];
+  const title = {
+    actor: l.actor,
+    job: l.job,
+    token: l.token,
+    start: ms(l.start),
+    until: ms(l.until),
+    cause,
+    end: ms(l.end),
+  };
+  const solidEnd = b.xf ?? b.x2;
+  g.append(
+    s('rect', { x: b.x1, y: b.y, width: Math.max(3, solidEnd - b.x1), height: 18, rx: 4, class: 'held' }),
+    s('title', { text: at.t.leaseTitle(title) }),
+  );
+  if (b.xf !== null) {
+    g.append(
+      s(
+        'rect',
+        { x: b.xf, y: b.y + 1, width: Math.max(2, b.x2 - b.xf), height: 16, rx: 4, class: 'forgotten' },
+        s('title', { text: at.t.forgottenTitle(l.actor, ms(/** @type {number} */ (l.forgotAt))) }),
+      ),
+    );
+  }
+  if (b.label) g.append(label(b.label, 'token', { translate: 'no' }));
+  return g;
+}
+
+/**
+ * The instant a lease ended: a line down its holder's lane, a marker and,
+ * where it fits, a label.
+ * @param {LanesLayout['expiries'][number]} ex
+ * @param {LaneModel} model
+ * @param {LanesState} at
+ */
+function expiryMark(ex, model, at) {
+  const e = ex.e;
+  const past = !e.later && e.step <= at.cursor - 1;
+  const g = s('g', { class: `expiry${past ? '' : ' future'}${e.later ? ' later' : ''}`, 'data-token': e.token });
+  const off = model.offsets.get(e.owner) || 0;
+  const own = off ? ` ${at.t.ownClockEnd(e.owner, ms(e.at + off))}` : '';
+  g.append(
+    s('line', { x1: ex.x, x2: ex.x, y1: ex.y1 + 2, y2: ex.y2 }),
+    s('path', { d: `M${ex.x - 5} ${ex.y1} h10 l-5 7 z` }),
+    ...(ex.label ? [label(ex.label, 'expiry-label')] : []),
+    s('title', { text: at.t.expiryTitle({ owner: e.owner, job: e.job, token: e.token, at: ms(e.at) }) + own }),
+  );
+  return g;
+}
+
+/**
+ * One worker's part in one step: a dot (a cross when refused, a pause
+ * sign, a crash square), ringed when it is the current step, the
+ * worksheet's first difference or a step that broke an invariant.
+ * @param {LanesLayout['marks'][number]} pm
+ * @param {LanesState} at
+ */
+function stepMark(pm, at) {
+  const { m, cx, cy } = pm;
+  const cls = [
+    'mark',
+    `k-${m.kind}`,
+    m.step > at.cursor - 1 ? 'future' : '',
+    m.step === at.cursor - 1 ? 'current' : '',
+    m.step === at.ringed ? 'differs' : '',
+    m.violation ? `v-${m.violation}` : '',
+  ];
+  const g = s('g', { class: cls.filter(Boolean).join(' '), 'data-step': m.step + 1, 'data-actor': m.actor });
+  if (m.step === at.ringed) g.append(s('circle', { cx, cy, r: 15, class: 'diff-ring' }));
+  if (m.step === at.cursor - 1) g.append(s('circle', { cx, cy, r: 12, class: 'halo' }));
+  if (m.violation) g.append(s('circle', { cx, cy, r: 10, class: 'violation' }));
+  g.append(...glyph(m.kind, cx, cy));
+  const own = m.now !== null ? `\n${at.t.ownClock(m.actor, ms(m.now))}` : '';
+  g.append(label(pm.label, 'mark-label'), s('title', { text: `${m.source}\n${m.explain}${own}` }));
+  return g;
+}
+
+/** @param {string} kind @param {number} cx @param {number} cy */
+function glyph(kind, cx, cy) {
+  const cross = (/** @type {number} */ r) =>
+    `M${cx - r} ${cy - r} l${2 * r} ${2 * r} M${cx + r} ${cy - r} l${-2 * r} ${2 * r}`;
+  switch (kind) {
+    case 'refused':
+    case 'error':
+      return [s('circle', { cx, cy, r: 8, class: 'dot' }), s('path', { d: cross(3.5), class: 'cross' })];
+    case 'pause':
+      return [
+        s('circle', { cx, cy, r: 8, class: 'dot' }),
+        s('path', { d: `M${cx - 2.5} ${cy - 4} v8 M${cx + 2.5} ${cy - 4} v8`, class: 'cross' }),
+      ];
+    case 'crash':
+      return [
+        s('rect', { x: cx - 7.5, y: cy - 7.5, width: 15, height: 15, rx: 2, class: 'dot' }),
+        s('path', { d: cross(3.5), class: 'cross' }),
+      ];
+    default:
+      return [s('circle', { cx, cy, r: 6, class: 'dot' })];
+  }
+}
+
+/** @param {LanesLayout} layout @param {number} clock */
+function cursorLine(layout, clock) {
+  const cx = layout.scale.x(clock);
+  const top = layout.top;
+  return s(
+    'g',
+    { class: 'cursor' },
+    s('line', { x1: cx, x2: cx, y1: top - 4, y2: layout.height - 4 }),
+    s('path', { d: `M${cx - 5} ${top - 8} h10 l-5 6 z` }),
+  );
+}
+
+/**
+ * Maps a click's x (CSS pixels within the svg) to a time on the axis.
+ * @param {SVGSVGElement} svg
+ * @param {number} clientX
+ */
 export function timeAt(svg, clientX) {
   const box = svg.getBoundingClientRect();
   const vb = svg.viewBox.baseVal;
   const px = ((clientX - box.left) / box.width) * vb.width;
-  return svg.__scale ? svg.__scale.time(px) : 0;
+  const scale = /** @type {{__scale?: import('./lanes.js').TimeScale}} */ (/** @type {unknown} */ (svg)).__scale;
+  return scale ? scale.time(px) : 0;
 }
 
-const COLUMNS = ['id', 'owner', 'token', 'lease_until', 'status', 'attempts', 'max_attempts', 'deadline', 'reason', 'result', 'qty'];
+// ---- the tables and lists ----
 
-/** Fills the jobs table with rows, marking the changed cells; clock is the cursor's time. */
-export function drawTable(table, rows, changed, clock, t = EN) {
-  const head = table.tHead.rows[0];
-  if (head.cells.length !== COLUMNS.length) {
-    head.replaceChildren(...COLUMNS.map((c) => h('th', { scope: 'col', text: c })));
+const COLUMNS = /** @type {const} */ ([
+  'id',
+  'owner',
+  'token',
+  'lease_until',
+  'status',
+  'attempts',
+  'max_attempts',
+  'deadline',
+  'reason',
+  'result',
+  'qty',
+]);
+
+/**
+ * Fills a table's head with column names (the schema's: never translated)
+ * unless it has them.
+ * @param {HTMLTableElement} table
+ * @param {readonly string[]} columns
+ */
+function tableHead(table, columns) {
+  const head = /** @type {HTMLTableSectionElement} */ (table.tHead).rows[0];
+  if (head.cells.length !== columns.length || head.cells[0].textContent !== columns[0]) {
+    head.replaceChildren(...columns.map((c) => h('th', { scope: 'col', text: c })));
   }
-  const isChanged = new Set((changed || []).map((c) => `${c.job}\u0000${c.column}`));
-  const body = table.tBodies[0];
-  body.replaceChildren(...rows.map((r) => h('tr', { 'data-job': r.id },
-    COLUMNS.map((c) => {
-      const v = r[c];
-      const empty = v === '' || ((c === 'deadline' || c === 'lease_until') && v === 0);
-      const changedHere = isChanged.has(`${r.id}\u0000${c}`);
-      const cell = h(c === 'id' ? 'th' : 'td', {
-        'data-col': c,
-        class: [changedHere ? 'changed' : '', empty ? 'empty' : '', c === 'status' ? `st-${v}` : ''].filter(Boolean).join(' ') || null,
-        scope: c === 'id' ? 'row' : null,
-      });
-      cell.append(empty ? '—' : String(v));
-      if (c === 'max_attempts' && v === 0) cell.title = t.unlimited;
-      if (c === 'lease_until' && r.status === 'leased' && v > 0) {
-        cell.append(h('span', { class: clock < v ? 'lease-note valid' : 'lease-note ended', text: clock < v ? t.valid : t.ended }));
-      }
-      if (changedHere) cell.append(h('span', { class: 'visually-hidden', text: t.changed }));
-      return cell;
-    }),
-  )));
 }
 
-/** Lists statements, each with its arguments written where its ? stands. */
-export function drawSQL(list, statements, t = EN) {
+/**
+ * Fills the jobs table with rows, marking the changed cells; clock is the
+ * cursor's time (true time): a lease_until says whether the lease is valid
+ * then on its owner's clock, offset(owner) ms off true time.
+ * @param {HTMLTableElement} table
+ * @param {Row[]} rows
+ * @param {{job: string, column: string}[] | null} changed
+ * @param {number} clock
+ * @param {Strings} t
+ * @param {(worker: string) => number} [offset]
+ */
+export function drawTable(table, rows, changed, clock, t, offset = () => 0) {
+  tableHead(table, COLUMNS);
+  const isChanged = new Set((changed || []).map((c) => `${c.job}\u0000${c.column}`));
+  table.tBodies[0].replaceChildren(
+    ...rows.map((r) =>
+      h(
+        'tr',
+        { 'data-job': r.id },
+        COLUMNS.map((c) => jobCell(r, c, isChanged.has(`${r.id}\u0000${c}`), clock + offset(r.owner), t)),
+      ),
+    ),
+  );
+}
+
+/**
+ * @param {Row} r
+ * @param {(typeof COLUMNS)[number]} c
+ * @param {boolean} changed
+ * @param {number} clock the owner's clock
+ * @param {Strings} t
+ */
+function jobCell(r, c, changed, clock, t) {
+  const v = r[c];
+  const empty = v === '' || ((c === 'deadline' || c === 'lease_until') && v === 0);
+  const cls = [changed ? 'changed' : '', empty ? 'empty' : '', c === 'status' ? `st-${v}` : ''].filter(Boolean);
+  const cell = h(c === 'id' ? 'th' : 'td', {
+    'data-col': c,
+    class: cls.join(' ') || null,
+    scope: c === 'id' ? 'row' : null,
+    translate: 'no',
+  });
+  cell.append(empty ? '—' : String(v));
+  if (c === 'max_attempts' && v === 0) cell.title = t.unlimited;
+  if (c === 'lease_until' && r.status === 'leased' && r.lease_until > 0) {
+    const valid = clock < r.lease_until;
+    cell.append(h('span', { class: `lease-note ${valid ? 'valid' : 'ended'}`, text: valid ? t.valid : t.ended }));
+  }
+  if (changed) cell.append(h('span', { class: 'visually-hidden', text: t.changed }));
+  return cell;
+}
+
+const STORAGE_COLUMNS = /** @type {const} */ (['key', 'value', 'owner', 'token']);
+
+/**
+ * Fills the fenced storage's table: every key's value and the lease that
+ * wrote it, the key the step wrote marked as changed.
+ * @param {HTMLTableElement} table
+ * @param {Stored[]} rows
+ * @param {string} changedKey
+ * @param {Strings} t
+ */
+export function drawStorage(table, rows, changedKey, t) {
+  tableHead(table, STORAGE_COLUMNS);
+  if (rows.length === 0) {
+    table.tBodies[0].replaceChildren(
+      h('tr', {}, h('td', { colspan: STORAGE_COLUMNS.length, class: 'empty', text: t.storageEmpty })),
+    );
+    return;
+  }
+  table.tBodies[0].replaceChildren(
+    ...rows.map((r) =>
+      h(
+        'tr',
+        { 'data-key': r.key },
+        STORAGE_COLUMNS.map((c) => {
+          const changed = r.key === changedKey && c !== 'key';
+          return h(
+            c === 'key' ? 'th' : 'td',
+            { 'data-col': c, class: changed ? 'changed' : null, scope: c === 'key' ? 'row' : null, translate: 'no' },
+            String(r[c]),
+            changed ? h('span', { class: 'visually-hidden', text: t.changed }) : null,
+          );
+        }),
+      ),
+    ),
+  );
+}
+
+/**
+ * Lists statements, each with its arguments written where its ? stands.
+ * @param {HTMLOListElement} list
+ * @param {Statement[] | null} statements
+ * @param {Strings} t
+ */
+export function drawSQL(list, statements, t) {
   if (!statements || statements.length === 0) {
     list.replaceChildren(h('li', { class: 'none', text: t.noSQL }));
     return;
   }
-  list.replaceChildren(...statements.map((st) => {
-    const control = /^(BEGIN|COMMIT|ROLLBACK)\b/.test(st.sql);
-    return h('li', { class: control ? 'control' : null }, h('code', {}, ...bindArgs(st.sql, st.args || [])));
-  }));
+  list.replaceChildren(
+    ...statements.map((st) => {
+      const control = /^(BEGIN|COMMIT|ROLLBACK)\b/.test(st.sql);
+      return h(
+        'li',
+        { class: control ? 'control' : null },
+        h('code', { translate: 'no' }, ...bindArgs(st.sql, st.args || [])),
+      );
+    }),
+  );
 }
 
+/** @param {string | number | null | undefined} v */
 function literal(v) {
   if (v === null || v === undefined) return 'NULL';
   if (typeof v === 'string') return `'${v.replaceAll("'", "''")}'`;
   return String(v);
 }
 
-// bindArgs splits sql at each ? outside a quoted string and puts the
-// argument there, marked.
+/**
+ * Splits sql at each ? outside a quoted string and puts the argument there, marked.
+ * @param {string} sql
+ * @param {Array<string | number | null>} args
+ */
 function bindArgs(sql, args) {
+  /** @type {(string | HTMLElement)[]} */
   const out = [];
-  let buf = '', quote = '', n = 0;
+  let buf = '';
+  let quote = '';
+  let n = 0;
   for (const ch of sql.replaceAll('\t', '  ')) {
-    if (quote) { buf += ch; if (ch === quote) quote = ''; continue; }
-    if (ch === "'" || ch === '"') { quote = ch; buf += ch; continue; }
-    if (ch === '?' && n < args.length) {
-      out.push(buf); buf = '';
-      out.push(h('mark', { class: 'arg', text: literal(args[n++]) }));
-      continue;
+    if (quote) {
+      buf += ch;
+      if (ch === quote) quote = '';
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      buf += ch;
+    } else if (ch === '?' && n < args.length) {
+      out.push(buf, h('mark', { class: 'arg', text: literal(args[n++]) }));
+      buf = '';
+    } else {
+      buf += ch;
     }
-    buf += ch;
   }
   out.push(buf);
   return out;
 }
 
-/** Lists the invariant verdicts of a step. */
-export function drawVerdicts(list, verdicts, t = EN) {
+/**
+ * Lists the invariant verdicts of a step: one that holds, one violated,
+ * and one violated as the timeline announced (violates=), which is drawn
+ * apart as expected.
+ * @param {HTMLUListElement} list
+ * @param {Verdict[] | null} verdicts
+ * @param {Strings} t
+ */
+export function drawVerdicts(list, verdicts, t) {
   if (!verdicts || verdicts.length === 0) {
     list.replaceChildren(h('li', { class: 'none', text: t.checked }));
     return;
   }
-  list.replaceChildren(...verdicts.map((v) => h('li', { class: v.ok ? 'ok' : 'bad', title: v.invariant },
-    h('span', { class: 'verdict-icon', 'aria-hidden': 'true', text: v.ok ? '✓' : '✗' }),
-    h('span', { class: 'visually-hidden', text: v.ok ? t.holds : t.violated }),
-    h('span', { text: t.invariants[v.invariant] || v.invariant }),
-    v.detail ? h('span', { class: 'detail', text: ` — ${v.detail}` }) : null,
-  )));
+  list.replaceChildren(...verdicts.map((v) => verdictItem(v, t)));
 }
 
-// ---- playing ----
-
-/** Real time per step at 1x speed, in ms. */
-export const STEP_MS = 1400;
-
-/**
- * Plays one step of the virtual clock: moves it from `from` to `to` (ms of
- * virtual time), calling onFrame(clock) on each animation frame, then calls
- * onDone once the step's real time (STEP_MS / speed) has passed. With
- * reduced motion, or when the clock does not move, there are no frames:
- * the clock jumps. Returns a function that cancels the step.
- */
-export function playStep({ from, to, speed, reduced, onFrame, onDone }) {
-  const dur = STEP_MS / speed;
-  let frame = 0;
-  if (!reduced && to > from) {
-    const t0 = performance.now();
-    const animate = (now) => {
-      const f = Math.min(1, (now - t0) / (dur * 0.6));
-      onFrame(from + (to - from) * f);
-      if (f < 1) frame = requestAnimationFrame(animate);
-    };
-    frame = requestAnimationFrame(animate);
-  }
-  const timer = setTimeout(() => {
-    cancelAnimationFrame(frame);
-    onDone();
-  }, reduced || to <= from ? dur * 0.6 : dur);
-  return () => { clearTimeout(timer); cancelAnimationFrame(frame); };
+/** @param {Verdict} v @param {Strings} t */
+function verdictItem(v, t) {
+  const name = t.invariants[/** @type {keyof Strings['invariants']} */ (v.invariant)] || v.invariant;
+  const detail = v.detail ? h('span', { class: 'detail', text: ` — ${v.detail}` }) : null;
+  const expected = !v.ok && v.expected;
+  const icon = expected ? '!' : v.ok ? '✓' : '✗';
+  const text = expected
+    ? h(
+        'span',
+        {},
+        t.expectedViolation,
+        ...parts(t.brokenOnPurpose, h('code', { translate: 'no', text: v.invariant })),
+        detail,
+      )
+    : h('span', {}, h('span', { class: 'visually-hidden', text: v.ok ? t.holds : t.violated }), name, detail);
+  return h(
+    'li',
+    {
+      class: expected ? 'expected' : v.ok ? 'ok' : 'bad',
+      title: expected ? name : null,
+      'data-invariant': v.invariant,
+    },
+    h('span', { class: 'verdict-icon', 'aria-hidden': 'true', text: icon }),
+    text,
+  );
 }
 
 // ---- exporting ----
 
 // The properties that make the lanes look as drawn, copied onto each
 // element of an exported SVG.
-const SVG_PROPS = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'stroke-linecap', 'opacity',
-  'font-family', 'font-size', 'font-weight'];
+const SVG_PROPS = [
+  'fill',
+  'fill-opacity',
+  'stroke',
+  'stroke-width',
+  'stroke-dasharray',
+  'stroke-linecap',
+  'opacity',
+  'font-family',
+  'font-size',
+  'font-weight',
+];
 
 /**
  * Serialises a drawn lanes svg as a file that stands alone: every element
  * carries the computed styles it is drawn with as presentation attributes,
  * so no stylesheet is needed, and the background is painted in.
+ * @param {SVGSVGElement} svg
  */
 export function standaloneSVG(svg) {
-  const copy = svg.cloneNode(true);
+  const copy = /** @type {SVGSVGElement} */ (svg.cloneNode(true));
   const from = [svg, ...svg.querySelectorAll('*')];
   const to = [copy, ...copy.querySelectorAll('*')];
   from.forEach((el, i) => {
@@ -563,14 +635,9 @@ export function standaloneSVG(svg) {
     to[i].removeAttribute('class');
   });
   copy.setAttribute('xmlns', SVGNS);
-  copy.removeAttribute('role');
-  copy.removeAttribute('aria-labelledby');
-  copy.removeAttribute('focusable');
+  for (const a of ['role', 'aria-labelledby', 'aria-label', 'focusable']) copy.removeAttribute(a);
   const vb = svg.viewBox.baseVal;
-  const bg = document.createElementNS(SVGNS, 'rect');
-  for (const [k, v] of Object.entries({ x: 0, y: 0, width: vb.width, height: vb.height, fill: getComputedStyle(svg.parentElement || svg).backgroundColor })) {
-    bg.setAttribute(k, String(v));
-  }
-  copy.insertBefore(bg, copy.firstChild);
+  const bg = getComputedStyle(svg.parentElement || svg).backgroundColor;
+  copy.insertBefore(s('rect', { x: 0, y: 0, width: vb.width, height: vb.height, fill: bg }), copy.firstChild);
   return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(copy)}\n`;
 }

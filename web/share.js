@@ -1,9 +1,15 @@
+// @ts-check
 // share.js writes the ways a timeline travels: the URL hash the simulator
 // page and the embed frame (embed.html) read, and the snippets a course
 // author pastes into a page — the <lease-timeline> element for pages that
 // allow a script, the frame for hosts that strip scripts.
 
-/** Encodes text (UTF-8) as unpadded base64url. */
+import { en } from './i18n.js';
+
+/**
+ * Encodes text (UTF-8) as unpadded base64url.
+ * @param {string} text
+ */
 export function b64urlEncode(text) {
   const bytes = new TextEncoder().encode(text);
   let bin = '';
@@ -11,7 +17,10 @@ export function b64urlEncode(text) {
   return btoa(bin).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }
 
-/** Decodes b64urlEncode's output; throws on text that is not base64url. */
+/**
+ * Decodes b64urlEncode's output; throws on text that is not base64url.
+ * @param {string} s
+ */
 export function b64urlDecode(s) {
   const bin = atob(s.replaceAll('-', '+').replaceAll('_', '/'));
   return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
@@ -21,6 +30,7 @@ export function b64urlDecode(s) {
  * The hash parameters of a timeline: t=NAME when it is a library timeline
  * as written (library is its text, or null), else name= and src= (the text,
  * base64url); then mutant, lang (unless English) and step (the cursor).
+ * @param {{text: string, name: string, library?: string | null, mutant?: string, lang?: string, step?: number | null}} o
  */
 export function timelineParams({ text, name, library = null, mutant = '', lang = 'en', step = null }) {
   const p = new URLSearchParams();
@@ -36,13 +46,19 @@ export function timelineParams({ text, name, library = null, mutant = '', lang =
   return p;
 }
 
-// escapeText makes s safe as an element's text: only & and < need it, so a
-// timeline's "->" stays readable.
+/**
+ * escapeText makes s safe as an element's text: only & and < need it, so a
+ * timeline's "->" stays readable.
+ * @param {string} s
+ */
 function escapeText(s) {
   return s.replaceAll('&', '&amp;').replaceAll('<', '&lt;');
 }
 
-// escapeAttr makes s safe inside a double-quoted attribute.
+/**
+ * escapeAttr makes s safe inside a double-quoted attribute.
+ * @param {string} s
+ */
 function escapeAttr(s) {
   return s.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
 }
@@ -51,26 +67,45 @@ function escapeAttr(s) {
  * The <lease-timeline> snippet: the script and stylesheet from base (the
  * URL of the directory holding lease-timeline.js) and the element with the
  * timeline as its text.
+ * @param {{base: URL, text: string, name: string, mutant?: string, lang?: string, step?: number}} o
  */
 export function elementSnippet({ base, text, name, mutant = '', lang = 'en', step = 0 }) {
   const attrs = [`name="${escapeAttr(name)}"`];
   if (lang && lang !== 'en') attrs.push(`lang="${lang}"`);
   if (mutant) attrs.push(`mutant="${escapeAttr(mutant)}"`);
   if (step) attrs.push(`step="${step}"`);
-  return `<script type="module" src="${new URL('lease-timeline.js', base)}"></script>\n` +
+  return (
+    `<script type="module" src="${new URL('lease-timeline.js', base)}"></script>\n` +
     `<link rel="stylesheet" href="${new URL('lease-timeline.css', base)}">\n\n` +
-    `<lease-timeline ${attrs.join(' ')}>\n${escapeText(text.replace(/\n+$/, ''))}\n</lease-timeline>\n`;
+    `<lease-timeline ${attrs.join(' ')}>\n${escapeText(text.replace(/\n+$/, ''))}\n</lease-timeline>\n`
+  );
 }
 
 /**
  * The frame snippet: embed.html with the timeline in its hash and a title,
  * then the optional script that lets the frame set its own height (a host
- * that strips scripts keeps the fixed height).
+ * that strips scripts keeps the fixed height), under a comment that says
+ * so (comment: in the page's language).
+ * @param {{base: URL, text: string, name: string, library?: string | null, mutant?: string, lang?: string,
+ *   step?: number, title?: string, height?: number, comment?: string}} o
  */
-export function iframeSnippet({ base, text, name, library = null, mutant = '', lang = 'en', step = 0, title = '', height = 560 }) {
+export function iframeSnippet({
+  base,
+  text,
+  name,
+  library = null,
+  mutant = '',
+  lang = 'en',
+  step = 0,
+  title = '',
+  height = 560,
+  comment = en.frameComment,
+}) {
   const p = timelineParams({ text, name, library, mutant, lang, step: step || null });
   const src = `${new URL('embed.html', base)}#${p}`;
-  return `<iframe src="${escapeAttr(src)}" title="${escapeAttr(`leaselab: ${title || name}`)}" width="100%" height="${height}" loading="lazy" style="border:0" data-leaselab></iframe>\n` +
-    `<!-- optional: lets the frame set its own height -->\n` +
-    `<script type="module" src="${new URL('embed-host.js', base)}"></script>\n`;
+  return (
+    `<iframe src="${escapeAttr(src)}" title="${escapeAttr(`leaselab: ${title || name}`)}" width="100%" height="${height}" loading="lazy" style="border:0" data-leaselab></iframe>\n` +
+    `<!-- ${comment.replaceAll('--', '-')} -->\n` +
+    `<script type="module" src="${new URL('embed-host.js', base)}"></script>\n`
+  );
 }

@@ -22,7 +22,9 @@ const BATCH = 100; // cycles per call into the engine
  */
 export async function start(open) {
   const root = document.documentElement;
-  const show = (id, text) => { document.getElementById(id).textContent = text; };
+  const show = (id, text) => {
+    document.getElementById(id).textContent = text;
+  };
   try {
     const engine = await open();
     await engine.cycles(1);
@@ -53,7 +55,7 @@ export async function start(open) {
     });
     root.dataset.bench = 'ready';
   } catch (err) {
-    root.dataset.error = String((err && err.message) || err);
+    root.dataset.error = String(err?.message || err);
     root.dataset.bench = 'error';
     show('first', `failed: ${root.dataset.error}`);
   }

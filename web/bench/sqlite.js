@@ -9,8 +9,9 @@
 // prepared once, and the same decisions in between: enqueue (INSERT ... ON
 // CONFLICT DO NOTHING); claim = BEGIN IMMEDIATE, SELECT the row, decide,
 // UPDATE guarded by the row's version, COMMIT; complete likewise.
-import sqlite3InitModule from './sqlite-wasm/index.mjs';
+
 import { start } from './measure.js';
+import sqlite3InitModule from './sqlite-wasm/index.mjs';
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS jobs (
@@ -39,31 +40,64 @@ const COMPLETE = `UPDATE jobs SET status = 'done', result = ? WHERE id = ? AND t
 
 const TTL = 30000; // long enough that no lease of the benchmark ends
 
-start(async () => {
-  const sqlite3 = await sqlite3InitModule({ print: () => {}, printErr: () => {} });
-  const db = new sqlite3.oo1.DB(':memory:', 'c');
-  for (const q of SCHEMA) db.exec(q);
+/**
+ * The cycle's statements on db, each prepared once, and run(s, args): bind,
+ * step, reset.
+ * @param {any} db
+ */
+function prepare(db) {
   const st = {
-    begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK'),
-    enqueue: db.prepare(ENQUEUE), select: db.prepare(SELECT_JOB),
-    claim: db.prepare(CLAIM), complete: db.prepare(COMPLETE),
+    begin: db.prepare('BEGIN IMMEDIATE'),
+    commit: db.prepare('COMMIT'),
+    rollback: db.prepare('ROLLBACK'),
+    enqueue: db.prepare(ENQUEUE),
+    select: db.prepare(SELECT_JOB),
+    claim: db.prepare(CLAIM),
+    complete: db.prepare(COMPLETE),
   };
   const run = (s, args) => {
     if (args) s.bind(args);
     s.step();
     s.reset(true);
   };
-  const readJob = (id) => {
-    st.select.bind([id]);
-    let j = null;
-    if (st.select.step()) {
-      const r = st.select.get([]);
-      j = { id: r[0], qty: r[1], owner: r[2] ?? '', leaseUntil: r[3], token: r[4], attempts: r[5],
-        maxAttempts: r[6], deadline: r[7] ?? 0, status: r[8], reason: r[9] ?? '', result: r[10] ?? '' };
-    }
-    st.select.reset(true);
-    return j;
-  };
+  return { st, run };
+}
+
+/**
+ * The row of job id, or null.
+ * @param {any} select the prepared SELECT_JOB
+ * @param {string} id
+ */
+function readJob(select, id) {
+  select.bind([id]);
+  let j = null;
+  if (select.step()) {
+    const r = select.get([]);
+    j = {
+      id: r[0],
+      qty: r[1],
+      owner: r[2] ?? '',
+      leaseUntil: r[3],
+      token: r[4],
+      attempts: r[5],
+      maxAttempts: r[6],
+      deadline: r[7] ?? 0,
+      status: r[8],
+      reason: r[9] ?? '',
+      result: r[10] ?? '',
+    };
+  }
+  select.reset(true);
+  return j;
+}
+
+/**
+ * The engine's claim and complete on db: each one transaction that reads
+ * the row, decides, and writes it guarded by the row's version.
+ * @param {any} db
+ */
+function store(db) {
+  const { st, run } = prepare(db);
   // atomic runs fn inside BEGIN IMMEDIATE ... COMMIT, rolling back on a throw.
   const atomic = (fn) => {
     run(st.begin);
@@ -80,37 +114,49 @@ start(async () => {
     run(s, args);
     if (db.changes() !== 1) throw new Error('row changed between read and write');
   };
-  const claim = (id, owner, now) => atomic(() => {
-    const cur = readJob(id);
-    if (!cur) throw new Error(`claim ${id}: not found`);
-    if (cur.status === 'done' || cur.status === 'quarantined') throw new Error(`claim ${id}: ${cur.status}`);
-    if (cur.owner !== '' && now < cur.leaseUntil) throw new Error(`claim ${id}: held`);
-    if ((cur.maxAttempts > 0 && cur.attempts >= cur.maxAttempts) || (cur.deadline > 0 && now >= cur.deadline)) {
-      throw new Error(`claim ${id}: budget used up`);
-    }
-    let until = now + TTL;
-    if (cur.deadline > 0 && until > cur.deadline) until = cur.deadline;
-    guarded(st.claim, [owner, until, cur.id, cur.token, cur.status, cur.leaseUntil]);
-    return { id: cur.id, owner, token: cur.token + 1, leaseUntil: until };
-  });
-  const complete = (l, now, result) => atomic(() => {
-    const cur = readJob(l.id);
-    if (!cur) throw new Error(`complete ${l.id}: not found`);
-    if (cur.status === 'done' || cur.status === 'quarantined') throw new Error(`complete ${l.id}: ${cur.status}`);
-    if (cur.token !== l.token || cur.owner !== l.owner) throw new Error(`complete ${l.id}: superseded`);
-    if (now >= cur.leaseUntil || (cur.deadline > 0 && now >= cur.deadline)) throw new Error(`complete ${l.id}: expired`);
-    guarded(st.complete, [result, cur.id, cur.token, cur.status, cur.leaseUntil]);
-  });
+  const claim = (id, owner, now) =>
+    atomic(() => {
+      const cur = readJob(st.select, id);
+      if (!cur) throw new Error(`claim ${id}: not found`);
+      if (cur.status === 'done' || cur.status === 'quarantined') throw new Error(`claim ${id}: ${cur.status}`);
+      if (cur.owner !== '' && now < cur.leaseUntil) throw new Error(`claim ${id}: held`);
+      if ((cur.maxAttempts > 0 && cur.attempts >= cur.maxAttempts) || (cur.deadline > 0 && now >= cur.deadline)) {
+        throw new Error(`claim ${id}: budget used up`);
+      }
+      let until = now + TTL;
+      if (cur.deadline > 0 && until > cur.deadline) until = cur.deadline;
+      guarded(st.claim, [owner, until, cur.id, cur.token, cur.status, cur.leaseUntil]);
+      return { id: cur.id, owner, token: cur.token + 1, leaseUntil: until };
+    });
+  const complete = (l, now, result) =>
+    atomic(() => {
+      const cur = readJob(st.select, l.id);
+      if (!cur) throw new Error(`complete ${l.id}: not found`);
+      if (cur.status === 'done' || cur.status === 'quarantined') throw new Error(`complete ${l.id}: ${cur.status}`);
+      if (cur.token !== l.token || cur.owner !== l.owner) throw new Error(`complete ${l.id}: superseded`);
+      if (now >= cur.leaseUntil || (cur.deadline > 0 && now >= cur.deadline))
+        throw new Error(`complete ${l.id}: expired`);
+      guarded(st.complete, [result, cur.id, cur.token, cur.status, cur.leaseUntil]);
+    });
+  const enqueue = (id) => run(st.enqueue, [id, 1, 0, null]);
+  return { enqueue, claim, complete };
+}
+
+start(async () => {
+  const sqlite3 = await sqlite3InitModule({ print: () => {}, printErr: () => {} });
+  const db = new sqlite3.oo1.DB(':memory:', 'c');
+  for (const q of SCHEMA) db.exec(q);
+  const jobs = store(db);
   let next = 0;
   const cycles = (n) => {
     for (let k = 0; k < n; k++) {
       const i = next++;
       const id = `bench-${i}`;
-      run(st.enqueue, [id, 1, 0, null]);
+      jobs.enqueue(id);
       if (db.changes() !== 1) throw new Error(`enqueue ${id}: not added`);
-      const l = claim(id, 'w', i);
+      const l = jobs.claim(id, 'w', i);
       if (l.token !== 1) throw new Error(`claim ${id}: token ${l.token}`);
-      complete(l, i, 'ok');
+      jobs.complete(l, i, 'ok');
     }
     return n;
   };

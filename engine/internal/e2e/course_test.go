@@ -102,382 +102,431 @@ func scrollTo(t *testing.T, ctx context.Context, id string) {
 	courseEval[bool](t, ctx, fmt.Sprintf(`(el(%q).scrollIntoView({block: 'center'}), true)`, id))
 }
 
-// TestCoursePage plays the example course page as a reader would, top to
-// bottom, in one tab: every check below needs the state the one before it
-// left (the engine loaded once, the cursors moved).
-func TestCoursePage(t *testing.T) {
+// openCourse opens the example course page in a tab of its own, at a
+// viewport short enough that the first timeline starts well below it, and
+// waits until every <lease-timeline> has a state. Each course test opens
+// its own page: none depends on another having run.
+func openCourse(t *testing.T) context.Context {
+	t.Helper()
 	ctx := tab(t)
-	// A viewport short enough that the first timeline starts well below it.
 	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 480)))
 	must(t, chromedp.Do(ctx, chromedp.Navigate(baseURL+"/example-course.html")))
 	courseWait(t, ctx, `customElements.get('lease-timeline') !== undefined && [...document.querySelectorAll('lease-timeline')].every((e) => e.dataset.state)`, 30*time.Second)
+	return ctx
+}
 
-	t.Run("ShowsEachTimelineAsTextBeforeTheEngineRuns", func(t *testing.T) {
-		for _, e := range courseEmbeds {
-			want := courseText(t, e.library, e.file)
-			if want == "" {
-				continue
-			}
-			got := courseEval[string](t, ctx, fmt.Sprintf(`sr(%q, '.lt-source').textContent`, e.id))
-			if got != want {
-				t.Errorf("#%s shows the text:\n%s\nwant:\n%s", e.id, got, want)
-			}
-			if h := courseEval[float64](t, ctx, fmt.Sprintf(`sr(%q, '.lt-source').getBoundingClientRect().height`, e.id)); h < 80 {
-				t.Errorf("#%s: its text is %.0f px tall: not shown", e.id, h)
-			}
+// courseReady scrolls each of ids into view in turn (which runs it) and
+// waits until it has run.
+func courseReady(t *testing.T, ctx context.Context, ids ...string) {
+	t.Helper()
+	for _, id := range ids {
+		scrollTo(t, ctx, id)
+		courseWait(t, ctx, fmt.Sprintf(`el(%q).dataset.state === 'ready'`, id), 60*time.Second)
+	}
+}
+
+// courseIDs are the ids of every course embed, top to bottom.
+func courseIDs() []string {
+	var ids []string
+	for _, e := range courseEmbeds {
+		ids = append(ids, e.id)
+	}
+	return ids
+}
+
+func TestCourse_ShowsEachTimelineAsTextBeforeTheEngineRuns(t *testing.T) {
+	ctx := openCourse(t)
+	for _, e := range courseEmbeds {
+		want := courseText(t, e.library, e.file)
+		if want == "" {
+			continue
 		}
-		if got := courseEval[string](t, ctx, `sr('worksheet', 'textarea').value`); !strings.Contains(got, "B claim job-1") {
-			t.Errorf("the worksheet's editor holds %q, want its timeline", got)
+		got := courseEval[string](t, ctx, fmt.Sprintf(`sr(%q, '.lt-source').textContent`, e.id))
+		if got != want {
+			t.Errorf("#%s shows the text:\n%s\nwant:\n%s", e.id, got, want)
 		}
-		elementShot(t, ctx, "late-courier", "course-before-engine.png")
-		screenshot(t, ctx, "course-page-before-engine.png")
+		if h := courseEval[float64](t, ctx, fmt.Sprintf(`sr(%q, '.lt-source').getBoundingClientRect().height`, e.id)); h < 80 {
+			t.Errorf("#%s: its text is %.0f px tall: not shown", e.id, h)
+		}
+	}
+	if got := courseEval[string](t, ctx, `sr('worksheet', 'textarea').value`); !strings.Contains(got, "B claim job-1") {
+		t.Errorf("the worksheet's editor holds %q, want its timeline", got)
+	}
+	elementShot(t, ctx, "late-courier", "course-before-engine.png")
+	screenshot(t, ctx, "course-page-before-engine.png")
+	noProblems(t, ctx)
+}
+
+func TestCourse_LoadsTheEngineOnlyWhenATimelineComesNear(t *testing.T) {
+	ctx := openCourse(t)
+	top := courseEval[float64](t, ctx, `el('late-courier').getBoundingClientRect().top - innerHeight`)
+	if top < 350 { // the element loads the engine from 300 px away
+		t.Fatalf("the first timeline starts %.0f px below the viewport: too near to tell lazy loading from eager", top)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](frames, chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatal(err)
+	}
+	if n := eval[int](t, ctx, wasmFetches); n != 0 {
+		t.Errorf("the page fetched leaselab.wasm %d times before any timeline came near", n)
+	}
+	if states := courseEval[[]string](t, ctx, `[...document.querySelectorAll('lease-timeline')].map((e) => e.dataset.state)`); strings.Join(states, ",") != "text,text,text,text,text" {
+		t.Errorf("before any timeline came near, their states are %q, want text for all", states)
+	}
+	courseReady(t, ctx, "late-courier")
+	if n := eval[int](t, ctx, wasmFetches); n != 1 {
+		t.Errorf("the first timeline near the viewport fetched leaselab.wasm %d times, want 1", n)
+	}
+	if got := courseEval[string](t, ctx, `el('renew-demo').dataset.state`); got != "text" {
+		t.Errorf("a timeline far below is %q, want still text: it runs when it comes near", got)
+	}
+	elementShot(t, ctx, "late-courier", "course-first.png")
+	noProblems(t, ctx)
+}
+
+func TestCourse_SharesOneEngineForEveryTimeline(t *testing.T) {
+	ctx := openCourse(t)
+	courseReady(t, ctx, courseIDs()...)
+	if n := eval[int](t, ctx, wasmFetches); n != 1 {
+		t.Errorf("five timelines fetched leaselab.wasm %d times, want once", n)
+	}
+	noProblems(t, ctx)
+}
+
+func TestCourse_KeepsAClockAndADatabasePerTimeline(t *testing.T) {
+	ctx := openCourse(t)
+	courseReady(t, ctx, courseIDs()...)
+	tr := libraryTrace(t, "01-late-courier.tl")
+	k := staleComplete(t, tr)
+	scrollTo(t, ctx, "late-courier")
+	for range k {
+		courseEval[bool](t, ctx, `(sr('late-courier', 'button.forward').click(), true)`)
+	}
+	cursors := courseEval[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll('lease-timeline')].map((e) => [e.id, e.dataset.cursor]))`)
+	want := map[string]string{"late-courier": fmt.Sprint(k), "boundary-demo": "5", "renew-demo": "0", "korean-demo": "0", "worksheet": "0"}
+	for id, c := range want {
+		if cursors[id] != c {
+			t.Errorf("#%s is at step %q, want %q (cursors %v)", id, cursors[id], c, cursors)
+		}
+	}
+	if got, want := courseEval[string](t, ctx, `sr('late-courier', '.explain').textContent`), tr.Steps[k-1].Explain; !strings.HasSuffix(got, want) {
+		t.Errorf("#late-courier at step %d explains %q, want the engine's %q", k, got, want)
+	}
+	if got := courseEval[[]string](t, ctx, `srAll('late-courier', '.lanes .mark.k-refused:not(.future) .mark-label').map((e) => e.textContent)`); len(got) != 1 || got[0] != "complete ✕ superseded · A#1 vs B#2" {
+		t.Errorf("#late-courier's refused marks %q, want A's stale complete", got)
+	}
+	// The keys step the timeline that has the focus, and only it.
+	scrollTo(t, ctx, "renew-demo")
+	courseEval[bool](t, ctx, `(sr('renew-demo', '.lanes-scroll').focus(), true)`)
+	keys(t, ctx, kb.ArrowRight)
+	keys(t, ctx, kb.ArrowRight)
+	if got := courseEval[[]string](t, ctx, `[el('renew-demo').dataset.cursor, el('late-courier').dataset.cursor]`); got[0] != "2" || got[1] != fmt.Sprint(k) {
+		t.Errorf("two right arrows in #renew-demo left it at step %s and #late-courier at %s, want 2 and %d", got[0], got[1], k)
+	}
+	// Each ran on a database of its own: its table holds its own jobs only.
+	for id, jobs := range map[string]string{"late-courier": "order-7", "boundary-demo": "parcel-1,parcel-2", "renew-demo": "report-3", "korean-demo": "주문-7", "worksheet": "job-1"} {
+		got := courseEval[[]string](t, ctx, fmt.Sprintf(`srAll(%q, '.final tbody tr').map((r) => r.dataset.job)`, id))
+		if strings.Join(got, ",") != jobs {
+			t.Errorf("#%s's final table holds %q, want %s", id, got, jobs)
+		}
+	}
+	elementShot(t, ctx, "late-courier", "course-cursor.png")
+	elementShot(t, ctx, "boundary-demo", "course-boundary.png")
+	elementShot(t, ctx, "renew-demo", "course-renew.png")
+	noProblems(t, ctx)
+}
+
+func TestCourse_SpeaksKoreanWhereThePageSaysKo(t *testing.T) {
+	ctx := openCourse(t)
+	courseReady(t, ctx, "late-courier", "korean-demo")
+	src := courseText(t, "10-korean-courier.tl", "")
+	raw, err := simrun.TraceJSON(context.Background(), "korean-courier.tl", src, simrun.Options{Lang: "ko"})
+	must(t, err)
+	var tr timeline.Trace
+	must(t, json.Unmarshal(raw, &tr))
+	courseEval[bool](t, ctx, `(sr('korean-demo', 'button.forward').click(), true)`)
+	if got := courseEval[string](t, ctx, `sr('korean-demo', '.explain').textContent`); !strings.HasSuffix(got, tr.Steps[0].Explain) || !strings.Contains(got, "단계") {
+		t.Errorf("the Korean timeline explains step 1 as %q, want the engine's Korean %q in a Korean frame", got, tr.Steps[0].Explain)
+	}
+	if got := courseEval[string](t, ctx, `sr('korean-demo', 'button.play').getAttribute('aria-label')`); got != "재생" {
+		t.Errorf("the Korean timeline's play button says %q, want 재생", got)
+	}
+	if got := courseEval[string](t, ctx, `sr('late-courier', 'button.play').getAttribute('aria-label')`); got != "Play" {
+		t.Errorf("the English timeline's play button says %q, want Play", got)
+	}
+	font := courseEval[string](t, ctx, `getComputedStyle(sr('korean-demo', '.explain')).fontFamily`)
+	if !strings.Contains(font, "Noto Sans KR") || !strings.Contains(font, "Malgun Gothic") {
+		t.Errorf("the Korean explanation's fonts %q lack the Korean fallbacks", font)
+	}
+	// A Hangul label is drawn wider than its Latin letter count: the
+	// lanes measure it as wide, so labels do not overlap.
+	if w := courseEval[float64](t, ctx, `Math.max(...srAll('korean-demo', '.lanes .actor').map((e) => e.getComputedTextLength()))`); w < 20 {
+		t.Errorf("the Korean actor names are %.0f px wide: not drawn", w)
+	}
+	elementShot(t, ctx, "korean-demo", "course-korean.png")
+	noProblems(t, ctx)
+}
+
+func TestCourse_WorksheetSaysWhenATimelineCannotTellTheEnginesApart(t *testing.T) {
+	if len(engine.Mutants()) == 0 {
+		t.Fatal("this test binary has no mutants: run it with -tags e2e,mutants (make e2e does)")
+	}
+	ctx := openCourse(t)
+	courseReady(t, ctx, "worksheet")
+	text := courseEval[string](t, ctx, `sr('worksheet', 'textarea').value`)
+	native := worksheet(t, text)
+	if native.Difference != nil {
+		t.Fatalf("the page's worksheet timeline already tells the engines apart natively (%+v): it should leave that to the reader", native.Difference)
+	}
+	if got := courseEval[string](t, ctx, `el('worksheet').dataset.differs`); got != "no" {
+		t.Errorf("the worksheet says differs=%q, want no", got)
+	}
+	if got := courseEval[string](t, ctx, `sr('worksheet', '.sheet-verdict').textContent`); !strings.Contains(got, "does not tell them apart") {
+		t.Errorf("the worksheet's verdict %q does not say the timeline cannot tell them apart", got)
+	}
+	if n := courseEval[int](t, ctx, `srAll('worksheet', '.view').length`); n != 2 {
+		t.Errorf("the worksheet shows %d engines, want the correct and the broken side by side", n)
+	}
+	noProblems(t, ctx)
+}
+
+// revealWorksheet edits the course page's worksheet into a timeline that
+// tells the engines apart and waits until the element says they differ;
+// it returns the native worksheet of that text.
+func revealWorksheet(t *testing.T, ctx context.Context) nativeWorksheet {
+	t.Helper()
+	courseReady(t, ctx, "worksheet")
+	text := courseEval[string](t, ctx, `sr('worksheet', 'textarea').value`)
+	revealing := strings.Replace(text, "1001ms   B claim", "1000ms   B claim", 1)
+	if revealing == text {
+		t.Fatalf("the worksheet's timeline has no B claim at 1001ms to move:\n%s", text)
+	}
+	native := worksheet(t, revealing)
+	if native.Difference == nil {
+		t.Fatal("natively, a claim at lease_until does not tell claim-boundary apart")
+	}
+	js, _ := json.Marshal(revealing)
+	courseEval[bool](t, ctx, fmt.Sprintf(`(() => { const ta = sr('worksheet', 'textarea'); ta.value = %s; ta.dispatchEvent(new Event('input')); return true; })()`, js))
+	courseWait(t, ctx, `el('worksheet').dataset.differs === 'yes'`, 30*time.Second)
+	return native
+}
+
+func TestCourse_WorksheetFindsTheFirstStepWhereTheEnginesDiffer(t *testing.T) {
+	ctx := openCourse(t)
+	native := revealWorksheet(t, ctx)
+	d := native.Difference
+	got := courseEval[map[string]string](t, ctx, `({step: el('worksheet').dataset.diffStep, line: el('worksheet').dataset.diffLine})`)
+	if got["step"] != fmt.Sprint(d.Step+1) || got["line"] != fmt.Sprint(d.Line) {
+		t.Errorf("the worksheet says the engines differ first at step %s (line %s), want step %d (line %d) as natively", got["step"], got["line"], d.Step+1, d.Line)
+	}
+	verdict := courseEval[string](t, ctx, `sr('worksheet', '.sheet-verdict').textContent`)
+	for _, want := range []string{fmt.Sprintf("step %d", d.Step+1), d.Source, "refused held", "ok token=2"} {
+		if !strings.Contains(verdict, want) {
+			t.Errorf("the worksheet's verdict %q lacks %q", verdict, want)
+		}
+	}
+	if rings := courseEval[[]string](t, ctx, `srAll('worksheet', '.lanes .mark.differs').map((m) => m.dataset.step)`); len(rings) < 2 || rings[0] != fmt.Sprint(d.Step+1) {
+		t.Errorf("ringed marks at steps %q, want step %d in both engines' lanes", rings, d.Step+1)
+	}
+	// The worksheet in the browser is byte for byte the native one.
+	exported, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('worksheet').exportTrace()`, chromedp.EvalAwaitPromise))
+	must(t, err)
+	if exported != string(native.raw) {
+		t.Errorf("the browser's worksheet JSON differs from the native one")
+	}
+	courseEval[bool](t, ctx, `(sr('worksheet', '.sheet-verdict button[data-step]').click(), true)`)
+	if got := courseEval[string](t, ctx, `el('worksheet').dataset.cursor`); got != fmt.Sprint(d.Step+1) {
+		t.Errorf("the verdict's button took the worksheet to step %s, want %d", got, d.Step+1)
+	}
+	elementShot(t, ctx, "worksheet", "course-worksheet.png")
+	noProblems(t, ctx)
+}
+
+func TestCourse_WorksheetWordsTheBrokenRuleInTheElementsLanguage(t *testing.T) {
+	ctx := openCourse(t)
+	courseReady(t, ctx, "worksheet")
+	for _, lang := range []string{"ko", "en"} {
+		want, _ := json.Marshal(timeline.MutantRule(lang, engine.MutantClaimBoundary))
+		courseEval[bool](t, ctx, fmt.Sprintf(`(el('worksheet').setAttribute('lang', %q), true)`, lang))
+		courseWait(t, ctx, fmt.Sprintf(`sr('worksheet', '.breaks').textContent.includes(%s)`, want), 30*time.Second)
+	}
+	noProblems(t, ctx)
+}
+
+func TestCourse_ExportsTheTraceTheLanesAndAGoTestThatPasses(t *testing.T) {
+	ctx := openCourse(t)
+	courseReady(t, ctx, "late-courier")
+	dir := t.TempDir()
+	_, err := chromedp.CallBrowser(ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: dir, EventsEnabled: new(true),
 	})
+	must(t, err)
+	files := map[string]string{}
+	for _, kind := range []string{"json", "svg", "go"} {
+		files[kind] = download(t, ctx, dir, fmt.Sprintf(`sr('late-courier', 'button[data-export=%q]')`, kind))
+	}
+	text := courseText(t, "01-late-courier.tl", "")
+	want, err := simrun.TraceJSON(context.Background(), "late-courier.tl", text, simrun.Options{})
+	must(t, err)
+	if files["json"] != string(want) {
+		t.Errorf("the exported trace is not the native trace's bytes")
+	}
+	checkStandaloneSVG(t, files["svg"])
+	goSrc, err := simrun.GoTest("late-courier.tl", text, "")
+	must(t, err)
+	if files["go"] != goSrc {
+		t.Errorf("the exported Go test differs from the native GoTest:\n%s", files["go"])
+	}
 
-	t.Run("LoadsTheEngineOnlyWhenATimelineComesNear", func(t *testing.T) {
-		top := courseEval[float64](t, ctx, `el('late-courier').getBoundingClientRect().top - innerHeight`)
-		if top < 350 { // the element loads the engine from 300 px away
-			t.Fatalf("the first timeline starts %.0f px below the viewport: too near to tell lazy loading from eager", top)
-		}
-		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](frames, chromedp.EvalAwaitPromise)); err != nil {
-			t.Fatal(err)
-		}
-		if n := eval[int](t, ctx, wasmFetches); n != 0 {
-			t.Errorf("the page fetched leaselab.wasm %d times before any timeline came near", n)
-		}
-		if states := courseEval[[]string](t, ctx, `[...document.querySelectorAll('lease-timeline')].map((e) => e.dataset.state)`); strings.Join(states, ",") != "text,text,text,text,text" {
-			t.Errorf("before any timeline came near, their states are %q, want text for all", states)
-		}
-		scrollTo(t, ctx, "late-courier")
-		courseWait(t, ctx, `el('late-courier').dataset.state === 'ready'`, 60*time.Second)
-		if n := eval[int](t, ctx, wasmFetches); n != 1 {
-			t.Errorf("the first timeline near the viewport fetched leaselab.wasm %d times, want 1", n)
-		}
-		if got := courseEval[string](t, ctx, `el('renew-demo').dataset.state`); got != "text" {
-			t.Errorf("a timeline far below is %q, want still text: it runs when it comes near", got)
-		}
-		elementShot(t, ctx, "late-courier", "course-first.png")
-	})
+	// The worksheet's SVG holds both engines' lanes, and the worksheet the
+	// reader wrote exports a Go test too; both tests go in one module.
+	courseReady(t, ctx, "worksheet")
+	wsSVG, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('worksheet').exportSVG()`, chromedp.EvalAwaitPromise))
+	must(t, err)
+	var stacked struct {
+		Inner []struct {
+			Y string `xml:"y,attr"`
+		} `xml:"svg"`
+	}
+	must(t, xml.Unmarshal([]byte(wsSVG), &stacked))
+	if len(stacked.Inner) != 2 || stacked.Inner[0].Y == stacked.Inner[1].Y {
+		t.Errorf("the worksheet's SVG holds %d lanes drawings (%+v), want the two engines one above the other", len(stacked.Inner), stacked.Inner)
+	}
+	ws, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('worksheet').exportGoTest()`, chromedp.EvalAwaitPromise))
+	must(t, err)
+	noProblems(t, ctx)
+	closeTab(ctx) // the go command gets the CPU to itself
 
-	t.Run("SharesOneEngineForEveryTimeline", func(t *testing.T) {
-		for _, e := range courseEmbeds[1:] {
-			scrollTo(t, ctx, e.id)
-			courseWait(t, ctx, fmt.Sprintf(`el(%q).dataset.state === 'ready'`, e.id), 30*time.Second)
+	root, err := modtest.Root(".")
+	must(t, err)
+	mod := t.TempDir()
+	must(t, modtest.Write(mod, root, map[string]string{"late_courier_test.go": files["go"], "worksheet_test.go": ws}))
+	res, err := modtest.Test(mod)
+	must(t, err)
+	for _, fn := range []string{"TestLateCourier", "TestWorksheet"} {
+		if !res.Passed[fn] {
+			t.Errorf("%s did not pass under go test:\n%s", fn, res.Output)
 		}
-		if n := eval[int](t, ctx, wasmFetches); n != 1 {
-			t.Errorf("five timelines fetched leaselab.wasm %d times, want once", n)
-		}
-	})
+	}
+}
 
-	t.Run("KeepsAClockAndADatabasePerTimeline", func(t *testing.T) {
-		tr := libraryTrace(t, "01-late-courier.tl")
-		k := staleComplete(t, tr)
-		scrollTo(t, ctx, "late-courier")
-		for range k {
-			courseEval[bool](t, ctx, `(sr('late-courier', 'button.forward').click(), true)`)
-		}
-		cursors := courseEval[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll('lease-timeline')].map((e) => [e.id, e.dataset.cursor]))`)
-		want := map[string]string{"late-courier": fmt.Sprint(k), "boundary-demo": "5", "renew-demo": "0", "korean-demo": "0", "worksheet": "0"}
-		for id, c := range want {
-			if cursors[id] != c {
-				t.Errorf("#%s is at step %q, want %q (cursors %v)", id, cursors[id], c, cursors)
-			}
-		}
-		if got, want := courseEval[string](t, ctx, `sr('late-courier', '.explain').textContent`), tr.Steps[k-1].Explain; !strings.HasSuffix(got, want) {
-			t.Errorf("#late-courier at step %d explains %q, want the engine's %q", k, got, want)
-		}
-		if got := courseEval[[]string](t, ctx, `srAll('late-courier', '.lanes .mark.k-refused:not(.future) .mark-label').map((e) => e.textContent)`); len(got) != 1 || got[0] != "complete ✕ superseded · A#1 vs B#2" {
-			t.Errorf("#late-courier's refused marks %q, want A's stale complete", got)
-		}
-		// The keys step the timeline that has the focus, and only it.
-		scrollTo(t, ctx, "renew-demo")
-		courseEval[bool](t, ctx, `(sr('renew-demo', '.lanes-scroll').focus(), true)`)
-		keys(t, ctx, kb.ArrowRight)
-		keys(t, ctx, kb.ArrowRight)
-		if got := courseEval[[]string](t, ctx, `[el('renew-demo').dataset.cursor, el('late-courier').dataset.cursor]`); got[0] != "2" || got[1] != fmt.Sprint(k) {
-			t.Errorf("two right arrows in #renew-demo left it at step %s and #late-courier at %s, want 2 and %d", got[0], got[1], k)
-		}
-		// Each ran on a database of its own: its table holds its own jobs only.
-		for id, jobs := range map[string]string{"late-courier": "order-7", "boundary-demo": "parcel-1,parcel-2", "renew-demo": "report-3", "korean-demo": "주문-7", "worksheet": "job-1"} {
-			got := courseEval[[]string](t, ctx, fmt.Sprintf(`srAll(%q, '.lt-final tbody tr').map((r) => r.dataset.job)`, id))
-			if strings.Join(got, ",") != jobs {
-				t.Errorf("#%s's final table holds %q, want %s", id, got, jobs)
-			}
-		}
-		elementShot(t, ctx, "late-courier", "course-cursor.png")
-		elementShot(t, ctx, "boundary-demo", "course-boundary.png")
-		elementShot(t, ctx, "renew-demo", "course-renew.png")
-	})
+// checkStandaloneSVG checks that an exported lanes SVG stands alone: lanes
+// A and B drawn with their fills, and no class left for a stylesheet.
+func checkStandaloneSVG(t *testing.T, file string) {
+	t.Helper()
+	var svg struct {
+		XMLName xml.Name
+		Width   string `xml:"width,attr"`
+		Texts   []struct {
+			Fill string `xml:"fill,attr"`
+			Text string `xml:",chardata"`
+		} `xml:"text"`
+	}
+	must(t, xml.Unmarshal([]byte(file), &svg))
+	actors := map[string]string{}
+	for _, tx := range svg.Texts {
+		actors[tx.Text] = tx.Fill
+	}
+	if svg.XMLName.Local != "svg" || svg.Width == "" || actors["A"] == "" || actors["B"] == "" || strings.Contains(file, "class=") {
+		t.Errorf("the exported SVG does not stand alone (lanes A and B with their fills, no classes):\n%.600s", file)
+	}
+}
 
-	t.Run("SpeaksKoreanWhereThePageSaysKo", func(t *testing.T) {
-		src := courseText(t, "10-korean-courier.tl", "")
-		raw, err := simrun.TraceJSON(context.Background(), "korean-courier.tl", src, simrun.Options{Lang: "ko"})
-		must(t, err)
-		var tr timeline.Trace
-		must(t, json.Unmarshal(raw, &tr))
-		scrollTo(t, ctx, "korean-demo")
-		courseEval[bool](t, ctx, `(sr('korean-demo', 'button.forward').click(), true)`)
-		if got := courseEval[string](t, ctx, `sr('korean-demo', '.explain').textContent`); !strings.HasSuffix(got, tr.Steps[0].Explain) || !strings.Contains(got, "단계") {
-			t.Errorf("the Korean timeline explains step 1 as %q, want the engine's Korean %q in a Korean frame", got, tr.Steps[0].Explain)
+func TestCourse_FrameReportsItsHeightToItsOwnOriginOnly(t *testing.T) {
+	ctx := openCourse(t)
+	scrollTo(t, ctx, "receiver-frame")
+	courseWait(t, ctx, `(() => { const f = el('receiver-frame'); const d = f.contentDocument;
+		const e = d && d.querySelector('lease-timeline');
+		return Boolean(e && e.dataset.state === 'ready' && f.dataset.leaselabHeight &&
+			Number(f.height) === Math.ceil(d.documentElement.getBoundingClientRect().height)); })()`, 60*time.Second)
+	h := courseEval[int](t, ctx, `Number(el('receiver-frame').height)`)
+	if h <= 320 {
+		t.Errorf("the frame is %d px tall, want it grown from 320 to its timeline's height", h)
+	}
+	if got := courseEval[string](t, ctx, `el('receiver-frame').contentDocument.title`); got != "leaselab: The receiver ignores a resend: one business id is applied once" {
+		t.Errorf("the frame's title is %q", got)
+	}
+	if n := courseEval[int](t, ctx, `((performance) => `+wasmFetches+`)(el('receiver-frame').contentWindow.performance)`); n != 1 {
+		t.Errorf("the frame fetched leaselab.wasm %d times, want once", n)
+	}
+	forge := func(origin, source string) int {
+		return courseEval[int](t, ctx, fmt.Sprintf(`(() => {
+			window.dispatchEvent(new MessageEvent('message', {data: {type: 'leaselab:height', height: 111}, origin: %s, source: %s}));
+			return Number(el('receiver-frame').height); })()`, origin, source))
+	}
+	for _, tc := range []struct{ name, origin, source string }{
+		{"another origin", `'http://evil.example'`, `el('receiver-frame').contentWindow`},
+		{"another window", `location.origin`, `window`},
+	} {
+		if got := forge(tc.origin, tc.source); got != h {
+			t.Errorf("a height message from %s set the frame to %d px, want it ignored (%d)", tc.name, got, h)
 		}
-		if got := courseEval[string](t, ctx, `sr('korean-demo', 'button.play').getAttribute('aria-label')`); got != "재생" {
-			t.Errorf("the Korean timeline's play button says %q, want 재생", got)
-		}
-		if got := courseEval[string](t, ctx, `sr('late-courier', 'button.play').getAttribute('aria-label')`); got != "Play" {
-			t.Errorf("the English timeline's play button says %q, want Play", got)
-		}
-		font := courseEval[string](t, ctx, `getComputedStyle(sr('korean-demo', '.explain')).fontFamily`)
-		if !strings.Contains(font, "Noto Sans KR") || !strings.Contains(font, "Malgun Gothic") {
-			t.Errorf("the Korean explanation's fonts %q lack the Korean fallbacks", font)
-		}
-		// A Hangul label is drawn wider than its Latin letter count: the
-		// lanes measure it as wide, so labels do not overlap.
-		if w := courseEval[float64](t, ctx, `Math.max(...srAll('korean-demo', '.lanes .actor').map((e) => e.getComputedTextLength()))`); w < 20 {
-			t.Errorf("the Korean actor names are %.0f px wide: not drawn", w)
-		}
-		elementShot(t, ctx, "korean-demo", "course-korean.png")
-	})
+	}
+	// The same message from the frame's window and origin is taken.
+	if got := forge(`location.origin`, `el('receiver-frame').contentWindow`); got != 111 {
+		t.Errorf("a height message from the frame itself left it at %d px, want 111: the check refuses everything", got)
+	}
+	courseEval[bool](t, ctx, `(el('receiver-frame').contentWindow.postMessage({type: 'leaselab:ping'}, location.origin), true)`)
+	courseWait(t, ctx, fmt.Sprintf(`Number(el('receiver-frame').height) === %d`, h), 10*time.Second)
+	elementShot(t, ctx, "receiver-frame", "course-frame.png")
+	noProblems(t, ctx)
+}
 
-	t.Run("WorksheetSaysWhenATimelineCannotTellTheEnginesApart", func(t *testing.T) {
-		if len(engine.Mutants()) == 0 {
-			t.Fatal("this test binary has no mutants: run it with -tags e2e,mutants (make e2e does)")
-		}
-		text := courseEval[string](t, ctx, `sr('worksheet', 'textarea').value`)
-		native := worksheet(t, text)
-		if native.Difference != nil {
-			t.Fatalf("the page's worksheet timeline already tells the engines apart natively (%+v): it should leave that to the reader", native.Difference)
-		}
-		scrollTo(t, ctx, "worksheet")
-		if got := courseEval[string](t, ctx, `el('worksheet').dataset.differs`); got != "no" {
-			t.Errorf("the worksheet says differs=%q, want no", got)
-		}
-		if got := courseEval[string](t, ctx, `sr('worksheet', '.lt-verdict').textContent`); !strings.Contains(got, "does not tell them apart") {
-			t.Errorf("the worksheet's verdict %q does not say the timeline cannot tell them apart", got)
-		}
-		if n := courseEval[int](t, ctx, `srAll('worksheet', '.lt-view').length`); n != 2 {
-			t.Errorf("the worksheet shows %d engines, want the correct and the broken side by side", n)
-		}
-	})
+func TestCourse_PrintsTheTimelineAndItsFinalTable(t *testing.T) {
+	ctx := openCourse(t)
+	courseReady(t, ctx, "late-courier")
+	_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"})
+	must(t, err)
+	got := courseEval[map[string]string](t, ctx, `({
+		source: getComputedStyle(sr('late-courier', '.lt-source')).display,
+		text: sr('late-courier', '.lt-source').textContent,
+		final: getComputedStyle(sr('late-courier', '.final')).display,
+		rows: srAll('late-courier', '.final tbody tr').map((r) => r.dataset.job + ':' + r.querySelector('[data-col=status]').textContent).join(','),
+		transport: getComputedStyle(sr('late-courier', '.transport')).display})`)
+	if got["source"] == "none" || got["text"] != courseText(t, "01-late-courier.tl", "") {
+		t.Errorf("in print the timeline's text is %q (display %s), want it shown", got["text"], got["source"])
+	}
+	if got["final"] == "none" || got["rows"] != "order-7:done" {
+		t.Errorf("in print the final table shows %q (display %s), want order-7 done", got["rows"], got["final"])
+	}
+	if got["transport"] != "none" {
+		t.Errorf("in print the clock's controls show (display %s)", got["transport"])
+	}
+	noProblems(t, ctx)
+}
 
-	t.Run("WorksheetFindsTheFirstStepWhereTheEnginesDiffer", func(t *testing.T) {
-		text := courseEval[string](t, ctx, `sr('worksheet', 'textarea').value`)
-		revealing := strings.Replace(text, "1001ms   B claim", "1000ms   B claim", 1)
-		if revealing == text {
-			t.Fatalf("the worksheet's timeline has no B claim at 1001ms to move:\n%s", text)
-		}
-		native := worksheet(t, revealing)
-		if native.Difference == nil {
-			t.Fatal("natively, a claim at lease_until does not tell claim-boundary apart")
-		}
-		js, _ := json.Marshal(revealing)
-		courseEval[bool](t, ctx, fmt.Sprintf(`(() => { const ta = sr('worksheet', 'textarea'); ta.value = %s; ta.dispatchEvent(new Event('input')); return true; })()`, js))
-		courseWait(t, ctx, `el('worksheet').dataset.differs === 'yes'`, 30*time.Second)
-		d := native.Difference
-		got := courseEval[map[string]string](t, ctx, `({step: el('worksheet').dataset.diffStep, line: el('worksheet').dataset.diffLine})`)
-		if got["step"] != fmt.Sprint(d.Step+1) || got["line"] != fmt.Sprint(d.Line) {
-			t.Errorf("the worksheet says the engines differ first at step %s (line %s), want step %d (line %d) as natively", got["step"], got["line"], d.Step+1, d.Line)
-		}
-		verdict := courseEval[string](t, ctx, `sr('worksheet', '.lt-verdict').textContent`)
-		for _, want := range []string{fmt.Sprintf("step %d", d.Step+1), d.Source, "refused held", "ok token=2"} {
-			if !strings.Contains(verdict, want) {
-				t.Errorf("the worksheet's verdict %q lacks %q", verdict, want)
-			}
-		}
-		if rings := courseEval[[]string](t, ctx, `srAll('worksheet', '.lanes .mark.differs').map((m) => m.dataset.step)`); len(rings) < 2 || rings[0] != fmt.Sprint(d.Step+1) {
-			t.Errorf("ringed marks at steps %q, want step %d in both engines' lanes", rings, d.Step+1)
-		}
-		// The worksheet in the browser is byte for byte the native one.
-		exported, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('worksheet').exportTrace()`, chromedp.EvalAwaitPromise))
-		must(t, err)
-		if exported != string(native.raw) {
-			t.Errorf("the browser's worksheet JSON differs from the native one")
-		}
-		courseEval[bool](t, ctx, `(sr('worksheet', '.lt-verdict button[data-step]').click(), true)`)
-		elementShot(t, ctx, "worksheet", "course-worksheet.png")
-	})
+func TestCourse_FollowsTheDarkScheme(t *testing.T) {
+	ctx := openCourse(t)
+	_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{
+		{Name: "prefers-color-scheme", Value: "dark"},
+	}})
+	must(t, err)
+	courseReady(t, ctx, "late-courier", "worksheet")
+	lum := `((c) => { const [r, g, b] = c.match(/\d+(\.\d+)?/g).map(Number); return 0.2126 * r + 0.7152 * g + 0.0722 * b; })`
+	bg := courseEval[float64](t, ctx, lum+`(getComputedStyle(sr('late-courier', '.lt')).backgroundColor)`)
+	fg := courseEval[float64](t, ctx, lum+`(getComputedStyle(sr('late-courier', '.lt')).color)`)
+	if bg > 60 || fg < 180 {
+		t.Errorf("dark scheme: the timeline's background luminance %.0f, text %.0f; want dark and light", bg, fg)
+	}
+	elementShot(t, ctx, "late-courier", "course-dark.png")
+	elementShot(t, ctx, "worksheet", "course-dark-worksheet.png")
+	screenshot(t, ctx, "course-dark-page.png")
+	noProblems(t, ctx)
+}
 
-	t.Run("WorksheetWordsTheBrokenRuleInTheElementsLanguage", func(t *testing.T) {
-		for _, lang := range []string{"ko", "en"} {
-			want, _ := json.Marshal(timeline.MutantRule(lang, engine.MutantClaimBoundary))
-			courseEval[bool](t, ctx, fmt.Sprintf(`(el('worksheet').setAttribute('lang', %q), true)`, lang))
-			courseWait(t, ctx, fmt.Sprintf(`sr('worksheet', '.lt-breaks').textContent.includes(%s)`, want), 30*time.Second)
+func TestCourse_FitsA360PixelScreen(t *testing.T) {
+	ctx := openCourse(t)
+	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2))))
+	courseReady(t, ctx, courseIDs()...)
+	courseWait(t, ctx, `srAll('worksheet', '.lanes').every((s) => s.viewBox.baseVal.width <= 360)`, 10*time.Second)
+	if w := eval[int](t, ctx, `document.documentElement.scrollWidth`); w > 360 {
+		t.Errorf("the course page is %d px wide at a 360 px viewport: it scrolls sideways", w)
+	}
+	for _, e := range courseEmbeds {
+		if right := courseEval[float64](t, ctx, fmt.Sprintf(`sr(%q, '.lt').getBoundingClientRect().right`, e.id)); right > 360.5 {
+			t.Errorf("#%s ends at x=%.0f, beyond the 360 px viewport", e.id, right)
 		}
-	})
-
-	// go test on the exported tests runs beside the browser's checks; the
-	// last subtest waits for it.
-	goTests := make(chan modtest.Result, 1)
-	goTestErr := make(chan error, 1)
-	t.Run("ExportsTheTraceTheLanesAndAGoTest", func(t *testing.T) {
-		dir := t.TempDir()
-		_, err := chromedp.CallBrowser(ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
-			Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: dir, EventsEnabled: new(true),
-		})
-		must(t, err)
-		files := map[string]string{}
-		for _, kind := range []string{"json", "svg", "go"} {
-			files[kind] = download(t, ctx, dir, fmt.Sprintf(`sr('late-courier', 'button[data-export=%q]')`, kind))
-		}
-		text := courseText(t, "01-late-courier.tl", "")
-		want, err := simrun.TraceJSON(context.Background(), "late-courier.tl", text, simrun.Options{})
-		must(t, err)
-		if files["json"] != string(want) {
-			t.Errorf("the exported trace is not the native trace's bytes")
-		}
-
-		var svg struct {
-			XMLName xml.Name
-			Width   string `xml:"width,attr"`
-			Texts   []struct {
-				Fill string `xml:"fill,attr"`
-				Text string `xml:",chardata"`
-			} `xml:"text"`
-		}
-		must(t, xml.Unmarshal([]byte(files["svg"]), &svg))
-		actors := map[string]string{}
-		for _, tx := range svg.Texts {
-			actors[tx.Text] = tx.Fill
-		}
-		if svg.XMLName.Local != "svg" || svg.Width == "" || actors["A"] == "" || actors["B"] == "" || strings.Contains(files["svg"], "class=") {
-			t.Errorf("the exported SVG does not stand alone (lanes A and B with their fills, no classes):\n%.600s", files["svg"])
-		}
-
-		// The worksheet's SVG holds both engines' lanes.
-		wsSVG, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('worksheet').exportSVG()`, chromedp.EvalAwaitPromise))
-		must(t, err)
-		var stacked struct {
-			Inner []struct {
-				Y string `xml:"y,attr"`
-			} `xml:"svg"`
-		}
-		must(t, xml.Unmarshal([]byte(wsSVG), &stacked))
-		if len(stacked.Inner) != 2 || stacked.Inner[0].Y == stacked.Inner[1].Y {
-			t.Errorf("the worksheet's SVG holds %d lanes drawings (%+v), want the two engines one above the other", len(stacked.Inner), stacked.Inner)
-		}
-
-		goSrc, err := simrun.GoTest("late-courier.tl", text, "")
-		must(t, err)
-		if files["go"] != goSrc {
-			t.Errorf("the exported Go test differs from the native GoTest:\n%s", files["go"])
-		}
-		// The worksheet the reader wrote exports too; both go in one module.
-		ws, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('worksheet').exportGoTest()`, chromedp.EvalAwaitPromise))
-		must(t, err)
-		root, err := modtest.Root(".")
-		must(t, err)
-		mod, err := os.MkdirTemp("", "leaselab-e2e-gotest-")
-		must(t, err)
-		must(t, modtest.Write(mod, root, map[string]string{"late_courier_test.go": files["go"], "worksheet_test.go": ws}))
-		go func() {
-			defer os.RemoveAll(mod)
-			res, err := modtest.Test(mod)
-			goTests <- res
-			goTestErr <- err
-		}()
-	})
-
-	t.Run("FrameReportsItsHeightToItsOwnOriginOnly", func(t *testing.T) {
-		scrollTo(t, ctx, "receiver-frame")
-		courseWait(t, ctx, `(() => { const f = el('receiver-frame'); const d = f.contentDocument;
-			const e = d && d.querySelector('lease-timeline');
-			return Boolean(e && e.dataset.state === 'ready' && f.dataset.leaselabHeight &&
-				Number(f.height) === Math.ceil(d.documentElement.getBoundingClientRect().height)); })()`, 60*time.Second)
-		h := courseEval[int](t, ctx, `Number(el('receiver-frame').height)`)
-		if h <= 320 {
-			t.Errorf("the frame is %d px tall, want it grown from 320 to its timeline's height", h)
-		}
-		if got := courseEval[string](t, ctx, `el('receiver-frame').contentDocument.title`); got != "leaselab: The receiver ignores a resend: one business id is applied once" {
-			t.Errorf("the frame's title is %q", got)
-		}
-		if n := courseEval[int](t, ctx, `((performance) => `+wasmFetches+`)(el('receiver-frame').contentWindow.performance)`); n != 1 {
-			t.Errorf("the frame fetched leaselab.wasm %d times, want once", n)
-		}
-		forge := func(origin, source string) int {
-			return courseEval[int](t, ctx, fmt.Sprintf(`(() => {
-				window.dispatchEvent(new MessageEvent('message', {data: {type: 'leaselab:height', height: 111}, origin: %s, source: %s}));
-				return Number(el('receiver-frame').height); })()`, origin, source))
-		}
-		for _, tc := range []struct{ name, origin, source string }{
-			{"another origin", `'http://evil.example'`, `el('receiver-frame').contentWindow`},
-			{"another window", `location.origin`, `window`},
-		} {
-			if got := forge(tc.origin, tc.source); got != h {
-				t.Errorf("a height message from %s set the frame to %d px, want it ignored (%d)", tc.name, got, h)
-			}
-		}
-		// The same message from the frame's window and origin is taken.
-		if got := forge(`location.origin`, `el('receiver-frame').contentWindow`); got != 111 {
-			t.Errorf("a height message from the frame itself left it at %d px, want 111: the check refuses everything", got)
-		}
-		courseEval[bool](t, ctx, `(el('receiver-frame').contentWindow.postMessage({type: 'leaselab:ping'}, location.origin), true)`)
-		courseWait(t, ctx, fmt.Sprintf(`Number(el('receiver-frame').height) === %d`, h), 10*time.Second)
-		elementShot(t, ctx, "receiver-frame", "course-frame.png")
-	})
-
-	t.Run("PrintsTheTimelineAndItsFinalTable", func(t *testing.T) {
-		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"})
-		must(t, err)
-		defer chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{})
-		got := courseEval[map[string]string](t, ctx, `({
-			source: getComputedStyle(sr('late-courier', '.lt-source')).display,
-			text: sr('late-courier', '.lt-source').textContent,
-			final: getComputedStyle(sr('late-courier', '.lt-final')).display,
-			rows: srAll('late-courier', '.lt-final tbody tr').map((r) => r.dataset.job + ':' + r.querySelector('[data-col=status]').textContent).join(','),
-			transport: getComputedStyle(sr('late-courier', '.transport')).display})`)
-		if got["source"] == "none" || got["text"] != courseText(t, "01-late-courier.tl", "") {
-			t.Errorf("in print the timeline's text is %q (display %s), want it shown", got["text"], got["source"])
-		}
-		if got["final"] == "none" || got["rows"] != "order-7:done" {
-			t.Errorf("in print the final table shows %q (display %s), want order-7 done", got["rows"], got["final"])
-		}
-		if got["transport"] != "none" {
-			t.Errorf("in print the clock's controls show (display %s)", got["transport"])
-		}
-	})
-
-	t.Run("FollowsTheDarkScheme", func(t *testing.T) {
-		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{
-			{Name: "prefers-color-scheme", Value: "dark"},
-		}})
-		must(t, err)
-		defer chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{})
-		lum := `((c) => { const [r, g, b] = c.match(/\d+(\.\d+)?/g).map(Number); return 0.2126 * r + 0.7152 * g + 0.0722 * b; })`
-		bg := courseEval[float64](t, ctx, lum+`(getComputedStyle(sr('late-courier', '.lt')).backgroundColor)`)
-		fg := courseEval[float64](t, ctx, lum+`(getComputedStyle(sr('late-courier', '.lt')).color)`)
-		if bg > 60 || fg < 180 {
-			t.Errorf("dark scheme: the timeline's background luminance %.0f, text %.0f; want dark and light", bg, fg)
-		}
-		elementShot(t, ctx, "late-courier", "course-dark.png")
-		elementShot(t, ctx, "worksheet", "course-dark-worksheet.png")
-		screenshot(t, ctx, "course-dark-page.png")
-	})
-	t.Run("FitsA360PixelScreen", func(t *testing.T) {
-		must(t, chromedp.Do(ctx, chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2))))
-		scrollTo(t, ctx, "worksheet")
-		courseWait(t, ctx, `srAll('worksheet', '.lanes').every((s) => s.viewBox.baseVal.width <= 360)`, 10*time.Second)
-		if w := eval[int](t, ctx, `document.documentElement.scrollWidth`); w > 360 {
-			t.Errorf("the course page is %d px wide at a 360 px viewport: it scrolls sideways", w)
-		}
-		for _, e := range courseEmbeds {
-			if right := courseEval[float64](t, ctx, fmt.Sprintf(`Math.max(...[sr(%q, '.lt')].map((n) => n.getBoundingClientRect().right))`, e.id)); right > 360.5 {
-				t.Errorf("#%s ends at x=%.0f, beyond the 360 px viewport", e.id, right)
-			}
-		}
-		elementShot(t, ctx, "late-courier", "course-narrow.png")
-	})
-
-	t.Run("ExportedGoTestsCompileAndPass", func(t *testing.T) {
-		select {
-		case res := <-goTests:
-			must(t, <-goTestErr)
-			for _, fn := range []string{"TestLateCourier", "TestWorksheet"} {
-				if !res.Passed[fn] {
-					t.Errorf("%s did not pass under go test:\n%s", fn, res.Output)
-				}
-			}
-		case <-ctx.Done():
-			t.Fatal("go test on the exported tests did not finish")
-		}
-	})
+	}
+	elementShot(t, ctx, "late-courier", "course-narrow.png")
 	noProblems(t, ctx)
 }
 

@@ -154,7 +154,7 @@ func waitFor(t *testing.T, ctx context.Context, predicate string, timeout time.D
 	if err != nil {
 		state, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify({
 			status: document.getElementById('engine-status').textContent,
-			count: document.getElementById('step-count').textContent,
+			count: document.querySelector('#player .step-count').textContent,
 			error: document.getElementById('editor-error').textContent,
 			root: document.documentElement.dataset, hash: location.hash, problems: window.__problems})`))
 		t.Fatalf("waiting for %s: %v; the page: %s", predicate, err, state)
@@ -232,19 +232,19 @@ type stepView struct {
 // snapshot is a JS function reading what the page shows for one job,
 // called with the step count text to wait for.
 const snapshot = `(job, want) => {
-	const count = document.getElementById('step-count').textContent;
+	const count = document.querySelector('#player .step-count').textContent;
 	if (want && count !== want) return null;
 	const cells = {};
-	for (const c of document.querySelectorAll('#jobs tr[data-job="' + job + '"] [data-col]')) {
+	for (const c of document.querySelectorAll('#player .table-panel tr[data-job="' + job + '"] [data-col]')) {
 		cells[c.dataset.col] = c.firstChild ? c.firstChild.textContent : '';
 	}
 	return {
 		count,
-		explain: document.getElementById('explain').textContent,
-		expect: document.getElementById('expect').hidden ? '' : document.getElementById('expect').textContent,
-		refused: [...document.querySelectorAll('#lanes .mark.k-refused:not(.future) .mark-label')].map((e) => e.textContent),
+		explain: document.querySelector('#player .explain').textContent,
+		expect: document.querySelector('#player .expect').hidden ? '' : document.querySelector('#player .expect').textContent,
+		refused: [...document.querySelectorAll('#player svg.lanes .mark.k-refused:not(.future) .mark-label')].map((e) => e.textContent),
 		cells,
-		changed: [...document.querySelectorAll('#jobs .changed')].map((e) => e.dataset.col),
+		changed: [...document.querySelectorAll('#player .table-panel .changed')].map((e) => e.dataset.col),
 		hash: location.hash,
 	};
 }`
@@ -276,13 +276,13 @@ func TestPage_PlayingLateCourierShowsAsCompleteRefusedAsSupersededToken1Against2
 		const snap = %s;
 		window.__views = [];
 		new MutationObserver(() => __views.push(snap(%q, ''))).observe(
-			document.getElementById('step-count'), {childList: true, characterData: true, subtree: true});
+			document.querySelector('#player .step-count'), {childList: true, characterData: true, subtree: true});
 		return true;
 	})()`, snapshot, job))
-	must(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("speed"), "4"), chromedp.Click(chromedp.ID("play"))))
+	must(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#player .speed-select"), "4"), chromedp.Click(chromedp.CSS("#player button.play"))))
 	// Play runs on to the end and stops there.
 	waitFor(t, ctx, fmt.Sprintf(
-		`document.getElementById('step-count').textContent === 'step %d / %d' && !document.getElementById('play').classList.contains('playing')`,
+		`document.querySelector('#player .step-count').textContent === 'step %d / %d' && !document.querySelector('#player button.play').classList.contains('playing')`,
 		len(tr.Steps), len(tr.Steps)), 30*time.Second)
 	views := eval[[]stepView](t, ctx, `window.__views`)
 	var v stepView
@@ -349,7 +349,7 @@ func TestPage_PlayingLateCourierShowsAsCompleteRefusedAsSupersededToken1Against2
 func TestPage_ConcurrentClaimMarksEachLoserWithItsReason(t *testing.T) {
 	ctx := tab(t)
 	open(t, ctx, "#t=08-concurrent-claim.tl&step=1")
-	n := eval[int](t, ctx, `Number(document.getElementById('step-count').textContent.split(' / ')[1])`)
+	n := eval[int](t, ctx, `Number(document.querySelector('#player .step-count').textContent.split(' / ')[1])`)
 	for _, c := range []struct {
 		step int
 		want []string
@@ -374,7 +374,7 @@ func TestPage_KeyboardStepsPlaysAndShowsKeys(t *testing.T) {
 	tr := defaultTrace(t)
 	n := len(tr.Steps)
 	open(t, ctx, "")
-	count := func() string { return text(t, ctx, "#step-count") }
+	count := func() string { return text(t, ctx, "#player .step-count") }
 	want := func(step int) string { return fmt.Sprintf("step %d / %d", step, n) }
 
 	for _, tc := range []struct {
@@ -398,11 +398,11 @@ func TestPage_KeyboardStepsPlaysAndShowsKeys(t *testing.T) {
 
 	keys(t, ctx, kb.Home)
 	keys(t, ctx, " ")
-	if !eval[bool](t, ctx, `document.getElementById('play').classList.contains('playing')`) {
+	if !eval[bool](t, ctx, `document.querySelector('#player button.play').classList.contains('playing')`) {
 		t.Error("space did not start playing")
 	}
 	keys(t, ctx, " ")
-	if eval[bool](t, ctx, `document.getElementById('play').classList.contains('playing')`) {
+	if eval[bool](t, ctx, `document.querySelector('#player button.play').classList.contains('playing')`) {
 		t.Error("space again did not pause")
 	}
 
@@ -429,10 +429,10 @@ func TestPage_KeyboardStepsPlaysAndShowsKeys(t *testing.T) {
 		t.Errorf("focus moved to %q, want it to stay in the editor", got)
 	}
 	// Focus is visible: the focused control has an outline.
-	must(t, chromedp.Do(ctx, chromedp.Focus(chromedp.ID("play"))))
+	must(t, chromedp.Do(ctx, chromedp.Focus(chromedp.CSS("#player button.play"))))
 	keys(t, ctx, kb.Tab)
 	if got := eval[string](t, ctx, `getComputedStyle(document.activeElement).outlineStyle`); got == "none" {
-		t.Errorf("the keyboard-focused %s has no visible outline", eval[string](t, ctx, `document.activeElement.id`))
+		t.Errorf("the keyboard-focused %s has no visible outline", eval[string](t, ctx, `document.activeElement.outerHTML.slice(0, 80)`))
 	}
 	noProblems(t, ctx)
 }
@@ -451,14 +451,14 @@ func TestPage_URLHashRestoresTimelineAndCursor(t *testing.T) {
 	if !strings.Contains(hash, fmt.Sprintf("step=%d", k)) || !strings.Contains(hash, "t="+tr.Name) {
 		t.Fatalf("hash %q, want t=%s and step=%d", hash, tr.Name, k)
 	}
-	explain := text(t, ctx, "#explain")
+	explain := text(t, ctx, "#player .explain")
 
 	other := tab(t)
 	open(t, other, hash)
-	if got, want := text(t, other, "#step-count"), fmt.Sprintf("step %d / %d", k, n); got != want {
+	if got, want := text(t, other, "#player .step-count"), fmt.Sprintf("step %d / %d", k, n); got != want {
 		t.Errorf("reopened %s: %q, want %q", hash, got, want)
 	}
-	if got := text(t, other, "#explain"); got != explain {
+	if got := text(t, other, "#player .explain"); got != explain {
 		t.Errorf("reopened explanation %q, want %q", got, explain)
 	}
 	noProblems(t, other)
@@ -475,18 +475,18 @@ func TestPage_URLHashRestoresTimelineAndCursor(t *testing.T) {
 	src := eval[string](t, ctx, `document.getElementById('editor').value`)
 	newSrc := strings.Replace(src, tr.Steps[k-1].Source, edited, 1)
 	setEditor(t, ctx, newSrc)
-	waitFor(t, ctx, `location.hash.includes('src=') && document.getElementById('step-source').textContent.includes('1100ms')`, 30*time.Second)
+	waitFor(t, ctx, `location.hash.includes('src=') && document.querySelector('#player .step-source').textContent.includes('1100ms')`, 30*time.Second)
 	hash = eval[string](t, ctx, `location.hash`)
 	noProblems(t, ctx)
 	closeTab(ctx)
 
 	third := tab(t)
 	must(t, chromedp.Do(third, chromedp.Navigate(baseURL+"/"+hash)))
-	waitFor(t, third, fmt.Sprintf(`document.getElementById('step-count').textContent === 'step %d / %d'`, k, n), 60*time.Second)
+	waitFor(t, third, fmt.Sprintf(`document.querySelector('#player .step-count').textContent === 'step %d / %d'`, k, n), 60*time.Second)
 	if got := eval[string](t, third, `document.getElementById('editor').value`); got != newSrc {
 		t.Errorf("reopened edited timeline:\n%s\nwant:\n%s", got, newSrc)
 	}
-	if got := text(t, third, "#step-source"); !strings.Contains(got, "1100ms") {
+	if got := text(t, third, "#player .step-source"); !strings.Contains(got, "1100ms") {
 		t.Errorf("reopened step %d shows %q, want the edited line", k, got)
 	}
 	noProblems(t, third)
@@ -530,10 +530,10 @@ func TestPage_InvalidTimelineShowsLineColumnAndKeepsLastGoodRun(t *testing.T) {
 		t.Errorf("editor aria-invalid %q, want true", got)
 	}
 	// The last good run stays on screen.
-	if got, want := text(t, ctx, "#step-count"), fmt.Sprintf("step %d / %d", k, len(tr.Steps)); got != want {
+	if got, want := text(t, ctx, "#player .step-count"), fmt.Sprintf("step %d / %d", k, len(tr.Steps)); got != want {
 		t.Errorf("after the error the clock shows %q, want the last good run's %q", got, want)
 	}
-	if marks := eval[int](t, ctx, `document.querySelectorAll('#lanes .mark').length`); marks < len(tr.Steps) {
+	if marks := eval[int](t, ctx, `document.querySelectorAll('#player svg.lanes .mark').length`); marks < len(tr.Steps) {
 		t.Errorf("after the error the lanes show %d marks, want the last good run's %d", marks, len(tr.Steps))
 	}
 	// Clicking the place puts the caret on it.
@@ -561,7 +561,7 @@ func TestPage_UsableAt360PixelsWide(t *testing.T) {
 	if w := eval[int](t, ctx, `document.documentElement.scrollWidth`); w > 360 {
 		t.Errorf("the page is %d px wide at a 360 px viewport: it scrolls sideways", w)
 	}
-	for _, css := range []string{"#play", "#forward", "#back", "#last", "#scrub", "#editor", "#explain", ".table-scroll", ".lanes-scroll"} {
+	for _, css := range []string{"#player button.play", "#player button.forward", "#player button.back", "#player button.last", "#player input[type=range]", "#editor", "#player .explain", ".table-scroll", ".lanes-scroll"} {
 		right := eval[float64](t, ctx, fmt.Sprintf(`document.querySelector(%q).getBoundingClientRect().right`, css))
 		if right > 360.5 {
 			t.Errorf("%s ends at x=%.0f, beyond the 360 px viewport", css, right)
@@ -601,12 +601,12 @@ func TestPage_FollowsDarkSchemeAndReducedMotion(t *testing.T) {
 	keys(t, ctx, kb.Home)
 	eval[bool](t, ctx, `(() => {
 		window.__clocks = [];
-		new MutationObserver(() => __clocks.push(document.getElementById('clock').textContent))
-			.observe(document.getElementById('clock'), {childList: true, characterData: true, subtree: true});
+		new MutationObserver(() => __clocks.push(document.querySelector('#player .clock-value').textContent))
+			.observe(document.querySelector('#player .clock-value'), {childList: true, characterData: true, subtree: true});
 		return true;
 	})()`)
-	must(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("speed"), "4"), chromedp.Click(chromedp.ID("play"))))
-	waitFor(t, ctx, `!document.getElementById('play').classList.contains('playing')`, 30*time.Second)
+	must(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#player .speed-select"), "4"), chromedp.Click(chromedp.CSS("#player button.play"))))
+	waitFor(t, ctx, `!document.querySelector('#player button.play').classList.contains('playing')`, 30*time.Second)
 	stepTimes := map[string]bool{"0 ms": true}
 	for _, st := range tr.Steps {
 		stepTimes[fmt.Sprintf("%d ms", st.Time)] = true

@@ -1,0 +1,115 @@
+//go:build e2e
+
+package e2e_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/leaselab/leaselab/engine"
+)
+
+// uiTexts collects every word the page shows or says that is not a name:
+// its title and description, every text node (the dialogs' too, shown or
+// not; the lanes' tooltips) and every aria-label, title, placeholder and
+// aria-valuetext, leaving out what is marked translate="no" (the timeline,
+// its names, code, SQL, column names), scripts and the no-JavaScript text.
+const uiTexts = `(() => {
+	const skip = (el) => !el || el.closest('[translate="no"], script, style, noscript');
+	const out = [document.title, document.querySelector('meta[name=description]').content];
+	const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+	for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+		if (!skip(n.parentElement) && n.textContent.trim()) out.push(n.textContent.trim());
+	}
+	for (const el of document.body.querySelectorAll('*')) {
+		if (skip(el)) continue;
+		for (const a of ['aria-label', 'title', 'placeholder', 'aria-valuetext', 'alt']) {
+			if (el.hasAttribute(a) && el.getAttribute(a).trim()) out.push(el.getAttribute(a).trim());
+		}
+	}
+	return out;
+})()`
+
+// latinWord is a word in Latin letters, two or more of them (a lone A or
+// B is a worker's name).
+var latinWord = regexp.MustCompile(`[A-Za-z][A-Za-z_]+`)
+
+// namesNotWords are the Latin words the Korean page may show: product and
+// format names, the unit, the tables' names and column names, now (the
+// contract's clock, as the rules write it), and the timeline language's
+// own words (verbs, outcomes, refusal reasons), which are names, not
+// English.
+var namesNotWords = strings.Fields(`leaselab SQL SQLite JSON SVG Go WebAssembly JavaScript ms now
+	jobs id owner token lease_until status attempts max_attempts deadline reason result qty key value
+	claim claim_next claim_many renew complete release send deliver enqueue state write read reopen pause crash wait
+	ok refused empty invalid failed error not_found superseded done quarantined held expired fenced
+	pending leased reclaim`)
+
+// englishWords returns the texts among texts with a Latin word that is
+// neither a name above, nor a mutant's name, nor a word of the timeline's
+// own text (its names: workers, jobs, keys, values, its title).
+func englishWords(texts []string, timeline string) []string {
+	allowed := map[string]bool{}
+	for _, w := range namesNotWords {
+		allowed[w] = true
+	}
+	for _, m := range engine.Mutants() {
+		for _, w := range latinWord.FindAllString(m.Name, -1) {
+			allowed[w] = true
+		}
+	}
+	for _, w := range latinWord.FindAllString(timeline, -1) {
+		allowed[w] = true
+	}
+	var out []string
+	for _, s := range texts {
+		for _, w := range latinWord.FindAllString(s, -1) {
+			if !allowed[w] {
+				out = append(out, s)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Every word of the simulator page comes from the catalogue of its
+// language: in Korean it shows no English word — its header, pickers,
+// status line, player, lanes and their tooltips, tables, verdicts, summary,
+// footer and both dialogs — only names.
+func TestPage_InKoreanShowsNoEnglishWordOutsideNames(t *testing.T) {
+	tr := defaultTrace(t)
+	k := staleComplete(t, tr)
+	text := courseText(t, tr.Name, "")
+	ctx := tab(t)
+	open(t, ctx, "#t="+tr.Name+"&lang=ko&mutant=claim-boundary")
+	waitEngine(t, ctx)
+	waitFor(t, ctx, `document.getElementById('player').dataset.lang === 'ko' && !document.getElementById('mutant-note').hidden`, 30*time.Second)
+	keys(t, ctx, "?") // the keys dialog, open
+	for range k {
+		eval[bool](t, ctx, `(document.querySelector('#player button.forward').click(), true)`)
+	}
+	if got := eval[string](t, ctx, `document.documentElement.lang`); got != "ko" {
+		t.Errorf("the Korean page says lang=%q", got)
+	}
+	texts := eval[[]string](t, ctx, uiTexts)
+	if len(texts) < 60 {
+		t.Fatalf("only %d texts read from the page: %q", len(texts), texts)
+	}
+	for _, s := range englishWords(texts, text) {
+		t.Errorf("the Korean page shows English: %q", s)
+	}
+	screenshot(t, ctx, "korean-page.png")
+	noProblems(t, ctx)
+
+	// The same check finds English on the English page: it reads what it
+	// should.
+	english := tab(t)
+	open(t, english, "#t="+tr.Name)
+	if n := len(englishWords(eval[[]string](t, english, uiTexts), text)); n < 40 {
+		t.Errorf("the check finds only %d English texts on the English page: it does not read the page", n)
+	}
+	closeTab(english)
+}

@@ -1,0 +1,97 @@
+//go:build e2e
+
+package e2e_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// labelBoxes reads every label the lanes drew (tick, lane, offset, token,
+// expiry and step labels: every <text> of the page's lanes) with the box
+// the browser drew it in, and the pairs whose boxes overlap by more than
+// half a pixel both ways.
+const labelBoxes = `(() => {
+	const boxes = [...document.querySelectorAll('#player svg.lanes text')].map((e) => {
+		const r = e.getBoundingClientRect();
+		return {kind: e.getAttribute('class'), text: e.textContent, x1: r.left, y1: r.top, x2: r.right, y2: r.bottom};
+	});
+	const overlaps = [];
+	boxes.forEach((a, i) => {
+		for (const b of boxes.slice(i + 1)) {
+			const w = Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1);
+			const h = Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1);
+			if (w > 0.5 && h > 0.5) overlaps.push(a.kind + ' "' + a.text + '" over ' + b.kind + ' "' + b.text + '" by ' + w.toFixed(1) + 'x' + h.toFixed(1) + ' px');
+		}
+	});
+	const svg = document.querySelector('#player svg.lanes').getBoundingClientRect();
+	const outside = boxes.filter((b) => b.x1 < svg.left - 0.5 || b.x2 > svg.right + 0.5).map((b) => b.kind + ' "' + b.text + '"');
+	return {count: boxes.length, overlaps, outside};
+})()`
+
+type labelReport struct {
+	Count    int      `json:"count"`
+	Overlaps []string `json:"overlaps"`
+	Outside  []string `json:"outside"`
+}
+
+// Issue 12.7: no label the lanes draw may cover another, for any timeline
+// of the library (whatever the page's story picker lists), at a phone's,
+// a tablet's and a desktop's width, in English and in Korean.
+func TestLanes_NoLabelOverlapsAnotherInAnyLibraryTimelineAt360_768And1280Pixels(t *testing.T) {
+	ctx := tab(t)
+	open(t, ctx, "")
+	names := eval[[]string](t, ctx, `[...document.querySelectorAll('#picker option')].map((o) => o.value).filter(Boolean)`)
+	if len(names) < len(index.Timelines) {
+		t.Fatalf("the story picker lists %q, fewer than the library's %d timelines", names, len(index.Timelines))
+	}
+	waitEngine(t, ctx) // Korean runs on the engine
+	checked := 0
+	for _, width := range []int64{360, 768, 1280} {
+		must(t, chromedp.Do(ctx, chromedp.EmulateViewport(width, 900)))
+		for _, lang := range []string{"en", "ko"} {
+			for _, name := range names {
+				r := drawnLabels(t, ctx, fmt.Sprintf("#t=%s&lang=%s", name, lang))
+				where := fmt.Sprintf("%s at %d px (%s)", name, width, lang)
+				if r.Count == 0 {
+					t.Errorf("%s: the lanes drew no label", where)
+				}
+				for _, o := range r.Overlaps {
+					t.Errorf("%s: %s", where, o)
+				}
+				for _, o := range r.Outside {
+					t.Errorf("%s: %s is drawn outside the lanes", where, o)
+				}
+				checked += r.Count
+			}
+		}
+	}
+	t.Logf("%d labels checked in %d drawings", checked, 3*2*len(names))
+	noProblems(t, ctx)
+}
+
+// drawnLabels opens fragment on the page already open in ctx, goes to its
+// last step, waits until the lanes are drawn for it and reads their labels.
+func drawnLabels(t *testing.T, ctx context.Context, fragment string) labelReport {
+	t.Helper()
+	eval[bool](t, ctx, fmt.Sprintf(`(location.hash = %q, true)`, fragment))
+	p := strings.NewReplacer("#t=", "", "&lang=", " ").Replace(fragment)
+	name, lang, _ := strings.Cut(p, " ")
+	waitFor(t, ctx, fmt.Sprintf(`(() => { const d = document.getElementById('player').dataset;
+		return d.timeline === %q && d.lang === %q && document.body.dataset.engineView === 'ready'; })()`, name, lang), 30*time.Second)
+	keys(t, ctx, kb.End)
+	waitFor(t, ctx, `(() => { const d = document.getElementById('player').dataset; return d.cursor === d.steps; })()`, 10*time.Second)
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](frames, chromedp.EvalAwaitPromise))
+	must(t, err)
+	r := eval[labelReport](t, ctx, labelBoxes)
+	if strings.Contains(fragment, "lang=ko") && eval[string](t, ctx, `document.documentElement.lang`) != "ko" {
+		t.Fatalf("%s: the page did not switch to Korean", fragment)
+	}
+	return r
+}

@@ -1,0 +1,107 @@
+// The catalogue (i18n.js) is complete in every language, and the pages'
+// files hold no word of their own: the words shown without JavaScript
+// (a noscript, a stylesheet's placeholder) are the catalogue's.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { catalogues, en, LANGS, langTag, parts, strings } from '../../i18n.js';
+
+const web = (file) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
+
+/** Every key of a catalogue, nested tables as "table.key", with its kind. */
+function shape(book, prefix = '') {
+  return Object.entries(book).flatMap(([k, v]) => {
+    if (v && typeof v === 'object') return shape(v, `${prefix}${k}.`);
+    return [[`${prefix}${k}`, typeof v === 'function' ? `function/${v.length}` : typeof v]];
+  });
+}
+
+test('every language has every key of every other, of the same kind', () => {
+  const want = new Map(shape(en));
+  for (const lang of LANGS) {
+    const got = new Map(shape(catalogues[lang]));
+    const missing = [...want.keys()].filter((k) => !got.has(k));
+    const extra = [...got.keys()].filter((k) => !want.has(k));
+    const differ = [...want].filter(([k, kind]) => got.has(k) && got.get(k) !== kind).map(([k]) => k);
+    assert.deepEqual({ missing, extra, differ }, { missing: [], extra: [], differ: [] }, lang);
+    assert.equal(catalogues[lang].lang, lang);
+  }
+});
+
+test('no catalogue borrows another language: no Korean string equals the English one, but names', () => {
+  const same = shape(en)
+    .filter(([, kind]) => kind === 'string')
+    .map(([k]) => k)
+    .filter((k) => {
+      const get = (book) => k.split('.').reduce((o, p) => o[p], book);
+      return get(en) === get(catalogues.ko) && /[A-Za-z]{3}/.test(get(en));
+    });
+  const names = ['invariants.attempts-bounded', 'invariants.lease-within-deadline', 'aspects.lease_until', 'exportGo'];
+  assert.deepEqual(
+    same.filter((k) => !names.includes(k)),
+    [],
+  );
+});
+
+test('every function of the catalogue answers in its language', () => {
+  const sample = { steps: 3, expectations: 2, failed: 1, violations: 0, announced: 1 };
+  assert.equal(
+    en.summary(sample),
+    '3 steps · 1 of 2 expectations failed · no unexpected violation · 1 announced violation (expected)',
+  );
+  assert.equal(strings('ko').summary(sample), '3단계 · 예상 2개 중 1개 실패 · 예상 밖의 위반 없음 · 예고된 위반 1건');
+  assert.equal(
+    en.summary({ steps: 1, expectations: 1, failed: 0, violations: 1 }),
+    '1 step · 1 expectation held · 1 invariant violation',
+  );
+  assert.equal(strings('fr'), en, 'a language it does not speak is English');
+});
+
+test('langTag reads Korean tags as ko and anything else as en', () => {
+  assert.equal(langTag('ko'), 'ko');
+  assert.equal(langTag('ko-KR'), 'ko');
+  assert.equal(langTag('KO'), 'ko');
+  assert.equal(langTag('kok'), 'en');
+  assert.equal(langTag(null), 'en');
+});
+
+test('parts puts a node where a string says {code}', () => {
+  const code = { node: 'code' };
+  assert.deepEqual(parts('a {code} b', code), ['a ', code, ' b']);
+  assert.deepEqual(parts('no code', code), ['no code']);
+});
+
+test("the simulator page's HTML holds no word of its own: each comes from a catalogue key", () => {
+  const html = web('index.html').replace(/<!--[\s\S]*?-->/g, '');
+  const keys = [...html.matchAll(/data-i18n(?:-content)?="([^"]+)"/g)].map((m) => m[1]);
+  assert.ok(keys.length > 30, `only ${keys.length} keys`);
+  assert.deepEqual(
+    keys.filter((k) => typeof en[k] !== 'string'),
+    [],
+    'keys that name no string of the catalogue',
+  );
+  const body = html
+    .replace(/<(script|style|noscript|svg)\b[\s\S]*?<\/\1>/g, '')
+    .replace(/<([a-z0-9]+)[^>]*translate="no"[^>]*>[\s\S]*?<\/\1>/g, '')
+    .replace(/<title>[^<]*<\/title>/, '')
+    .replace(/<[^>]+>/g, ' ');
+  assert.deepEqual(body.match(/\p{L}{2,}/gu) || [], [], 'words outside data-i18n elements and names');
+});
+
+test("the words shown without JavaScript are the catalogue's", () => {
+  for (const file of ['index.html', 'embed.html']) {
+    const html = web(file);
+    for (const lang of LANGS) {
+      assert.ok(html.includes(`lang="${lang}">${catalogues[lang].noScript}</p>`), `${file}: the ${lang} noscript`);
+    }
+  }
+  const css = web('lease-timeline.css');
+  assert.ok(
+    css.includes(`:not(:defined)::before { content: "${en.noJsBadge}"; }`) ||
+      css.includes(`content: "${en.noJsBadge}";`),
+  );
+  assert.ok(css.includes(`:lang(ko)::before { content: "${catalogues.ko.noJsBadge}"; }`));
+  assert.ok(css.includes(`[mutant]::before { content: "${en.noJsWorksheet}" attr(mutant); }`));
+  assert.ok(css.includes(`[mutant]:lang(ko)::before { content: "${catalogues.ko.noJsWorksheet}" attr(mutant); }`));
+});

@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { en, ko } from '../../i18n.js';
+import { estimateText, laneModel, layoutLanes, markText, overlaps, timeScale } from '../../lanes.js';
+import { goldenTraces, lease, step, story, trace } from './fixtures.js';
+
+test('laneModel ends each lease where it ended: its lease_until, or the complete, release or renew before it', () => {
+  const tr = trace([
+    step({ time: 0, lease: lease('A', 1, 1000) }),
+    step({ time: 500, op: 'renew', lease: lease('A', 1, 1500) }),
+    step({ time: 600, op: 'complete', presented: lease('A', 1, 1500) }),
+    step({ time: 2000, actors: ['B'], lease: lease('B', 2, 3000) }),
+    step({ time: 2100, actors: ['B'], op: 'release', presented: lease('B', 2, 3000) }),
+  ]);
+  const m = laneModel(tr, en);
+  assert.deepEqual(
+    m.leases.map((l) => [l.actor, l.token, l.start, l.end, l.cause, l.renewal]),
+    [
+      ['A', 1, 0, 500, 'renewed', false],
+      ['A', 1, 500, 600, 'completed', true],
+      ['B', 2, 2000, 2100, 'released', false],
+    ],
+  );
+  assert.deepEqual(m.actors, ['A', 'B']);
+});
+
+test("laneModel reads a story's pause, crash, clock offset and announced violation", () => {
+  const m = laneModel(story(), en);
+  assert.deepEqual(m.pauses, [{ actor: 'A', start: 100, end: 1300, step: 1 }]);
+  assert.deepEqual([...m.offsets], [['B', 200]]);
+  const b = m.leases.find((l) => l.actor === 'B');
+  assert.equal(b?.end, 1900, "B's lease ends when B's clock, 200 ms ahead, reads its lease_until 2100");
+  assert.equal(b?.forgotAt, 1400, 'B forgot it when it crashed');
+  const crash = m.marks.find((k) => k.op === 'crash');
+  assert.equal(crash && markText(crash, false), 'crash (forgets #2)');
+  assert.equal(crash?.now, 1600, "the crash's mark keeps B's own clock");
+  const pause = m.marks.find((k) => k.op === 'pause');
+  assert.equal(pause && markText(pause, false), 'pause 1200 ms');
+  assert.equal(m.marks.find((k) => k.step === 2)?.violation, 'expected');
+  assert.deepEqual(
+    m.expiries.map((e) => [e.owner, e.at, Boolean(e.later)]),
+    [
+      ['B', 1900, false],
+      ['C', 3100, true],
+    ],
+  );
+});
+
+test("markText says why a write was refused, in the catalogue's words, shorter when narrow", () => {
+  const rej = {
+    op: 'complete',
+    reason: 'superseded',
+    presented: lease('A', 1, 1000),
+    current: { owner: 'B', token: 2 },
+    now: 1001,
+    message: '',
+  };
+  const st = step({
+    time: 1001,
+    op: 'complete',
+    outcome: { kind: 'refused', reason: 'superseded', error: '' },
+    rejection: rej,
+  });
+  const [en1] = laneModel(trace([st]), en).marks;
+  const [ko1] = laneModel(trace([st]), ko).marks;
+  assert.equal(markText(en1, false), 'complete ✕ superseded · A#1 vs B#2');
+  assert.equal(markText(ko1, false), 'complete ✕ superseded · A#1 대 B#2');
+  assert.equal(markText(en1, true), 'complete ✕ superseded');
+});
+
+test('timeScale keeps instants apart and maps x back to time', () => {
+  const tr = trace([step({ time: 0 }), step({ time: 1000 }), step({ time: 1001 }), step({ time: 9000 })]);
+  const sc = timeScale(laneModel(tr, en), tr, 50, 500, 40);
+  assert.deepEqual(sc.ticks, [0, 1000, 1001, 9000]);
+  for (let i = 1; i < sc.ticks.length; i++) {
+    assert.ok(sc.x(sc.ticks[i]) - sc.x(sc.ticks[i - 1]) >= 40 * (500 / (500 + 3 * 40)) - 1e-9, 'stretches keep apart');
+  }
+  assert.equal(sc.x(0), 50);
+  assert.ok(Math.abs(sc.x(sc.end) - 550) < 1e-9, 'the axis ends at x0 + plotW');
+  for (const t of [0, 500, 1000, 1000.5, 4000, 9000]) assert.ok(Math.abs(sc.time(sc.x(t)) - t) < 1e-6, `time(x(${t}))`);
+  assert.equal(sc.x(-10), 50, 'clamped before the start');
+});
+
+test('layoutLanes places no label over another, for every golden trace and the story, at 360, 768 and 1280 px', () => {
+  const traces = [...goldenTraces(), ['story', story()]];
+  for (const [name, tr] of traces) {
+    const t = tr.lang === 'ko' ? ko : en;
+    const model = laneModel(tr, t);
+    for (const width of [300, 360, 768, 1280]) {
+      const layout = layoutLanes(tr, model, { width, t, measure: estimateText });
+      assert.deepEqual(
+        overlaps(layout).map(([a, b]) => `${a.text} / ${b.text}`),
+        [],
+        `${name} at ${width} px`,
+      );
+      for (const m of layout.marks) {
+        assert.ok(
+          m.label.box.x1 >= layout.gutter && m.label.box.x2 <= layout.width,
+          `${name}: ${m.label.text} in the plot`,
+        );
+      }
+    }
+  }
+});
+
+test("layoutLanes' gutter holds the longest lane label, the clock's offset included", () => {
+  const tr = story();
+  const layout = layoutLanes(tr, laneModel(tr, en), { width: 360, t: en, measure: estimateText });
+  const b = layout.lanes.get('B');
+  assert.equal(b?.offset?.text, '(+200 ms)');
+  assert.ok(b?.offset && b.offset.box.x2 < layout.gutter, 'the offset stays in the gutter');
+  assert.equal(layout.lanes.get('A')?.offset, null);
+});

@@ -1,0 +1,207 @@
+// @ts-check
+// view.js is one engine's drawing of a trace in the player (player.js): its
+// lanes and their legend, the explanation of the current step, the jobs
+// table, the fenced storage (when the timeline writes to it), the SQL and
+// the invariant verdicts. A worksheet has two views side by side.
+
+import { laneModel } from './lanes.js';
+import { drawLanes, drawSQL, drawStorage, drawTable, drawVerdicts, h, layoutMeasured } from './render.js';
+import { clockOffset, ms, storageAt, storageChanged, tableAt, writesStorage } from './trace.js';
+
+/** @typedef {import('./trace.js').Trace} Trace */
+/** @typedef {import('./trace.js').Step} Step */
+/** @typedef {import('./trace.js').ExpectResult} ExpectResult */
+/** @typedef {import('./lanes.js').LaneModel} LaneModel */
+/** @typedef {import('./lanes.js').LanesLayout} LanesLayout */
+/** @typedef {import('./i18n.js').Strings} Strings */
+
+const LEGEND = /** @type {const} */ ([
+  ['lease', 'sw-lease'],
+  ['ends', 'sw-expire'],
+  ['ok', 'sw-ok'],
+  ['refused', 'sw-refused'],
+  ['pause', 'sw-pause'],
+  ['crash', 'sw-crash'],
+  ['forgotten', 'sw-forgotten'],
+]);
+
+/** One engine's drawing: lanes, the step, the tables. */
+export class TraceView {
+  /** @type {Trace | null} */
+  trace = null;
+  /** @type {LaneModel | null} */
+  model = null;
+  /** @type {{width: number, t: Strings, layout: LanesLayout} | null} the lanes laid out for a width */
+  #laidOut = null;
+
+  /**
+   * @param {{heading: 'h3' | 'h4', live: boolean}} o heading: the panels' heading level; live: whether
+   *   the explanation is an aria-live region (one per player)
+   */
+  constructor({ heading, live }) {
+    this.root = h('section', { class: 'view' });
+    this.title = h('h3', { class: 'view-title', hidden: true });
+    this.titleText = '';
+    this.lanes = h('div', { class: 'lanes-scroll', tabindex: 0 });
+    this.svg = /** @type {SVGSVGElement} */ (document.createElementNS('http://www.w3.org/2000/svg', 'svg'));
+    this.svg.setAttribute('class', 'lanes');
+    this.svg.setAttribute('role', 'img');
+    this.svg.setAttribute('focusable', 'false');
+    this.lanes.append(this.svg);
+    this.legend = h('div', { class: 'legend', 'aria-hidden': 'true' });
+    this.stepSource = h('p', { class: 'step-source' });
+    this.explain = h('p', { class: 'explain', 'aria-live': live ? 'polite' : 'off', 'aria-atomic': 'true' });
+    this.note = h('p', { class: 'step-note', hidden: true });
+    this.expect = h('p', { class: 'expect', hidden: true });
+    this.explainBox = h('div', { class: 'explain-box' }, this.stepSource, this.explain, this.note, this.expect);
+    this.jobsAt = h('span', { class: 'at' });
+    this.table = h('table', { class: 'jobs-table' }, h('thead', {}, h('tr')), h('tbody'));
+    this.storageAt = h('span', { class: 'at' });
+    this.storage = h('table', { class: 'jobs-table storage-table' }, h('thead', {}, h('tr')), h('tbody'));
+    this.sql = h('ol', { class: 'sql' });
+    this.verdicts = h('ul', { class: 'verdicts' });
+    this.headings = {
+      jobs: h(heading, {}, h('span', { translate: 'no', text: 'jobs' }), ' ', this.jobsAt),
+      storage: h(heading, {}, h('span', { class: 'storage-name' }), ' ', this.storageAt),
+      sql: h(heading, {}),
+      verdicts: h(heading, {}),
+    };
+    const scroll = (/** @type {HTMLTableElement} */ t) => h('div', { class: 'table-scroll' }, t);
+    this.tablePanel = h('section', { class: 'panel table-panel' }, this.headings.jobs, scroll(this.table));
+    this.storagePanel = h('section', { class: 'panel storage-panel' }, this.headings.storage, scroll(this.storage));
+    this.sqlPanel = h('section', { class: 'panel sql-panel' }, this.headings.sql, this.sql);
+    this.verdictsPanel = h('section', { class: 'panel verdicts-panel' }, this.headings.verdicts, this.verdicts);
+    this.panels = h('div', { class: 'panels' }, this.tablePanel, this.storagePanel, this.sqlPanel, this.verdictsPanel);
+    this.root.append(this.title, this.lanes, this.legend, this.explainBox, this.panels);
+  }
+
+  /**
+   * Puts the view's words in t's language (headings, legend); the trace's
+   * own words come with its next run.
+   * @param {Strings} t
+   */
+  setWords(t) {
+    /** @type {HTMLElement} */ (this.headings.storage.firstChild).textContent = t.storageTitle;
+    this.headings.sql.textContent = t.sqlTitle;
+    this.headings.verdicts.textContent = t.verdictsTitle;
+    this.#laidOut = null;
+    this.#drawLegend(t);
+  }
+
+  /**
+   * Shows trace (a new run: the lanes are read again).
+   * @param {Trace} trace
+   * @param {Strings} t
+   */
+  setTrace(trace, t) {
+    this.trace = trace;
+    this.model = laneModel(trace, t);
+    this.#laidOut = null;
+    this.#drawLegend(t);
+  }
+
+  /** @param {Strings} t */
+  #drawLegend(t) {
+    const m = this.model;
+    /** @type {Record<string, boolean>} */
+    const has = {
+      pause: Boolean(m?.pauses.length),
+      crash: Boolean(m?.marks.some((k) => k.kind === 'crash')),
+      forgotten: Boolean(m?.leases.some((l) => l.forgotAt !== null)),
+    };
+    this.legend.replaceChildren(
+      ...LEGEND.filter(([key]) => has[key] !== false).map(([key, sw]) =>
+        h('span', {}, h('i', { class: `sw ${sw}` }), t.legend[key]),
+      ),
+    );
+  }
+
+  /**
+   * Shows the parts of show: lanes, explain, table, sql, verdicts.
+   * @param {Set<string>} show
+   */
+  applyShow(show) {
+    this.lanes.hidden = !show.has('lanes');
+    this.legend.hidden = !show.has('lanes');
+    this.explainBox.hidden = !show.has('explain');
+    this.tablePanel.hidden = !show.has('table');
+    this.storagePanel.hidden = !show.has('table') || !this.trace || !writesStorage(this.trace);
+    this.sqlPanel.hidden = !show.has('sql');
+    this.verdictsPanel.hidden = !show.has('verdicts');
+    this.panels.hidden = !show.has('table') && !show.has('sql') && !show.has('verdicts');
+  }
+
+  /**
+   * Draws the lanes at the clock; the layout is kept while the width and
+   * the language stay.
+   * @param {{cursor: number, clock: number, ringed: number, t: Strings}} at
+   */
+  drawLanes(at) {
+    if (!this.trace || !this.model || this.lanes.hidden) return;
+    const width = Math.round(this.lanes.clientWidth) || 600;
+    if (!this.#laidOut || this.#laidOut.width !== width || this.#laidOut.t !== at.t) {
+      this.#laidOut = { width, t: at.t, layout: layoutMeasured(this.svg, this.trace, this.model, width, at.t) };
+    }
+    drawLanes(this.svg, this.#laidOut.layout, this.model, at);
+  }
+
+  /**
+   * Draws the step at the cursor: its line, the engine's sentence, the
+   * author's note, the expectation, the tables, the SQL, the verdicts.
+   * @param {number} cursor
+   * @param {Strings} t
+   */
+  drawStep(cursor, t) {
+    const tr = this.trace;
+    if (!tr) return;
+    const n = tr.steps.length;
+    const st = cursor > 0 ? tr.steps[cursor - 1] : null;
+    if (st) {
+      this.stepSource.replaceChildren(
+        h('span', { class: 'line-no', text: t.line(st.line) }),
+        h('code', { translate: 'no', text: st.source }),
+      );
+      if (st.now !== st.time && st.actors.length === 1) {
+        this.stepSource.append(h('span', { class: 'own-clock', text: t.ownClock(st.actors[0], ms(st.now)) }));
+      }
+      this.explain.textContent = t.stepExplain(cursor, n, ms(st.time), st.explain);
+    } else {
+      this.stepSource.replaceChildren(
+        h('span', { class: 'line-no', text: t.start }),
+        h('code', { translate: 'no', text: tr.title || tr.name }),
+      );
+      this.explain.textContent = t.beforeFirst(n);
+    }
+    this.note.hidden = !st?.note;
+    this.note.replaceChildren(h('span', { class: 'visually-hidden', text: t.note }), st?.note || '');
+    this.#drawExpect(st?.expect || null, t);
+    this.#drawPanels(tr, cursor, st, t);
+  }
+
+  /**
+   * @param {Trace} tr
+   * @param {number} cursor
+   * @param {Step | null} st
+   * @param {Strings} t
+   */
+  #drawPanels(tr, cursor, st, t) {
+    const at = st ? t.jobsAt(cursor, ms(st.time)) : t.jobsAt(0, '');
+    this.jobsAt.textContent = at;
+    const offset = (/** @type {string} */ w) => clockOffset(tr, w);
+    drawTable(this.table, st ? tableAt(tr, cursor) : tr.start, st ? st.changed : [], st ? st.time : 0, t, offset);
+    if (writesStorage(tr)) {
+      this.storageAt.textContent = at;
+      drawStorage(this.storage, storageAt(tr, cursor), storageChanged(st), t);
+    }
+    drawSQL(this.sql, st ? st.sql : tr.setup, t);
+    drawVerdicts(this.verdicts, st ? st.verdicts : [], t);
+  }
+
+  /** @param {ExpectResult | null} ex @param {Strings} t */
+  #drawExpect(ex, t) {
+    this.expect.hidden = !ex;
+    if (!ex) return;
+    this.expect.className = `expect ${ex.ok ? 'ok' : 'bad'}`;
+    this.expect.textContent = ex.ok ? t.expectOk(ex.text) : t.expectBad(ex.expected, ex.got);
+  }
+}
