@@ -26,7 +26,9 @@
 //                                              call will be answered
 // Calls are answered by id, in the order the engine finishes them.
 
-import './wasm_exec.js';
+// Go's wasm_exec.js (a classic script that defines globalThis.Go) is loaded
+// by its URL: it is Go's, copied by make wasm, and not ours to type-check.
+const goRuntime = import(new URL('wasm_exec.js', import.meta.url).href);
 
 /** The engine's methods a page may call through this worker. */
 const CALLS = ['run', 'worksheet', 'goTest', 'explore', 'benchCycles', 'wasmBytes'];
@@ -44,7 +46,7 @@ self.onmessage = (/** @type {MessageEvent} */ e) => {
   const msg = e.data;
   if (msg.type === 'start' && !engine) {
     engine = start(msg.module || msg.url);
-    engine.catch((err) => postMessage({ type: 'failed', message: String((err && err.message) || err) }));
+    engine.catch((err) => postMessage({ type: 'failed', message: String(err?.message || err) }));
   } else if (msg.type === 'call') {
     answer(msg.id, msg.method, msg.args);
   }
@@ -57,10 +59,12 @@ self.onmessage = (/** @type {MessageEvent} */ e) => {
  * @returns {Promise<Engine>}
  */
 async function start(source) {
+  await goRuntime;
   const go = new /** @type {any} */ (globalThis).Go();
-  const { module, instance } = source instanceof WebAssembly.Module
-    ? { module: source, instance: await WebAssembly.instantiate(source, go.importObject) }
-    : await fetchModule(source, go.importObject);
+  const { module, instance } =
+    source instanceof WebAssembly.Module
+      ? { module: source, instance: await WebAssembly.instantiate(source, go.importObject) }
+      : await fetchModule(source, go.importObject);
   // run returns once main blocks (its API is then in place); its Promise
   // settles when the program exits.
   go.run(instance).finally(() => postMessage({ type: 'stopped' }));
@@ -108,7 +112,8 @@ async function answer(id, method, args) {
   try {
     if (!CALLS.includes(method)) throw new Error(`leaselab: no method ${method}`);
     const { api, memory } = await /** @type {Promise<Engine>} */ (engine);
-    if (method === 'explore') args = [args[0], args[1], (/** @type {unknown} */ p) => postMessage({ type: 'progress', id, value: p })];
+    if (method === 'explore')
+      args = [args[0], args[1], (/** @type {unknown} */ p) => postMessage({ type: 'progress', id, value: p })];
     const value = method === 'wasmBytes' ? memory.buffer.byteLength : await api[method](...args);
     postMessage({ type: 'answer', id, value });
   } catch (err) {

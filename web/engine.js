@@ -102,8 +102,15 @@ export function loadEngine() {
   if (!shared) {
     const root = document.documentElement;
     if (!root.dataset.engine) root.dataset.engine = 'loading';
-    shared = openEngine(new URL('leaselab.wasm', import.meta.url), (s) => { if (root.dataset.engine !== s) root.dataset.engine = s; });
-    shared.then((api) => { /** @type {any} */ (globalThis).leaselab = api; }, () => {});
+    shared = openEngine(new URL('leaselab.wasm', import.meta.url), (s) => {
+      if (root.dataset.engine !== s) root.dataset.engine = s;
+    });
+    shared.then(
+      (api) => {
+        /** @type {any} */ (globalThis).leaselab = api;
+      },
+      () => {},
+    );
   }
   return shared;
 }
@@ -162,7 +169,7 @@ function engineAPI(link, facts) {
     worksheet: timelineCall('worksheet'),
     goTest: timelineCall('goTest'),
     explore: (/** @type {unknown} */ goal, /** @type {any} */ opts = {}) =>
-      link.call('explore', [goal, (opts && opts.scope) || {}], signalOf(opts), opts && opts.onProgress),
+      link.call('explore', [goal, opts?.scope || {}], signalOf(opts), opts?.onProgress),
     benchCycles: (/** @type {number} */ n) => link.call('benchCycles', [n]),
     wasmBytes: () => link.call('wasmBytes', []),
     library: () => known(facts.library),
@@ -210,7 +217,7 @@ class Link {
   /** @type {Map<number, Call>} */
   #calls = new Map();
   #next = 1;
-  #ready = false;  // a worker has been ready
+  #ready = false; // a worker has been ready
   #broken = false; // the last worker stopped or failed
   /** @type {{resolve: (f: Facts) => void, reject: (e: any) => void} | null} */
   #starting = null;
@@ -235,7 +242,9 @@ class Link {
   start() {
     const worker = new Worker(WORKER_URL, { type: 'module', name: 'leaselab engine' });
     this.#worker = worker;
-    const facts = new Promise((resolve, reject) => { this.#starting = { resolve, reject }; });
+    const facts = new Promise((resolve, reject) => {
+      this.#starting = { resolve, reject };
+    });
     worker.onmessage = (e) => this.#receive(worker, e.data);
     worker.onerror = (e) => this.#lost(worker, new Error(`the engine's worker failed: ${e.message || WORKER_URL}`));
     worker.onmessageerror = () => this.#lost(worker, new Error("the engine's worker sent what cannot be read"));
@@ -259,7 +268,7 @@ class Link {
    * @param {(p: unknown) => void} [onProgress] hears the call's progress messages
    */
   call(method, args, signal, onProgress) {
-    if (signal && signal.aborted) return Promise.reject(abortReason(signal));
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
     return new Promise((resolve, reject) => {
       const id = this.#next++;
       /** @type {Call} */
@@ -272,7 +281,8 @@ class Link {
       try {
         if (this.#worker) this.#worker.postMessage({ type: 'call', id, method, args });
         else this.#restart();
-      } catch (err) { // args that cannot be cloned
+      } catch (err) {
+        // args that cannot be cloned
         this.#take(id);
         reject(err);
       }
@@ -287,7 +297,7 @@ class Link {
   #take(id) {
     const c = this.#calls.get(id);
     this.#calls.delete(id);
-    if (c && c.signal && c.onAbort) c.signal.removeEventListener('abort', c.onAbort);
+    if (c?.signal && c.onAbort) c.signal.removeEventListener('abort', c.onAbort);
     return c;
   }
 

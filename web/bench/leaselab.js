@@ -9,7 +9,9 @@ import { start } from './measure.js';
 
 start(async () => {
   const root = document.documentElement;
-  const api = await openEngine(new URL('../leaselab.wasm?page=bench', import.meta.url), (s) => { root.dataset.engine = s; });
+  const api = await openEngine(new URL('../leaselab.wasm?page=bench', import.meta.url), (s) => {
+    root.dataset.engine = s;
+  });
   globalThis.leaselab = api; // the harness reads the worker's memory through it
   return {
     version: api.version,
