@@ -9,6 +9,7 @@ require (
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875
 	github.com/ncruces/go-sqlite3 v0.37.0
 	github.com/syumai/workers v0.33.0
+	golang.org/x/net v0.62.0
 	golang.org/x/text v0.44.0
 	maragu.dev/goqite v0.4.0
 	pgregory.net/rapid v1.3.0

@@ -77,18 +77,18 @@ async function start(source) {
 
 /**
  * Fetches, compiles and instantiates the module at url as it streams in.
+ * Streaming needs the type application/wasm; from a host that sends
+ * another (an old static server, a misconfigured one) the bytes are
+ * fetched whole and compiled then (no streaming, no code cache).
  * @param {string} url
  * @param {WebAssembly.Imports} imports
  */
 async function fetchModule(url, imports) {
-  const resp = fetch(url);
-  try {
-    return await WebAssembly.instantiateStreaming(resp, imports);
-  } catch (err) {
-    const r = await resp;
-    if (!r.ok) throw new Error(`leaselab.wasm: HTTP ${r.status} (build it with make wasm)`);
-    throw err;
-  }
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`leaselab.wasm: HTTP ${r.status} (build it with make wasm)`);
+  const type = (r.headers.get('Content-Type') || '').split(';')[0].trim().toLowerCase();
+  if (type === 'application/wasm') return WebAssembly.instantiateStreaming(r, imports);
+  return WebAssembly.instantiate(await r.arrayBuffer(), imports);
 }
 
 /**

@@ -32,15 +32,37 @@
 // and clock. Until the engine has run, the element shows its timeline as
 // text. It reflects its state on itself for the page's CSS and scripts:
 // data-state (text, loading, ready, error), data-steps, data-cursor, and in
-// a worksheet data-differs (yes or no), data-diff-step and data-diff-line.
+// a worksheet data-differs (yes or no), data-diff-step and data-diff-line;
+// data-source says where the run on screen came from (prerendered, engine).
 // exportTrace(), exportSVG() and exportGoTest() return what the export
 // buttons download.
+//
+// On a course site (leaselab.js), a timeline whose trace `leaselab
+// prerender` computed ahead of time is drawn from it at once, and the
+// engine is fetched only when the reader asks for what no prerendered
+// trace holds: an edit, another mutant, a Go test (prerendered.js).
+//
+// The API for the page around it (see the guide, guide.html):
+//   events   ready   a run is on screen: detail {steps, cursor, source}
+//            step    the cursor moved: detail {cursor, steps}
+//            error   the text was refused or the engine could not start:
+//                    detail {line, col, message, errors} (does not bubble)
+//            solved  a worksheet's reader wrote a timeline that tells the
+//                    mutant apart: detail {mutant, step, line, text}
+//            ready, step and solved bubble and cross shadow roots.
+//   methods  play(), pause(), step(n) (the cursor to step n), reset() (the
+//            author's text again and the cursor where it started); called
+//            before the first run, they wait for it.
 
 import { ErrorView, fitRows } from './editor.js';
+import { dedent } from './fences.js';
 import { langOf, strings } from './i18n.js';
 import { loadEngine, Player } from './player.js';
+import { courseEngine } from './prerendered.js';
 import { h } from './render.js';
 import { timelineParams } from './share.js';
+
+export { dedent };
 
 /** @typedef {import('./player.js').Engine} Engine */
 
@@ -81,19 +103,6 @@ const near = new IntersectionObserver(
 );
 
 /**
- * The timeline text of an element's content: common indentation and blank edges removed.
- * @param {string} text
- */
-export function dedent(text) {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  while (lines.length && !lines[0].trim()) lines.shift();
-  while (lines.length && !lines[lines.length - 1].trim()) lines.pop();
-  const indents = lines.filter((l) => l.trim()).map((l) => (l.match(/^[ \t]*/) || [''])[0].length);
-  const cut = indents.length ? Math.min(...indents) : 0;
-  return `${lines.map((l) => l.slice(cut)).join('\n')}\n`;
-}
-
-/**
  * The first comment line: the timeline's title, as the engine reads it.
  * @param {string} text
  */
@@ -121,8 +130,14 @@ export class LeaseTimeline extends HTMLElement {
   #text = '';
   #name = 'timeline.tl';
   #mutant = '';
-  /** @type {Engine | null} */
+  /** @type {ReturnType<typeof courseEngine> | null} */
   #engine = null;
+  /** the author's text (reset() puts it back) */
+  #authored = '';
+  #lastCursor = -1;
+  #solved = false;
+  /** what play(), step(n) and reset() asked before the first run */
+  #pending = { play: false, step: /** @type {number | null} */ (null) };
   #nearSeen = false;
   /** @type {Error | null} why src= could not be read: nothing runs until it can */
   #srcError = null;
@@ -221,7 +236,7 @@ export class LeaseTimeline extends HTMLElement {
       if (this.hasAttribute('src')) return;
       const text = dedent(this.textContent || '');
       if (text !== this.#text) {
-        this.#setText(text);
+        this.#setAuthored(text);
         this.#rerun();
       }
     }).observe(this, { childList: true, characterData: true, subtree: true });
@@ -250,16 +265,16 @@ export class LeaseTimeline extends HTMLElement {
     const src = this.getAttribute('src');
     this.#srcError = null;
     if (!src) {
-      this.#setText(dedent(this.textContent || ''));
+      this.#setAuthored(dedent(this.textContent || ''));
       return;
     }
     try {
       const r = await fetch(new URL(src, document.baseURI));
       if (!r.ok) throw new Error(`${src}: HTTP ${r.status}`);
-      this.#setText(await r.text());
+      this.#setAuthored(await r.text());
     } catch (err) {
       this.#srcError = err instanceof Error ? err : new Error(String(err));
-      this.#setText(dedent(this.textContent || ''));
+      this.#setAuthored(dedent(this.textContent || ''));
       this.#showError(this.#srcError);
       this.dataset.state = 'error';
     }
@@ -270,6 +285,15 @@ export class LeaseTimeline extends HTMLElement {
     if (given) return given;
     const src = this.getAttribute('src');
     return src ? src.replace(/[?#].*$/, '').replace(/^.*\//, '') || 'timeline.tl' : 'timeline.tl';
+  }
+
+  /**
+   * The author's text: the element's, or src='s (reset() puts it back).
+   * @param {string} text
+   */
+  #setAuthored(text) {
+    this.#authored = text;
+    this.#setText(text);
   }
 
   /** @param {string} text */
@@ -334,22 +358,13 @@ export class LeaseTimeline extends HTMLElement {
 
   [NEAR]() {
     this.#nearSeen = true;
-    if (this.#engine) {
-      this.#run();
-      return;
+    if (!this.#engine) {
+      const ui = /** @type {ReturnType<typeof buildChrome>} */ (this.#ui);
+      this.dataset.state = 'loading';
+      ui.status.textContent = this.#t.loading;
+      this.#engine = courseEngine();
     }
-    const ui = /** @type {ReturnType<typeof buildChrome>} */ (this.#ui);
-    this.dataset.state = 'loading';
-    ui.status.textContent = this.#t.loading;
-    loadEngine()
-      .then((engine) => {
-        this.#engine = engine;
-        return this.#run();
-      })
-      .catch((err) => {
-        this.dataset.state = 'error';
-        ui.status.textContent = this.#t.unavailable(err instanceof Error ? err.message : String(err));
-      });
+    this.#run();
   }
 
   #rerun() {
@@ -371,19 +386,102 @@ export class LeaseTimeline extends HTMLElement {
     ui.status.textContent = this.#t.running;
     const req = { text: this.#text, name: this.#name, mutant: this.#mutant, lang: this.#lang, worksheet: true };
     if (first) Object.assign(req, { cursor: this.#startStep() });
-    const res = await player.runOn(engine, req);
+    const res = await player.runOn(/** @type {Engine} */ (/** @type {unknown} */ (engine)), req);
     if (res.status === 'stale') return;
     ui.status.textContent = '';
     if (res.status === 'failed') {
-      this.#showError(res.error);
-      if (first) this.dataset.state = 'error';
+      this.#failed(res.error, first);
       return;
     }
     this.#errors?.clear();
     ui.title.textContent = player.run?.traces[0].title || titleOf(this.#text) || this.#t.timeline;
     this.#applyShow();
     this.dataset.state = 'ready';
-    if (first && this.hasAttribute('autoplay')) player.play();
+    this.dataset.source = engine.source;
+    this.#emit('ready', { steps: player.steps, cursor: player.cursor, source: engine.source }, true);
+    this.#checkSolved();
+    if (first) this.#afterFirstRun();
+  }
+
+  /**
+   * Shows why a run failed and tells the page (the error event).
+   * @param {any} err
+   * @param {boolean} first whether no run is on screen
+   */
+  #failed(err, first) {
+    const ui = /** @type {ReturnType<typeof buildChrome>} */ (this.#ui);
+    if (err?.unavailable) ui.status.textContent = this.#t.unavailable(err.message);
+    else this.#showError(err);
+    if (first || err?.unavailable) this.dataset.state = 'error';
+    const errors = Array.isArray(err?.errors) ? err.errors : [{ line: 0, col: 0, msg: String(err?.message || err) }];
+    const detail = { line: errors[0].line, col: errors[0].col, message: String(err?.message || err), errors };
+    this.#emit('error', detail, false);
+  }
+
+  /** Autoplay, and what play() and step(n) asked before the first run. */
+  #afterFirstRun() {
+    const p = this.#pending;
+    if (p.step !== null) this.#player?.seek(p.step);
+    if (p.play || this.hasAttribute('autoplay')) this.#player?.play();
+    this.#pending = { play: false, step: null };
+  }
+
+  /** A worksheet's solved event: the reader's text tells the mutant apart (once per solution). */
+  #checkSolved() {
+    const run = this.#player?.run;
+    if (!this.#mutant || !run || run.traces.length < 2) return;
+    const solved = Boolean(run.diff) && this.#text !== this.#authored;
+    if (solved && !this.#solved && run.diff) {
+      const d = run.diff;
+      this.#emit('solved', { mutant: this.#mutant, step: d.step + 1, line: d.line, text: this.#text }, true);
+    }
+    this.#solved = solved;
+  }
+
+  /**
+   * Dispatches a CustomEvent on the element.
+   * @param {string} type
+   * @param {object} detail
+   * @param {boolean} bubbles whether it bubbles and crosses shadow roots
+   */
+  #emit(type, detail, bubbles) {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles, composed: bubbles }));
+  }
+
+  // ---- the API for the page ----
+
+  /** Plays from the cursor (once the first run is on screen). */
+  play() {
+    if (this.#player?.run) this.#player.play();
+    else this.#pending.play = true;
+  }
+
+  /** Stops the clock where it is. */
+  pause() {
+    this.#pending.play = false;
+    this.#player?.pause();
+  }
+
+  /**
+   * Moves the cursor to step n (0: before the first step), clamped.
+   * @param {number} n
+   */
+  step(n) {
+    const c = Math.trunc(Number(n)) || 0;
+    if (this.#player?.run) this.#player.seek(c);
+    else this.#pending.step = c;
+  }
+
+  /** Pauses, puts the author's text back if the reader edited it, and moves the cursor where it started. */
+  reset() {
+    this.pause();
+    this.#pending.step = null;
+    if (this.#text !== this.#authored) {
+      this.#setText(this.#authored);
+      this.#rerun();
+    }
+    const start = this.#startStep();
+    if (this.#player?.run) this.#player.seek(start);
   }
 
   /** @param {any} err */
@@ -398,6 +496,10 @@ export class LeaseTimeline extends HTMLElement {
   #reflect(p) {
     this.dataset.cursor = String(p.cursor);
     this.dataset.steps = String(p.steps);
+    if (p.cursor !== this.#lastCursor) {
+      this.#lastCursor = p.cursor;
+      this.#emit('step', { cursor: p.cursor, steps: p.steps }, true);
+    }
     const run = p.run;
     if (this.#mutant && run && run.traces.length > 1) {
       this.dataset.differs = run.diff ? 'yes' : 'no';

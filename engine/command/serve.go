@@ -76,6 +76,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cli.Mutants(args[1:], o)
 	case "explore":
 		return cli.Explore(args[1:], o)
+	case "prerender":
+		return cli.Prerender(args[1:], o)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return cli.ExitPass
@@ -94,6 +96,8 @@ Commands (each takes -h):
   mutants     the broken engines this build holds      leaselab mutants [-lang en|ko]
   explore     find the shortest timeline that tells a  leaselab explore (-mutant NAME | -engine NAME [-property INV] | -all)
               broken engine apart or breaks an invariant
+  prerender   run a built course site's timelines ahead leaselab prerender SITE_DIR
+              of time, so its pages draw them at once
   serve       the simulator and the HTTP API           leaselab serve [-addr 127.0.0.1:8080] [-web web] [-db leaselab.db] [-clock client|server]
 
 A FILE of - reads standard input.

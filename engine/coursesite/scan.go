@@ -1,0 +1,244 @@
+package coursesite
+
+import (
+	"bytes"
+	"regexp"
+	"slices"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Found is one timeline of a page: a <lease-timeline> element, or a fence
+// the player turns into one, with the options that choose its run.
+type Found struct {
+	Fence   bool              // a fence (else an element)
+	Options map[string]string // the element's attributes (a fence's options)
+	Src     string            // an element's src= (its text is that file's), else ""
+	Unknown []string          // a fence directive's keys that are no option
+	// Run is the run the player asks for; its Text is empty when Src
+	// names the text.
+	Run Run
+}
+
+// FenceClasses are the class names that mark a fence (fences.js
+// FENCE_SELECTOR): on the code (language-lease-timeline), on the pre
+// (lease-timeline, language-lease-timeline), or on an ancestor
+// (language-lease-timeline).
+const fenceClass, customClass = "language-lease-timeline", "lease-timeline"
+
+// wrapperClass is a highlighter's wrapper class (fences.js WRAPPER).
+var wrapperClass = regexp.MustCompile(`(^|\s)(highlight|codehilite|highlighter-rouge|language-\S+)(\s|$)`)
+
+// Find returns the timelines of a page's HTML, in the page's order: each
+// <lease-timeline> element and each fence (fences.js convertAll finds the
+// same).
+func Find(page []byte) ([]Found, error) {
+	doc, err := html.Parse(bytes.NewReader(page))
+	if err != nil {
+		return nil, err
+	}
+	docLang := ""
+	if root := firstElement(doc, atom.Html); root != nil {
+		docLang = attr(root, "lang")
+	}
+	var out []Found
+	for n := range doc.Descendants() {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		if n.Data == "lease-timeline" {
+			out = append(out, element(n, docLang))
+		} else if n.DataAtom == atom.Code && isFence(n) {
+			out = append(out, fence(n, docLang))
+		}
+	}
+	return out, nil
+}
+
+// element reads a <lease-timeline> as lease-timeline.js does.
+func element(n *html.Node, docLang string) Found {
+	f := Found{Options: map[string]string{}, Src: attr(n, "src")}
+	for _, a := range n.Attr {
+		if a.Namespace == "" {
+			f.Options[a.Key] = a.Val
+		}
+	}
+	f.Run = Run{Name: elementName(n), Lang: langOf(n, docLang), Mutant: attr(n, "mutant")}
+	if f.Src == "" {
+		f.Run.Text = Dedent(textContent(n))
+	}
+	return f
+}
+
+// elementName is the element's name=, else src='s file name, else timeline.tl.
+func elementName(n *html.Node) string {
+	if v := attr(n, "name"); v != "" {
+		return v
+	}
+	src := attr(n, "src")
+	if src == "" {
+		return "timeline.tl"
+	}
+	if i := strings.IndexAny(src, "?#"); i >= 0 {
+		src = src[:i]
+	}
+	if i := strings.LastIndex(src, "/"); i >= 0 {
+		src = src[i+1:]
+	}
+	if src == "" {
+		return "timeline.tl"
+	}
+	return src
+}
+
+// isFence reports whether code is a fence's: a code in a pre that the
+// generator marked, or whose first line is the marked directive — and not
+// inside a <lease-timeline>.
+func isFence(code *html.Node) bool {
+	pre := code.Parent
+	if pre == nil || pre.Type != html.ElementNode || pre.DataAtom != atom.Pre {
+		return false
+	}
+	for a := pre; a != nil; a = a.Parent {
+		if a.Type == html.ElementNode && a.Data == "lease-timeline" {
+			return false
+		}
+	}
+	switch {
+	case hasClass(code, fenceClass), attr(code, "data-lang") == Marker && hasAttr(code, "data-lang"):
+		return true
+	case hasClass(pre, customClass), hasClass(pre, fenceClass):
+		return true
+	}
+	for a := pre.Parent; a != nil; a = a.Parent {
+		if a.Type == html.ElementNode && hasClass(a, fenceClass) {
+			return true
+		}
+	}
+	text := textContent(code)
+	return strings.HasPrefix(strings.TrimLeftFunc(text, isJSSpace), "#!") && ParseFence(text).Marked
+}
+
+// fence reads a fence as fences.js convert does.
+func fence(code *html.Node, docLang string) Found {
+	pre := code.Parent
+	block := fenceBlock(pre)
+	els := []*html.Node{code}
+	for e := pre; e != nil && e != block.Parent; e = e.Parent {
+		els = append(els, e)
+	}
+	parsed := ParseFence(textContent(code))
+	opts := attributeOptions(els)
+	for k, v := range parsed.Options {
+		opts[k] = v
+	}
+	lang := docLang
+	if v, ok := opts["lang"]; ok {
+		if v != "" {
+			lang = v
+		}
+	} else {
+		lang = langOf(block.Parent, docLang)
+	}
+	name := opts["name"]
+	if name == "" {
+		name = "timeline.tl"
+	}
+	return Found{Fence: true, Options: opts, Unknown: parsed.Unknown,
+		Run: Run{Text: parsed.Text, Name: name, Lang: LangTag(lang), Mutant: opts["mutant"]}}
+}
+
+// fenceBlock is fences.js fenceBlock: the pre, or the highlighter's
+// wrappers around it (at most two divs that hold no other pre).
+func fenceBlock(pre *html.Node) *html.Node {
+	block := pre
+	for range 2 {
+		p := block.Parent
+		if p == nil || p.Type != html.ElementNode || p.DataAtom != atom.Div || !wrapperClass.MatchString(attr(p, "class")) {
+			break
+		}
+		pres := 0
+		for d := range p.Descendants() {
+			if d.Type == html.ElementNode && d.DataAtom == atom.Pre {
+				pres++
+			}
+		}
+		if pres != 1 {
+			break
+		}
+		block = p
+	}
+	return block
+}
+
+// attributeOptions is fences.js attributeOptions: KEY or data-KEY on the
+// nearest of els (data-lang is not an option).
+func attributeOptions(els []*html.Node) map[string]string {
+	out := map[string]string{}
+	for _, k := range OptionKeys {
+		for _, e := range els {
+			if hasAttr(e, k) {
+				out[k] = attr(e, k)
+				break
+			}
+			if k != "lang" && hasAttr(e, "data-"+k) {
+				out[k] = attr(e, "data-"+k)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// langOf is the interface language of an element (i18n.js langOf): the
+// nearest lang attribute of it or its ancestors, else the document's.
+func langOf(n *html.Node, docLang string) string {
+	for a := n; a != nil; a = a.Parent {
+		if a.Type == html.ElementNode && hasAttr(a, "lang") {
+			if v := attr(a, "lang"); v != "" {
+				return LangTag(v)
+			}
+			break
+		}
+	}
+	return LangTag(docLang)
+}
+
+// textContent is the DOM's textContent: every text below n, in order.
+func textContent(n *html.Node) string {
+	var b strings.Builder
+	for d := range n.Descendants() {
+		if d.Type == html.TextNode {
+			b.WriteString(d.Data)
+		}
+	}
+	return b.String()
+}
+
+func firstElement(n *html.Node, a atom.Atom) *html.Node {
+	for d := range n.Descendants() {
+		if d.Type == html.ElementNode && d.DataAtom == a {
+			return d
+		}
+	}
+	return nil
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func hasAttr(n *html.Node, key string) bool {
+	return slices.ContainsFunc(n.Attr, func(a html.Attribute) bool { return a.Namespace == "" && a.Key == key })
+}
+
+func hasClass(n *html.Node, class string) bool {
+	return slices.Contains(strings.Fields(attr(n, "class")), class)
+}

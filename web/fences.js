@@ -1,0 +1,270 @@
+// @ts-check
+// fences.js turns the Markdown fences of a course site into players: every
+// code block a site generator made of a ```lease-timeline fence becomes a
+// <lease-timeline> element (lease-timeline.js), with the options the fence
+// gives. leaselab.js, the one script a course site includes, loads it.
+//
+// A fence is a timeline when the generator marked it so — the forms the
+// generators emit, in FENCE_SELECTOR:
+//   <pre><code class="language-lease-timeline">   MkDocs, Hugo, Jekyll, mdBook, markdown-it
+//   <pre class="lease-timeline"><code>            pymdownx.superfences' custom fence (Material for MkDocs)
+//   <pre class="language-lease-timeline"><code>   Docusaurus (Prism)
+//   <div class="language-lease-timeline …"><pre><code>  VitePress, Jekyll (Rouge)
+//   <code data-lang="lease-timeline">             Hugo
+// — or, whatever the generator kept, when its first line is the directive
+// with the marker: `#! lease-timeline …` (a highlighter that drops the
+// fence's language, as Material's default does, keeps the text).
+//
+// The directive: a first line that starts with #! gives the options, as
+// key=value pairs (a value with spaces in "double" or 'single' quotes; a
+// bare key is true), e.g.
+//   #! lease-timeline step=3 show="lanes table" mutant=claim-boundary
+// It is not part of the timeline's text (to the engine it would be a
+// comment anyway). Options may also come as attributes where the generator
+// keeps an info string's attribute list (MkDocs' attr_list, a Hugo render
+// hook): KEY or data-KEY on the code, the pre or the highlighter's wrapper.
+// The directive wins over an attribute. Keys: OPTION_KEYS.
+//
+// Without JavaScript the fence is what the generator made: readable text.
+// With it, the block is hidden (hidden, data-leaselab-fence) and the
+// element is put before it; a fence added later (a single-page site's
+// navigation) is converted too.
+//
+// Prerendering: `leaselab prerender SITE` finds the same fences and
+// elements (engine/coursesite, which mirrors this file) and writes each
+// run's trace under traceKey's hash; the player draws it without the
+// engine (prerendered.js).
+
+/** The options a fence may give: the element's attributes of the same names. */
+export const OPTION_KEYS = ['step', 'show', 'mutant', 'lang', 'name', 'height', 'theme', 'autoplay', 'id'];
+
+/** The marker word of a directive that marks a code block as a timeline. */
+export const MARKER = 'lease-timeline';
+
+/** The code blocks a generator marks as lease-timeline fences. */
+export const FENCE_SELECTOR = [
+  'pre > code.language-lease-timeline',
+  'pre.lease-timeline > code',
+  'pre.language-lease-timeline > code',
+  '.language-lease-timeline pre > code',
+  'pre > code[data-lang="lease-timeline"]',
+].join(', ');
+
+/**
+ * @typedef {object} Fence a fence's text read
+ * @property {Record<string, string>} options the directive's options (a bare key: "")
+ * @property {boolean} marked the directive starts with the marker word
+ * @property {boolean} directive the text had a directive line
+ * @property {string[]} unknown keys the directive gave that are not options
+ * @property {string} text the timeline: the text without the directive, dedented
+ */
+
+/**
+ * Reads a fence's text: its directive (the first non-blank line, when it
+ * starts with #!) and the timeline after it.
+ * @param {string} raw
+ * @returns {Fence}
+ */
+export function parseFence(raw) {
+  const lines = raw.replace(/\r\n?/g, '\n').split('\n');
+  const first = lines.findIndex((l) => l.trim() !== '');
+  const head = first >= 0 ? lines[first].trim() : '';
+  if (!head.startsWith('#!')) return { options: {}, marked: false, directive: false, unknown: [], text: dedent(raw) };
+  const tokens = directiveTokens(head.slice(2));
+  const marked = tokens.length > 0 && tokens[0][0] === MARKER && tokens[0][1] === null;
+  /** @type {Record<string, string>} */
+  const options = {};
+  /** @type {string[]} */
+  const unknown = [];
+  for (const [k, v] of marked ? tokens.slice(1) : tokens) {
+    if (OPTION_KEYS.includes(k)) options[k] = v ?? '';
+    else unknown.push(k);
+  }
+  return { options, marked, directive: true, unknown, text: dedent(lines.slice(first + 1).join('\n')) };
+}
+
+/**
+ * Splits a directive's text into [key, value] pairs; value is null for a
+ * bare key. A quoted value runs to its closing quote (or the line's end).
+ * @param {string} s
+ * @returns {[string, string | null][]}
+ */
+export function directiveTokens(s) {
+  /** @type {[string, string | null][]} */
+  const out = [];
+  const re = /\s*([^\s=]+)(?:=(?:"([^"]*)"?|'([^']*)'?|(\S*)))?/gy;
+  for (let m = re.exec(s); m && m[0] !== ''; m = re.exec(s)) {
+    const quoted = m[2] ?? m[3] ?? m[4];
+    out.push([m[1], m[0].includes('=') ? (quoted ?? '') : null]);
+  }
+  return out;
+}
+
+/**
+ * The timeline text of an element's content or a fence: common
+ * indentation and blank edges removed, one newline at the end.
+ * @param {string} text
+ */
+export function dedent(text) {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  while (lines.length && !lines[0].trim()) lines.shift();
+  while (lines.length && !lines[lines.length - 1].trim()) lines.pop();
+  const indents = lines.filter((l) => l.trim()).map((l) => (l.match(/^[ \t]*/) || [''])[0].length);
+  const cut = indents.length ? Math.min(...indents) : 0;
+  return `${lines.map((l) => l.slice(cut)).join('\n')}\n`;
+}
+
+/**
+ * @typedef {object} TraceRequest what a prerendered trace is addressed by
+ * @property {string} text the timeline, as the player runs it
+ * @property {string} name its name in messages and exports
+ * @property {string} lang the language of its explanations (en, ko)
+ * @property {string} mutant a worksheet's mutant, or ""
+ */
+
+/** The first field of the canonical form: its version. */
+export const KEY_TAG = 'leaselab-prerender-1';
+
+/**
+ * The canonical form a trace's key hashes: the fields KEY_TAG, name, lang,
+ * mutant and text, each as its length in UTF-8 bytes, a colon, its bytes
+ * and a newline. engine/coursesite writes the same bytes.
+ * @param {TraceRequest} req
+ */
+export function canonicalForm({ text, name, lang, mutant }) {
+  const enc = new TextEncoder();
+  return [KEY_TAG, name, lang, mutant, text].map((f) => `${enc.encode(f).length}:${f}\n`).join('');
+}
+
+/**
+ * The key of a run's prerendered trace: the SHA-256 of its canonical
+ * form, in lower-case hex. Null where SubtleCrypto is missing (a page not
+ * served over HTTPS nor from localhost): the player then runs the engine.
+ * @param {TraceRequest} req
+ * @returns {Promise<string | null>}
+ */
+export async function traceKey(req) {
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) return null;
+  const sum = await subtle.digest('SHA-256', new TextEncoder().encode(canonicalForm(req)));
+  return [...new Uint8Array(sum)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+// ---- the page: fences into elements ----
+
+/** A highlighter's wrapper around a fence's pre (its class). */
+const WRAPPER = /(^|\s)(highlight|codehilite|highlighter-rouge|language-\S+)(\s|$)/;
+
+/**
+ * The block a fence's pre stands for: the pre, or the highlighter's
+ * wrappers around it (at most two divs with a highlighter's class that
+ * hold no other pre).
+ * @param {Element} pre
+ */
+export function fenceBlock(pre) {
+  let block = pre;
+  for (let i = 0; i < 2; i++) {
+    const p = block.parentElement;
+    if (p?.tagName !== 'DIV' || !WRAPPER.test(p.getAttribute('class') || '')) break;
+    if (p.querySelectorAll('pre').length !== 1) break;
+    block = p;
+  }
+  return block;
+}
+
+/**
+ * The options the fence's elements carry as attributes (an info string's
+ * attribute list): KEY or data-KEY on the code, then the pre, then the
+ * wrappers; the nearest wins. data-lang is not an option (Hugo writes the
+ * fence's language there).
+ * @param {Element[]} els the code, the pre and the wrappers, nearest first
+ */
+export function attributeOptions(els) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  for (const k of OPTION_KEYS) {
+    for (const el of els) {
+      const v = el.getAttribute(k) ?? (k === 'lang' ? null : el.getAttribute(`data-${k}`));
+      if (v !== null) {
+        out[k] = v;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether a code block's first line is the directive with the marker.
+ * @param {Element} code
+ */
+export function isMarked(code) {
+  const text = code.textContent || '';
+  const start = text.search(/\S/);
+  return start >= 0 && text.startsWith('#!', start) && parseFence(text).marked;
+}
+
+/**
+ * Puts a <lease-timeline> before the fence of code and hides the fence;
+ * returns the element, or null when code is no fence's or was converted.
+ * @param {Element} code
+ */
+export function convert(code) {
+  const pre = code.parentElement;
+  if (pre?.tagName !== 'PRE' || code.closest('lease-timeline')) return null;
+  const block = fenceBlock(pre);
+  if (block.hasAttribute('data-leaselab-fence')) return null;
+  const els = [code];
+  for (let e = /** @type {Element | null} */ (pre); e && e !== block.parentElement; e = e.parentElement) els.push(e);
+  const fence = parseFence(code.textContent || '');
+  const options = { ...attributeOptions(els), ...fence.options };
+  const el = document.createElement('lease-timeline');
+  for (const [k, v] of Object.entries(options)) el.setAttribute(k, v);
+  for (const e of els) if (options.id && e.id === options.id) e.removeAttribute('id');
+  el.dataset.fence = '';
+  el.textContent = fence.text;
+  block.before(el);
+  block.setAttribute('hidden', '');
+  block.setAttribute('data-leaselab-fence', '');
+  if (fence.unknown.length) console.warn(`lease-timeline: the fence's directive has unknown keys: ${fence.unknown}`);
+  return el;
+}
+
+/**
+ * Converts every fence under root (fenceSelector's and the marked code
+ * blocks), in the page's order; returns the elements made.
+ * @param {ParentNode} root
+ */
+export function convertAll(root) {
+  const codes = new Set(root.querySelectorAll(FENCE_SELECTOR));
+  for (const c of root.querySelectorAll('pre > code')) if (!codes.has(c) && isMarked(c)) codes.add(c);
+  return [...codes].map(convert).filter((e) => e !== null);
+}
+
+/** @param {Element} n */
+const holdsCode = (n) => n.tagName === 'PRE' || n.tagName === 'CODE' || n.querySelector('pre') !== null;
+
+/**
+ * Converts the page's fences once it is parsed, and those added later (a
+ * single-page site's navigation).
+ * @param {Document} doc
+ */
+export function start(doc) {
+  const now = () => {
+    convertAll(doc);
+    let queued = false;
+    new MutationObserver((records) => {
+      const added = records.some((r) =>
+        [...r.addedNodes].some((n) => n instanceof Element && n.tagName !== 'LEASE-TIMELINE' && holdsCode(n)),
+      );
+      if (!added || queued) return;
+      queued = true;
+      queueMicrotask(() => {
+        queued = false;
+        convertAll(doc);
+      });
+    }).observe(doc.documentElement, { childList: true, subtree: true });
+  };
+  if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', now, { once: true });
+  else now();
+}
