@@ -5,7 +5,7 @@ ADDR ?= 127.0.0.1:8080
 GOROOT := $(shell $(GO) env GOROOT)
 
 .PHONY: all help serve test check fmt vet lint gotest mutants bench wasm worker worker-test wasm-test e2e
-.PHONY: bench-browser lint-js fmt-js unit-js
+.PHONY: bench-browser lint-js fmt-js unit-js dist sites
 
 all: test
 
@@ -19,7 +19,7 @@ serve: wasm
 	$(GO) run . serve -addr $(ADDR)
 
 ## test: everything CI runs (installs the pinned npm tools it needs when missing)
-test: fmt vet lint lint-js unit-js gotest mutants worker-test wasm-test e2e
+test: fmt vet lint lint-js unit-js gotest mutants worker-test wasm-test e2e sites
 
 ## check: the fast inner loop, no browser and no build: gofmt, go vet, staticcheck, go mod tidy -diff, the JS lint, type check and unit tests, go test
 check: fmt vet lint lint-js unit-js
@@ -160,6 +160,26 @@ wasm-test:
 e2e: wasm
 	bash .ci/need-chromium
 	$(GO) test -count=1 -tags e2e,mutants ./engine/internal/e2e/
+
+## dist: the course bundle, DIST/leaselab-VERSION/ (make dist DIST=dir): copy it into a site (web/guide.html)
+## The bundle a course author copies into a site (engine/internal/dist):
+## leaselab.js and leaselab.css, the player, the engine, embed.html, the
+## guide, an example page, NOTICE.txt and manifest.json (version, files,
+## sizes, SRI hashes), each file with its .br and .gz.
+dist: wasm
+	@test -n "$(DIST)" || { echo "dist: say where to write the bundle: make dist DIST=dir"; exit 2; }
+	$(GO) run ./engine/internal/dist -web web -out $(DIST) -revision "$$(git describe --always --dirty 2>/dev/null || echo unknown)"
+
+## sites: course sites built by MkDocs (plain and Material) and Hugo from Debian's packages, served plainly, played in headless Chromium
+## The site tests (engine/internal/sites): the bundle in sites built from
+## testdata/ and the guide's snippets, served by a plain static server on
+## 127.0.0.1, prerendered, played in headless Chromium, and read without
+## JavaScript. Installs the generators from Debian's packages when they are
+## missing and it can (.ci/need-sites), or stops saying what to install.
+sites: wasm
+	bash .ci/need-chromium
+	bash .ci/need-sites
+	$(GO) test -count=1 -tags sites,mutants ./engine/internal/sites/
 
 WORKER := wasm/worker
 # Cloudflare's free plan takes a Worker of at most 3 MiB compressed.

@@ -172,11 +172,14 @@ export function fenceBlock(pre) {
   return block;
 }
 
+/** The ids a theme's script gives code blocks (Material's __code_N): no author's option. */
+const GENERATED_ID = /^__code_\d+$/;
+
 /**
  * The options the fence's elements carry as attributes (an info string's
  * attribute list): KEY or data-KEY on the code, then the pre, then the
  * wrappers; the nearest wins. data-lang is not an option (Hugo writes the
- * fence's language there).
+ * fence's language there), nor an id a theme's script gave (GENERATED_ID).
  * @param {Element[]} els the code, the pre and the wrappers, nearest first
  */
 export function attributeOptions(els) {
@@ -185,7 +188,7 @@ export function attributeOptions(els) {
   for (const k of OPTION_KEYS) {
     for (const el of els) {
       const v = el.getAttribute(k) ?? (k === 'lang' ? null : el.getAttribute(`data-${k}`));
-      if (v !== null) {
+      if (v !== null && !(k === 'id' && GENERATED_ID.test(v))) {
         out[k] = v;
         break;
       }

@@ -247,6 +247,9 @@ export const en = {
   keyHelp: 'show or hide this list',
   keyEscape: 'leave the editor, close this list',
   keysHint: 'The keys work anywhere outside the editor.',
+
+  // ---- course sites (the guide; issue 13) ----
+  guideLink: "Course author's guide",
 };
 
 /** @type {Strings} */
@@ -431,6 +434,9 @@ export const ko = {
   keyHelp: '이 목록 보이기 또는 숨기기',
   keyEscape: '편집기에서 나가기, 이 목록 닫기',
   keysHint: '편집기 밖이면 어디서나 단축키가 듣습니다.',
+
+  // ---- course sites (the guide; issue 13) ----
+  guideLink: '강의 작성자 안내서',
 };
 
 /** Every catalogue, by language tag. */

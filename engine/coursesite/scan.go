@@ -173,13 +173,17 @@ func fenceBlock(pre *html.Node) *html.Node {
 	return block
 }
 
+// generatedID is an id a theme's script gives code blocks (fences.js
+// GENERATED_ID).
+var generatedID = regexp.MustCompile(`^__code_\d+$`)
+
 // attributeOptions is fences.js attributeOptions: KEY or data-KEY on the
-// nearest of els (data-lang is not an option).
+// nearest of els (data-lang is not an option, nor a generated id).
 func attributeOptions(els []*html.Node) map[string]string {
 	out := map[string]string{}
 	for _, k := range OptionKeys {
 		for _, e := range els {
-			if hasAttr(e, k) {
+			if hasAttr(e, k) && (k != "id" || !generatedID.MatchString(attr(e, k))) {
 				out[k] = attr(e, k)
 				break
 			}

@@ -8,13 +8,10 @@
 package main
 
 import (
-	"compress/gzip"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 
-	"github.com/andybalholm/brotli"
+	"github.com/leaselab/leaselab/engine/internal/compress"
 )
 
 func main() {
@@ -30,46 +27,5 @@ func main() {
 	}
 }
 
-// precompress writes name.br and name.gz.
-func precompress(name string) error {
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return err
-	}
-	err = writeEncoded(name+".br", data, func(w io.Writer) io.WriteCloser {
-		return brotli.NewWriterOptions(w, brotli.WriterOptions{Quality: brotli.BestCompression, LGWin: 24})
-	})
-	if err != nil {
-		return err
-	}
-	return writeEncoded(name+".gz", data, func(w io.Writer) io.WriteCloser {
-		zw, _ := gzip.NewWriterLevel(w, gzip.BestCompression) // a valid level cannot fail
-		return zw
-	})
-}
-
-// writeEncoded writes data through the encoder to a temporary file beside
-// out and renames it to out.
-func writeEncoded(out string, data []byte, encoder func(io.Writer) io.WriteCloser) error {
-	tmp, err := os.CreateTemp(filepath.Dir(out), filepath.Base(out)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	enc := encoder(tmp)
-	if _, err := enc.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("%s: %w", out, err)
-	}
-	if err := enc.Close(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("%s: %w", out, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), out)
-}
+// precompress writes name.br and name.gz (package compress).
+var precompress = compress.Precompress

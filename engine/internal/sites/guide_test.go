@@ -1,0 +1,104 @@
+//go:build sites
+
+package sites_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/leaselab/leaselab/engine/coursesite"
+)
+
+// The guide's snippets name this bundle: every leaselab-X.Y in them is
+// this version's folder (the site tests build with them, so a stale one
+// fails there too); the Docusaurus and VitePress configurations are
+// JavaScript that parses; the README names this version; the simulator
+// page links the guide.
+func TestGuide_SnippetsNameThisBundle(t *testing.T) {
+	names := regexp.MustCompile(`leaselab-\d+\.\d+`)
+	for name, s := range snippets {
+		for _, m := range names.FindAllString(s, -1) {
+			if m != coursesite.BundleDir() {
+				t.Errorf("the guide's snippet %q names %s, want %s", name, m, coursesite.BundleDir())
+			}
+		}
+	}
+	for _, name := range []string{"docusaurus.config.js", ".vitepress/config.js"} {
+		s := snippet(t, name)
+		if !strings.Contains(s, "'/"+coursesite.BundleDir()+"/leaselab.js'") {
+			t.Errorf("%s does not name /%s/leaselab.js:\n%s", name, coursesite.BundleDir(), s)
+		}
+		file := filepath.Join(t.TempDir(), "config.mjs")
+		must(t, os.WriteFile(file, []byte(s), 0o644))
+		if out, err := command(root, "node", "--check", file); err != nil {
+			t.Errorf("%s is not JavaScript: %v\n%s", name, err, out)
+		}
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	must(t, err)
+	for _, m := range names.FindAllString(string(readme), -1) {
+		if m != coursesite.BundleDir() {
+			t.Errorf("the README names %s, want %s", m, coursesite.BundleDir())
+		}
+	}
+	guide, err := os.ReadFile(filepath.Join(root, "web", "guide.html"))
+	must(t, err)
+	if !strings.Contains(string(guide), `<code id="bundle-version">`+coursesite.BundleDir()+`</code>`) {
+		t.Errorf("the guide does not say it is about %s", coursesite.BundleDir())
+	}
+	index, err := os.ReadFile(filepath.Join(root, "web", "index.html"))
+	must(t, err)
+	if !strings.Contains(string(index), `href="guide.html"`) {
+		t.Error("the simulator page does not link the guide")
+	}
+	progress, err := os.ReadFile(filepath.Join(root, "web", "guide-progress.js"))
+	must(t, err)
+	if snippet(t, "guide-progress.js") != string(progress) {
+		t.Error("the guide's events example is not web/guide-progress.js as it is")
+	}
+}
+
+// The guide's plain HTML page, beside the bundle on a plain server: its
+// module script turns the fence into a player, and the element plays too.
+func TestGuide_PlainHTMLPagePlays(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, bundle, filepath.Join(dir, coursesite.BundleDir()))
+	must(t, os.WriteFile(filepath.Join(dir, "lesson.html"), []byte(snippet(t, "page.html")), 0o644))
+	url := servePython(t, dir)
+	ctx := tab(t)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(url+"/lesson.html")))
+	waitFor(t, ctx, `(() => { const all = [...document.querySelectorAll('lease-timeline')];
+		all.forEach((e) => e.dataset.state !== 'ready' && e.scrollIntoView());
+		return all.length === 2 && all.every((e) => e.dataset.state === 'ready'); })()`, time.Minute)
+	got := eval[[]string](t, ctx, `[...document.querySelectorAll('lease-timeline')].map((e) => e.id + ':' + e.dataset.cursor + '/' + e.dataset.steps)`)
+	if strings.Join(got, " ") != ":2/3 boundary:0/2" {
+		t.Errorf("the page's players are %q, want the fence at step 2 of 3 and the element at 0 of 2", got)
+	}
+	noProblems(t, ctx)
+}
+
+// The guide's events example, on the guide in the bundle: solving its
+// worksheet is recorded (solved) and kept, and the button starts the
+// worksheet over (reset()).
+func TestGuide_EventsExampleRecordsProgress(t *testing.T) {
+	url := serveUnder(t, bundle, "/any/sub/path/", false)
+	ctx := tab(t)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(url+"/guide.html")))
+	if got := eval[string](t, ctx, `document.getElementById('progress').textContent`); got != "Nothing solved yet." {
+		t.Fatalf("#progress says %q before anything is solved", got)
+	}
+	solveWorksheet(t, ctx, "exercise")
+	waitFor(t, ctx, `document.getElementById('progress').textContent === 'Solved: exercise.'`, 10*time.Second)
+	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("start-over"))))
+	waitFor(t, ctx, `(() => { const e = document.getElementById('exercise');
+		return e.dataset.differs === 'no' && e.shadowRoot.querySelector('textarea').value.includes('999ms    B claim job-1'); })()`, time.Minute)
+	must(t, chromedp.Do(ctx, chromedp.Reload()))
+	waitFor(t, ctx, `document.getElementById('progress')?.textContent === 'Solved: exercise.'`, 10*time.Second)
+	noProblems(t, ctx)
+}
