@@ -69,6 +69,8 @@ export { dedent };
 const here = new URL('.', import.meta.url);
 const SHOW_DEFAULT = ['lanes', 'explain', 'table', 'export'];
 const NEAR = Symbol('near');
+/** How near the viewport a timeline runs, in px. */
+const NEAR_PX = 300;
 
 /** @param {string} file */
 async function styleSheet(file) {
@@ -99,7 +101,7 @@ const near = new IntersectionObserver(
       }
     }
   },
-  { rootMargin: '300px 0px' },
+  { rootMargin: `${NEAR_PX}px 0px` },
 );
 
 /**
@@ -147,7 +149,11 @@ export class LeaseTimeline extends HTMLElement {
 
   connectedCallback() {
     if (!this.#ui) this.#build();
-    near.observe(this);
+    // Near the viewport already (the first timelines of a page): run now,
+    // not a frame later when the observer would say so.
+    const r = this.getBoundingClientRect();
+    if ((r.width > 0 || r.height > 0) && r.top < innerHeight + NEAR_PX && r.bottom > -NEAR_PX) this[NEAR]();
+    else near.observe(this);
   }
 
   disconnectedCallback() {

@@ -11,9 +11,29 @@
 // whose src ends in leaselab.js) and loads the modules beside it with
 // import(), so the bundle works from any sub-path of any static host. It
 // links leaselab.css beside it when the page does not. Loaded twice, it
-// runs once.
+// runs once. On a page that holds a timeline, it first asks for every file
+// the player needs at once (PRELOAD: modulepreload and preload hints), so
+// the browser fetches them side by side instead of one import after
+// another; the prerendered traces' index is among them.
 
 (() => {
+  /** What the player needs first, fetched side by side (a unit test holds it to the modules' imports). */
+  const PRELOAD = {
+    modules: [
+      'fences.js',
+      'lease-timeline.js',
+      'prerendered.js',
+      'player.js',
+      'editor.js',
+      'i18n.js',
+      'render.js',
+      'share.js',
+      'trace.js',
+      'view.js',
+      'lanes.js',
+    ],
+    fetches: ['trace.css', 'lease-timeline-shadow.css', 'prerendered/index.json'],
+  };
   const once = Symbol.for('leaselab.js');
   const g = /** @type {Record<symbol, boolean>} */ (/** @type {unknown} */ (globalThis));
   if (g[once]) return;
@@ -29,13 +49,25 @@
     return;
   }
   const here = new URL('.', own);
+  /** Adds a <link> to the page's head. @param {Record<string, string>} attrs */
+  const link = (attrs) => document.head.append(Object.assign(document.createElement('link'), attrs));
   const css = new URL('leaselab.css', here).href;
-  const links = [...document.querySelectorAll('link[rel~="stylesheet"]')];
-  if (!links.some((l) => /** @type {HTMLLinkElement} */ (l).href === css)) {
-    const link = document.createElement('link');
-    link.rel = 'stylesheet';
-    link.href = css;
-    document.head.append(link);
+  if (
+    ![...document.querySelectorAll('link[rel~="stylesheet"]')].some(
+      (l) => /** @type {HTMLLinkElement} */ (l).href === css,
+    )
+  ) {
+    link({ rel: 'stylesheet', href: css });
+  }
+  // A timeline on the page: an element, a fence's marks (fences.js FENCE_SELECTOR), or the directive's marker.
+  const marked = '[class~="language-lease-timeline"], pre.lease-timeline, [data-lang="lease-timeline"], lease-timeline';
+  const hasTimeline = () =>
+    document.querySelector(marked) !== null ||
+    [...document.querySelectorAll('pre > code')].some((c) => /^\s*#!\s*lease-timeline\b/.test(c.textContent || ''));
+  if (hasTimeline()) {
+    for (const f of PRELOAD.modules) link({ rel: 'modulepreload', href: new URL(f, here).href });
+    for (const f of PRELOAD.fetches)
+      link({ rel: 'preload', as: 'fetch', crossOrigin: 'anonymous', href: new URL(f, here).href });
   }
   const load = (/** @type {string} */ file) => import(new URL(file, here).href);
   load('fences.js')

@@ -21,7 +21,8 @@ import (
 
 // probe runs in every page before the page's own scripts. It records in
 // window.__bench when the timeline text and the first trace were first
-// painted (the simulator page), and keeps every WebAssembly memory the page
+// painted (the simulator page), when a course page's first player was
+// painted (courseDrawn) and its last drawn (courseAll), and keeps every WebAssembly memory the page
 // instantiates (exported or imported) so its size can be read, and the
 // page's uncaught errors and CSP violations.
 //
@@ -61,6 +62,12 @@ const probe = `(() => {
 		if (!text || !trace) requestAnimationFrame(check);
 	};
 	requestAnimationFrame(check);
+	// A course page's players (lease-timeline.js) tell the page when a run is drawn.
+	let ready = 0;
+	document.addEventListener('ready', () => {
+		if (++ready === 1) painted('courseDrawn');
+		marks.courseAll = performance.now();
+	});
 })();`
 
 // session is one run of the benchmark: a server on 127.0.0.1 and one

@@ -29,7 +29,13 @@
 //     library's timelines on the engine for -cache-warmup, because Chrome
 //     writes V8's code cache of a module only once it has run long enough
 //     to be optimised, and the memory again;
-//  4. each page again in a new tab, warm (HTTP cache and code cache).
+//  4. each page again in a new tab, warm (HTTP cache and code cache);
+//  5. a course page (issue 13): a bundle (make dist) and a lesson with five
+//     of the library's timelines as Markdown fences, prerendered (leaselab
+//     prerender), cold: the first trace painted and the bytes of
+//     WebAssembly fetched before any interaction; then the same page on a
+//     bundle of its own that nothing was prerendered into, cold: the
+//     engine's own first trace.
 //
 // Times are the page's own clock, milliseconds from navigation. Memory is
 // the renderer process's, read from /proc while the tab is open: resident
@@ -71,6 +77,7 @@ type options struct {
 	warmup, round         time.Duration
 	rounds                int
 	cacheWarmup, settle   time.Duration
+	only                  string
 }
 
 func main() {
@@ -85,6 +92,7 @@ func main() {
 	flag.DurationVar(&o.round, "round", time.Second, "the least duration of one round")
 	flag.DurationVar(&o.cacheWarmup, "cache-warmup", 12*time.Second, "how long the simulator runs timelines before its warm load")
 	flag.DurationVar(&o.settle, "settle", 8*time.Second, "how long a page sits idle after its first result before its memory is read again")
+	flag.StringVar(&o.only, "only", "", "measure only the steps whose name holds this (e.g. course), after the first; the other figures are left unmeasured")
 	flag.Parse()
 	os.Exit(run(o, os.Stdout, os.Stderr))
 }
@@ -97,7 +105,12 @@ func run(o options, stdout, stderr io.Writer) int {
 	if err := o.ready(); err != nil {
 		return fail("%v", err)
 	}
-	base, closeServer, err := serveBench(o)
+	prerendered, plain, removeCourses, err := courseSites(o.web, stderr)
+	if err != nil {
+		return fail("the course sites: %v", err)
+	}
+	defer removeCourses()
+	base, closeServer, err := serveBench(o, prerendered, plain)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -114,7 +127,7 @@ func run(o options, stdout, stderr io.Writer) int {
 	defer stop()
 
 	s := &session{base: base, browser: ctx, pid: pid, peaks: samplePeaks(pid)}
-	r := results{Browser: s.version(), Sim: newSide(), Cycle: newSide(), Official: newSide()}
+	r := results{Browser: s.version(), Sim: newSide(), Cycle: newSide(), Official: newSide(), Course: newCourse()}
 	notes, failed, steps := s.measure(&r, o, stderr)
 	if err := r.write(stdout); err != nil {
 		return fail("%v", err)
@@ -154,10 +167,13 @@ func (o *options) ready() error {
 	return nil
 }
 
-// serveBench serves the page and the official build on a loopback port.
-func serveBench(o options) (base string, closeServer func(), err error) {
+// serveBench serves the page, the official build and the two course
+// sites on a loopback port.
+func serveBench(o options, prerendered, plain string) (base string, closeServer func(), err error) {
 	mux := http.NewServeMux()
 	mux.Handle("/", webserve.Handler(os.DirFS(o.web)))
+	mux.Handle(coursePrerendered, http.StripPrefix(strings.TrimSuffix(coursePrerendered, "/"), webserve.Handler(os.DirFS(prerendered))))
+	mux.Handle(coursePlain, http.StripPrefix(strings.TrimSuffix(coursePlain, "/"), webserve.Handler(os.DirFS(plain))))
 	mux.Handle("/bench/sqlite-wasm/", http.StripPrefix("/bench/sqlite-wasm", webserve.Handler(os.DirFS(o.sqlite))))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -198,6 +214,28 @@ func (s *session) measure(r *results, o options, stderr io.Writer) (notes []stri
 		}},
 		{"the official build's cycle, warm", func() error { return s.cycleWarm("/bench/sqlite.html", &r.Official) }},
 		{"leaselab's cycle, warm", func() error { return s.cycleWarm("/bench/leaselab.html", &r.Cycle) }},
+		{"a course page, five prerendered timelines, cold", func() error {
+			n, err := s.coursePage(coursePrerendered+coursePage, &r.Course, true)
+			notes = append(notes, n...)
+			return err
+		}},
+		{"the same course page without prerendering, cold", func() error {
+			n, err := s.coursePage(coursePlain+coursePage, &r.Course, false)
+			notes = append(notes, n...)
+			return err
+		}},
+	}
+	if o.only != "" {
+		steps = slices.DeleteFunc(steps[1:], func(st struct {
+			name string
+			run  func() error
+		}) bool {
+			return !strings.Contains(st.name, o.only)
+		})
+		steps = append([]struct {
+			name string
+			run  func() error
+		}{{"a page neither side uses", func() error { return s.primer("/bench/") }}}, steps...)
 	}
 	loadBefore := loadAverage()
 	for _, st := range steps {

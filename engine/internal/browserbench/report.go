@@ -88,7 +88,8 @@ type results struct {
 	OfficialVersion string // the official build's version, as its page reports it
 	LeaselabVersion string // leaselab's engine version, as its page reports it
 
-	Sim, Cycle, Official side // index.html; leaselab's cycle page; the official build's cycle page
+	Sim, Cycle, Official side   // index.html; leaselab's cycle page; the official build's cycle page
+	Course               course // the course page, prerendered and not (course.go)
 }
 
 // goal is one goal of the issue with what the run measured for it.
@@ -118,7 +119,7 @@ func (g goal) verdict() string {
 
 // goals evaluates the issue's goals on r.
 func (r results) goals() []goal {
-	return []goal{
+	return append([]goal{
 		{Name: "everything the simulator page loads, brotli", Unit: "bytes",
 			Measured: r.Sim.BrotliBytes, Limit: goalPageBrotli, Basis: "3 MB = 3,000,000 bytes"},
 		{Name: "timeline text readable, cold", Unit: "ms",
@@ -134,7 +135,7 @@ func (r results) goals() []goal {
 		{Name: "renderer memory, peak RSS over the visit, the simulator", Unit: "MB",
 			Measured: r.Sim.Peak, Limit: goalMemoryRatio * r.Official.Peak,
 			Basis: fmt.Sprintf("%gx the official build's cycle page (%s)", goalMemoryRatio, megabytes(r.Official.Peak))},
-	}
+	}, r.courseGoals()...)
 }
 
 // moments compares the cycle pages' renderer memory at single moments with
@@ -219,6 +220,8 @@ func (r results) write(w io.Writer) error {
 	if err := list("the memory goal's ratio at single moments (beside the goal, not the goal)", r.moments()); err != nil {
 		return err
 	}
+	fmt.Fprintf(w, "  (not a goal) the course page without prerendering: the engine's first trace, cold: %s (prerendered: %s)\n",
+		millis(r.Course.EngineFirst), millis(r.Course.PrerenderedFirst))
 	// The first trace drawn is the one computed ahead of time; what the
 	// engine itself takes is printed beside the same reference.
 	if q := ratioText(r.Sim.EngineTraceCold, r.Official.FirstCold); q != "" {

@@ -65,7 +65,8 @@ func TestGuide_SnippetsNameThisBundle(t *testing.T) {
 }
 
 // The guide's plain HTML page, beside the bundle on a plain server: its
-// module script turns the fence into a player, and the element plays too.
+// module script turns the fence into a player, and the element plays too;
+// and so does the bundle's example page.
 func TestGuide_PlainHTMLPagePlays(t *testing.T) {
 	dir := t.TempDir()
 	copyTree(t, bundle, filepath.Join(dir, coursesite.BundleDir()))
@@ -81,11 +82,17 @@ func TestGuide_PlainHTMLPagePlays(t *testing.T) {
 		t.Errorf("the page's players are %q, want the fence at step 2 of 3 and the element at 0 of 2", got)
 	}
 	noProblems(t, ctx)
+	// The bundle's own example page plays too (its script is a classic one).
+	must(t, chromedp.Do(ctx, chromedp.Navigate(url+"/"+coursesite.BundleDir()+"/example.html")))
+	waitFor(t, ctx, `(() => { const all = [...document.querySelectorAll('lease-timeline')];
+		all.forEach((e) => e.dataset.state !== 'ready' && e.scrollIntoView());
+		return all.length === 2 && all.every((e) => e.dataset.state === 'ready') && document.getElementById('exercise').dataset.differs === 'no'; })()`, time.Minute)
+	noProblems(t, ctx)
 }
 
 // The guide's events example, on the guide in the bundle: solving its
-// worksheet is recorded (solved) and kept, and the button starts the
-// worksheet over (reset()).
+// worksheet is recorded (solved) and kept; a mistake is told (error, with
+// its line and column); the button starts the worksheet over (reset()).
 func TestGuide_EventsExampleRecordsProgress(t *testing.T) {
 	url := serveUnder(t, bundle, "/any/sub/path/", false)
 	ctx := tab(t)
@@ -95,6 +102,11 @@ func TestGuide_EventsExampleRecordsProgress(t *testing.T) {
 	}
 	solveWorksheet(t, ctx, "exercise")
 	waitFor(t, ctx, `document.getElementById('progress').textContent === 'Solved: exercise.'`, 10*time.Second)
+	eval[bool](t, ctx, `(() => { const e = document.getElementById('exercise'); window.__errors = [];
+		e.addEventListener('error', (ev) => __errors.push(ev.detail));
+		const ta = e.shadowRoot.querySelector('textarea');
+		ta.value = 'lease 1000ms\njob job-1\n0ms  A grab job-1\n'; ta.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`)
+	waitFor(t, ctx, `__errors.length === 1 && __errors[0].line === 3 && __errors[0].col === 8 && __errors[0].message.includes('grab')`, time.Minute)
 	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("start-over"))))
 	waitFor(t, ctx, `(() => { const e = document.getElementById('exercise');
 		return e.dataset.differs === 'no' && e.shadowRoot.querySelector('textarea').value.includes('999ms    B claim job-1'); })()`, time.Minute)

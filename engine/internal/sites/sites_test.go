@@ -84,8 +84,9 @@ func TestSite_MaterialForMkDocs(t *testing.T) {
 	playSite(t, site, url, []coursePage{{"/", 3, "sheet"}})
 	ctx := tab(t)
 	must(t, chromedp.Do(ctx, chromedp.Navigate(url+"/")))
-	waitFor(t, ctx, `document.getElementById('boundary')?.dataset.state === 'ready' || (document.getElementById('boundary')?.scrollIntoView(), false)`, time.Minute)
-	if got := eval[string](t, ctx, `document.getElementById('boundary').dataset.cursor`); got != "2" {
+	const b = `document.querySelector('lease-timeline[step="2"]')`
+	waitFor(t, ctx, b+`?.dataset.state === 'ready' || (`+b+`?.scrollIntoView(), false)`, time.Minute)
+	if got := eval[string](t, ctx, b+`.dataset.cursor`); got != "2" {
 		t.Errorf("the attribute list's step=2 put the cursor at %s", got)
 	}
 }
