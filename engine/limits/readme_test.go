@@ -9,31 +9,28 @@ import (
 	"github.com/leaselab/leaselab/engine/limits"
 )
 
-// The README states the limits as the table holds them.
-func TestREADME_StatesEveryLimit(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Skipf("no README beside the module: %v", err)
-	}
-	for _, r := range limits.Default.Rows() {
-		row := "| `" + r.Name + "` | " + strconv.FormatInt(r.Value, 10) + " |"
-		if !strings.Contains(string(b), row) {
-			t.Errorf("the README lacks the row %q", row)
+// The README and the author's guide (web/guide.html) state the limits as
+// the table holds them, each in its own table's form.
+func TestDocs_StateEveryLimit(t *testing.T) {
+	for _, doc := range []struct {
+		file string
+		row  func(limits.Row) string
+	}{
+		{"../../README.md", func(r limits.Row) string {
+			return "| `" + r.Name + "` | " + strconv.FormatInt(r.Value, 10) + " |"
+		}},
+		{"../../web/guide.html", func(r limits.Row) string {
+			return "<tr><td><code>" + r.Name + "</code></td><td>" + strconv.FormatInt(r.Value, 10) + "</td>"
+		}},
+	} {
+		b, err := os.ReadFile(doc.file)
+		if err != nil {
+			t.Skipf("no %s beside the module: %v", doc.file, err)
 		}
-	}
-}
-
-// The author's guide (web/guide.html) states the limits as the table holds
-// them.
-func TestGuide_StatesEveryLimit(t *testing.T) {
-	b, err := os.ReadFile("../../web/guide.html")
-	if err != nil {
-		t.Skipf("no guide beside the module: %v", err)
-	}
-	for _, r := range limits.Default.Rows() {
-		row := "<tr><td><code>" + r.Name + "</code></td><td>" + strconv.FormatInt(r.Value, 10) + "</td>"
-		if !strings.Contains(string(b), row) {
-			t.Errorf("the guide lacks the row %q", row)
+		for _, r := range limits.Default.Rows() {
+			if row := doc.row(r); !strings.Contains(string(b), row) {
+				t.Errorf("%s lacks the row %q", doc.file, row)
+			}
 		}
 	}
 }
