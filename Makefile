@@ -168,7 +168,7 @@ e2e: wasm
 ## sizes, SRI hashes), each file with its .br and .gz.
 dist: wasm
 	@test -n "$(DIST)" || { echo "dist: say where to write the bundle: make dist DIST=dir"; exit 2; }
-	$(GO) run ./engine/internal/dist -web web -out $(DIST) -revision "$$(git describe --always --dirty 2>/dev/null || echo unknown)"
+	$(GO) run ./engine/internal/dist -web web -out $(DIST)
 
 ## sites: course sites built by MkDocs (plain and Material) and Hugo from Debian's packages, served plainly, played in headless Chromium
 ## The site tests (engine/internal/sites): the bundle in sites built from

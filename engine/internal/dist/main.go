@@ -57,11 +57,17 @@ var needed = []string{"leaselab.js", "leaselab.css", "lease-timeline.js", "fence
 func main() {
 	web := flag.String("web", "web", "the page's folder, built by make wasm")
 	out := flag.String("out", "", "the folder to write the bundle's folder into (required)")
-	revision := flag.String("revision", "", "the source's revision, recorded in the manifest")
+	revision := flag.String("revision", "", "the source's revision, recorded in the manifest (default: git describe --always --dirty, or unknown)")
 	flag.Parse()
 	if *out == "" {
 		fmt.Fprintln(os.Stderr, "usage: dist -out DIR [-web web] [-revision REV] (make dist DIST=DIR)")
 		os.Exit(2)
+	}
+	if *revision == "" {
+		*revision = "unknown"
+		if out, err := exec.Command("git", "describe", "--always", "--dirty").Output(); err == nil {
+			*revision = strings.TrimSpace(string(out))
+		}
 	}
 	dir, err := build(*web, *out, *revision)
 	if err != nil {
