@@ -9,6 +9,7 @@
 // decides every outcome; the page only asks and draws.
 
 import { ErrorView, fitRows } from './editor.js';
+import { ExplorePanel } from './explore-panel.js';
 import { LANGS, parts, strings } from './i18n.js';
 import { isTextEntry, loadEngine, nextFrame, Player } from './player.js';
 import { h } from './render.js';
@@ -421,7 +422,24 @@ function wireEditing() {
   });
 }
 
+/** Puts a timeline the explorer found in the editor, on the engine it tells apart, and runs it. */
+function loadExplored(/** @type {string} */ text, /** @type {string} */ mutant) {
+  player.pause();
+  state.name = 'explored.tl';
+  state.text = text;
+  state.mutant = mutant;
+  setEditor(text);
+  fillMutants();
+  runNow();
+}
+
 function wireChrome() {
+  new ExplorePanel({
+    words: () => state.t,
+    mutants: async () => (await engineOrLoad()).mutants(state.lang),
+    invariants: async () => (await engineOrLoad()).invariants(),
+    load: loadExplored,
+  });
   const keysClose = $('keys-close');
   ui.keysButton.addEventListener('click', () => toggleKeys());
   keysClose.addEventListener('click', () => ui.keys.close());

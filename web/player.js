@@ -26,6 +26,7 @@ import { TraceView } from './view.js';
  * @property {(text: string, opts: {name: string}) => Promise<string> | string} goTest
  * @property {(lang?: string) => Promise<{name: string, breaks: string}[]> | {name: string, breaks: string}[]} mutants
  * @property {() => Promise<{name: string, title: string, text: string}[]> | {name: string, title: string, text: string}[]} library
+ * @property {() => Promise<string[]> | string[]} invariants
  * @property {string | Promise<string>} version
  */
 
