@@ -81,7 +81,8 @@ mutants:
 bench: bench-browser
 	set -o pipefail; $(GO) test -run '^$$' -bench '^BenchmarkCycle$$' -benchtime 10s -count 3 \
 		./engine/internal/bench/ | tee bench.out
-	$(GO) run ./engine/internal/benchratio -goal memdb=2.0 -goal file=1.0 < bench.out
+	$(GO) run ./engine/internal/benchratio -goal memdb=2.5 -goal file=1.2 < bench.out
+	$(GO) run -tags mutants ./engine/internal/explorebench
 
 ## bench-browser: the simulator against the official SQLite WebAssembly build, in headless Chromium
 ## The simulator in headless Chromium side by side with the
