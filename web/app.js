@@ -137,9 +137,22 @@ function whereWeAre() {
   };
 }
 
+/** A link longer than this is written after the frame, once for a burst of steps. */
+const LONG_HASH = 8192;
+let hashTimer = 0;
+
 function writeHash() {
+  clearTimeout(hashTimer);
+  hashTimer = 0;
   const hash = `#${timelineParams(whereWeAre()).toString()}`;
-  if (location.hash !== hash) history.replaceState(null, '', hash);
+  if (location.hash === hash) return;
+  // replaceState copies the whole URL: with a long timeline in the link,
+  // every step would pay for it on the main thread.
+  if (hash.length > LONG_HASH) {
+    hashTimer = window.setTimeout(() => history.replaceState(null, '', hash), 100);
+  } else {
+    history.replaceState(null, '', hash);
+  }
 }
 
 /** What the hash asks for; text and name are absent when it names no timeline. */

@@ -55,6 +55,8 @@ export const en = {
   clockOffsetTitle: (actor, offset) => `${actor}'s clock is ${offset} off true time`,
   lanesLabel: 'Workers on a shared clock',
   lanesDesc: 'One lane per worker: lease bars labelled by token, expiries, reclaims and refused writes.',
+  /** @param {number} from @param {number} to @param {number} n */
+  lanesWindow: (from, to, n) => `The lanes show steps ${from}–${to} of ${n}, a part at a time; they follow the cursor.`,
   legend: {
     lease: 'lease (token)',
     ends: 'lease ends',
@@ -307,6 +309,8 @@ export const ko = {
   clockOffsetTitle: (actor, offset) => `${actor}의 시계는 실제 시각과 ${offset} 어긋나 있습니다`,
   lanesLabel: '같은 시계 위의 작업자들',
   lanesDesc: '작업자마다 한 줄: 토큰이 붙은 임대 막대, 만료, 재선점, 거절된 쓰기.',
+  lanesWindow: (from, to, n) =>
+    `레인은 ${n}단계 중 ${from}–${to}단계를 보여 줍니다. 한 번에 일부씩, 커서를 따라갑니다.`,
   legend: {
     lease: '임대 (토큰)',
     ends: '임대 만료',

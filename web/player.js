@@ -217,6 +217,7 @@ export class Player {
   /** @type {Map<Element, number>} the width each view's lanes were drawn at */
   #widths = new Map();
   #resizeFrame = 0;
+  #finalTimer = 0;
   #resize = new ResizeObserver(() => this.#onResize());
 
   /**
@@ -230,6 +231,7 @@ export class Player {
     this.parts = buildParts(Boolean(opts.speed));
     host.append(this.parts.sheet, this.parts.views, this.parts.transport, this.parts.foot, this.parts.final);
     this.#wire();
+    window.addEventListener('beforeprint', () => this.#drawFinalNow());
     this.setViews(1);
     this.setWords(opts.t);
   }
@@ -331,9 +333,20 @@ export class Player {
     this.#cursor = Math.max(0, Math.min(cursor ?? this.#cursor, this.steps));
     this.#clock = cursorTime(run.traces[0], this.#cursor);
     this.parts.scrub.max = String(this.steps);
-    drawTableFinal(this);
     this.applyShow();
     this.redraw();
+    // The final table is for print only (hidden on screen): drawn in a
+    // task of its own, or at once when the page is printed first.
+    clearTimeout(this.#finalTimer);
+    this.#finalTimer = window.setTimeout(() => this.#drawFinalNow(), 0);
+  }
+
+  /** Draws the final table if a load left it to draw. */
+  #drawFinalNow() {
+    if (!this.#finalTimer) return;
+    clearTimeout(this.#finalTimer);
+    this.#finalTimer = 0;
+    drawTableFinal(this);
   }
 
   /**
@@ -443,6 +456,9 @@ export class Player {
   redraw() {
     const run = this.run;
     if (!run) return;
+    // The lanes first: they read their width, which costs a layout of the
+    // whole page unless nothing changed since the last one.
+    this.#drawLanes();
     const t = this.t;
     const p = this.parts;
     const c = this.#cursor;
@@ -463,7 +479,6 @@ export class Player {
       v.root.classList.toggle('at-diff', Boolean(run.diff) && c === (run.diff?.step ?? -2) + 1);
     });
     drawSheet(this);
-    this.#drawLanes();
     this.opts.onChange?.(this);
   }
 
