@@ -69,6 +69,7 @@ const player = new Player($('player'), {
   },
   goTest: async (text, name) => (await engineOrLoad()).goTest(text, { name }),
   onError: (err) => errors.show(err, { kept: true, t: state.t }),
+  openTimeline: (text) => loadExplored(text, state.mutant),
 });
 $('summary-slot').replaceWith(player.parts.summary);
 

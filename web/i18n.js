@@ -162,6 +162,22 @@ export const en = {
   diffAt: (step, line) => `They part ways at step ${step} (line ${line}):`,
   /** @param {number} step */
   goToStep: (step) => `Go to step ${step}`,
+  showMe: 'Show me a timeline that tells them apart',
+  /** @param {number} n */
+  hintSearching: (n) => `The explorer is searching every schedule of its default scope: ${n} states so far…`,
+  hintStop: 'Stop',
+  /** @param {string} msg */
+  hintFailed: (msg) => `The search failed: ${msg}`,
+  /** @param {number} n */
+  hintNone: (n) =>
+    `The explorer searched ${n} states and found no timeline within its default scope that tells them apart.`,
+  /** @param {number} k @param {number} n */
+  hintFound: (k, n) =>
+    `The explorer searched ${n} states: the shortest timeline that tells them apart has ${plural(k, 'step', 'steps')}. One step at a time:`,
+  /** @param {number} i @param {number} k */
+  hintNext: (i, k) => `Show step ${i} of ${k}`,
+  hintAll: 'Show all',
+  hintOpen: 'Open it in the editor',
   aspects: {
     outcome: 'outcome',
     winner: 'winner',
@@ -396,6 +412,16 @@ export const ko = {
   noDiff: '이 타임라인으로는 둘을 구별할 수 없습니다: 모든 단계의 결과, 토큰, lease_until, 행이 두 엔진에서 같습니다.',
   diffAt: (step, line) => `${step}단계(${line}번째 줄)에서 갈라집니다:`,
   goToStep: (step) => `${step}단계로 가기`,
+  showMe: '두 엔진을 갈라놓는 타임라인을 보여 주세요',
+  hintSearching: (n) => `탐색기가 기본 범위의 모든 순서를 찾고 있습니다: 지금까지 ${n}개 상태…`,
+  hintStop: '멈추기',
+  hintFailed: (msg) => `탐색이 실패했습니다: ${msg}`,
+  hintNone: (n) => `탐색기가 ${n}개 상태를 살폈지만, 기본 범위 안에서 두 엔진을 갈라놓는 타임라인을 찾지 못했습니다.`,
+  hintFound: (k, n) =>
+    `탐색기가 ${n}개 상태를 살폈습니다. 두 엔진을 갈라놓는 가장 짧은 타임라인은 ${k}단계입니다. 한 단계씩 봅니다:`,
+  hintNext: (i, k) => `${k}단계 중 ${i}단계 보기`,
+  hintAll: '모두 보기',
+  hintOpen: '편집기에서 열기',
   aspects: {
     outcome: '결과',
     winner: '승자',

@@ -10,6 +10,7 @@
 // exports. It asks the engine for runs (runOn) but decides nothing the
 // engine decides.
 
+import { Hint } from './hint.js';
 import { drawTable, h, standaloneSVG, timeAt } from './render.js';
 import { cursorAtTime, cursorTime, ms, outcomeText } from './trace.js';
 import { TraceView } from './view.js';
@@ -176,6 +177,8 @@ export function baseName(name) {
  * @property {(player: Player) => void} [onChange] called after a run is loaded and after every move of the cursor
  * @property {(text: string, name: string) => Promise<string>} [goTest] the Go test of a timeline (its export)
  * @property {(err: unknown) => void} [onError] shows what went wrong with an export
+ * @property {(text: string) => void} [openTimeline] takes a worksheet hint's timeline into the host's editor
+ *   (without it, the hint shows the timeline and offers no button to open it)
  */
 
 /**
@@ -229,6 +232,8 @@ export class Player {
     this.t = opts.t;
     this.show = opts.show;
     this.parts = buildParts(Boolean(opts.speed));
+    this.hint = new Hint(opts.t, opts.openTimeline);
+    this.parts.verdict.after(this.hint.root);
     host.append(this.parts.sheet, this.parts.views, this.parts.transport, this.parts.foot, this.parts.final);
     this.#wire();
     window.addEventListener('beforeprint', () => this.#drawFinalNow());
@@ -298,6 +303,7 @@ export class Player {
     p.exportGo.textContent = t.exportGo;
     p.finalTitle.textContent = t.jobsFinal;
     p.task.textContent = t.task;
+    this.hint?.setWords(t);
     for (const v of this.#views) v.setWords(t);
     if (this.run) for (const [i, v] of this.#views.entries()) v.setTrace(this.run.traces[i], t);
     this.redraw();
@@ -625,6 +631,7 @@ function drawSheet(player) {
   const run = player.run;
   const p = player.parts;
   const t = player.t;
+  player.hint.update(run && run.traces.length > 1 ? run.mutant : '', Boolean(run?.diff));
   if (!run || run.traces.length < 2) return;
   p.breaks.textContent = run.breaks ? t.breaks(run.breaks) : '';
   const d = run.diff;

@@ -433,7 +433,7 @@ export function drawTable(table, rows, changed, clock, t, offset = () => 0) {
   // A row is built again only when what it shows changed: a step of a long
   // timeline rewrites the rows it changed, not the whole table.
   if (!drawn || drawn.length !== body.rows.length) {
-    body.replaceChildren(...rows.map((r, i) => jobRow(r, isChanged, clock + offset(r.owner), t)));
+    body.replaceChildren(...rows.map((r) => jobRow(r, isChanged, clock + offset(r.owner), t)));
   } else {
     rows.forEach((r, i) => {
       if (drawn[i] === keys[i]) return;
