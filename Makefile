@@ -81,21 +81,24 @@ mutants:
 bench: bench-browser
 	set -o pipefail; $(GO) test -run '^$$' -bench '^BenchmarkCycle$$' -benchtime 10s -count 3 \
 		./engine/internal/bench/ | tee bench.out
-	$(GO) run ./engine/internal/benchratio -goal memdb=2.0 -goal file=1.0 < bench.out
+	$(GO) run ./engine/internal/benchratio -goal memdb=2.5 -goal file=1.2 < bench.out
+	$(GO) run -tags mutants ./engine/internal/explorebench
 
 ## bench-browser: the simulator against the official SQLite WebAssembly build, in headless Chromium
 ## The simulator in headless Chromium side by side with the
 ## official SQLite WebAssembly build (npm, pinned in $(BENCH_NPM), installed by
 ## npm ci when missing, precompressed like the page): bytes loaded, first trace
-## cold and warm, text readable, cycles/s, renderer memory; each goal met or
-## MISSED (a missed goal is printed, not a failure). See engine/internal/browserbench.
+## cold and warm (also with the CPU slowed 4x), text readable, cycles/s,
+## renderer memory, the main thread under a 2,000-step timeline, the explorer
+## natively and in the page; each goal met or MISSED (a missed goal is
+## printed, not a failure). See engine/internal/browserbench.
 BENCH_NPM := engine/internal/browserbench/npm
 SQLITE_WASM := $(BENCH_NPM)/node_modules/@sqlite.org/sqlite-wasm/dist
 BENCH_PAGES := $(SQLITE_WASM)/index.mjs $(SQLITE_WASM)/sqlite3.wasm $(wildcard web/bench/*.html web/bench/*.js)
 
 bench-browser: wasm $(addsuffix .br,$(BENCH_PAGES))
 	bash .ci/need-chromium
-	$(GO) run ./engine/internal/browserbench
+	$(GO) run -tags mutants ./engine/internal/browserbench
 
 $(SQLITE_WASM)/index.mjs $(SQLITE_WASM)/sqlite3.wasm &: $(BENCH_NPM)/package-lock.json
 	@command -v npm >/dev/null || { echo "bench-browser: npm is missing: install it (Debian: apt-get install -y nodejs npm), then run make bench again"; exit 1; }

@@ -45,6 +45,11 @@ func (s *Store) Claim(ctx context.Context, id, owner string, now, ttl int64) (Le
 	if err := checkClaimArgs(id, owner, now, ttl); err != nil {
 		return Lease{}, err
 	}
+	if s.direct() {
+		if l, ok, err := s.directClaim(ctx, id, owner, now, ttl); ok || err != nil {
+			return l, err
+		}
+	}
 	return s.claimOn(ctx, s.db, id, owner, now, ttl)
 }
 
@@ -141,6 +146,11 @@ func (s *Store) leaseEnd(j *Job, now, ttl int64) int64 {
 func (s *Store) ClaimNext(ctx context.Context, owner string, now, ttl int64) (Lease, error) {
 	if err := checkClaimantArgs(owner, now, ttl); err != nil {
 		return Lease{}, err
+	}
+	if s.direct() {
+		if l, ok, err := s.directClaimNext(ctx, owner, now, ttl); ok || err != nil {
+			return l, err
+		}
 	}
 	var l Lease
 	err := s.atomic(ctx, s.db, func(q querier) error {

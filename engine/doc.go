@@ -53,12 +53,19 @@
 //   - release keeps the token, and reopening a store never resets it: a
 //     token number is never handed out twice.
 //
-// Every operation that reads and then writes a row does so in one short
+// An operation that reads and then writes a row does so in one short
 // BEGIN IMMEDIATE transaction, and its UPDATE is additionally guarded by the
 // row version it read (id, token, status, lease_until), so the write applies
-// only to the row its decision was made on. Nothing outside the database (a
-// send, a callback) runs inside a transaction. File databases use a
-// rollback journal (journal_mode=DELETE).
+// only to the row its decision was made on. A grant that needs no decision
+// beyond the rules themselves — a claim that takes the job, a renew,
+// complete or release by the current holder — is first tried as one UPDATE
+// whose WHERE holds every rule (direct.go): a single statement is a write
+// transaction of its own in SQLite; when it matches nothing, nothing
+// changed and the read-then-write path finds the refusal. With an observer
+// (the simulator), every operation reads first, as the seeds teach and the
+// traces show. Nothing outside the database (a send, a callback) runs
+// inside a transaction. File databases use a rollback journal
+// (journal_mode=DELETE).
 //
 // A refused operation is not an error of the engine: it returns a
 // *Rejection naming the rule that refused it, what the caller presented and

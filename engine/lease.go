@@ -74,6 +74,11 @@ func (s *Store) Renew(ctx context.Context, l Lease, now, ttl int64) (Lease, erro
 	if ttl <= 0 {
 		return Lease{}, invalid("ttl %d <= 0", ttl)
 	}
+	if s.direct() {
+		if out, ok, err := s.directRenew(ctx, l, now, ttl); ok || err != nil {
+			return out, err
+		}
+	}
 	var out Lease
 	err := s.atomic(ctx, s.db, func(q querier) error {
 		cur, err := s.readJob(ctx, q, l.JobID)
@@ -105,6 +110,11 @@ func (s *Store) Complete(ctx context.Context, l Lease, now int64, result string)
 	if now < 0 {
 		return invalid("now %d < 0", now)
 	}
+	if s.direct() {
+		if ok, err := s.directComplete(ctx, l, now, result); ok || err != nil {
+			return err
+		}
+	}
 	return s.atomic(ctx, s.db, func(q querier) error {
 		cur, err := s.readJob(ctx, q, l.JobID)
 		if err != nil {
@@ -126,6 +136,11 @@ func (s *Store) Complete(ctx context.Context, l Lease, now int64, result string)
 func (s *Store) Release(ctx context.Context, l Lease) error {
 	if err := checkLease(l); err != nil {
 		return err
+	}
+	if s.direct() {
+		if ok, err := s.directRelease(ctx, l); ok || err != nil {
+			return err
+		}
 	}
 	return s.atomic(ctx, s.db, func(q querier) error {
 		cur, err := s.readJob(ctx, q, l.JobID)

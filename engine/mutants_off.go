@@ -19,3 +19,6 @@ func WithMutant(name string) Option {
 func Mutants() []MutantInfo { return nil }
 
 func (c *config) mut(string) bool { return false }
+
+// mutated reports whether the store runs as a mutant.
+func (c *config) mutated() bool { return false }

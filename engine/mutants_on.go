@@ -43,3 +43,6 @@ var mutantCatalog = []MutantInfo{
 	{MutantIDOnly, "renew, complete and release present the owner and the token of the current lease"},
 	{MutantStorageUnfenced, "the storage refuses a write whose token is below one it already accepted"},
 }
+
+// mutated reports whether the store runs as a mutant.
+func (c *config) mutated() bool { return c.mutant != "" }

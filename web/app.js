@@ -9,6 +9,7 @@
 // decides every outcome; the page only asks and draws.
 
 import { ErrorView, fitRows } from './editor.js';
+import { ExplorePanel } from './explore-panel.js';
 import { LANGS, parts, strings } from './i18n.js';
 import { isTextEntry, loadEngine, nextFrame, Player } from './player.js';
 import { h } from './render.js';
@@ -68,6 +69,7 @@ const player = new Player($('player'), {
   },
   goTest: async (text, name) => (await engineOrLoad()).goTest(text, { name }),
   onError: (err) => errors.show(err, { kept: true, t: state.t }),
+  openTimeline: (text) => loadExplored(text, state.mutant),
 });
 $('summary-slot').replaceWith(player.parts.summary);
 
@@ -136,9 +138,22 @@ function whereWeAre() {
   };
 }
 
+/** A link longer than this is written after the frame, once for a burst of steps. */
+const LONG_HASH = 8192;
+let hashTimer = 0;
+
 function writeHash() {
+  clearTimeout(hashTimer);
+  hashTimer = 0;
   const hash = `#${timelineParams(whereWeAre()).toString()}`;
-  if (location.hash !== hash) history.replaceState(null, '', hash);
+  if (location.hash === hash) return;
+  // replaceState copies the whole URL: with a long timeline in the link,
+  // every step would pay for it on the main thread.
+  if (hash.length > LONG_HASH) {
+    hashTimer = window.setTimeout(() => history.replaceState(null, '', hash), 100);
+  } else {
+    history.replaceState(null, '', hash);
+  }
 }
 
 /** What the hash asks for; text and name are absent when it names no timeline. */
@@ -421,7 +436,24 @@ function wireEditing() {
   });
 }
 
+/** Puts a timeline the explorer found in the editor, on the engine it tells apart, and runs it. */
+function loadExplored(/** @type {string} */ text, /** @type {string} */ mutant) {
+  player.pause();
+  state.name = 'explored.tl';
+  state.text = text;
+  state.mutant = mutant;
+  setEditor(text);
+  fillMutants();
+  runNow();
+}
+
 function wireChrome() {
+  new ExplorePanel({
+    words: () => state.t,
+    mutants: async () => (await engineOrLoad()).mutants(state.lang),
+    invariants: async () => (await engineOrLoad()).invariants(),
+    load: loadExplored,
+  });
   const keysClose = $('keys-close');
   ui.keysButton.addEventListener('click', () => toggleKeys());
   keysClose.addEventListener('click', () => ui.keys.close());

@@ -99,7 +99,14 @@ async function fetchModule(url, imports) {
 function facts(api) {
   const langs = api.langs();
   const mutants = Object.fromEntries(langs.map((/** @type {string} */ l) => [l, api.mutants(l)]));
-  return { version: api.version, library: api.library(), langs, mutants, limits: api.limits() };
+  return {
+    version: api.version,
+    library: api.library(),
+    langs,
+    mutants,
+    limits: api.limits(),
+    invariants: api.invariants(),
+  };
 }
 
 /**

@@ -28,6 +28,7 @@
 //                                 elapsed_ms}; goal is {mutant} or {engine, property},
 //                                 scope {workers, steps, ttl, max_attempts, deadline,
 //                                 states}; onProgress hears {states, depth, rate}
+//   invariants()                  the checker's invariants by name, in its order
 //   benchCycles(n)                n bare job cycles, for make bench
 //   wasmBytes()                   the engine's WebAssembly memory, in bytes
 // A failure rejects with an Error whose errors property lists the
@@ -68,6 +69,7 @@ const WORKER_URL = new URL('engine-worker.js', import.meta.url);
  * @property {string[]} langs
  * @property {Record<string, MutantInfo[]>} mutants each language's mutants
  * @property {Record<string, number>} limits
+ * @property {string[]} invariants the checker's, in its order
  */
 
 /** @type {Promise<ReturnType<typeof engineAPI>> | null} */
@@ -176,6 +178,7 @@ function engineAPI(link, facts) {
     mutants: (/** @type {string} */ lang) => known(facts.mutants[facts.langs.includes(lang) ? lang : 'en'] || []),
     langs: () => known(facts.langs),
     limits: () => known(facts.limits),
+    invariants: () => known(facts.invariants),
   });
 }
 

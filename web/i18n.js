@@ -55,6 +55,8 @@ export const en = {
   clockOffsetTitle: (actor, offset) => `${actor}'s clock is ${offset} off true time`,
   lanesLabel: 'Workers on a shared clock',
   lanesDesc: 'One lane per worker: lease bars labelled by token, expiries, reclaims and refused writes.',
+  /** @param {number} from @param {number} to @param {number} n */
+  lanesWindow: (from, to, n) => `The lanes show steps ${from}–${to} of ${n}, a part at a time; they follow the cursor.`,
   legend: {
     lease: 'lease (token)',
     ends: 'lease ends',
@@ -160,6 +162,22 @@ export const en = {
   diffAt: (step, line) => `They part ways at step ${step} (line ${line}):`,
   /** @param {number} step */
   goToStep: (step) => `Go to step ${step}`,
+  showMe: 'Show me a timeline that tells them apart',
+  /** @param {number} n */
+  hintSearching: (n) => `The explorer is searching every schedule of its default scope: ${n} states so far…`,
+  hintStop: 'Stop',
+  /** @param {string} msg */
+  hintFailed: (msg) => `The search failed: ${msg}`,
+  /** @param {number} n */
+  hintNone: (n) =>
+    `The explorer searched ${n} states and found no timeline within its default scope that tells them apart.`,
+  /** @param {number} k @param {number} n */
+  hintFound: (k, n) =>
+    `The explorer searched ${n} states: the shortest timeline that tells them apart has ${plural(k, 'step', 'steps')}. One step at a time:`,
+  /** @param {number} i @param {number} k */
+  hintNext: (i, k) => `Show step ${i} of ${k}`,
+  hintAll: 'Show all',
+  hintOpen: 'Open it in the editor',
   aspects: {
     outcome: 'outcome',
     winner: 'winner',
@@ -248,6 +266,40 @@ export const en = {
   keyEscape: 'leave the editor, close this list',
   keysHint: 'The keys work anywhere outside the editor.',
 
+  // ---- the Explore dialog (explore-panel.js) ----
+  exploreButton: 'Explore',
+  exploreTitle: 'Explore: let the engine find the timeline',
+  exploreHint:
+    'Searches every schedule within the scope, breadth first, for the shortest timeline that tells a broken engine apart or breaks an invariant, on the model, then confirms it on the engine. It runs in a worker of its own.',
+  exploreGoal: 'Find',
+  exploreTellApart: 'what tells this engine apart from the correct one',
+  exploreBreak: 'what breaks this invariant',
+  exploreAnyInvariant: 'any invariant',
+  exploreOn: 'on the engine',
+  exploreScope: 'Scope',
+  exploreWorkers: 'workers',
+  exploreSteps: 'steps at most',
+  exploreTTL: 'lease (ms)',
+  exploreMaxAttempts: 'job a: max_attempts',
+  exploreDeadline: 'job a: deadline (ms)',
+  exploreSearch: 'Search',
+  exploreCancel: 'Cancel',
+  exploreLoad: 'Load into the editor',
+  exploreLoading: 'starting the explorer…',
+  /** @param {number} states @param {number} depth @param {number} rate */
+  exploreProgress: (states, depth, rate) =>
+    `${states.toLocaleString('en')} states · depth ${depth} · ${Math.round(rate).toLocaleString('en')} states/s`,
+  /** @param {number} steps @param {number} states @param {number} ms */
+  exploreFound: (steps, states, ms) =>
+    `Found in ${plural(steps, 'step', 'steps')}, after ${states.toLocaleString('en')} states (${Math.round(ms)} ms), and confirmed on the engine.`,
+  /** @param {number} depth @param {number} states @param {boolean} bounded */
+  exploreNothing: (depth, states, bounded) =>
+    `Nothing found: ${bounded ? 'the search stopped at its limit of states' : `every timeline of up to ${depth} steps was searched`} (${states.toLocaleString('en')} states).`,
+  exploreCancelled: 'Cancelled.',
+  /** @param {string} msg */
+  exploreFailed: (msg) => `The explorer could not search: ${msg}`,
+  exploreNoMutants: 'This engine has no mutants to tell apart.',
+
   // ---- course sites (the guide; issue 13) ----
   guideLink: "Course author's guide",
 };
@@ -276,6 +328,8 @@ export const ko = {
   clockOffsetTitle: (actor, offset) => `${actor}의 시계는 실제 시각과 ${offset} 어긋나 있습니다`,
   lanesLabel: '같은 시계 위의 작업자들',
   lanesDesc: '작업자마다 한 줄: 토큰이 붙은 임대 막대, 만료, 재선점, 거절된 쓰기.',
+  lanesWindow: (from, to, n) =>
+    `레인은 ${n}단계 중 ${from}–${to}단계를 보여 줍니다. 한 번에 일부씩, 커서를 따라갑니다.`,
   legend: {
     lease: '임대 (토큰)',
     ends: '임대 만료',
@@ -361,6 +415,16 @@ export const ko = {
   noDiff: '이 타임라인으로는 둘을 구별할 수 없습니다: 모든 단계의 결과, 토큰, lease_until, 행이 두 엔진에서 같습니다.',
   diffAt: (step, line) => `${step}단계(${line}번째 줄)에서 갈라집니다:`,
   goToStep: (step) => `${step}단계로 가기`,
+  showMe: '두 엔진을 갈라놓는 타임라인을 보여 주세요',
+  hintSearching: (n) => `탐색기가 기본 범위의 모든 순서를 찾고 있습니다: 지금까지 ${n}개 상태…`,
+  hintStop: '멈추기',
+  hintFailed: (msg) => `탐색이 실패했습니다: ${msg}`,
+  hintNone: (n) => `탐색기가 ${n}개 상태를 살폈지만, 기본 범위 안에서 두 엔진을 갈라놓는 타임라인을 찾지 못했습니다.`,
+  hintFound: (k, n) =>
+    `탐색기가 ${n}개 상태를 살폈습니다. 두 엔진을 갈라놓는 가장 짧은 타임라인은 ${k}단계입니다. 한 단계씩 봅니다:`,
+  hintNext: (i, k) => `${k}단계 중 ${i}단계 보기`,
+  hintAll: '모두 보기',
+  hintOpen: '편집기에서 열기',
   aspects: {
     outcome: '결과',
     winner: '승자',
@@ -433,7 +497,36 @@ export const ko = {
   keyJump: '첫 단계 또는 마지막 단계',
   keyHelp: '이 목록 보이기 또는 숨기기',
   keyEscape: '편집기에서 나가기, 이 목록 닫기',
-  keysHint: '편집기 밖이면 어디서나 단축키가 듣습니다.',
+  keysHint: '단축키는 편집기 밖 어디서나 동작합니다.',
+
+  exploreButton: '탐색',
+  exploreTitle: '탐색: 엔진이 타임라인을 찾게 하기',
+  exploreHint:
+    '범위 안의 모든 일정을 너비 우선으로 모델에서 찾아, 고장 난 엔진을 가려내거나 불변식을 깨는 가장 짧은 타임라인을 찾고 실제 엔진에서 확인합니다. 별도의 워커에서 실행됩니다.',
+  exploreGoal: '찾을 것',
+  exploreTellApart: '이 엔진을 올바른 엔진과 가려내는 타임라인',
+  exploreBreak: '이 불변식을 깨는 타임라인',
+  exploreAnyInvariant: '아무 불변식',
+  exploreOn: '대상 엔진',
+  exploreScope: '범위',
+  exploreWorkers: '작업자 수',
+  exploreSteps: '최대 단계 수',
+  exploreTTL: '임대 (ms)',
+  exploreMaxAttempts: '일 a: max_attempts',
+  exploreDeadline: '일 a: 마감 (ms)',
+  exploreSearch: '찾기',
+  exploreCancel: '취소',
+  exploreLoad: '편집기로 가져오기',
+  exploreLoading: '탐색기를 시작하는 중…',
+  exploreProgress: (states, depth, rate) =>
+    `상태 ${states.toLocaleString('ko')}개 · 깊이 ${depth} · 초당 ${Math.round(rate).toLocaleString('ko')}개`,
+  exploreFound: (steps, states, ms) =>
+    `${steps}단계 타임라인을 상태 ${states.toLocaleString('ko')}개를 본 뒤(${Math.round(ms)} ms) 찾았고, 실제 엔진에서 확인했습니다.`,
+  exploreNothing: (depth, states, bounded) =>
+    `찾지 못했습니다: ${bounded ? '상태 수 한도에서 멈췄습니다' : `${depth}단계까지의 모든 타임라인을 살폈습니다`} (상태 ${states.toLocaleString('ko')}개).`,
+  exploreCancelled: '취소했습니다.',
+  exploreFailed: (msg) => `탐색기가 찾지 못했습니다: ${msg}`,
+  exploreNoMutants: '이 엔진에는 가려낼 변형이 없습니다.',
 
   // ---- course sites (the guide; issue 13) ----
   guideLink: '강의 작성자 안내서',

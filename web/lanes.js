@@ -59,6 +59,7 @@ import { ms, signedMs } from './trace.js';
  * @property {{actor: string, start: number, end: number, step: number}[]} sends
  * @property {{actor: string, start: number, end: number, step: number}[]} pauses
  * @property {Map<string, number>} offsets each worker's clock offset (ms), for those off true time
+ * @property {number} [origin] the axis's first instant (0 unless the model is a window of a longer one)
  */
 
 /**
@@ -255,6 +256,69 @@ export function markText(m, narrow) {
  * @property {number} end the last instant drawn
  */
 
+// ---- windows of a long timeline ----
+
+/**
+ * The most steps the lanes draw at once. A longer timeline is drawn a
+ * window at a time, the one holding the cursor: its lanes stay readable
+ * and a step redraws a window, never the whole timeline.
+ */
+export const WINDOW_STEPS = 40;
+
+/**
+ * @typedef {object} LanesWindow the steps the lanes draw
+ * @property {number} index which window, from 0
+ * @property {number} count how many windows the timeline has (1: it is drawn whole)
+ * @property {number} from the window's first step, 0-based
+ * @property {number} to one past its last step
+ */
+
+/**
+ * The window of a timeline of n steps that holds the cursor (0: before
+ * the first step, which is in the first window): ceil(n / WINDOW_STEPS)
+ * windows of equal size, the last one shorter when they do not divide n.
+ * @param {number} n
+ * @param {number} cursor
+ * @returns {LanesWindow}
+ */
+export function lanesWindow(n, cursor) {
+  const count = Math.max(1, Math.ceil(n / WINDOW_STEPS));
+  const size = Math.max(1, Math.ceil(n / count));
+  const index = Math.min(count - 1, Math.floor(Math.max(cursor - 1, 0) / size));
+  return { index, count, from: index * size, to: Math.min(n, (index + 1) * size) };
+}
+
+/**
+ * The part of the lanes a window shows: the window's steps and marks, and
+ * the leases, expiries, sends and pauses that reach into its time, from
+ * its first step's instant (0 for the first window) until the next
+ * window's first step. A lease granted before the window starts at its
+ * left edge. Every worker keeps its lane.
+ * @param {Trace} trace
+ * @param {LaneModel} model
+ * @param {LanesWindow} win
+ * @returns {{trace: Trace, model: LaneModel}}
+ */
+export function windowOf(trace, model, win) {
+  if (win.count === 1) return { trace, model };
+  const steps = trace.steps;
+  const t0 = win.from === 0 ? 0 : steps[win.from].time;
+  const t1 = win.to < steps.length ? steps[win.to].time : Number.POSITIVE_INFINITY;
+  const meets = (/** @type {number} */ start, /** @type {number} */ end) => start < t1 && end >= t0;
+  return {
+    trace: { ...trace, steps: steps.slice(win.from, win.to) },
+    model: {
+      ...model,
+      origin: t0,
+      marks: model.marks.filter((m) => m.step >= win.from && m.step < win.to),
+      leases: model.leases.filter((l) => meets(l.start, l.end)).map((l) => (l.start < t0 ? { ...l, start: t0 } : l)),
+      expiries: model.expiries.filter((e) => e.at >= t0 && e.at < t1),
+      sends: model.sends.filter((x) => meets(x.start, x.end)),
+      pauses: model.pauses.filter((x) => meets(x.start, x.end)),
+    },
+  };
+}
+
 /**
  * The time axis: piecewise linear through the instants something happens
  * (steps, expiries, lease ends, pause ends), each stretch at least minGap
@@ -286,7 +350,7 @@ export function timeScale(model, trace, x0, plotW, minGap) {
 
 /** @param {LaneModel} model @param {Trace} trace */
 function knots(model, trace) {
-  const set = new Set([0]);
+  const set = new Set([model.origin ?? 0]);
   for (const st of trace.steps) {
     set.add(st.time);
     set.add(st.end);

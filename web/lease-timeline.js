@@ -228,6 +228,7 @@ export class LeaseTimeline extends HTMLElement {
       onChange: (p) => this.#reflect(p),
       goTest: (text, name) => this.#goTest(text, name),
       onError: (err) => this.#showError(err),
+      openTimeline: (text) => this.#openFound(text),
     });
     ui.head.after(this.#player.parts.sheet);
     this.#player.parts.foot.append(ui.open);
@@ -246,6 +247,17 @@ export class LeaseTimeline extends HTMLElement {
         this.#rerun();
       }
     }).observe(this, { childList: true, characterData: true, subtree: true });
+  }
+
+  /**
+   * Takes a worksheet hint's timeline into the editor and runs it.
+   * @param {string} text
+   */
+  #openFound(text) {
+    const ui = /** @type {ReturnType<typeof buildChrome>} */ (this.#ui);
+    ui.editor.value = text;
+    ui.editor.dispatchEvent(new Event('input'));
+    ui.editor.focus();
   }
 
   /** @param {ReturnType<typeof buildChrome>} ui */

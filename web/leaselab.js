@@ -31,6 +31,7 @@
       'trace.js',
       'view.js',
       'lanes.js',
+      'hint.js',
     ],
     fetches: ['trace.css', 'lease-timeline-shadow.css', 'prerendered/index.json'],
   };

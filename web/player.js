@@ -10,6 +10,7 @@
 // exports. It asks the engine for runs (runOn) but decides nothing the
 // engine decides.
 
+import { Hint } from './hint.js';
 import { drawTable, h, standaloneSVG, timeAt } from './render.js';
 import { cursorAtTime, cursorTime, ms, outcomeText } from './trace.js';
 import { TraceView } from './view.js';
@@ -26,6 +27,7 @@ import { TraceView } from './view.js';
  * @property {(text: string, opts: {name: string}) => Promise<string> | string} goTest
  * @property {(lang?: string) => Promise<{name: string, breaks: string}[]> | {name: string, breaks: string}[]} mutants
  * @property {() => Promise<{name: string, title: string, text: string}[]> | {name: string, title: string, text: string}[]} library
+ * @property {() => Promise<string[]> | string[]} invariants
  * @property {string | Promise<string>} version
  */
 
@@ -175,6 +177,8 @@ export function baseName(name) {
  * @property {(player: Player) => void} [onChange] called after a run is loaded and after every move of the cursor
  * @property {(text: string, name: string) => Promise<string>} [goTest] the Go test of a timeline (its export)
  * @property {(err: unknown) => void} [onError] shows what went wrong with an export
+ * @property {(text: string) => void} [openTimeline] takes a worksheet hint's timeline into the host's editor
+ *   (without it, the hint shows the timeline and offers no button to open it)
  */
 
 /**
@@ -216,6 +220,7 @@ export class Player {
   /** @type {Map<Element, number>} the width each view's lanes were drawn at */
   #widths = new Map();
   #resizeFrame = 0;
+  #finalTimer = 0;
   #resize = new ResizeObserver(() => this.#onResize());
 
   /**
@@ -227,8 +232,11 @@ export class Player {
     this.t = opts.t;
     this.show = opts.show;
     this.parts = buildParts(Boolean(opts.speed));
+    this.hint = new Hint(opts.t, opts.openTimeline);
+    this.parts.verdict.after(this.hint.root);
     host.append(this.parts.sheet, this.parts.views, this.parts.transport, this.parts.foot, this.parts.final);
     this.#wire();
+    window.addEventListener('beforeprint', () => this.#drawFinalNow());
     this.setViews(1);
     this.setWords(opts.t);
   }
@@ -295,6 +303,7 @@ export class Player {
     p.exportGo.textContent = t.exportGo;
     p.finalTitle.textContent = t.jobsFinal;
     p.task.textContent = t.task;
+    this.hint?.setWords(t);
     for (const v of this.#views) v.setWords(t);
     if (this.run) for (const [i, v] of this.#views.entries()) v.setTrace(this.run.traces[i], t);
     this.redraw();
@@ -330,9 +339,20 @@ export class Player {
     this.#cursor = Math.max(0, Math.min(cursor ?? this.#cursor, this.steps));
     this.#clock = cursorTime(run.traces[0], this.#cursor);
     this.parts.scrub.max = String(this.steps);
-    drawTableFinal(this);
     this.applyShow();
     this.redraw();
+    // The final table is for print only (hidden on screen): drawn in a
+    // task of its own, or at once when the page is printed first.
+    clearTimeout(this.#finalTimer);
+    this.#finalTimer = window.setTimeout(() => this.#drawFinalNow(), 0);
+  }
+
+  /** Draws the final table if a load left it to draw. */
+  #drawFinalNow() {
+    if (!this.#finalTimer) return;
+    clearTimeout(this.#finalTimer);
+    this.#finalTimer = 0;
+    drawTableFinal(this);
   }
 
   /**
@@ -442,6 +462,9 @@ export class Player {
   redraw() {
     const run = this.run;
     if (!run) return;
+    // The lanes first: they read their width, which costs a layout of the
+    // whole page unless nothing changed since the last one.
+    this.#drawLanes();
     const t = this.t;
     const p = this.parts;
     const c = this.#cursor;
@@ -462,7 +485,6 @@ export class Player {
       v.root.classList.toggle('at-diff', Boolean(run.diff) && c === (run.diff?.step ?? -2) + 1);
     });
     drawSheet(this);
-    this.#drawLanes();
     this.opts.onChange?.(this);
   }
 
@@ -609,6 +631,7 @@ function drawSheet(player) {
   const run = player.run;
   const p = player.parts;
   const t = player.t;
+  player.hint.update(run && run.traces.length > 1 ? run.mutant : '', Boolean(run?.diff));
   if (!run || run.traces.length < 2) return;
   p.breaks.textContent = run.breaks ? t.breaks(run.breaks) : '';
   const d = run.diff;

@@ -422,14 +422,44 @@ function tableHead(table, columns) {
 export function drawTable(table, rows, changed, clock, t, offset = () => 0) {
   tableHead(table, COLUMNS);
   const isChanged = new Set((changed || []).map((c) => `${c.job}\u0000${c.column}`));
-  table.tBodies[0].replaceChildren(
-    ...rows.map((r) =>
-      h(
-        'tr',
-        { 'data-job': r.id },
-        COLUMNS.map((c) => jobCell(r, c, isChanged.has(`${r.id}\u0000${c}`), clock + offset(r.owner), t)),
-      ),
-    ),
+  const body = table.tBodies[0];
+  const drawn = rowKeys.get(body);
+  const keys = rows.map((r) => {
+    const own = clock + offset(r.owner);
+    const marks = COLUMNS.map((c) => (isChanged.has(`${r.id}\u0000${c}`) ? '1' : '0')).join('');
+    const valid = r.status === 'leased' && r.lease_until > 0 ? String(own < r.lease_until) : '';
+    return `${t.lang}\u0000${marks}\u0000${valid}\u0000${COLUMNS.map((c) => r[c]).join('\u0000')}`;
+  });
+  // A row is built again only when what it shows changed: a step of a long
+  // timeline rewrites the rows it changed, not the whole table.
+  if (!drawn || drawn.length !== body.rows.length) {
+    body.replaceChildren(...rows.map((r) => jobRow(r, isChanged, clock + offset(r.owner), t)));
+  } else {
+    rows.forEach((r, i) => {
+      if (drawn[i] === keys[i]) return;
+      const row = jobRow(r, isChanged, clock + offset(r.owner), t);
+      if (i < body.rows.length) body.rows[i].replaceWith(row);
+      else body.append(row);
+    });
+    while (body.rows.length > rows.length) body.rows[rows.length].remove();
+  }
+  rowKeys.set(body, keys);
+}
+
+/** @type {WeakMap<HTMLTableSectionElement, string[]>} what each drawn row of a jobs table shows */
+const rowKeys = new WeakMap();
+
+/**
+ * @param {Row} r
+ * @param {Set<string>} isChanged
+ * @param {number} clock the owner's clock
+ * @param {Strings} t
+ */
+function jobRow(r, isChanged, clock, t) {
+  return h(
+    'tr',
+    { 'data-job': r.id },
+    COLUMNS.map((c) => jobCell(r, c, isChanged.has(`${r.id}\u0000${c}`), clock, t)),
   );
 }
 

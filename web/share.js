@@ -12,9 +12,9 @@ import { en } from './i18n.js';
  */
 export function b64urlEncode(text) {
   const bytes = new TextEncoder().encode(text);
-  let bin = '';
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+  const parts = [];
+  for (let i = 0; i < bytes.length; i += 0x8000) parts.push(String.fromCharCode(...bytes.subarray(i, i + 0x8000)));
+  return btoa(parts.join('')).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }
 
 /**
@@ -23,7 +23,9 @@ export function b64urlEncode(text) {
  */
 export function b64urlDecode(s) {
   const bin = atob(s.replaceAll('-', '+').replaceAll('_', '/'));
-  return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return new TextDecoder().decode(bytes);
 }
 
 /**

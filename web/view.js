@@ -4,7 +4,7 @@
 // table, the fenced storage (when the timeline writes to it), the SQL and
 // the invariant verdicts. A worksheet has two views side by side.
 
-import { laneModel } from './lanes.js';
+import { laneModel, lanesWindow, windowOf } from './lanes.js';
 import { drawLanes, drawSQL, drawStorage, drawTable, drawVerdicts, h, layoutMeasured } from './render.js';
 import { clockOffset, ms, storageAt, storageChanged, tableAt, writesStorage } from './trace.js';
 
@@ -31,7 +31,10 @@ export class TraceView {
   trace = null;
   /** @type {LaneModel | null} */
   model = null;
-  /** @type {{width: number, t: Strings, layout: LanesLayout} | null} the lanes laid out for a width */
+  /**
+   * The lanes laid out for a width, a language and a window of the steps.
+   * @type {{width: number, t: Strings, window: number, model: LaneModel, layout: LanesLayout} | null}
+   */
   #laidOut = null;
 
   /**
@@ -47,6 +50,7 @@ export class TraceView {
     this.svg.setAttribute('class', 'lanes');
     this.svg.setAttribute('role', 'img');
     this.svg.setAttribute('focusable', 'false');
+    this.lanesWindow = h('p', { class: 'lanes-window', hidden: true });
     this.lanes.append(this.svg);
     this.legend = h('div', { class: 'legend', 'aria-hidden': 'true' });
     this.stepSource = h('p', { class: 'step-source' });
@@ -72,7 +76,7 @@ export class TraceView {
     this.sqlPanel = h('section', { class: 'panel sql-panel' }, this.headings.sql, this.sql);
     this.verdictsPanel = h('section', { class: 'panel verdicts-panel' }, this.headings.verdicts, this.verdicts);
     this.panels = h('div', { class: 'panels' }, this.tablePanel, this.storagePanel, this.sqlPanel, this.verdictsPanel);
-    this.root.append(this.title, this.lanes, this.legend, this.explainBox, this.panels);
+    this.root.append(this.title, this.lanesWindow, this.lanes, this.legend, this.explainBox, this.panels);
   }
 
   /**
@@ -123,6 +127,7 @@ export class TraceView {
   applyShow(show) {
     this.lanes.hidden = !show.has('lanes');
     this.legend.hidden = !show.has('lanes');
+    this.lanesWindow.hidden = !show.has('lanes') || !this.trace || lanesWindow(this.trace.steps.length, 0).count === 1;
     this.explainBox.hidden = !show.has('explain');
     this.tablePanel.hidden = !show.has('table');
     this.storagePanel.hidden = !show.has('table') || !this.trace || !writesStorage(this.trace);
@@ -132,17 +137,27 @@ export class TraceView {
   }
 
   /**
-   * Draws the lanes at the clock; the layout is kept while the width and
-   * the language stay.
+   * Draws the lanes at the clock: the window of the steps that holds the
+   * cursor (lanes.js lanesWindow; a timeline of up to WINDOW_STEPS steps
+   * is one window). The layout is kept while the width, the language and
+   * the window stay.
    * @param {{cursor: number, clock: number, ringed: number, t: Strings}} at
    */
   drawLanes(at) {
     if (!this.trace || !this.model || this.lanes.hidden) return;
     const width = Math.round(this.lanes.clientWidth) || 600;
-    if (!this.#laidOut || this.#laidOut.width !== width || this.#laidOut.t !== at.t) {
-      this.#laidOut = { width, t: at.t, layout: layoutMeasured(this.svg, this.trace, this.model, width, at.t) };
+    const n = this.trace.steps.length;
+    const win = lanesWindow(n, at.cursor);
+    const kept = this.#laidOut;
+    if (!kept || kept.width !== width || kept.t !== at.t || kept.window !== win.index) {
+      const part = windowOf(this.trace, this.model, win);
+      const layout = layoutMeasured(this.svg, part.trace, part.model, width, at.t);
+      this.#laidOut = { width, t: at.t, window: win.index, model: part.model, layout };
     }
-    drawLanes(this.svg, this.#laidOut.layout, this.model, at);
+    this.lanesWindow.hidden = win.count === 1;
+    this.lanesWindow.textContent = win.count === 1 ? '' : at.t.lanesWindow(win.from + 1, win.to, n);
+    const laid = this.#laidOut;
+    if (laid) drawLanes(this.svg, laid.layout, laid.model, at);
   }
 
   /**

@@ -16,6 +16,7 @@
 //	leaselab.mutants(lang)         [{name, breaks}]: the broken engines this build has,
 //	                               each with the rule it breaks in lang (default "en")
 //	leaselab.langs()               [string]: the languages a step can be explained in
+//	leaselab.invariants()          [string]: the invariants the checker holds, in its order
 //	leaselab.limits()              {text_bytes, steps, jobs, workers, contenders,
 //	                               max_time}: the bounds on a timeline (engine/limits)
 //	leaselab.worksheet(text, opts) Promise<string>: the timeline on the correct engine
@@ -59,6 +60,7 @@ import (
 	"syscall/js"
 
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/check"
 	"github.com/leaselab/leaselab/engine/limits"
 	"github.com/leaselab/leaselab/engine/timeline"
 	"github.com/leaselab/leaselab/wasm/simrun"
@@ -72,6 +74,8 @@ func main() {
 		"mutants": js.FuncOf(mutants),
 		"langs":   js.FuncOf(langs),
 		"limits":  js.FuncOf(limitsTable),
+
+		"invariants": js.FuncOf(invariants),
 
 		"worksheet": js.FuncOf(worksheet),
 		"goTest":    js.FuncOf(goTest),
@@ -177,6 +181,16 @@ func langs(js.Value, []js.Value) any {
 	var out []any
 	for _, l := range timeline.Langs() {
 		out = append(out, l)
+	}
+	return js.ValueOf(out)
+}
+
+// invariants is leaselab.invariants(): the checker's invariants by name, in
+// the order it reports them (engine/check).
+func invariants(js.Value, []js.Value) any {
+	var out []any
+	for _, name := range check.Invariants() {
+		out = append(out, name)
 	}
 	return js.ValueOf(out)
 }

@@ -3,7 +3,7 @@
 // in npm/ beside this file), in one headless-Chromium run with a fresh
 // profile, and prints a table and the issue's goals, each met or MISSED:
 //
-//	go run ./engine/internal/browserbench [-web web] [-sqlite DIR]
+//	go run -tags mutants ./engine/internal/browserbench [-web web] [-sqlite DIR]
 //
 // make bench-browser (part of make bench) installs the official build
 // (npm ci), precompresses its files as make wasm precompresses the page's,
@@ -30,7 +30,17 @@
 //     writes V8's code cache of a module only once it has run long enough
 //     to be optimised, and the memory again;
 //  4. each page again in a new tab, warm (HTTP cache and code cache);
-//  5. a course page (issue 13): a bundle (make dist) and a lesson with five
+//  5. the simulator opening, by link, a timeline of the most steps a
+//     timeline may have, its main thread watched for long tasks until the
+//     engine's trace of it is drawn (longrun.go);
+//  6. the explorer (issue 14): every mutant told apart within the default
+//     scope and an exhaustive search, natively in this process and in the
+//     page's explorer worker, side by side (explore.go; built with the
+//     mutants tag, as make bench does);
+//  7. in a second browser with a fresh profile and every renderer slowed
+//     4x (slow.go, slowrun.go): the official build's first cycle and the
+//     simulator's first trace of a timeline of its own, both cold;
+//  8. a course page (issue 13): a bundle (make dist) and a lesson with five
 //     of the library's timelines as Markdown fences, prerendered (leaselab
 //     prerender), cold: the first trace painted and the bytes of
 //     WebAssembly fetched before any interaction; then the same page on a
@@ -127,7 +137,8 @@ func run(o options, stdout, stderr io.Writer) int {
 	defer stop()
 
 	s := &session{base: base, browser: ctx, pid: pid, peaks: samplePeaks(pid)}
-	r := results{Browser: s.version(), Sim: newSide(), Cycle: newSide(), Official: newSide(), Course: newCourse()}
+	r := newResults()
+	r.Browser = s.version()
 	notes, failed, steps := s.measure(&r, o, stderr)
 	if err := r.write(stdout); err != nil {
 		return fail("%v", err)
@@ -167,8 +178,7 @@ func (o *options) ready() error {
 	return nil
 }
 
-// serveBench serves the page, the official build and the two course
-// sites on a loopback port.
+// serveBench serves the page and the official build on a loopback port.
 func serveBench(o options, prerendered, plain string) (base string, closeServer func(), err error) {
 	mux := http.NewServeMux()
 	mux.Handle("/", webserve.Handler(os.DirFS(o.web)))
@@ -214,6 +224,26 @@ func (s *session) measure(r *results, o options, stderr io.Writer) (notes []stri
 		}},
 		{"the official build's cycle, warm", func() error { return s.cycleWarm("/bench/sqlite.html", &r.Official) }},
 		{"leaselab's cycle, warm", func() error { return s.cycleWarm("/bench/leaselab.html", &r.Cycle) }},
+		{fmt.Sprintf("the simulator, a %d-step timeline", longTimelineSteps), func() error {
+			n, err := s.longTimeline(r)
+			notes = append(notes, n...)
+			return err
+		}},
+		{"the explorer, natively and in the page", func() error {
+			n, err := s.explorer(r)
+			notes = append(notes, n...)
+			return err
+		}},
+		{fmt.Sprintf("the cold first results again, CPU slowed %dx, in a browser of its own", slowFactor), func() error {
+			n, err := slowed(o, s.base, r)
+			notes = append(notes, n...)
+			return err
+		}},
+		{"the engine's files, brotli", func() error {
+			n, err := precompressedSize(o.web, engineFiles)
+			r.EngineBrotli = n
+			return err
+		}},
 		{"a course page, five prerendered timelines, cold", func() error {
 			n, err := s.coursePage(coursePrerendered+coursePage, &r.Course, true)
 			notes = append(notes, n...)
@@ -226,16 +256,14 @@ func (s *session) measure(r *results, o options, stderr io.Writer) (notes []stri
 		}},
 	}
 	if o.only != "" {
+		first := steps[0]
 		steps = slices.DeleteFunc(steps[1:], func(st struct {
 			name string
 			run  func() error
 		}) bool {
 			return !strings.Contains(st.name, o.only)
 		})
-		steps = append([]struct {
-			name string
-			run  func() error
-		}{{"a page neither side uses", func() error { return s.primer("/bench/") }}}, steps...)
+		steps = slices.Insert(steps, 0, first)
 	}
 	loadBefore := loadAverage()
 	for _, st := range steps {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 )
 
 // sizes is what the server sends for a set of URLs, summed, for each
@@ -69,4 +71,18 @@ func fetchSize(ctx context.Context, client *http.Client, u, enc string) (float64
 		return 0, "", fmt.Errorf("%s: %w", u, err)
 	}
 	return float64(n), resp.Header.Get("Content-Encoding"), nil
+}
+
+// precompressedSize is the bytes of files' brotli copies in dir (NAME.br,
+// which make wasm writes beside each file).
+func precompressedSize(dir string, files []string) (float64, error) {
+	var n float64
+	for _, f := range files {
+		st, err := os.Stat(filepath.Join(dir, f+".br"))
+		if err != nil {
+			return unmeasured, fmt.Errorf("%w: make wasm writes it", err)
+		}
+		n += float64(st.Size())
+	}
+	return n, nil
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/explore"
 	"github.com/leaselab/leaselab/engine/internal/modtest"
 	"github.com/leaselab/leaselab/engine/timeline"
 	"github.com/leaselab/leaselab/wasm/simrun"
@@ -32,6 +34,7 @@ var courseEmbeds = []struct {
 	{id: "late-courier", library: "01-late-courier.tl"},
 	{id: "boundary-demo"},
 	{id: "renew-demo", file: "timelines/renew-in-time.tl"},
+	{id: "kleppmann-demo", library: "11-kleppmann-fencing.tl"},
 	{id: "korean-demo", library: "10-korean-courier.tl"},
 	{id: "worksheet"},
 }
@@ -169,8 +172,8 @@ func TestCourse_LoadsTheEngineOnlyWhenATimelineComesNear(t *testing.T) {
 	if n := eval[int](t, ctx, wasmFetches); n != 0 {
 		t.Errorf("the page fetched leaselab.wasm %d times before any timeline came near", n)
 	}
-	if states := courseEval[[]string](t, ctx, `[...document.querySelectorAll('lease-timeline')].map((e) => e.dataset.state)`); strings.Join(states, ",") != "text,text,text,text,text" {
-		t.Errorf("before any timeline came near, their states are %q, want text for all", states)
+	if states := courseEval[[]string](t, ctx, `[...document.querySelectorAll('lease-timeline')].map((e) => e.dataset.state)`); len(states) != len(courseEmbeds) || strings.Count(strings.Join(states, ","), "text") != len(courseEmbeds) {
+		t.Errorf("before any timeline came near, their states are %q, want text for all %d", states, len(courseEmbeds))
 	}
 	courseReady(t, ctx, "late-courier")
 	if n := eval[int](t, ctx, wasmFetches); n != 1 {
@@ -187,7 +190,7 @@ func TestCourse_SharesOneEngineForEveryTimeline(t *testing.T) {
 	ctx := openCourse(t)
 	courseReady(t, ctx, courseIDs()...)
 	if n := eval[int](t, ctx, wasmFetches); n != 1 {
-		t.Errorf("five timelines fetched leaselab.wasm %d times, want once", n)
+		t.Errorf("%d timelines fetched leaselab.wasm %d times, want once", len(courseEmbeds), n)
 	}
 	noProblems(t, ctx)
 }
@@ -684,4 +687,53 @@ func TestPage_ShareEmbedPanelGivesTheElementAndTheFrameSnippets(t *testing.T) {
 		t.Errorf("the frame shows %+v, want the %s timeline in Korean at step %d", view, tr.Name, k)
 	}
 	noProblems(t, frame)
+}
+
+// stepLine matches a step line of a timeline (it starts with its time).
+var stepLine = regexp.MustCompile(`(?m)^\+?\d+ms `)
+
+// Issue 14.3: a worksheet whose timeline does not yet tell the engines
+// apart offers a hint; the explorer (in a worker of its own) finds the
+// shortest timeline that does — the native explorer's, byte for byte —
+// and the hint reveals it a step at a time, then opens it in the
+// worksheet's editor, where it tells the engines apart.
+func TestCourse_WorksheetHintRevealsTheExplorersTimelineAStepAtATime(t *testing.T) {
+	ctx := openCourse(t)
+	courseReady(t, ctx, "worksheet")
+	raw, err := simrun.ExploreJSON(context.Background(), explore.Goal{Mutant: engine.MutantClaimBoundary}, simrun.ExploreScope{}, nil)
+	must(t, err)
+	var found struct {
+		Timeline string `json:"timeline"`
+		Steps    int    `json:"steps"`
+	}
+	must(t, json.Unmarshal(raw, &found))
+	if found.Steps < 2 {
+		t.Fatalf("natively the explorer found %d steps; the test wants at least two to reveal", found.Steps)
+	}
+	courseEval[bool](t, ctx, `(sr('worksheet', '.hint button[data-hint="search"]').click(), true)`)
+	courseWait(t, ctx, `sr('worksheet', '.hint .hint-lines') !== null`, 60*time.Second)
+	shown := func() string { return courseEval[string](t, ctx, `sr('worksheet', '.hint .hint-lines').textContent`) }
+	want := strings.TrimRight(found.Timeline, "\n")
+	first := shown()
+	if !strings.HasPrefix(want, first) || first == want || len(stepLine.FindAllString(first, -1)) != 1 {
+		t.Fatalf("the hint first shows:\n%s\nwant the head and the first step of:\n%s", first, want)
+	}
+	for i := 2; i <= found.Steps; i++ {
+		courseEval[bool](t, ctx, `(sr('worksheet', '.hint button[data-hint="next"]').click(), true)`)
+		if got := shown(); !strings.HasPrefix(want, got) || len(stepLine.FindAllString(got, -1)) != i {
+			t.Fatalf("after %d steps revealed the hint shows:\n%s", i, got)
+		}
+	}
+	if got := shown(); got != want {
+		t.Fatalf("fully revealed, the hint shows:\n%s\nwant the native explorer's:\n%s", got, want)
+	}
+	if n := courseEval[int](t, ctx, `srAll('worksheet', '.hint button[data-hint="next"]').length`); n != 0 {
+		t.Errorf("every step is shown, yet a next button remains")
+	}
+	courseEval[bool](t, ctx, `(sr('worksheet', '.hint button[data-hint="open"]').click(), true)`)
+	courseWait(t, ctx, `el('worksheet').dataset.differs === 'yes'`, 30*time.Second)
+	if got := courseEval[string](t, ctx, `sr('worksheet', 'textarea').value`); got != found.Timeline {
+		t.Errorf("the editor holds:\n%s\nwant the found timeline", got)
+	}
+	noProblems(t, ctx)
 }

@@ -5,6 +5,7 @@ package e2e_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,4 +79,28 @@ func TestExplore_CancelledAtOnceThenSearchesAgain(t *testing.T) {
 	if got.Name != "AbortError" || got.Ms > int((time.Second).Milliseconds()) || !got.Found {
 		t.Fatalf("cancelled search: %q after %d ms; the next one found: %v", got.Name, got.Ms, got.Found)
 	}
+}
+
+// The simulator page's Explore dialog finds the shortest timeline that
+// tells a mutant apart, showing its progress, and loads it into the
+// editor, where it runs on that mutant and fails its expectations (which
+// are the correct engine's).
+func TestPage_ExploreDialogFindsAndLoadsTheTimelineThatTellsAMutantApart(t *testing.T) {
+	ctx := tab(t)
+	open(t, ctx, "")
+	waitEngine(t, ctx)
+	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("explore-button"))))
+	waitFor(t, ctx, `document.querySelector('#explore-mutant').options.length > 0`, 10*time.Second)
+	eval[bool](t, ctx, `(document.querySelector('#explore-mutant').value = 'attempts-off-by-one', true)`)
+	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("explore-search"))))
+	waitFor(t, ctx, `!document.querySelector('#explore-load').hidden`, 30*time.Second)
+	status := text(t, ctx, "#explore-status")
+	if !strings.Contains(status, "confirmed on the engine") {
+		t.Fatalf("status %q", status)
+	}
+	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("explore-load"))))
+	waitFor(t, ctx, `document.querySelector('#editor').value.startsWith('# Found by leaselab explore')`, 10*time.Second)
+	waitFor(t, ctx, `document.querySelector('#mutant').value === 'attempts-off-by-one'`, 10*time.Second)
+	waitFor(t, ctx, `document.documentElement.dataset.engine === 'ready' && document.querySelector('.editor-pane .summary').classList.contains('fail')`, 20*time.Second)
+	noProblems(t, ctx)
 }

@@ -95,3 +95,63 @@ func drawnLabels(t *testing.T, ctx context.Context, fragment string) labelReport
 	}
 	return r
 }
+
+// windowTimeline is a timeline of n claims in turn by A and B of job j,
+// 600 ms apart with 1000 ms leases: every lease is still held when the
+// next claim comes (it is refused), so leases cross every window's edge.
+func windowTimeline(n int) string {
+	var b strings.Builder
+	b.WriteString("# A long timeline\nlease 1000ms\njob j\n")
+	for i := range n {
+		who := "A"
+		if i%2 == 1 {
+			who = "B"
+		}
+		fmt.Fprintf(&b, "%dms %s claim j\n", i*600, who)
+	}
+	return b.String()
+}
+
+// A timeline longer than the lanes draw at once (lanes.js WINDOW_STEPS,
+// 40) is drawn a window at a time: the window holding the cursor, named
+// above the lanes, with only its steps' marks, and the next one once the
+// cursor moves past it. One of 40 steps is drawn whole.
+func TestLanes_ALongTimelineIsDrawnAWindowAtATimeThatFollowsTheCursor(t *testing.T) {
+	ctx := tab(t)
+	open(t, ctx, "")
+	waitEngine(t, ctx)
+	type drawn struct {
+		Caption string `json:"caption"`
+		Hidden  bool   `json:"hidden"`
+		Marks   int    `json:"marks"`
+		Cursor  string `json:"cursor"`
+	}
+	read := `(() => { const w = document.querySelector('#player .lanes-window');
+		return {caption: w.textContent, hidden: w.hidden, marks: document.querySelectorAll('#player svg.lanes .mark').length,
+			cursor: document.getElementById('player').dataset.cursor}; })()`
+	show := func(n int) {
+		eval[bool](t, ctx, fmt.Sprintf(`(location.hash = '#name=long.tl&src=' + btoa(%q).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, ''), true)`, windowTimeline(n)))
+		waitFor(t, ctx, fmt.Sprintf(`document.getElementById('player').dataset.steps === '%d' && document.body.dataset.engineView === 'ready'`, n), 30*time.Second)
+	}
+	show(40)
+	if d := eval[drawn](t, ctx, read); !d.Hidden || d.Marks == 0 {
+		t.Fatalf("40 steps: the window caption is shown (%q) or no mark is drawn (%d); want one window, drawn whole", d.Caption, d.Marks)
+	}
+	show(100) // three windows: steps 1-34, 35-68, 69-100
+	keys(t, ctx, kb.Home)
+	for _, c := range []struct {
+		cursor  int
+		caption string
+	}{{1, "steps 1–34 of 100"}, {34, "steps 1–34 of 100"}, {35, "steps 35–68 of 100"}, {100, "steps 69–100 of 100"}} {
+		eval[bool](t, ctx, fmt.Sprintf(`(location.hash = location.hash.replace(/&step=\d+/, '') + '&step=%d', true)`, c.cursor))
+		waitFor(t, ctx, fmt.Sprintf(`document.getElementById('player').dataset.cursor === '%d'`, c.cursor), 10*time.Second)
+		d := eval[drawn](t, ctx, read)
+		if d.Hidden || !strings.Contains(d.Caption, c.caption) {
+			t.Errorf("cursor %d: the caption says %q (hidden %v), want %q", c.cursor, d.Caption, d.Hidden, c.caption)
+		}
+		if d.Marks == 0 || d.Marks > 34 {
+			t.Errorf("cursor %d: %d step marks drawn, want those of one window (1 to 34)", c.cursor, d.Marks)
+		}
+	}
+	noProblems(t, ctx)
+}

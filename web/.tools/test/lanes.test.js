@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { en, ko } from '../../i18n.js';
-import { estimateText, laneModel, layoutLanes, markText, overlaps, timeScale } from '../../lanes.js';
+import {
+  estimateText,
+  laneModel,
+  lanesWindow,
+  layoutLanes,
+  markText,
+  overlaps,
+  timeScale,
+  WINDOW_STEPS,
+  windowOf,
+} from '../../lanes.js';
 import { goldenTraces, lease, step, story, trace } from './fixtures.js';
 
 test('laneModel ends each lease where it ended: its lease_until, or the complete, release or renew before it', () => {
@@ -111,3 +121,64 @@ test("layoutLanes' gutter holds the longest lane label, the clock's offset inclu
   assert.ok(b?.offset && b.offset.box.x2 < layout.gutter, 'the offset stays in the gutter');
   assert.equal(layout.lanes.get('A')?.offset, null);
 });
+
+test('lanesWindow: one window up to WINDOW_STEPS steps, then equal windows that follow the cursor', () => {
+  assert.deepEqual(lanesWindow(WINDOW_STEPS, WINDOW_STEPS), { index: 0, count: 1, from: 0, to: WINDOW_STEPS });
+  const n = WINDOW_STEPS + 1; // two windows of 21 and 20 steps
+  assert.deepEqual(lanesWindow(n, 0), { index: 0, count: 2, from: 0, to: 21 });
+  assert.deepEqual(lanesWindow(n, 21), { index: 0, count: 2, from: 0, to: 21 }); // the cursor after step 21: in the first
+  assert.deepEqual(lanesWindow(n, 22), { index: 1, count: 2, from: 21, to: n });
+  assert.deepEqual(lanesWindow(2000, 2000), { index: 49, count: 50, from: 1960, to: 2000 });
+  for (const k of [1, 39, 40, 41, 79, 80, 81, 2000]) {
+    let seen = 0;
+    for (let c = 1; c <= k; c++) {
+      const w = lanesWindow(k, c);
+      assert.ok(w.from <= c - 1 && c - 1 < w.to, `${k} steps, cursor ${c}: step ${c} in [${w.from}, ${w.to})`);
+      assert.ok(w.to - w.from <= WINDOW_STEPS, `${k} steps: a window of ${w.to - w.from}`);
+      if (w.from === c - 1) seen++;
+    }
+    assert.equal(seen, lanesWindow(k, 1).count, `${k} steps: every window starts once`);
+  }
+});
+
+test('windowOf keeps the window steps marks and the leases reaching into it, every lane, the axis from its first step', () => {
+  const tr = longStory(60);
+  const m = laneModel(tr, en);
+  const w = lanesWindow(tr.steps.length, 45);
+  const part = windowOf(tr, m, w);
+  assert.equal(part.trace.steps.length, w.to - w.from);
+  assert.equal(part.model.origin, tr.steps[w.from].time);
+  assert.deepEqual(part.model.actors, m.actors);
+  assert.ok(part.model.marks.length > 0 && part.model.marks.every((k) => k.step >= w.from && k.step < w.to));
+  const t0 = tr.steps[w.from].time;
+  assert.ok(
+    part.model.leases.every((l) => l.start >= t0),
+    'a lease granted before the window starts at its edge',
+  );
+  assert.ok(
+    part.model.leases.some((l) => m.leases.find((o) => o.token === l.token && o.job === l.job && o.start < t0)),
+    'the lease held across the window edge is drawn',
+  );
+  const sc = timeScale(part.model, part.trace, 50, 500, 40);
+  assert.equal(sc.ticks[0], t0, 'the axis starts at the window');
+  for (const width of [360, 768, 1280]) {
+    const lay = layoutLanes(part.trace, part.model, { width, t: en, measure: estimateText });
+    assert.ok(lay.marks.length === part.model.marks.length);
+  }
+  assert.equal(windowOf(tr, m, lanesWindow(WINDOW_STEPS, 1)).model, m, 'one window is the whole model');
+});
+
+/**
+ * A story of n steps: workers A and B take turns claiming job j, each
+ * claim 600 ms after the last with a 1000 ms lease, so every lease is
+ * still held when the next step comes.
+ * @param {number} n
+ */
+function longStory(n) {
+  const steps = [];
+  for (let i = 0; i < n; i++) {
+    const who = i % 2 ? 'B' : 'A';
+    steps.push(step({ time: i * 600, actors: [who], lease: lease(who, i + 1, i * 600 + 1000) }));
+  }
+  return trace(steps);
+}
