@@ -18,7 +18,7 @@ BUILD=$PWD
 MOD=$(cd .. && pwd)
 PROFILE=${1:-lean}
 CLANG=${CLANG:-clang-22}
-WASM_OPT_LEVEL=${WASM_OPT_LEVEL:--O4} # upstream's; -Oz is smaller and slower
+WASM_OPT_LEVEL=${WASM_OPT_LEVEL:--O4} # upstream's; -O2, -Os and -Oz each gave a larger page
 case $PROFILE in lean | full) ;; *) echo "usage: $0 [lean|full]" >&2; exit 2 ;; esac
 
 SQLITE_SHA256=0c657666d819f261cc4007526ad57e1669de9949df7a8ea847aa284a2bf0ee52 # sqlite3.c 3.54.1, unwrapped
@@ -28,12 +28,17 @@ SQLITEH_SHA256=d6c84557261893439b341d2e6c35187ae3ea24fbfd843ad94616f72d89242b8c
 LLVM_BIN=$(dirname "$(readlink -f "$(command -v "$CLANG")")")
 [[ -x $LLVM_BIN/wasm-ld ]] || { echo "build.sh: no wasm-ld beside $CLANG (Debian: apt-get install lld-${CLANG#clang-})" >&2; exit 1; }
 
-# The Go modules the sources come from, checked by the go command against
-# go.sum and the checksum database: mattn/go-sqlite3 carries the SQLite 3.54.1
-# amalgamation, go-sqlite3-wasm/v6 the bindings (C), patches and options.
-moddir() { (cd "$MOD" && go mod download -json "$1") | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p'; }
-MATTN=$(moddir github.com/mattn/go-sqlite3@v1.14.53)
-UPSTREAM=$(moddir github.com/ncruces/go-sqlite3-wasm/v6@v6.5.35401)
+# The Go modules the sources come from, each checked against its pinned
+# go.sum hash: mattn/go-sqlite3 carries the SQLite 3.54.1 amalgamation,
+# go-sqlite3-wasm/v6 the bindings (C), patches and options.
+moddir() {
+	local json
+	json=$(cd "$MOD" && go mod download -json "$1")
+	grep -qF "\"Sum\": \"$2\"" <<<"$json" || { echo "build.sh: $1 is not $2" >&2; return 1; }
+	sed -n 's/^\t"Dir": "\(.*\)",$/\1/p' <<<"$json"
+}
+MATTN=$(moddir github.com/mattn/go-sqlite3@v1.14.53 h1:mnTM0owzUMrKuLo+0w51NUiB0ir2Fo7kFXlPt/l3BGs=)
+UPSTREAM=$(moddir github.com/ncruces/go-sqlite3-wasm/v6@v6.5.35401 h1:GM27MxQNSRvqi44IYsZANqQKGonIRjUcPojI67RJfq4=)
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
