@@ -24,7 +24,8 @@ case $PROFILE in lean | full) ;; *) echo "usage: $0 [lean|full]" >&2; exit 2 ;; 
 SQLITE_SHA256=0c657666d819f261cc4007526ad57e1669de9949df7a8ea847aa284a2bf0ee52 # sqlite3.c 3.54.1, unwrapped
 SQLITEH_SHA256=d6c84557261893439b341d2e6c35187ae3ea24fbfd843ad94616f72d89242b8c
 
-# Where the LLVM of CLANG keeps wasm-ld (Debian: /usr/lib/llvm-N/bin).
+# wasm-ld sits beside the real clang binary of the same LLVM (Debian's
+# clang-N is a link to it).
 LLVM_BIN=$(dirname "$(readlink -f "$(command -v "$CLANG")")")
 [[ -x $LLVM_BIN/wasm-ld ]] || { echo "build.sh: no wasm-ld beside $CLANG (Debian: apt-get install lld-${CLANG#clang-})" >&2; exit 1; }
 
