@@ -128,8 +128,21 @@ wasm: web/leaselab.wasm.br web/wasm_exec.js web/traces/index.json
 ## keeps all of them; wasm-test runs the engine's suites on this same build.
 WASM_GCFLAGS := -gcflags='github.com/ncruces/go-sqlite3-wasm/v6=-B -d=disablenil'
 
-web/leaselab.wasm: $(WASM_SRC) Makefile
-	GOOS=js GOARCH=wasm $(GO) build -tags mutants -trimpath -ldflags="-s -w" $(WASM_GCFLAGS) -o $@ ./wasm/sim
+## The browser build's SQLite is our own translation, built for this engine
+## (wasm/sqlite: SQLite 3.54.1 without what the engine never uses, by
+## wasm/sqlite/build/build.sh; see its README.md): an alternate go.mod, made
+## from go.mod with one replace directive, selects it for the browser build
+## and wasm-test only. The native build, go.mod and go.sum keep the standard
+## module.
+WASM_MODFILE := wasm/sqlite/browser.mod
+WASM_SQLITE := $(wildcard wasm/sqlite/*.go wasm/sqlite/*.dat wasm/sqlite/go.mod)
+$(WASM_MODFILE): go.mod go.sum
+	cp go.mod $@
+	cp go.sum $(@:.mod=.sum)
+	$(GO) mod edit -modfile=$@ -replace=github.com/ncruces/go-sqlite3-wasm/v6=./wasm/sqlite
+
+web/leaselab.wasm: $(WASM_SRC) $(WASM_SQLITE) $(WASM_MODFILE) Makefile
+	GOOS=js GOARCH=wasm $(GO) build -modfile=$(WASM_MODFILE) -tags mutants -trimpath -ldflags="-s -w" $(WASM_GCFLAGS) -o $@ ./wasm/sim
 
 web/leaselab.wasm.br: web/leaselab.wasm
 	$(GO) run ./engine/internal/precompress $<
@@ -150,11 +163,11 @@ web/traces/index.json: $(WASM_SRC) $(TIMELINES)
 ## timeline runner) in WebAssembly under Node, on the page's build of SQLite;
 ## the few that need files, processes or the go command say so and skip there.
 WASM_EXEC_NODE := node --liftoff-only --stack-size=8192 $(GOROOT)/lib/wasm/wasm_exec_node.js
-wasm-test:
+wasm-test: $(WASM_MODFILE)
 	@command -v node >/dev/null || { echo "wasm-test: Node.js is missing: install it (Debian: apt-get install -y nodejs), then run make wasm-test again"; exit 1; }
 	$(GO) test -count=1 ./wasm/simrun/
-	GOOS=js GOARCH=wasm $(GO) vet -tags mutants ./wasm/sim/ ./wasm/simrun/
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -tags mutants $(WASM_GCFLAGS) -exec "$(WASM_EXEC_NODE)" \
+	GOOS=js GOARCH=wasm $(GO) vet -modfile=$(WASM_MODFILE) -tags mutants ./wasm/sim/ ./wasm/simrun/
+	GOOS=js GOARCH=wasm $(GO) test -modfile=$(WASM_MODFILE) -count=1 -tags mutants $(WASM_GCFLAGS) -exec "$(WASM_EXEC_NODE)" \
 		./wasm/simrun/ ./engine/ ./engine/model/ ./engine/check/ ./engine/sqlitedb/ ./engine/timeline/...
 
 ## e2e: the page, the element, the frame and the course page in headless Chromium
