@@ -286,14 +286,6 @@ async function fillMutants() {
   ui.mutantNote.textContent = info ? t.mutantNote(info.breaks) : '';
 }
 
-// idle resolves once the clock is not playing and the browser is idle.
-async function idle() {
-  while (player.playing) await new Promise((resolve) => setTimeout(resolve, 250));
-  await new Promise((resolve) =>
-    'requestIdleCallback' in window ? requestIdleCallback(resolve, { timeout: 500 }) : setTimeout(resolve, 50),
-  );
-}
-
 // ---- the editor and the picker ----
 
 function fillPicker() {
@@ -483,6 +475,11 @@ async function main() {
   setWords(state.t);
   wireEditing();
   wireChrome();
+  // The engine starts at once, in its worker: its module downloads and
+  // compiles while the page fetches the library and draws the trace
+  // computed ahead of time.
+  const engineStarted = startEngine();
+  engineStarted.catch(() => {}); // answered below
   const r = await fetch('traces/index.json');
   if (!r.ok) {
     setEngineState(state.t.tracesMissing, 'error');
@@ -493,14 +490,13 @@ async function main() {
   state.defaultName = index.default;
   await openFromHash(true);
   try {
-    const took = await startEngine();
+    const took = await engineStarted;
     setEngineState(state.t.engineLoaded((took / 1000).toFixed(1)), 'ready');
-    // Run what is on screen again on the engine; for a library timeline
-    // this shows the browser gives the same bytes as the native run. The
-    // first run holds the main thread while V8 compiles, so it waits until
-    // the clock is not playing and the page is idle.
-    await idle();
-    await runNow();
+    // Run what is on screen again on the engine (unless opening it already
+    // did): for a library timeline this shows the browser gives the same
+    // bytes as the native run. It waits while the clock plays.
+    while (player.playing) await new Promise((resolve) => setTimeout(resolve, 250));
+    if (state.runSeq === 0) await runNow();
   } catch (err) {
     setEngineState(state.t.engineUnavailable(err instanceof Error ? err.message : String(err)), 'error');
   }

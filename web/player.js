@@ -679,7 +679,8 @@ function drawSheet(player) {
  */
 function drawTableFinal(player) {
   const tr = player.run?.traces[0];
-  if (tr) drawTable(player.parts.finalTable, tr.final, [], Number.POSITIVE_INFINITY, player.t);
+  if (tr)
+    drawTable(player.parts.finalTable, tr.final, [], Number.POSITIVE_INFINITY, player.t, undefined, { whole: true });
 }
 
 /**

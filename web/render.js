@@ -419,7 +419,7 @@ function tableHead(table, columns) {
  * @param {Strings} t
  * @param {(worker: string) => number} [offset]
  */
-export function drawTable(table, rows, changed, clock, t, offset = () => 0) {
+export function drawTable(table, rows, changed, clock, t, offset = () => 0, { whole = false } = {}) {
   tableHead(table, COLUMNS);
   const isChanged = new Set((changed || []).map((c) => `${c.job}\u0000${c.column}`));
   const body = table.tBodies[0];
@@ -433,21 +433,69 @@ export function drawTable(table, rows, changed, clock, t, offset = () => 0) {
   // A row is built again only when what it shows changed: a step of a long
   // timeline rewrites the rows it changed, not the whole table.
   if (!drawn || drawn.length !== body.rows.length) {
-    body.replaceChildren(...rows.map((r) => jobRow(r, isChanged, clock + offset(r.owner), t)));
-  } else {
-    rows.forEach((r, i) => {
-      if (drawn[i] === keys[i]) return;
-      const row = jobRow(r, isChanged, clock + offset(r.owner), t);
-      if (i < body.rows.length) body.rows[i].replaceWith(row);
-      else body.append(row);
-    });
-    while (body.rows.length > rows.length) body.rows[rows.length].remove();
+    const build = (/** @type {Row} */ r) => jobRow(r, isChanged, clock + offset(r.owner), t);
+    fillSliced(body, rows, build, whole, (n) => rowKeys.set(body, keys.slice(0, n)));
+    return;
   }
+  stopFilling(body); // the rows it had yet to append are appended below
+  rows.forEach((r, i) => {
+    if (drawn[i] === keys[i]) return;
+    const row = jobRow(r, isChanged, clock + offset(r.owner), t);
+    if (i < body.rows.length) body.rows[i].replaceWith(row);
+    else body.append(row);
+  });
+  while (body.rows.length > rows.length) body.rows[rows.length].remove();
   rowKeys.set(body, keys);
 }
 
 /** @type {WeakMap<HTMLTableSectionElement, string[]>} what each drawn row of a jobs table shows */
 const rowKeys = new WeakMap();
+
+/** The most rows or statements a long list draws in one task. */
+const SLICE = 150;
+
+/** @type {WeakMap<Element, number>} the timer of a list still being filled */
+const filling = new WeakMap();
+
+/**
+ * Fills parent with an element built from each item: at once when there
+ * are few or whole is set, else SLICE of them now and SLICE more in each
+ * task after, so that a table of a thousand jobs never holds the page for
+ * long. Filling parent again stops an earlier filling. drawn(n) hears how
+ * many items are in place, after each slice.
+ * @template T
+ * @param {Element} parent
+ * @param {T[]} items
+ * @param {(item: T) => Element} build
+ * @param {boolean} whole
+ * @param {(n: number) => void} [drawn]
+ */
+function fillSliced(parent, items, build, whole, drawn) {
+  stopFilling(parent);
+  const first = whole ? items.length : Math.min(items.length, SLICE);
+  parent.replaceChildren(...items.slice(0, first).map(build));
+  drawn?.(first);
+  const more = (/** @type {number} */ from) => {
+    if (from >= items.length) return;
+    filling.set(
+      parent,
+      window.setTimeout(() => {
+        filling.delete(parent);
+        const to = Math.min(items.length, from + SLICE);
+        parent.append(...items.slice(from, to).map(build));
+        drawn?.(to);
+        more(to);
+      }, 0),
+    );
+  };
+  more(first);
+}
+
+/** @param {Element} parent */
+function stopFilling(parent) {
+  clearTimeout(filling.get(parent));
+  filling.delete(parent);
+}
 
 /**
  * @param {Row} r
@@ -535,19 +583,19 @@ export function drawStorage(table, rows, changedKey, t) {
  */
 export function drawSQL(list, statements, t) {
   if (!statements || statements.length === 0) {
+    stopFilling(list);
     list.replaceChildren(h('li', { class: 'none', text: t.noSQL }));
     return;
   }
-  list.replaceChildren(
-    ...statements.map((st) => {
-      const control = /^(BEGIN|COMMIT|ROLLBACK)\b/.test(st.sql);
-      return h(
-        'li',
-        { class: control ? 'control' : null },
-        h('code', { translate: 'no' }, ...bindArgs(st.sql, st.args || [])),
-      );
-    }),
-  );
+  const build = (/** @type {Statement} */ st) => {
+    const control = /^(BEGIN|COMMIT|ROLLBACK)\b/.test(st.sql);
+    return h(
+      'li',
+      { class: control ? 'control' : null },
+      h('code', { translate: 'no' }, ...bindArgs(st.sql, st.args || [])),
+    );
+  };
+  fillSliced(list, statements, build, false);
 }
 
 /** @param {string | number | null | undefined} v */

@@ -155,3 +155,35 @@ func TestLanes_ALongTimelineIsDrawnAWindowAtATimeThatFollowsTheCursor(t *testing
 	}
 	noProblems(t, ctx)
 }
+
+// A table of many jobs is drawn a slice at a time (render.js fillSliced),
+// so the page is never held long: it ends whole, and a step while it is
+// still filling, or after, leaves each job once, in order.
+func TestTable_ManyJobsEndWholeAndOnceEachWhileSteppingThroughThem(t *testing.T) {
+	ctx := tab(t)
+	open(t, ctx, "")
+	waitEngine(t, ctx)
+	const jobs = 400
+	var b strings.Builder
+	b.WriteString("lease 1000ms\n")
+	for i := range jobs {
+		fmt.Fprintf(&b, "job j%03d\n", i)
+	}
+	for i := range 5 {
+		fmt.Fprintf(&b, "%dms A claim j%03d -> ok token=1\n", i*10, i*97)
+	}
+	eval[bool](t, ctx, fmt.Sprintf(`(location.hash = '#name=many.tl&src=' + btoa(%q).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, ''), true)`, b.String()))
+	waitFor(t, ctx, `document.getElementById('player').dataset.steps === '5' && document.body.dataset.engineView === 'ready'`, 30*time.Second)
+	rows := `[...document.querySelectorAll('#player .jobs-table:not(.storage-table) tbody tr')].filter((r) => r.closest('.view')).map((r) => r.dataset.job)`
+	for _, k := range []string{kb.ArrowRight, kb.ArrowRight, kb.End, kb.Home} {
+		keys(t, ctx, k) // at once: the table may still be filling
+		waitFor(t, ctx, fmt.Sprintf(`%s.length === %d`, rows, jobs), 10*time.Second)
+		got := eval[[]string](t, ctx, rows)
+		for i, id := range got {
+			if want := fmt.Sprintf("j%03d", i); id != want {
+				t.Fatalf("after %q the table's row %d is %s, want %s (each job once, in order)", k, i, id, want)
+			}
+		}
+	}
+	noProblems(t, ctx)
+}
