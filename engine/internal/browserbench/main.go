@@ -194,75 +194,62 @@ func serveBench(o options, prerendered, plain string) (base string, closeServer 
 	return "http://" + ln.Addr().String(), func() { srv.Close() }, nil
 }
 
-// measure runs every measurement in order, into r, and returns the notes,
-// how many steps failed and how many there were.
-func (s *session) measure(r *results, o options, stderr io.Writer) (notes []string, failed, total int) {
-	steps := []struct {
-		name string
-		run  func() error
-	}{
+// step is one measurement of the run.
+type step struct {
+	name string
+	run  func() error
+}
+
+// steps are every measurement of the run, in order, into r; notes gathers
+// what they have to say beside the figures.
+func (s *session) steps(r *results, o options, notes *[]string) []step {
+	noted := func(f func() ([]string, error)) func() error {
+		return func() error {
+			n, err := f()
+			*notes = append(*notes, n...)
+			return err
+		}
+	}
+	cycle := func(path string, sd *side, version *string) func() error {
+		return noted(func() ([]string, error) {
+			v, n, err := s.cyclePage(path, sd, o)
+			*version = v
+			return n, err
+		})
+	}
+	return []step{
 		{"a page neither side uses", func() error { return s.primer("/bench/") }},
-		{"the official build's cycle, cold", func() error {
-			v, n, err := s.cyclePage("/bench/sqlite.html", &r.Official, o)
-			r.OfficialVersion, notes = v, append(notes, n...)
-			return err
-		}},
-		{"leaselab's cycle, cold", func() error {
-			v, n, err := s.cyclePage("/bench/leaselab.html", &r.Cycle, o)
-			r.LeaselabVersion, notes = v, append(notes, n...)
-			return err
-		}},
-		{"the simulator, cold, then its timelines for " + o.cacheWarmup.String(), func() error {
-			n, err := s.simulatorCold(&r.Sim, o)
-			notes = append(notes, n...)
-			return err
-		}},
-		{"the simulator, warm", func() error {
-			n, err := s.simulatorWarm(&r.Sim)
-			notes = append(notes, n...)
-			return err
-		}},
+		{"the official build's cycle, cold", cycle("/bench/sqlite.html", &r.Official, &r.OfficialVersion)},
+		{"leaselab's cycle, cold", cycle("/bench/leaselab.html", &r.Cycle, &r.LeaselabVersion)},
+		{"the simulator, cold, then its timelines for " + o.cacheWarmup.String(),
+			noted(func() ([]string, error) { return s.simulatorCold(&r.Sim, o) })},
+		{"the simulator, warm", noted(func() ([]string, error) { return s.simulatorWarm(&r.Sim) })},
 		{"the official build's cycle, warm", func() error { return s.cycleWarm("/bench/sqlite.html", &r.Official) }},
 		{"leaselab's cycle, warm", func() error { return s.cycleWarm("/bench/leaselab.html", &r.Cycle) }},
-		{fmt.Sprintf("the simulator, a %d-step timeline", longTimelineSteps), func() error {
-			n, err := s.longTimeline(r)
-			notes = append(notes, n...)
+		{fmt.Sprintf("the simulator, a %d-step timeline", longTimelineSteps),
+			noted(func() ([]string, error) { return s.longTimeline(r) })},
+		{"the explorer, natively and in the page", noted(func() ([]string, error) { return s.explorer(r) })},
+		{fmt.Sprintf("the cold first results again, CPU slowed %dx, in a browser of its own", slowFactor),
+			noted(func() ([]string, error) { return slowed(o, s.base, r) })},
+		{"the engine's files, brotli", func() (err error) {
+			r.EngineBrotli, err = precompressedSize(o.web, engineFiles)
 			return err
 		}},
-		{"the explorer, natively and in the page", func() error {
-			n, err := s.explorer(r)
-			notes = append(notes, n...)
-			return err
-		}},
-		{fmt.Sprintf("the cold first results again, CPU slowed %dx, in a browser of its own", slowFactor), func() error {
-			n, err := slowed(o, s.base, r)
-			notes = append(notes, n...)
-			return err
-		}},
-		{"the engine's files, brotli", func() error {
-			n, err := precompressedSize(o.web, engineFiles)
-			r.EngineBrotli = n
-			return err
-		}},
-		{"a course page, five prerendered timelines, cold", func() error {
-			n, err := s.coursePage(coursePrerendered+coursePage, &r.Course, true)
-			notes = append(notes, n...)
-			return err
-		}},
-		{"the same course page without prerendering, cold", func() error {
-			n, err := s.coursePage(coursePlain+coursePage, &r.Course, false)
-			notes = append(notes, n...)
-			return err
-		}},
+		{"a course page, five prerendered timelines, cold",
+			noted(func() ([]string, error) { return s.coursePage(coursePrerendered+coursePage, &r.Course, true) })},
+		{"the same course page without prerendering, cold",
+			noted(func() ([]string, error) { return s.coursePage(coursePlain+coursePage, &r.Course, false) })},
 	}
+}
+
+// measure runs every measurement in order (all, or with -only the first
+// and those whose name holds it), into r, and returns the notes, how many
+// steps failed and how many there were.
+func (s *session) measure(r *results, o options, stderr io.Writer) (notes []string, failed, total int) {
+	steps := s.steps(r, o, &notes)
 	if o.only != "" {
 		first := steps[0]
-		steps = slices.DeleteFunc(steps[1:], func(st struct {
-			name string
-			run  func() error
-		}) bool {
-			return !strings.Contains(st.name, o.only)
-		})
+		steps = slices.DeleteFunc(steps[1:], func(st step) bool { return !strings.Contains(st.name, o.only) })
 		steps = slices.Insert(steps, 0, first)
 	}
 	loadBefore := loadAverage()

@@ -13,7 +13,9 @@ import (
 var unmeasured = math.NaN()
 
 // measured reports whether v is a figure the run got.
-func measured(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+func measured(v float64) bool {
+	return !math.IsNaN(v) && !math.IsInf(v, 0)
+}
 
 // The goals of issue 15 (the engine in the browser), each against the
 // official build doing the same work in the same run.
@@ -239,6 +241,14 @@ func (r results) write(w io.Writer) error {
 	fmt.Fprintf(w, "  simulator   = the simulator page (index.html), %s\n", r.LeaselabVersion)
 	fmt.Fprintf(w, "  leaselab    = the bare job cycle (enqueue, claim, complete) on the same WebAssembly (bench/leaselab.html)\n")
 	fmt.Fprintf(w, "  official    = the same cycle on %s (bench/sqlite.html)\n\n", r.OfficialVersion)
+	if err := r.writeFigures(w); err != nil {
+		return err
+	}
+	return r.writeGoals(w)
+}
+
+// writeFigures prints the table of figures, the three pages side by side.
+func (r results) writeFigures(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	row := func(name string, f func(side) float64, format func(float64) string, ratio bool) {
 		cells := []string{name}
@@ -281,9 +291,12 @@ func (r results) write(w io.Writer) error {
 	row("renderer private, after the work", func(s side) float64 { return s.Worked.Private }, megabytes, true)
 	row("JS heap used", func(s side) float64 { return s.JSHeap }, megabytes, true)
 	row("WebAssembly memory", func(s side) float64 { return s.WasmMemory }, megabytes, true)
-	if err := tw.Flush(); err != nil {
-		return err
-	}
+	return tw.Flush()
+}
+
+// writeGoals prints each list of goals with its verdicts, then the
+// explorer's searches.
+func (r results) writeGoals(w io.Writer) error {
 	list := func(title string, gs []goal) error {
 		fmt.Fprintln(w, "\n"+title)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
