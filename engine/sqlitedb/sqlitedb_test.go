@@ -2,6 +2,7 @@ package sqlitedb_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
@@ -82,6 +83,35 @@ func TestMemory_SameNameSharesOneDatabase(t *testing.T) {
 	}
 	if err := other.QueryRow("SELECT x FROM t").Scan(&x); err == nil {
 		t.Fatal("a database of another name sees the table")
+	}
+}
+
+// Every connection of a Memory database, the first and those opened after
+// it has tables, finds MemoryPageSize.
+func TestMemory_PagesAreMemoryPageSizeForEveryConnection(t *testing.T) {
+	db, err := sqlitedb.Memory("pages-" + t.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec("CREATE TABLE t (x)"); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var conns []*sql.Conn
+	for range 3 { // each held, so each is another connection
+		c, err := db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		var n int
+		if err := c.QueryRowContext(ctx, "PRAGMA page_size").Scan(&n); err != nil || n != sqlitedb.MemoryPageSize {
+			t.Errorf("connection %d: page_size = %d, %v; want %d", len(conns), n, err, sqlitedb.MemoryPageSize)
+		}
+	}
+	for _, c := range conns {
+		c.Close()
 	}
 }
 

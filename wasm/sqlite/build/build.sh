@@ -113,6 +113,8 @@ cd "$MOD"
 go tool libc-gen -pkg sqlite3_wasm -wasm "$WORK/sqlite3.wasm" -o libc.go
 go tool wasm2go -pkg sqlite3_wasm -embed -unsafe -provided libc.go -o sqlite3.go "$WORK/sqlite3.wasm"
 gofmt -w sqlite3.go libc.go # wasm2go leaves one blank line out
+perl "$BUILD/oneline.pl" <sqlite3.go >"$WORK/sqlite3.go" && mv "$WORK/sqlite3.go" sqlite3.go
+gofmt -l sqlite3.go | grep -q . && { echo "build.sh: oneline.pl left sqlite3.go unformatted" >&2; exit 1; }
 step "wasm2go"
 
 # The imports (Xenv) must be ones the driver provides, i.e. upstream's: with
