@@ -86,24 +86,17 @@ bench: bench-browser
 
 ## bench-browser: the simulator against the official SQLite WebAssembly build, in headless Chromium
 ## The simulator in headless Chromium side by side with the
-## official SQLite WebAssembly build (npm, pinned in $(BENCH_NPM), installed by
-## npm ci when missing, precompressed like the page): bytes loaded, first trace
+## official SQLite WebAssembly build (the one the engine runs on, in
+## $(SQLITE_NPM), served to the benchmark under a URL of its own): bytes loaded, first trace
 ## cold and warm (also with the CPU slowed 4x), text readable, cycles/s,
 ## renderer memory, the main thread under a 2,000-step timeline, the explorer
 ## natively and in the page; each goal met or MISSED (a missed goal is
 ## printed, not a failure). See engine/internal/browserbench.
-BENCH_NPM := engine/internal/browserbench/npm
-SQLITE_WASM := $(BENCH_NPM)/node_modules/@sqlite.org/sqlite-wasm/dist
-BENCH_PAGES := $(SQLITE_WASM)/index.mjs $(SQLITE_WASM)/sqlite3.wasm $(wildcard web/bench/*.html web/bench/*.js)
+BENCH_PAGES := $(wildcard web/bench/*.html web/bench/*.js)
 
 bench-browser: wasm $(addsuffix .br,$(BENCH_PAGES))
 	bash .ci/need-chromium
 	$(GO) run -tags mutants ./engine/internal/browserbench
-
-$(SQLITE_WASM)/index.mjs $(SQLITE_WASM)/sqlite3.wasm &: $(BENCH_NPM)/package-lock.json
-	@command -v npm >/dev/null || { echo "bench-browser: npm is missing: install it (Debian: apt-get install -y nodejs npm), then run make bench again"; exit 1; }
-	cd $(BENCH_NPM) && CI=true npm ci --no-audit --no-fund --loglevel=error
-	@touch $(SQLITE_WASM)/index.mjs $(SQLITE_WASM)/sqlite3.wasm
 
 $(addsuffix .br,$(BENCH_PAGES)): %.br: %
 	$(GO) run ./engine/internal/precompress $<
@@ -115,34 +108,38 @@ $(addsuffix .br,$(BENCH_PAGES)): %.br: %
 WASM_SRC := $(shell find engine wasm -name '*.go' -not -name '*_test.go' -not -path '*/node_modules/*' 2>/dev/null) go.mod go.sum
 TIMELINES := $(wildcard engine/timeline/library/*.tl)
 
-wasm: web/leaselab.wasm.br web/wasm_exec.js web/traces/index.json
+wasm: web/leaselab.wasm.br $(addsuffix .br,$(SQLITE_FILES)) web/wasm_exec.js web/traces/index.json
 	@$(GO) run ./engine/internal/precompress web/*.html web/*.css web/*.js web/*.svg
 
-## The browser build compiles SQLite's machine translation (package
-## go-sqlite3-wasm, C turned into Go by wasm2go) without Go's bounds checks
-## and nil checks, as C SQLite itself runs: otherwise its every memory access
-## is a checked slice index behind a checked pointer. Without them the module
-## is 12.2 MB instead of 16.7 MB (2.34 MB brotli instead of 3.09 MB), and
-## SQLite's largest functions are a fifth smaller for V8 to compile. Our own
-## packages, the driver and the runtime keep their checks; the native build
-## keeps all of them; wasm-test runs the engine's suites on this same build.
-WASM_GCFLAGS := -gcflags='github.com/ncruces/go-sqlite3-wasm/v6=-B -d=disablenil'
+## The browser build has no SQLite of its own: the engine's Go module talks
+## through engine/sqlitejs (a database/sql driver over syscall/js) to SQLite's
+## official WebAssembly build, clang-compiled, pinned in $(SQLITE_NPM) and
+## loaded beside it by the engine's worker (web/engine-worker.js, with
+## web/sqlite-bridge.js). The native build keeps github.com/ncruces/go-sqlite3.
+web/leaselab.wasm: $(WASM_SRC) Makefile
+	GOOS=js GOARCH=wasm $(GO) build -tags mutants -trimpath -ldflags="-s -w" -o $@ ./wasm/sim
 
-## The browser build's SQLite is our own translation, built for this engine
-## (wasm/sqlite: SQLite 3.54.1 without what the engine never uses, by
-## wasm/sqlite/build/build.sh; see its README.md): an alternate go.mod, made
-## from go.mod with one replace directive, selects it for the browser build
-## and wasm-test only. The native build, go.mod and go.sum keep the standard
-## module.
-WASM_MODFILE := wasm/sqlite/browser.mod
-WASM_SQLITE := $(wildcard wasm/sqlite/*.go wasm/sqlite/*.dat wasm/sqlite/go.mod)
-$(WASM_MODFILE): go.mod go.sum
-	cp go.mod $@
-	cp go.sum $(@:.mod=.sum)
-	$(GO) mod edit -modfile=$@ -replace=github.com/ncruces/go-sqlite3-wasm/v6=./wasm/sqlite
+## SQLite's official WebAssembly build (npm @sqlite.org/sqlite-wasm, pinned in
+## $(SQLITE_NPM), installed by npm ci when missing): its loader (an ES module,
+## dist/index.mjs, copied as sqlite3.js, which every static host serves as
+## JavaScript) and its module are copied next to its manifest, where the page
+## and the bundle serve them; Node (make wasm-test) loads its Node variant
+## from node_modules.
+SQLITE_NPM := web/sqlite-wasm
+SQLITE_DIST := $(SQLITE_NPM)/node_modules/@sqlite.org/sqlite-wasm/dist
+SQLITE_FILES := $(SQLITE_NPM)/sqlite3.js $(SQLITE_NPM)/sqlite3.wasm
+$(SQLITE_DIST)/index.mjs $(SQLITE_DIST)/node.mjs $(SQLITE_DIST)/sqlite3.wasm &: $(SQLITE_NPM)/package-lock.json
+	@command -v npm >/dev/null || { echo "SQLite's WebAssembly build: npm is missing: install it (Debian: apt-get install -y nodejs npm), then run make again"; exit 1; }
+	cd $(SQLITE_NPM) && CI=true npm ci --no-audit --no-fund --loglevel=error
+	@touch $(SQLITE_DIST)/index.mjs $(SQLITE_DIST)/node.mjs $(SQLITE_DIST)/sqlite3.wasm
 
-web/leaselab.wasm: $(WASM_SRC) $(WASM_SQLITE) $(WASM_MODFILE) Makefile
-	GOOS=js GOARCH=wasm $(GO) build -modfile=$(WASM_MODFILE) -tags mutants -trimpath -ldflags="-s -w" $(WASM_GCFLAGS) -o $@ ./wasm/sim
+$(SQLITE_NPM)/sqlite3.js: $(SQLITE_DIST)/index.mjs
+	cp $< $@
+$(SQLITE_NPM)/sqlite3.wasm: $(SQLITE_DIST)/sqlite3.wasm
+	cp $< $@
+
+$(addsuffix .br,$(SQLITE_FILES)): %.br: %
+	$(GO) run ./engine/internal/precompress $<
 
 web/leaselab.wasm.br: web/leaselab.wasm
 	$(GO) run ./engine/internal/precompress $<
@@ -160,15 +157,17 @@ web/traces/index.json: $(WASM_SRC) $(TIMELINES)
 ## The parity test, natively and in WebAssembly under Node: every
 ## library timeline's trace is byte for byte the golden one on both. Then the
 ## engine's own suites (boundaries, rejections, the model, the checker, the
-## timeline runner) in WebAssembly under Node, on the page's build of SQLite;
-## the few that need files, processes or the go command say so and skip there.
-WASM_EXEC_NODE := node --liftoff-only --stack-size=8192 $(GOROOT)/lib/wasm/wasm_exec_node.js
-wasm-test: $(WASM_MODFILE)
+## timeline runner, the driver) in WebAssembly under Node, on the page's
+## SQLite: wasm/node/run.mjs loads SQLite's official build and its bridge
+## first, as the page's worker does; the few tests that need files,
+## processes or the go command say so and skip there.
+WASM_EXEC_NODE := node --stack-size=8192 $(CURDIR)/wasm/node/run.mjs $(GOROOT)/lib/wasm/wasm_exec.js
+wasm-test: $(SQLITE_DIST)/node.mjs
 	@command -v node >/dev/null || { echo "wasm-test: Node.js is missing: install it (Debian: apt-get install -y nodejs), then run make wasm-test again"; exit 1; }
 	$(GO) test -count=1 ./wasm/simrun/
-	GOOS=js GOARCH=wasm $(GO) vet -modfile=$(WASM_MODFILE) -tags mutants ./wasm/sim/ ./wasm/simrun/
-	GOOS=js GOARCH=wasm $(GO) test -modfile=$(WASM_MODFILE) -count=1 -tags mutants $(WASM_GCFLAGS) -exec "$(WASM_EXEC_NODE)" \
-		./wasm/simrun/ ./engine/ ./engine/model/ ./engine/check/ ./engine/sqlitedb/ ./engine/timeline/...
+	GOOS=js GOARCH=wasm $(GO) vet -tags mutants ./wasm/sim/ ./wasm/simrun/ ./engine/sqlitejs/
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -tags mutants -exec "$(WASM_EXEC_NODE)" \
+		./wasm/simrun/ ./engine/ ./engine/model/ ./engine/check/ ./engine/sqlitedb/ ./engine/sqlitejs/ ./engine/timeline/...
 
 ## e2e: the page, the element, the frame and the course page in headless Chromium
 ## Installs Debian's chromium and a Hangul font when they are missing and it

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ncruces/go-sqlite3"
-
 	"github.com/leaselab/leaselab/engine"
 )
 
@@ -127,33 +125,6 @@ func playObservedOps(t *testing.T, s *engine.Store, prefix string) {
 	}
 }
 
-// traceStatements records, through SQLite's own statement trace on the
-// pool's one connection, the expanded text of every prepared statement that
-// runs on it.
-func traceStatements(t *testing.T, db *sql.DB) *[]string {
-	t.Helper()
-	var ran []string
-	conn, err := db.Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	err = conn.Raw(func(dc any) error {
-		c, ok := dc.(interface{ Raw() *sqlite3.Conn })
-		if !ok {
-			return fmt.Errorf("driver connection %T has no Raw", dc)
-		}
-		return c.Raw().Trace(sqlite3.TRACE_STMT, func(_ sqlite3.TraceEvent, stmt, _ any) error {
-			ran = append(ran, stmt.(*sqlite3.Stmt).ExpandedSQL())
-			return nil
-		})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &ran
-}
-
 // expand writes st's arguments into its text the way SQLite's expanded SQL
 // does: integers in decimal, text quoted, nil as NULL.
 func expand(t *testing.T, st engine.Statement) string {
@@ -197,4 +168,24 @@ func sideBySide(got, want []string) string {
 		fmt.Fprintf(&b, "%s ran:  %s\n   saw:  %s\n", mark, g, w)
 	}
 	return b.String()
+}
+
+// traceStatements records, through SQLite's own statement trace on the
+// pool's one connection (traceConn, one per driver), the expanded text of
+// every prepared statement that runs on it.
+func traceStatements(t *testing.T, db *sql.DB) *[]string {
+	t.Helper()
+	var ran []string
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	err = conn.Raw(func(dc any) error {
+		return traceConn(dc, func(sql string) { ran = append(ran, sql) })
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &ran
 }

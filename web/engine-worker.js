@@ -30,13 +30,46 @@
 // by its URL: it is Go's, copied by make wasm, and not ours to type-check.
 const goRuntime = import(new URL('wasm_exec.js', import.meta.url).href);
 
+// SQLite is its official WebAssembly build (web/sqlite-wasm, copied there by
+// make wasm from the pinned npm package), bridged for the engine's Go driver
+// (engine/sqlitejs) before the Go program starts. start() loads it while the
+// engine's module downloads and compiles: its script, and its module,
+// fetched at once rather than when the script asks for it.
+
+/**
+ * Loads SQLite and installs the bridge; rejects when either fails.
+ * @returns {Promise<unknown>}
+ */
+async function loadSQLite() {
+  const wasm = fetch(new URL('sqlite-wasm/sqlite3.wasm', import.meta.url));
+  const [m, bridge] = await Promise.all([
+    import(new URL('sqlite-wasm/sqlite3.js', import.meta.url).href),
+    import(new URL('sqlite-bridge.js', import.meta.url).href),
+  ]);
+  return new Promise((resolve, reject) => {
+    m.default({
+      /**
+       * Emscripten's hook: instantiate the module fetched above.
+       * @param {WebAssembly.Imports} imports
+       * @param {(i: WebAssembly.Instance, m: WebAssembly.Module) => void} done
+       */
+      instantiateWasm(imports, done) {
+        wasm
+          .then((r) => instantiate(r, imports, 'sqlite3.wasm'))
+          .then(({ module, instance }) => done(instance, module), reject);
+        return {};
+      },
+    }).then((/** @type {any} */ sqlite3) => resolve(bridge.install(sqlite3)), reject);
+  });
+}
+
 /** The engine's methods a page may call through this worker. */
 const CALLS = ['run', 'worksheet', 'goTest', 'explore', 'benchCycles', 'wasmBytes'];
 
 /**
  * @typedef {object} Engine
  * @property {Record<string, Function> & {version: string}} api globalThis.leaselab
- * @property {WebAssembly.Memory} memory the engine's linear memory
+ * @property {WebAssembly.Memory} memory the engine's linear memory (SQLite's is its own)
  */
 
 /** @type {Promise<Engine> | null} */
@@ -54,17 +87,22 @@ self.onmessage = (/** @type {MessageEvent} */ e) => {
 
 /**
  * Instantiates the module (compiled before, or fetched from its URL), starts
- * its Go program and tells the page the engine is ready.
+ * its Go program once SQLite is in place and tells the page the engine is
+ * ready.
  * @param {WebAssembly.Module | string} source
  * @returns {Promise<Engine>}
  */
 async function start(source) {
-  await goRuntime;
+  // The engine's module first: it downloads and compiles off this thread
+  // while SQLite's script is parsed and run on it (measured in Chromium:
+  // the worker is ready about 30 ms sooner than with SQLite loaded first).
+  const compiled =
+    source instanceof WebAssembly.Module ? source : fetch(source).then((r) => compile(r, 'leaselab.wasm'));
+  const sqliteReady = loadSQLite();
+  const [module] = await Promise.all([compiled, goRuntime]);
   const go = new /** @type {any} */ (globalThis).Go();
-  const { module, instance } =
-    source instanceof WebAssembly.Module
-      ? { module: source, instance: await WebAssembly.instantiate(source, go.importObject) }
-      : await fetchModule(source, go.importObject);
+  const instance = await WebAssembly.instantiate(module, go.importObject);
+  await sqliteReady;
   // run returns once main blocks (its API is then in place); its Promise
   // settles when the program exits.
   go.run(instance).finally(() => postMessage({ type: 'stopped' }));
@@ -76,19 +114,30 @@ async function start(source) {
 }
 
 /**
- * Fetches, compiles and instantiates the module at url as it streams in.
- * Streaming needs the type application/wasm; from a host that sends
- * another (an old static server, a misconfigured one) the bytes are
- * fetched whole and compiled then (no streaming, no code cache).
- * @param {string} url
- * @param {WebAssembly.Imports} imports
+ * Compiles a module from its response as it streams in. Streaming needs the
+ * type application/wasm; from a host that sends another (an old static
+ * server, a misconfigured one) the bytes are read whole and compiled then
+ * (no streaming, no code cache).
+ * @param {Response} r
+ * @param {string} name the module's, for errors
+ * @returns {Promise<WebAssembly.Module>}
  */
-async function fetchModule(url, imports) {
-  const r = await fetch(url);
-  if (!r.ok) throw new Error(`leaselab.wasm: HTTP ${r.status} (build it with make wasm)`);
+async function compile(r, name) {
+  if (!r.ok) throw new Error(`${name}: HTTP ${r.status} (build it with make wasm)`);
   const type = (r.headers.get('Content-Type') || '').split(';')[0].trim().toLowerCase();
-  if (type === 'application/wasm') return WebAssembly.instantiateStreaming(r, imports);
-  return WebAssembly.instantiate(await r.arrayBuffer(), imports);
+  if (type === 'application/wasm') return WebAssembly.compileStreaming(r);
+  return WebAssembly.compile(await r.arrayBuffer());
+}
+
+/**
+ * Compiles and instantiates a module from its response.
+ * @param {Response} r
+ * @param {WebAssembly.Imports} imports
+ * @param {string} name
+ */
+async function instantiate(r, imports, name) {
+  const module = await compile(r, name);
+  return { module, instance: await WebAssembly.instantiate(module, imports) };
 }
 
 /**
@@ -121,7 +170,10 @@ async function answer(id, method, args) {
     const { api, memory } = await /** @type {Promise<Engine>} */ (engine);
     if (method === 'explore')
       args = [args[0], args[1], (/** @type {unknown} */ p) => postMessage({ type: 'progress', id, value: p })];
-    const value = method === 'wasmBytes' ? memory.buffer.byteLength : await api[method](...args);
+    const value =
+      method === 'wasmBytes'
+        ? memory.buffer.byteLength + /** @type {any} */ (globalThis).leaselabSQLite.memoryBytes()
+        : await api[method](...args);
     postMessage({ type: 'answer', id, value });
   } catch (err) {
     postMessage({ type: 'answer', id, error: plainError(err) });

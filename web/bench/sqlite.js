@@ -1,7 +1,7 @@
 // sqlite.js: the bare job cycle on the official SQLite WebAssembly build
-// (npm @sqlite.org/sqlite-wasm, pinned in engine/internal/browserbench/npm
-// and served by make bench under ./sqlite-wasm/), through its oo1 API on the
-// main thread, as leaselab's engine runs on the page's main thread.
+// (npm @sqlite.org/sqlite-wasm, pinned in web/sqlite-wasm, the same build
+// leaselab's engine runs on, served by make bench under ./sqlite-wasm/),
+// through its oo1 API on the page's main thread.
 //
 // It is the engine's cycle written again by hand: the same schema, the same
 // statements (the engine's own texts: a test in engine/internal/browserbench
@@ -11,7 +11,7 @@
 // UPDATE guarded by the row's version, COMMIT; complete likewise.
 
 import { start } from './measure.js';
-import sqlite3InitModule from './sqlite-wasm/index.mjs';
+import sqlite3InitModule from './sqlite-wasm/sqlite3.js';
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS jobs (

@@ -1,15 +1,17 @@
 // Command browserbench measures leaselab in the browser side by side with
 // the official SQLite WebAssembly build (npm @sqlite.org/sqlite-wasm, pinned
-// in npm/ beside this file), in one headless-Chromium run with a fresh
-// profile, and prints a table and the goals, each met or MISSED:
+// in web/sqlite-wasm: the very build the engine itself runs on, beside its
+// Go module), in one headless-Chromium run with a fresh profile, and prints
+// a table and the goals, each met or MISSED:
 //
 //	go run -tags mutants ./engine/internal/browserbench [-web web] [-sqlite DIR]
 //
-// make bench-browser (part of make bench) installs the official build
-// (npm ci), precompresses its files as make wasm precompresses the page's,
-// and runs it. Both sides are served from 127.0.0.1 by the same handler
-// (engine/webserve: precompressed brotli and gzip, ETag, no-cache), the
-// official build's files under /bench/sqlite-wasm/.
+// make bench-browser (part of make bench) builds the page (make wasm, which
+// installs and precompresses the official build too) and runs it. Both
+// sides are served from 127.0.0.1 by the same handler (engine/webserve:
+// precompressed brotli and gzip, ETag, no-cache), the official build's files
+// a second time under /bench/sqlite-wasm/, so that its page and the
+// engine's keep separate HTTP and code caches.
 //
 // The pages (web/bench/): the simulator itself (index.html); leaselab.html,
 // the bare enqueue -> claim -> complete cycle on the simulator's own
@@ -93,8 +95,8 @@ type options struct {
 func main() {
 	var o options
 	flag.StringVar(&o.web, "web", "web", "the page's directory, built by make wasm")
-	flag.StringVar(&o.sqlite, "sqlite", "engine/internal/browserbench/npm/node_modules/@sqlite.org/sqlite-wasm/dist",
-		"the official build's files (npm ci in engine/internal/browserbench/npm), precompressed")
+	flag.StringVar(&o.sqlite, "sqlite", "web/sqlite-wasm",
+		"the official build's files (the engine's own SQLite, which make wasm puts there), precompressed")
 	flag.StringVar(&o.chromium, "chromium", "", "Chromium's executable (default: chromium on PATH)")
 	flag.StringVar(&o.jsFlags, "js-flags", "", "V8 flags for an experiment (e.g. --liftoff-only); by default V8 runs as it does for everyone")
 	flag.DurationVar(&o.warmup, "warmup", 10*time.Second, "cycles run before the rate is measured")
@@ -163,9 +165,9 @@ func (o *options) ready() error {
 			return fmt.Errorf("%s is missing: build the page first with make wasm (make bench-browser does)", filepath.Join(o.web, f))
 		}
 	}
-	for _, f := range []string{"index.mjs", "sqlite3.wasm"} {
+	for _, f := range []string{"sqlite3.js", "sqlite3.wasm"} {
 		if _, err := os.Stat(filepath.Join(o.sqlite, f)); err != nil {
-			return fmt.Errorf("the official build is missing (%v): make bench-browser installs it", err)
+			return fmt.Errorf("the official build is missing (%v): make wasm (which make bench-browser runs) puts it there", err)
 		}
 	}
 	if o.chromium == "" {

@@ -56,9 +56,11 @@ const (
 	goalWarmMillis = 1000
 )
 
-// engineFiles are the engine as a page embeds it: the module, Go's loader
-// and the two scripts that run it in its Web Worker.
-var engineFiles = []string{"leaselab.wasm", "wasm_exec.js", "engine.js", "engine-worker.js"}
+// engineFiles are the engine as a page embeds it: the module, Go's loader,
+// the two scripts that run it in its Web Worker, and the SQLite it runs on
+// (the official build's loader and module, and the bridge to them).
+var engineFiles = []string{"leaselab.wasm", "wasm_exec.js", "engine.js", "engine-worker.js",
+	"sqlite-bridge.js", "sqlite-wasm/sqlite3.js", "sqlite-wasm/sqlite3.wasm"}
 
 // side is what one page gave: the simulator (index.html), the cycle page on
 // leaselab's engine, or the cycle page on the official build. A figure a

@@ -8,7 +8,9 @@
 // What it holds: leaselab.js (the one script a page includes, as a module
 // or a classic deferred script) and leaselab.css; the player's modules and
 // styles; the engine (leaselab.wasm, engine-worker.js, engine.js,
-// wasm_exec.js); embed.html for hosts that strip scripts; the simulator
+// wasm_exec.js) and the SQLite it runs on (sqlite-bridge.js and SQLite's
+// official WebAssembly build, sqlite-wasm/sqlite3.js and sqlite3.wasm);
+// embed.html for hosts that strip scripts; the simulator
 // page (the players' "open in the simulator" link) and the library's
 // traces; guide.html, the author's guide; example.html, a small course
 // page; NOTICE.txt, the licenses of what the engine is built from;
@@ -52,7 +54,12 @@ var leftOut = []string{"example-course.html", "example-course.css"}
 // needed are the files a bundle cannot go without.
 var needed = []string{"leaselab.js", "leaselab.css", "lease-timeline.js", "fences.js", "prerendered.js",
 	"engine.js", "engine-worker.js", "wasm_exec.js", "leaselab.wasm", "embed.html", "guide.html", "example.html",
-	"traces/index.json"}
+	"sqlite-bridge.js", sqliteDir + "/sqlite3.js", sqliteDir + "/sqlite3.wasm", "traces/index.json"}
+
+// sqliteDir holds SQLite's official WebAssembly build in web/ and in the
+// bundle: the two files make wasm copies from its npm package (the
+// package's manifest, lock file and node_modules stay out).
+const sqliteDir = "sqlite-wasm"
 
 func main() {
 	web := flag.String("web", "web", "the page's folder, built by make wasm")
@@ -99,7 +106,7 @@ func build(web, out, revision string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	notice, err := noticeText()
+	notice, err := noticeText(web)
 	if err != nil {
 		return "", err
 	}
@@ -123,8 +130,8 @@ func build(web, out, revision string) (string, error) {
 }
 
 // copyWeb copies the bundle's files of web into dir (the top level's
-// pages, scripts, styles, icons and engine, and the library's traces) and
-// returns their paths inside dir.
+// pages, scripts, styles, icons and engine, SQLite's build, and the
+// library's traces) and returns their paths inside dir.
 func copyWeb(web, dir string) ([]string, error) {
 	var files []string
 	err := filepath.WalkDir(web, func(p string, d fs.DirEntry, err error) error {
@@ -134,7 +141,7 @@ func copyWeb(web, dir string) ([]string, error) {
 		rel, _ := filepath.Rel(web, p)
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if rel == "." || rel == "traces" {
+			if rel == "." || rel == "traces" || rel == sqliteDir {
 				return nil
 			}
 			return filepath.SkipDir // bench/, timelines/, .tools/, prerendered/
@@ -142,7 +149,8 @@ func copyWeb(web, dir string) ([]string, error) {
 		ext := path.Ext(rel)
 		top := !strings.Contains(rel, "/")
 		keep := (top && slices.Contains([]string{".html", ".js", ".css", ".svg", ".wasm"}, ext)) ||
-			(strings.HasPrefix(rel, "traces/") && ext == ".json")
+			(strings.HasPrefix(rel, "traces/") && ext == ".json") ||
+			rel == sqliteDir+"/sqlite3.js" || rel == sqliteDir+"/sqlite3.wasm"
 		if !keep || slices.Contains(leftOut, rel) {
 			return nil
 		}
@@ -227,15 +235,16 @@ func size(p string) int64 {
 }
 
 // noticeText is NOTICE.txt: what the bundle is built from and under which
-// licenses — Go (its runtime is in the engine; wasm_exec.js is Go's) and
-// every module the engine links, each license's text in full.
-func noticeText() ([]byte, error) {
+// licenses — Go (its runtime is in the engine; wasm_exec.js is Go's), every
+// module the engine links, each license's text in full, and SQLite's
+// WebAssembly build, with the terms its own file states.
+func noticeText(web string) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("leaselab " + coursesite.Version() + ": the course bundle\n\n" +
 		"leaselab's own files (the scripts, styles and pages of this folder, and the engine's Go code in\n" +
 		"leaselab.wasm) are the leaselab project's; its repository states their terms. The engine,\n" +
 		"leaselab.wasm, is built with Go and links the modules below; wasm_exec.js is Go's own file.\n" +
-		"Their licenses follow, each in full.\n")
+		"It runs on SQLite's official WebAssembly build (sqlite-wasm/). Their licenses follow.\n")
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
 		return nil, fmt.Errorf("go env GOROOT: %w", err)
@@ -263,6 +272,43 @@ func noticeText() ([]byte, error) {
 		}
 		section(&b, f[0]+" "+f[1], text)
 	}
+	sqlite, err := sqliteNotice(web)
+	if err != nil {
+		return nil, err
+	}
+	section(&b, "SQLite's official WebAssembly build ("+sqliteDir+"/sqlite3.js and sqlite3.wasm)", sqlite)
+	return b.Bytes(), nil
+}
+
+// sqliteNotice is what SQLite's build says of its terms: the version of
+// its npm package and the license block its loader opens with (SQLite's
+// blessing, Emscripten's licenses for the glue code).
+func sqliteNotice(web string) ([]byte, error) {
+	var pkg struct{ Name, Version, License string }
+	manifest := filepath.Join(web, sqliteDir, "node_modules", "@sqlite.org", "sqlite-wasm", "package.json")
+	data, err := os.ReadFile(manifest)
+	if err != nil {
+		return nil, fmt.Errorf("SQLite's WebAssembly build: %w (make wasm installs it)", err)
+	}
+	if err := json.Unmarshal(data, &pkg); err != nil {
+		return nil, fmt.Errorf("%s: %w", manifest, err)
+	}
+	loader, err := os.ReadFile(filepath.Join(web, sqliteDir, "sqlite3.js"))
+	if err != nil {
+		return nil, err
+	}
+	start := bytes.Index(loader, []byte("/* @preserve"))
+	end := -1
+	if start >= 0 {
+		end = bytes.Index(loader[start:], []byte("*/"))
+	}
+	if end < 0 {
+		return nil, errors.New("SQLite's loader does not open with its license block (/* @preserve ... */)")
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "npm package %s %s (%s, its package.json says).\n"+
+		"The code it holds states its own terms:\n\n", pkg.Name, pkg.Version, pkg.License)
+	b.Write(loader[start : start+end+2])
 	return b.Bytes(), nil
 }
 

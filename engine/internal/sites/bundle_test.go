@@ -60,7 +60,8 @@ func TestBundle_ManifestListsEveryFileWithItsHash(t *testing.T) {
 		return nil
 	})
 	must(t, err)
-	for _, f := range []string{"leaselab.js", "leaselab.css", "leaselab.wasm", "engine-worker.js", "wasm_exec.js", "embed.html", "guide.html", "example.html", "NOTICE.txt"} {
+	for _, f := range []string{"leaselab.js", "leaselab.css", "leaselab.wasm", "engine-worker.js", "wasm_exec.js", "embed.html", "guide.html", "example.html", "NOTICE.txt",
+		"sqlite-bridge.js", "sqlite-wasm/sqlite3.js", "sqlite-wasm/sqlite3.wasm"} {
 		if _, ok := listed[f]; !ok {
 			t.Errorf("the bundle lacks %s", f)
 		}
@@ -73,12 +74,17 @@ func TestBundle_ManifestListsEveryFileWithItsHash(t *testing.T) {
 	}
 	notice, err := os.ReadFile(filepath.Join(bundle, "NOTICE.txt"))
 	must(t, err)
-	for _, want := range []string{"Go go1.", "github.com/ncruces/go-sqlite3 ", "Copyright"} {
+	for _, want := range []string{"Go go1.", "@sqlite.org/sqlite-wasm 3.", "The author disclaims copyright", "Emscripten", "Copyright"} {
 		if !strings.Contains(string(notice), want) {
 			t.Errorf("NOTICE.txt lacks %q", want)
 		}
 	}
 	if slices.ContainsFunc(m.Files, func(f coursesite.ManifestFile) bool { return strings.HasPrefix(f.Path, "bench/") }) {
 		t.Error("the bundle holds the benchmark pages")
+	}
+	if slices.ContainsFunc(m.Files, func(f coursesite.ManifestFile) bool {
+		return strings.Contains(f.Path, "node_modules") || strings.HasSuffix(f.Path, "package.json")
+	}) {
+		t.Error("the bundle holds SQLite's npm package, not only its two files")
 	}
 }

@@ -1,0 +1,340 @@
+//go:build js
+
+package sqlitejs
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"io"
+	"syscall/js"
+	"time"
+)
+
+func init() { sql.Register("sqlitejs", Driver{}) }
+
+// Driver opens a connection by SQLite URI filename, with no init
+// statements and DefaultBusyTimeout. Use a Connector to set those.
+type Driver struct{}
+
+// Open opens a connection to the database at the SQLite URI filename name.
+func (Driver) Open(name string) (driver.Conn, error) {
+	return (&Connector{Filename: name}).Connect(context.Background())
+}
+
+// DefaultBusyTimeout is how long a connection waits out another one's lock
+// when its Connector does not say.
+const DefaultBusyTimeout = 5 * time.Second
+
+// Connector opens connections to one database: sql.OpenDB(&Connector{...}).
+type Connector struct {
+	// Filename is SQLite's URI filename, e.g. "file:/jobs?vfs=memdb" for a
+	// memory database every connection in this thread shares.
+	Filename string
+	// Init are statements each new connection runs first, in order
+	// (e.g. PRAGMA page_size = 4096). A failing one fails the connection.
+	Init []string
+	// BusyTimeout is how long a statement waits out another connection's
+	// lock before it fails with SQLITE_BUSY; 0 means DefaultBusyTimeout.
+	BusyTimeout time.Duration
+}
+
+// Connect opens one connection and runs the Init statements on it.
+func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
+	b, err := bridge()
+	if err != nil {
+		return nil, err
+	}
+	a := b.Call("open", c.Filename)
+	if err := answer(a); err != nil {
+		return nil, err
+	}
+	cn := &conn{b: b, id: a.Index(1).Int(), busy: c.BusyTimeout}
+	if cn.busy <= 0 {
+		cn.busy = DefaultBusyTimeout
+	}
+	for _, q := range c.Init {
+		if _, err := cn.ExecContext(ctx, q, nil); err != nil {
+			cn.Close()
+			return nil, err
+		}
+	}
+	return cn, nil
+}
+
+// Driver returns Driver{}.
+func (c *Connector) Driver() driver.Driver { return Driver{} }
+
+// conn is one SQLite connection (an oo1.DB on the bridge side).
+type conn struct {
+	b      js.Value
+	id     int // the bridge's handle of the connection
+	busy   time.Duration
+	closed bool
+	trace  js.Func // the Trace callback, released when replaced or closed
+}
+
+var (
+	_ driver.ConnBeginTx        = (*conn)(nil)
+	_ driver.ConnPrepareContext = (*conn)(nil)
+	_ driver.ExecerContext      = (*conn)(nil)
+	_ driver.QueryerContext     = (*conn)(nil)
+	_ driver.Pinger             = (*conn)(nil)
+	_ driver.SessionResetter    = (*conn)(nil)
+	_ driver.Validator          = (*conn)(nil)
+)
+
+// call runs method on the bridge, waiting out SQLITE_BUSY up to c.busy; the
+// answer's result code is checked.
+func (c *conn) call(ctx context.Context, method string, args ...any) (js.Value, error) {
+	if c.closed {
+		return js.Value{}, driver.ErrBadConn
+	}
+	var deadline time.Time
+	wait := time.Millisecond
+	for {
+		if err := ctx.Err(); err != nil {
+			return js.Value{}, err
+		}
+		a := c.b.Call(method, args...)
+		err := answer(a)
+		if err == nil {
+			return a, nil
+		}
+		if e := err.(*Error); e.Code&0xff != codeBusy {
+			return js.Value{}, err
+		}
+		now := time.Now()
+		if deadline.IsZero() {
+			deadline = now.Add(c.busy)
+		}
+		if !now.Before(deadline) {
+			return js.Value{}, err
+		}
+		// Another connection holds the lock; sleeping lets its goroutine run.
+		time.Sleep(min(wait, deadline.Sub(now)))
+		wait = min(2*wait, 16*time.Millisecond)
+	}
+}
+
+// run runs a statement (a prepared one's handle, or SQL text the bridge
+// prepares once and keeps) with args to its end.
+func (c *conn) run(ctx context.Context, key any, args []driver.NamedValue) (outcome, error) {
+	kinds, vals, err := encode(args)
+	if err != nil {
+		return outcome{}, err
+	}
+	a, err := c.call(ctx, "run", append([]any{c.id, key, kinds}, vals...)...)
+	if err != nil {
+		return outcome{}, err
+	}
+	return decode(a)
+}
+
+func (c *conn) Prepare(query string) (driver.Stmt, error) {
+	return c.PrepareContext(context.Background(), query)
+}
+
+func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	a, err := c.call(ctx, "prepare", c.id, query)
+	if err != nil {
+		return nil, err
+	}
+	return &stmt{c: c, id: a.Index(1).Int(), inputs: a.Index(2).Int()}, nil
+}
+
+// ExecContext runs query; without arguments it may hold several statements.
+func (c *conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	if len(args) == 0 {
+		a, err := c.call(ctx, "exec", c.id, query)
+		if err != nil {
+			return nil, err
+		}
+		return result{changes: int64(a.Index(1).Float()), lastID: int64(a.Index(2).Float())}, nil
+	}
+	o, err := c.run(ctx, query, args)
+	if err != nil {
+		return nil, err
+	}
+	return result{changes: o.changes, lastID: o.lastID}, nil
+}
+
+func (c *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	o, err := c.run(ctx, query, args)
+	if err != nil {
+		return nil, err
+	}
+	return &rows{columns: o.columns, rows: o.rows}, nil
+}
+
+func (c *conn) Begin() (driver.Tx, error) {
+	return c.BeginTx(context.Background(), driver.TxOptions{})
+}
+
+// BeginTx starts a transaction: BEGIN IMMEDIATE, or BEGIN when read-only.
+// Every isolation level is serializable in SQLite.
+func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	q := "BEGIN IMMEDIATE"
+	if opts.ReadOnly {
+		q = "BEGIN"
+	}
+	if _, err := c.run(ctx, q, nil); err != nil {
+		return nil, err
+	}
+	return tx{c}, nil
+}
+
+func (c *conn) Ping(ctx context.Context) error {
+	if c.closed {
+		return driver.ErrBadConn
+	}
+	return ctx.Err()
+}
+
+func (c *conn) ResetSession(context.Context) error {
+	if c.closed {
+		return driver.ErrBadConn
+	}
+	return nil
+}
+
+func (c *conn) IsValid() bool { return !c.closed }
+
+// Close closes the connection and finalizes its statements.
+func (c *conn) Close() error {
+	if c.closed {
+		return nil
+	}
+	c.closed = true
+	err := answer(c.b.Call("close", c.id))
+	if c.trace.Truthy() {
+		c.trace.Release()
+	}
+	return err
+}
+
+// tx is the open transaction of a connection.
+type tx struct{ c *conn }
+
+func (t tx) Commit() error {
+	_, err := t.c.run(context.Background(), "COMMIT", nil)
+	return err
+}
+
+func (t tx) Rollback() error {
+	_, err := t.c.run(context.Background(), "ROLLBACK", nil)
+	return err
+}
+
+// stmt is a statement prepared on a connection.
+type stmt struct {
+	c      *conn
+	id     int // the bridge's handle of the statement
+	inputs int
+	closed bool
+}
+
+var (
+	_ driver.StmtExecContext  = (*stmt)(nil)
+	_ driver.StmtQueryContext = (*stmt)(nil)
+)
+
+func (s *stmt) Close() error {
+	if s.closed || s.c.closed {
+		return nil
+	}
+	s.closed = true
+	return answer(s.c.b.Call("finalize", s.id))
+}
+
+func (s *stmt) NumInput() int { return s.inputs }
+
+func (s *stmt) Exec(args []driver.Value) (driver.Result, error) {
+	return s.ExecContext(context.Background(), named(args))
+}
+
+func (s *stmt) Query(args []driver.Value) (driver.Rows, error) {
+	return s.QueryContext(context.Background(), named(args))
+}
+
+func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	if s.closed {
+		return nil, ErrClosed
+	}
+	o, err := s.c.run(ctx, s.id, args)
+	if err != nil {
+		return nil, err
+	}
+	return result{changes: o.changes, lastID: o.lastID}, nil
+}
+
+func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	if s.closed {
+		return nil, ErrClosed
+	}
+	o, err := s.c.run(ctx, s.id, args)
+	if err != nil {
+		return nil, err
+	}
+	return &rows{columns: o.columns, rows: o.rows}, nil
+}
+
+func named(args []driver.Value) []driver.NamedValue {
+	n := make([]driver.NamedValue, len(args))
+	for i, v := range args {
+		n[i] = driver.NamedValue{Ordinal: i + 1, Value: v}
+	}
+	return n
+}
+
+// result is what an Exec changed.
+type result struct{ changes, lastID int64 }
+
+func (r result) LastInsertId() (int64, error) { return r.lastID, nil }
+func (r result) RowsAffected() (int64, error) { return r.changes, nil }
+
+// rows are a query's rows, read whole when it ran.
+type rows struct {
+	columns []string
+	rows    [][]driver.Value
+}
+
+func (r *rows) Columns() []string { return r.columns }
+func (r *rows) Close() error      { r.rows = nil; return nil }
+
+func (r *rows) Next(dest []driver.Value) error {
+	if len(r.rows) == 0 {
+		return io.EOF
+	}
+	copy(dest, r.rows[0])
+	r.rows = r.rows[1:]
+	return nil
+}
+
+// Tracer is what a connection of this driver offers through sql.Conn.Raw:
+// Trace calls f with the expanded SQL of each statement SQLite starts on it
+// (SQLITE_TRACE_STMT), transaction control included, until Trace(nil).
+type Tracer interface {
+	Trace(f func(expandedSQL string)) error
+}
+
+var _ Tracer = (*conn)(nil)
+
+func (c *conn) Trace(f func(expandedSQL string)) error {
+	if c.closed {
+		return driver.ErrBadConn
+	}
+	if c.trace.Truthy() {
+		c.trace.Release()
+		c.trace = js.Func{}
+	}
+	arg := js.Null()
+	if f != nil {
+		c.trace = js.FuncOf(func(_ js.Value, args []js.Value) any {
+			f(args[0].String())
+			return nil
+		})
+		arg = c.trace.Value
+	}
+	return answer(c.b.Call("trace", c.id, arg))
+}
