@@ -113,25 +113,25 @@ wasm: web/leaselab.wasm.br $(addsuffix .br,$(SQLITE_FILES)) web/wasm_exec.js web
 
 ## The browser build has no SQLite of its own: the engine's Go module talks
 ## through engine/sqlitejs (a database/sql driver over syscall/js) to SQLite's
-## official WebAssembly build, clang-compiled, pinned in $(SQLITE_NPM) and
-## loaded beside it by the engine's worker (web/engine-worker.js, with
-## web/sqlite-bridge.js). The native build keeps github.com/ncruces/go-sqlite3.
+## official WebAssembly build (sqlite3.wasm, clang-compiled, pinned in
+## $(SQLITE_NPM)), which web/sqlite-bridge.js loads beside it in the engine's
+## worker. The native build keeps github.com/ncruces/go-sqlite3.
 web/leaselab.wasm: $(WASM_SRC) Makefile
 	GOOS=js GOARCH=wasm $(GO) build -tags mutants -trimpath -ldflags="-s -w" -o $@ ./wasm/sim
 
 ## SQLite's official WebAssembly build (npm @sqlite.org/sqlite-wasm, pinned in
-## $(SQLITE_NPM), installed by npm ci when missing): its loader (an ES module,
-## dist/index.mjs, copied as sqlite3.js, which every static host serves as
-## JavaScript) and its module are copied next to its manifest, where the page
-## and the bundle serve them; Node (make wasm-test) loads its Node variant
-## from node_modules.
+## $(SQLITE_NPM), installed by npm ci when missing): its module is copied next
+## to its manifest, where the page and the bundle serve it, and so is the
+## package's own JavaScript API (dist/index.mjs, as sqlite3.js), which only
+## the benchmark's official page loads; make wasm-test reads the module from
+## node_modules.
 SQLITE_NPM := web/sqlite-wasm
 SQLITE_DIST := $(SQLITE_NPM)/node_modules/@sqlite.org/sqlite-wasm/dist
 SQLITE_FILES := $(SQLITE_NPM)/sqlite3.js $(SQLITE_NPM)/sqlite3.wasm
-$(SQLITE_DIST)/index.mjs $(SQLITE_DIST)/node.mjs $(SQLITE_DIST)/sqlite3.wasm &: $(SQLITE_NPM)/package-lock.json
+$(SQLITE_DIST)/index.mjs $(SQLITE_DIST)/sqlite3.wasm &: $(SQLITE_NPM)/package-lock.json
 	@command -v npm >/dev/null || { echo "SQLite's WebAssembly build: npm is missing: install it (Debian: apt-get install -y nodejs npm), then run make again"; exit 1; }
 	cd $(SQLITE_NPM) && CI=true npm ci --no-audit --no-fund --loglevel=error
-	@touch $(SQLITE_DIST)/index.mjs $(SQLITE_DIST)/node.mjs $(SQLITE_DIST)/sqlite3.wasm
+	@touch $(SQLITE_DIST)/index.mjs $(SQLITE_DIST)/sqlite3.wasm
 
 $(SQLITE_NPM)/sqlite3.js: $(SQLITE_DIST)/index.mjs
 	cp $< $@
@@ -158,11 +158,11 @@ web/traces/index.json: $(WASM_SRC) $(TIMELINES)
 ## library timeline's trace is byte for byte the golden one on both. Then the
 ## engine's own suites (boundaries, rejections, the model, the checker, the
 ## timeline runner, the driver) in WebAssembly under Node, on the page's
-## SQLite: wasm/node/run.mjs loads SQLite's official build and its bridge
-## first, as the page's worker does; the few tests that need files,
+## SQLite: wasm/node/run.mjs loads SQLite's official module through
+## web/sqlite-bridge.js first, as the page's worker does; the few tests that need files,
 ## processes or the go command say so and skip there.
 WASM_EXEC_NODE := node --stack-size=8192 $(CURDIR)/wasm/node/run.mjs $(GOROOT)/lib/wasm/wasm_exec.js
-wasm-test: $(SQLITE_DIST)/node.mjs
+wasm-test: $(SQLITE_DIST)/sqlite3.wasm
 	@command -v node >/dev/null || { echo "wasm-test: Node.js is missing: install it (Debian: apt-get install -y nodejs), then run make wasm-test again"; exit 1; }
 	$(GO) test -count=1 ./wasm/simrun/
 	GOOS=js GOARCH=wasm $(GO) vet -tags mutants ./wasm/sim/ ./wasm/simrun/ ./engine/sqlitejs/

@@ -26,43 +26,16 @@
 //                                              call will be answered
 // Calls are answered by id, in the order the engine finishes them.
 
+import { load as loadSQLite } from './sqlite-bridge.js';
+
 // Go's wasm_exec.js (a classic script that defines globalThis.Go) is loaded
 // by its URL: it is Go's, copied by make wasm, and not ours to type-check.
 const goRuntime = import(new URL('wasm_exec.js', import.meta.url).href);
 
-// SQLite is its official WebAssembly build (web/sqlite-wasm, copied there by
-// make wasm from the pinned npm package), bridged for the engine's Go driver
-// (engine/sqlitejs) before the Go program starts. start() loads it while the
-// engine's module downloads and compiles: its script, and its module,
-// fetched at once rather than when the script asks for it.
-
-/**
- * Loads SQLite and installs the bridge; rejects when either fails.
- * @returns {Promise<unknown>}
- */
-async function loadSQLite() {
-  const wasm = fetch(new URL('sqlite-wasm/sqlite3.wasm', import.meta.url));
-  const [m, bridge] = await Promise.all([
-    import(new URL('sqlite-wasm/sqlite3.js', import.meta.url).href),
-    import(new URL('sqlite-bridge.js', import.meta.url).href),
-  ]);
-  return new Promise((resolve, reject) => {
-    m.default({
-      /**
-       * Emscripten's hook: instantiate the module fetched above.
-       * @param {WebAssembly.Imports} imports
-       * @param {(i: WebAssembly.Instance, m: WebAssembly.Module) => void} done
-       */
-      instantiateWasm(imports, done) {
-        wasm
-          .then((r) => instantiate(r, imports, 'sqlite3.wasm'))
-          .then(({ module, instance }) => done(instance, module), reject);
-        return {};
-      },
-    }).then((/** @type {any} */ sqlite3) => resolve(bridge.install(sqlite3)), reject);
-  });
-}
-
+// SQLite is its official WebAssembly build (web/sqlite-wasm/sqlite3.wasm,
+// copied there by make wasm from the pinned npm package), which
+// sqlite-bridge.js instantiates and bridges for the engine's Go driver
+// (engine/sqlitejs) before the Go program starts.
 /** The engine's methods a page may call through this worker. */
 const CALLS = ['run', 'worksheet', 'goTest', 'explore', 'benchCycles', 'wasmBytes'];
 
@@ -94,11 +67,10 @@ self.onmessage = (/** @type {MessageEvent} */ e) => {
  */
 async function start(source) {
   // The engine's module first: it downloads and compiles off this thread
-  // while SQLite's script is parsed and run on it (measured in Chromium:
-  // the worker is ready about 30 ms sooner than with SQLite loaded first).
+  // while SQLite's does too.
   const compiled =
     source instanceof WebAssembly.Module ? source : fetch(source).then((r) => compile(r, 'leaselab.wasm'));
-  const sqliteReady = loadSQLite();
+  const sqliteReady = loadSQLite(fetch(new URL('sqlite-wasm/sqlite3.wasm', import.meta.url)));
   const [module] = await Promise.all([compiled, goRuntime]);
   const go = new /** @type {any} */ (globalThis).Go();
   const instance = await WebAssembly.instantiate(module, go.importObject);
@@ -127,17 +99,6 @@ async function compile(r, name) {
   const type = (r.headers.get('Content-Type') || '').split(';')[0].trim().toLowerCase();
   if (type === 'application/wasm') return WebAssembly.compileStreaming(r);
   return WebAssembly.compile(await r.arrayBuffer());
-}
-
-/**
- * Compiles and instantiates a module from its response.
- * @param {Response} r
- * @param {WebAssembly.Imports} imports
- * @param {string} name
- */
-async function instantiate(r, imports, name) {
-  const module = await compile(r, name);
-  return { module, instance: await WebAssembly.instantiate(module, imports) };
 }
 
 /**

@@ -1,13 +1,18 @@
 // @ts-check
-// sqlite-bridge.js puts SQLite's official WebAssembly build (npm
-// @sqlite.org/sqlite-wasm, pinned in web/sqlite-wasm) in reach of the Go
-// engine: install(sqlite3) defines globalThis.leaselabSQLite, which the Go
-// driver engine/sqlitejs calls through syscall/js. The engine's Go module
-// then holds no SQLite of its own; both modules run in the same thread
-// (the engine's worker, or Node under make wasm-test).
+// sqlite-bridge.js runs SQLite's official WebAssembly build (sqlite3.wasm
+// from npm @sqlite.org/sqlite-wasm, pinned in web/sqlite-wasm) for the Go
+// engine: load(source) instantiates the module and defines
+// globalThis.leaselabSQLite, which the Go driver engine/sqlitejs calls
+// through syscall/js. Both modules run in one thread (the engine's worker,
+// or Node under make wasm-test).
+//
+// It is a loader of its own, not the package's 650 KB JavaScript API: the
+// engine needs a dozen of SQLite's C functions, and a database in memory
+// (SQLite's memdb VFS), never a file. The module's imports that reach for a
+// file system answer ENOSYS; time is the JavaScript clock, local time is UTC.
 //
 // Every function is synchronous and never throws for an SQLite failure: it
-// answers an array whose first element is SQLite's result code.
+// answers an array whose first element is SQLite's extended result code.
 //   version()                      SQLite's version
 //   memoryBytes()                  the size of SQLite's linear memory
 //   open(filename)                 [rc, db | message]  (a URI filename)
@@ -26,54 +31,280 @@
 //   trace(db, f | null)            [rc, message?]  f(expandedSQL) as each statement starts
 //   exec(db, sql)                  [rc, changes | message, lastInsertRowid]
 //                                  any number of statements, no arguments
-// A result code is SQLite's extended code: 0 done, 5 SQLITE_BUSY (the
-// caller waits and runs the statement again), anything else an error.
+// A result code of 0 is success, 5 SQLITE_BUSY (the caller waits and runs
+// the statement again), anything else an error.
 
 const CACHED = 64;
 const MIN = BigInt(Number.MIN_SAFE_INTEGER);
 const MAX = BigInt(Number.MAX_SAFE_INTEGER);
 
+// SQLite's constants the bridge uses (sqlite3.h).
+const OK = 0;
+const ERROR = 1;
+const MISUSE = 21;
+const RANGE = 25;
+const ROW = 100;
+const DONE = 101;
+const INTEGER = 1;
+const FLOAT = 2;
+const TEXT = 3;
+const BLOB = 4;
+const TRACE_STMT = 1;
+const TRANSIENT = -1; // SQLITE_TRANSIENT: SQLite copies what is bound
+// SQLITE_OPEN_READWRITE | CREATE | URI | EXRESCODE (extended result codes)
+const OPEN_FLAGS = 0x2 | 0x4 | 0x40 | 0x02000000;
+
+const ENOSYS = 52; // what a file system call answers
+const EBADF = 8; // what a WASI call on a file descriptor answers
+const PAGE = 65536;
+const INITIAL_MEMORY = 8388608; // as the package's loader: 8 MiB, growing to 2 GiB
+const MAX_PAGES = 32768;
+
+/**
+ * A WebAssembly module whose one export is the JavaScript function it
+ * imports, typed (i32, i32, i32, i32) -> i32: the way to put a JavaScript
+ * callback into SQLite's function table (sqlite3_trace_v2's callback).
+ */
+// biome-ignore format: one line per section of the module
+const CALLBACK_MODULE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // \0asm, version 1
+  0x01, 0x09, 0x01, 0x60, 0x04, 0x7f, 0x7f, 0x7f, 0x7f, 0x01, 0x7f, // type: (i32 x4) -> i32
+  0x02, 0x07, 0x01, 0x01, 0x65, 0x01, 0x66, 0x00, 0x00, // import "e" "f": func type 0
+  0x07, 0x05, 0x01, 0x01, 0x66, 0x00, 0x00, // export "f": func 0
+]);
+
 /**
  * @typedef {object} Conn
- * @property {any} db the oo1.DB
- * @property {Map<string, any>} cache SQL text → oo1.Stmt, oldest first
+ * @property {number} db the sqlite3* pointer
+ * @property {Map<string, Stmt>} cache SQL text → statement, least recently used first
+ * @property {number} [traceSlot] the function table's slot of its trace callback
+ *
+ * @typedef {object} Stmt
+ * @property {number} p the sqlite3_stmt* pointer
+ * @property {number} params
+ * @property {number} columns
  */
 
 /**
- * Defines globalThis.leaselabSQLite over sqlite3, the object
- * sqlite3InitModule() resolves, and returns it.
- * @param {any} sqlite3
+ * Instantiates SQLite's module from source (a Response, or the module's
+ * bytes), initializes SQLite, defines globalThis.leaselabSQLite and returns it.
+ * @param {Response | BufferSource | Promise<Response>} source
  */
-export function install(sqlite3) {
-  const bridge = new Bridge(sqlite3);
+export async function load(source) {
+  const memory = new WebAssembly.Memory({ initial: INITIAL_MEMORY / PAGE, maximum: MAX_PAGES });
+  const imports = moduleImports(memory);
+  const got = await source;
+  let instance;
+  if (got instanceof Response) {
+    if (!got.ok) throw new Error(`sqlite3.wasm: HTTP ${got.status} (build it with make wasm)`);
+    const type = (got.headers.get('Content-Type') || '').split(';')[0].trim().toLowerCase();
+    instance =
+      type === 'application/wasm'
+        ? (await WebAssembly.instantiateStreaming(got, imports)).instance
+        : (await WebAssembly.instantiate(await got.arrayBuffer(), imports)).instance;
+  } else {
+    instance = (await WebAssembly.instantiate(got, imports)).instance;
+  }
+  const x = /** @type {any} */ (instance.exports);
+  x.__wasm_call_ctors();
+  const rc = x.sqlite3_initialize();
+  if (rc) throw new Error(`sqlite3_initialize: result code ${rc}`);
+  const bridge = new Bridge(x, memory);
   /** @type {any} */ (globalThis).leaselabSQLite = bridge;
   return bridge;
+}
+
+/**
+ * The imports SQLite's module asks for (Emscripten's and WASI's names).
+ * @param {WebAssembly.Memory} memory
+ */
+function moduleImports(memory) {
+  /** @type {Record<string, Function | WebAssembly.Memory>} */
+  const env = { memory, ...timeImports(memory) };
+  for (const name of NO_FILES) env[name] = () => -ENOSYS;
+  env.emscripten_get_heap_max = () => MAX_PAGES * PAGE;
+  /** @param {number} size the bytes asked for */
+  env.emscripten_resize_heap = (size) => {
+    const want = Math.ceil((size >>> 0) / PAGE) - memory.buffer.byteLength / PAGE;
+    try {
+      if (want > 0) memory.grow(want);
+      return 1;
+    } catch {
+      return 0;
+    }
+  };
+  return { env, wasi_snapshot_preview1: wasiImports(memory) };
+}
+
+/** The module's file system calls, which all answer ENOSYS. */
+const NO_FILES = [
+  '__syscall_faccessat',
+  '__syscall_fchmod',
+  '__syscall_chmod',
+  '__syscall_fchown32',
+  '__syscall_fcntl64',
+  '__syscall_openat',
+  '__syscall_ioctl',
+  '__syscall_fstat64',
+  '__syscall_stat64',
+  '__syscall_newfstatat',
+  '__syscall_lstat64',
+  '__syscall_ftruncate64',
+  '__syscall_getcwd',
+  '__syscall_mkdirat',
+  '__syscall_readlinkat',
+  '__syscall_rmdir',
+  '__syscall_unlinkat',
+  '__syscall_utimensat',
+  '_mmap_js',
+  '_munmap_js',
+];
+
+/**
+ * The clock, and local time as UTC.
+ * @param {WebAssembly.Memory} memory
+ */
+function timeImports(memory) {
+  return {
+    emscripten_date_now: () => Date.now(),
+    emscripten_get_now: () => performance.now(),
+    _tzset_js() {}, // timezone 0, no daylight saving, no names: UTC
+    /** @param {bigint} time seconds @param {number} tm a struct tm */
+    _localtime_js(time, tm) {
+      const d = new Date(Number(time) * 1000);
+      const v = new DataView(memory.buffer);
+      const yday =
+        (Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - Date.UTC(d.getUTCFullYear(), 0, 1)) / 864e5;
+      // struct tm: sec, min, hour, mday, mon, year - 1900, wday, yday, isdst, gmtoff
+      const fields = [
+        d.getUTCSeconds(),
+        d.getUTCMinutes(),
+        d.getUTCHours(),
+        d.getUTCDate(),
+        d.getUTCMonth(),
+        d.getUTCFullYear() - 1900,
+        d.getUTCDay(),
+        yday,
+        0,
+        0,
+      ];
+      for (let i = 0; i < fields.length; i++) v.setInt32(tm + 4 * i, fields[i], true);
+    },
+  };
+}
+
+/**
+ * WASI's calls: no file descriptor but stdout and stderr (to the console),
+ * no environment, the clock.
+ * @param {WebAssembly.Memory} memory
+ */
+function wasiImports(memory) {
+  const view = () => new DataView(memory.buffer);
+  const badf = () => EBADF;
+  return {
+    fd_close: badf,
+    fd_read: badf,
+    fd_seek: badf,
+    fd_sync: badf,
+    fd_fdstat_get: badf,
+    /** @param {number} fd @param {number} iov @param {number} n @param {number} written */
+    fd_write(fd, iov, n, written) {
+      const v = view();
+      let text = '';
+      let total = 0;
+      for (let i = 0; i < n; i++) {
+        const at = v.getUint32(iov + 8 * i, true);
+        const len = v.getUint32(iov + 8 * i + 4, true);
+        text += new TextDecoder().decode(new Uint8Array(memory.buffer, at, len));
+        total += len;
+      }
+      if (fd === 1 || fd === 2) console.warn(`SQLite: ${text.trimEnd()}`);
+      v.setUint32(written, total, true);
+      return 0;
+    },
+    /** @param {number} count @param {number} size */
+    environ_sizes_get(count, size) {
+      view().setUint32(count, 0, true);
+      view().setUint32(size, 0, true);
+      return 0;
+    },
+    environ_get: () => 0,
+    /** @param {number} _clock @param {bigint} _precision @param {number} out */
+    clock_time_get(_clock, _precision, out) {
+      view().setBigUint64(out, BigInt(Math.round(Date.now() * 1e6)), true);
+      return 0;
+    },
+  };
 }
 
 /** A number when it is exact as one, else its decimal text. @param {bigint} v */
 const exact = (v) => (v >= MIN && v <= MAX ? Number(v) : String(v));
 
+/** A failure to answer with: SQLite's result code and message. */
+class Failure extends Error {
+  /** @param {number} rc @param {string} message */
+  constructor(rc, message) {
+    super(message);
+    this.rc = rc;
+  }
+}
+
 /** The bridge's functions (see the top of this file). */
 class Bridge {
-  /** @param {any} sqlite3 */
-  constructor(sqlite3) {
-    this.sqlite3 = sqlite3;
-    this.capi = sqlite3.capi;
+  /**
+   * @param {any} x the module's exports
+   * @param {WebAssembly.Memory} memory
+   */
+  constructor(x, memory) {
+    this.x = x;
+    this.memory = memory;
+    this.encoder = new TextEncoder();
+    this.decoder = new TextDecoder();
     /** @type {Map<number, Conn>} */
     this.conns = new Map();
-    /** @type {Map<number, {stmt: any, conn: Conn}>} */
+    /** @type {Map<number, {stmt: Stmt, conn: Conn}>} */
     this.stmts = new Map();
     this.next = 1;
+    this.scratch = x.malloc(8); // an out-parameter: a pointer, or an int64
   }
 
   /** SQLite's version. */
   version() {
-    return this.sqlite3.version.libVersion;
+    return this.cstring(this.x.sqlite3_libversion());
   }
 
   /** SQLite's linear memory, in bytes. */
   memoryBytes() {
-    return this.sqlite3.wasm.heap8u().byteLength;
+    return this.memory.buffer.byteLength;
+  }
+
+  /** The NUL-terminated UTF-8 text at p. @param {number} p */
+  cstring(p) {
+    if (!p) return '';
+    const heap = new Uint8Array(this.memory.buffer);
+    let end = p;
+    while (heap[end]) end++;
+    return this.decoder.decode(heap.subarray(p, end));
+  }
+
+  /**
+   * Runs f with s in SQLite's memory as UTF-8 (NUL-terminated), at a pointer
+   * and a length in bytes, then frees it.
+   * @template T
+   * @param {string} s
+   * @param {(p: number, n: number) => T} f
+   */
+  withText(s, f) {
+    const max = s.length * 3 + 1;
+    const p = this.x.malloc(max);
+    if (!p) throw new Failure(7, 'out of memory'); // SQLITE_NOMEM
+    try {
+      const { written } = this.encoder.encodeInto(s, new Uint8Array(this.memory.buffer, p, max - 1));
+      new Uint8Array(this.memory.buffer)[p + written] = 0;
+      return f(p, written);
+    } finally {
+      this.x.free(p);
+    }
   }
 
   /**
@@ -84,38 +315,42 @@ class Bridge {
    * @returns {[number, string]}
    */
   described(rc, msg) {
-    const what = this.capi.sqlite3_errstr(rc);
+    const what = this.cstring(this.x.sqlite3_errstr(rc));
     return [rc, msg && msg !== what ? `${what}: ${msg}` : what];
   }
 
-  /**
-   * The failure err as [rc, message]: SQLite's own message when it is one.
-   * @param {any} err
-   */
+  /** The answer for err. @param {unknown} err */
   failure(err) {
-    const rc = typeof err?.resultCode === 'number' ? err.resultCode : 1;
-    return this.described(rc, String(err?.message || err).replace(/^SQLITE_[A-Z_]+: sqlite3 result code \d+: /, ''));
+    if (err instanceof Failure) return this.described(err.rc, err.message);
+    return [ERROR, `leaselab's SQLite bridge: ${err instanceof Error ? err.message : String(err)}`];
   }
 
-  /** @param {number} rc @param {string} msg */
-  error(rc, msg) {
-    return new this.sqlite3.SQLite3Error(rc, msg);
+  /** A Failure from db's last error. @param {number} rc @param {number} db */
+  failed(rc, db) {
+    return new Failure(rc, this.cstring(this.x.sqlite3_errmsg(db)));
   }
 
   /** @param {number} id */
   conn(id) {
     const conn = this.conns.get(id);
-    if (!conn) throw this.error(this.capi.SQLITE_MISUSE, 'database connection is closed');
+    if (!conn) throw new Failure(MISUSE, 'database connection is closed');
     return conn;
   }
 
   /** @param {string} filename a URI filename */
   open(filename) {
     try {
-      const db = new this.sqlite3.oo1.DB({ filename, flags: 'c' });
+      const x = this.x;
+      const rc = this.withText(filename, (p) => x.sqlite3_open_v2(p, this.scratch, OPEN_FLAGS, 0));
+      const db = new DataView(this.memory.buffer).getUint32(this.scratch, true);
+      if (rc) {
+        const err = db ? this.failed(rc, db) : new Failure(rc, '');
+        x.sqlite3_close_v2(db);
+        throw err;
+      }
       const id = this.next++;
       this.conns.set(id, { db, cache: new Map() });
-      return [0, id];
+      return [OK, id];
     } catch (err) {
       return this.failure(err);
     }
@@ -124,25 +359,38 @@ class Bridge {
   /** @param {number} id */
   close(id) {
     const conn = this.conns.get(id);
-    if (!conn) return [0];
+    if (!conn) return [OK];
     this.conns.delete(id);
-    for (const [sid, s] of this.stmts) if (s.conn === conn) this.stmts.delete(sid);
-    try {
-      conn.db.close(); // finalizes its statements, the cached ones too
-      return [0];
-    } catch (err) {
-      return this.failure(err);
+    for (const [sid, s] of this.stmts) {
+      if (s.conn !== conn) continue;
+      this.x.sqlite3_finalize(s.stmt.p);
+      this.stmts.delete(sid);
     }
+    for (const stmt of conn.cache.values()) this.x.sqlite3_finalize(stmt.p);
+    conn.cache.clear();
+    const rc = this.x.sqlite3_close_v2(conn.db);
+    if (conn.traceSlot !== undefined) this.x.__indirect_function_table.set(conn.traceSlot, null);
+    return rc ? this.described(rc, '') : [OK];
+  }
+
+  /** A statement of sql on conn. @param {Conn} conn @param {string} sql @returns {Stmt} */
+  compile(conn, sql) {
+    const x = this.x;
+    const rc = this.withText(sql, (p, n) => x.sqlite3_prepare_v2(conn.db, p, n + 1, this.scratch, 0));
+    const p = new DataView(this.memory.buffer).getUint32(this.scratch, true);
+    if (rc) throw this.failed(rc, conn.db);
+    if (!p) throw new Failure(MISUSE, 'no statement in the SQL text');
+    return { p, params: x.sqlite3_bind_parameter_count(p), columns: x.sqlite3_column_count(p) };
   }
 
   /** @param {number} id @param {string} sql */
   prepare(id, sql) {
     try {
       const conn = this.conn(id);
-      const stmt = conn.db.prepare(sql);
+      const stmt = this.compile(conn, sql);
       const sid = this.next++;
       this.stmts.set(sid, { stmt, conn });
-      return [0, sid, stmt.parameterCount];
+      return [OK, sid, stmt.params];
     } catch (err) {
       return this.failure(err);
     }
@@ -151,14 +399,10 @@ class Bridge {
   /** @param {number} sid */
   finalize(sid) {
     const s = this.stmts.get(sid);
-    if (!s) return [0];
+    if (!s) return [OK];
     this.stmts.delete(sid);
-    try {
-      s.stmt.finalize();
-      return [0];
-    } catch (err) {
-      return this.failure(err);
-    }
+    this.x.sqlite3_finalize(s.stmt.p);
+    return [OK];
   }
 
   /**
@@ -172,11 +416,11 @@ class Bridge {
     if (stmt) {
       conn.cache.delete(sql); // most recently used goes last
     } else {
-      stmt = conn.db.prepare(sql);
+      stmt = this.compile(conn, sql);
       if (conn.cache.size >= CACHED) {
-        const oldest = /** @type {[string, any]} */ (conn.cache.entries().next().value);
+        const oldest = /** @type {[string, Stmt]} */ (conn.cache.entries().next().value);
         conn.cache.delete(oldest[0]);
-        oldest[1].finalize();
+        this.x.sqlite3_finalize(oldest[1].p);
       }
     }
     conn.cache.set(sql, stmt);
@@ -190,6 +434,7 @@ class Bridge {
    * @param {...unknown} args
    */
   run(id, key, kinds, ...args) {
+    /** @type {Stmt | undefined} */
     let stmt;
     try {
       const conn = this.conn(id);
@@ -197,105 +442,117 @@ class Bridge {
         stmt = this.cached(conn, key);
       } else {
         const s = this.stmts.get(key);
-        if (!s || s.conn !== conn) throw this.error(this.capi.SQLITE_MISUSE, 'statement is finalized');
+        if (!s || s.conn !== conn) throw new Failure(MISUSE, 'statement is finalized');
         stmt = s.stmt;
       }
-      if (kinds.length !== stmt.parameterCount)
-        throw this.error(
-          this.capi.SQLITE_RANGE,
-          `the statement takes ${stmt.parameterCount} arguments, not ${kinds.length}`,
-        );
-      this.bind(stmt, kinds, args);
-      return this.steps(conn.db, stmt);
+      if (kinds.length !== stmt.params)
+        throw new Failure(RANGE, `the statement takes ${stmt.params} arguments, not ${kinds.length}`);
+      this.bind(conn, stmt, kinds, args);
+      return this.steps(conn, stmt);
     } catch (err) {
       return this.failure(err);
     } finally {
       if (stmt) {
-        this.capi.sqlite3_reset(stmt.pointer);
-        this.capi.sqlite3_clear_bindings(stmt.pointer);
+        this.x.sqlite3_reset(stmt.p);
+        this.x.sqlite3_clear_bindings(stmt.p);
       }
     }
   }
 
   /**
-   * @param {any} stmt
+   * @param {Conn} conn
+   * @param {Stmt} stmt
    * @param {string} kinds
    * @param {unknown[]} args
    */
-  bind(stmt, kinds, args) {
-    const capi = this.capi;
-    const p = stmt.pointer;
+  bind(conn, stmt, kinds, args) {
+    const x = this.x;
+    const p = stmt.p;
     for (let i = 0; i < kinds.length; i++) {
       const v = args[i];
-      let rc = 0;
+      let rc = OK;
       switch (kinds[i]) {
         case 'i':
         case 'I':
-          rc = capi.sqlite3_bind_int64(p, i + 1, BigInt(/** @type {number | string} */ (v)));
+          rc = x.sqlite3_bind_int64(p, i + 1, BigInt(/** @type {number | string} */ (v)));
           break;
         case 'f':
-          rc = capi.sqlite3_bind_double(p, i + 1, /** @type {number} */ (v));
+          rc = x.sqlite3_bind_double(p, i + 1, /** @type {number} */ (v));
           break;
-        case 'n':
-          rc = capi.sqlite3_bind_null(p, i + 1);
+        case 't':
+          rc = this.withText(/** @type {string} */ (v), (t, n) => x.sqlite3_bind_text(p, i + 1, t, n, TRANSIENT));
           break;
+        case 'b': {
+          const b = /** @type {Uint8Array} */ (v);
+          const at = x.malloc(Math.max(b.length, 1));
+          new Uint8Array(this.memory.buffer).set(b, at);
+          rc = x.sqlite3_bind_blob(p, i + 1, at, b.length, TRANSIENT);
+          x.free(at);
+          break;
+        }
         default:
-          stmt.bind(i + 1, v); // t and b: oo1 copies the text or bytes into SQLite
+          rc = x.sqlite3_bind_null(p, i + 1);
       }
-      if (rc) throw this.error(rc, capi.sqlite3_errmsg(capi.sqlite3_db_handle(p)));
+      if (rc) throw this.failed(rc, conn.db);
     }
   }
 
   /**
    * Steps stmt to its end and answers its rows after rc (or [rc, message]).
-   * @param {any} db
-   * @param {any} stmt
+   * @param {Conn} conn
+   * @param {Stmt} stmt
    */
-  steps(db, stmt) {
-    const capi = this.capi;
-    const p = stmt.pointer;
-    const n = stmt.columnCount;
+  steps(conn, stmt) {
+    const x = this.x;
+    const p = stmt.p;
+    const n = stmt.columns;
     /** @type {unknown[]} */
-    const cells = [];
+    const answer = [OK, 0, 0, '', ''];
     let kinds = '';
-    let rc = capi.sqlite3_step(p);
-    for (; rc === capi.SQLITE_ROW; rc = capi.sqlite3_step(p)) {
-      for (let c = 0; c < n; c++) {
-        const [k, v] = this.cell(p, c);
-        kinds += k;
-        cells.push(v);
-      }
+    let rc = x.sqlite3_step(p);
+    for (; rc === ROW; rc = x.sqlite3_step(p)) {
+      for (let c = 0; c < n; c++) kinds += this.cell(p, c, answer);
     }
-    if (rc !== capi.SQLITE_DONE) return this.described(rc, capi.sqlite3_errmsg(db.pointer));
+    if (rc !== DONE) throw this.failed(rc, conn.db);
     let names = '';
-    for (let c = 0; c < n; c++) names += (c ? '\0' : '') + capi.sqlite3_column_name(p, c);
-    const last = exact(capi.sqlite3_last_insert_rowid(db.pointer));
-    return [0, Number(capi.sqlite3_changes64(db.pointer)), last, kinds, names, ...cells];
+    for (let c = 0; c < n; c++) names += (c ? '\0' : '') + this.cstring(x.sqlite3_column_name(p, c));
+    answer[1] = Number(x.sqlite3_changes64(conn.db));
+    answer[2] = exact(x.sqlite3_last_insert_rowid(conn.db));
+    answer[3] = kinds;
+    answer[4] = names;
+    return answer;
   }
 
   /**
-   * Column c of the row p stands on, as [kind, value].
-   * @param {any} p
+   * Appends column c of the row p stands on to out and returns its kind.
+   * @param {number} p
    * @param {number} c
-   * @returns {[string, unknown]}
+   * @param {unknown[]} out
    */
-  cell(p, c) {
-    const capi = this.capi;
-    switch (capi.sqlite3_column_type(p, c)) {
-      case capi.SQLITE_INTEGER: {
-        const v = exact(capi.sqlite3_column_int64(p, c));
-        return typeof v === 'number' ? ['i', v] : ['I', v];
+  cell(p, c, out) {
+    const x = this.x;
+    switch (x.sqlite3_column_type(p, c)) {
+      case INTEGER: {
+        const v = exact(x.sqlite3_column_int64(p, c));
+        out.push(v);
+        return typeof v === 'number' ? 'i' : 'I';
       }
-      case capi.SQLITE_FLOAT:
-        return ['f', capi.sqlite3_column_double(p, c)];
-      case capi.SQLITE_TEXT:
-        return ['t', capi.sqlite3_column_text(p, c)];
-      case capi.SQLITE_BLOB: {
-        const at = capi.sqlite3_column_blob(p, c);
-        return ['b', this.sqlite3.wasm.heap8u().slice(at, at + capi.sqlite3_column_bytes(p, c))];
+      case FLOAT:
+        out.push(x.sqlite3_column_double(p, c));
+        return 'f';
+      case TEXT: {
+        const at = x.sqlite3_column_text(p, c);
+        out.push(this.decoder.decode(new Uint8Array(this.memory.buffer, at, x.sqlite3_column_bytes(p, c))));
+        return 't';
+      }
+      case BLOB: {
+        const at = x.sqlite3_column_blob(p, c);
+        out.push(new Uint8Array(this.memory.buffer).slice(at, at + x.sqlite3_column_bytes(p, c)));
+        return 'b';
       }
       default:
-        return ['n', null];
+        out.push(null);
+        return 'n';
     }
   }
 
@@ -306,21 +563,27 @@ class Bridge {
    * @param {((sql: string) => void) | null} f
    */
   trace(id, f) {
-    const capi = this.capi;
-    const w = this.sqlite3.wasm;
     try {
-      const db = this.conn(id).db;
-      /** @param {number} _t @param {any} _c @param {any} p */
+      const conn = this.conn(id);
+      const x = this.x;
+      /** @type {WebAssembly.Table} */
+      const table = x.__indirect_function_table;
+      if (!f) {
+        const rc = x.sqlite3_trace_v2(conn.db, 0, 0, 0);
+        return rc ? this.described(rc, '') : [OK];
+      }
+      /** @param {number} _t @param {number} _c @param {number} p */
       const each = (_t, _c, p) => {
-        const text = w.exports.sqlite3_expanded_sql(p);
-        f?.(w.cstrToJs(text));
-        capi.sqlite3_free(text);
+        const text = x.sqlite3_expanded_sql(p);
+        f(this.cstring(text));
+        x.sqlite3_free(text);
         return 0;
       };
-      const rc = f
-        ? capi.sqlite3_trace_v2(db.pointer, capi.SQLITE_TRACE_STMT, each, 0)
-        : capi.sqlite3_trace_v2(db.pointer, 0, 0, 0);
-      return rc ? this.described(rc, capi.sqlite3_errmsg(db.pointer)) : [0];
+      const wrapped = new WebAssembly.Instance(new WebAssembly.Module(CALLBACK_MODULE), { e: { f: each } }).exports.f;
+      if (conn.traceSlot === undefined) conn.traceSlot = table.grow(1, wrapped);
+      else table.set(conn.traceSlot, wrapped);
+      const rc = x.sqlite3_trace_v2(conn.db, TRACE_STMT, conn.traceSlot, 0);
+      return rc ? this.described(rc, '') : [OK];
     } catch (err) {
       return this.failure(err);
     }
@@ -329,10 +592,12 @@ class Bridge {
   /** @param {number} id @param {string} sql any number of statements, no arguments */
   exec(id, sql) {
     try {
-      const db = this.conn(id).db;
-      db.exec(sql);
-      const rowid = exact(this.capi.sqlite3_last_insert_rowid(db.pointer));
-      return [0, Number(this.capi.sqlite3_changes64(db.pointer)), typeof rowid === 'number' ? rowid : 0];
+      const conn = this.conn(id);
+      const x = this.x;
+      const rc = this.withText(sql, (p) => x.sqlite3_exec(conn.db, p, 0, 0, 0));
+      if (rc) throw this.failed(rc, conn.db);
+      const rowid = exact(x.sqlite3_last_insert_rowid(conn.db));
+      return [OK, Number(x.sqlite3_changes64(conn.db)), typeof rowid === 'number' ? rowid : 0];
     } catch (err) {
       return this.failure(err);
     }

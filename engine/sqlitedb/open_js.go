@@ -5,7 +5,7 @@ package sqlitedb
 import (
 	"database/sql"
 	"fmt"
-	"net/url"
+	"strings"
 	"time"
 
 	"github.com/leaselab/leaselab/engine/sqlitejs"
@@ -31,8 +31,28 @@ func Memory(name string) (*sql.DB, error) {
 		return nil, fmt.Errorf("%w: %q", ErrName, name)
 	}
 	return pinged(sql.OpenDB(&sqlitejs.Connector{
-		Filename:    "file:/" + url.PathEscape(name) + "?vfs=memdb",
+		Filename:    "file:/" + escapeURIPath(name) + "?vfs=memdb",
 		Init:        []string{fmt.Sprintf("PRAGMA page_size = %d", MemoryPageSize)},
 		BusyTimeout: BusyTimeoutMillis * time.Millisecond,
 	}), nil)
+}
+
+// escapeURIPath percent-encodes every byte of name but ASCII letters,
+// digits and -._~, for the path of an SQLite URI filename (which decodes
+// %HH). net/url's PathEscape does the same with more kept as is, but the
+// package brings net/netip and its start-up work into the browser's module.
+func escapeURIPath(name string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := range len(name) {
+		c := name[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+	return b.String()
 }

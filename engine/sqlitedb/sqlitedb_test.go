@@ -86,6 +86,35 @@ func TestMemory_SameNameSharesOneDatabase(t *testing.T) {
 	}
 }
 
+// A name is taken as it is, never decoded: names that a URI would decode to
+// the same text ("a b", "a%20b"), or that differ only in a character a URI
+// escapes, are different databases; each one is shared by its own name.
+func TestMemory_NamesAreTakenAsTheyAre(t *testing.T) {
+	names := []string{"a b", "a%20b", "a+b", "a&b=c", "ü-" + t.Name(), "a%2"}
+	for i, name := range names {
+		db, err := sqlitedb.Memory(name)
+		if err != nil {
+			t.Fatalf("%q: %v", name, err)
+		}
+		defer db.Close()
+		if _, err := db.Exec(`CREATE TABLE t (i INTEGER)`); err != nil {
+			t.Fatalf("%q: %v (another name's database?)", name, err)
+		}
+		if _, err := db.Exec(`INSERT INTO t VALUES (?)`, i); err != nil {
+			t.Fatal(err)
+		}
+		again, err := sqlitedb.Memory(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer again.Close()
+		var got int
+		if err := again.QueryRow(`SELECT i FROM t`).Scan(&got); err != nil || got != i {
+			t.Fatalf("%q opened again reads %d, %v; want %d", name, got, err, i)
+		}
+	}
+}
+
 // Every connection of a Memory database, the first and those opened after
 // it has tables, finds MemoryPageSize.
 func TestMemory_PagesAreMemoryPageSizeForEveryConnection(t *testing.T) {

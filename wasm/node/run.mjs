@@ -1,7 +1,8 @@
 // run.mjs runs a GOOS=js program (a go test binary under make wasm-test)
 // in Node the way the page's engine worker runs the engine: SQLite's
-// official WebAssembly build is loaded first and bridged for the Go driver
-// engine/sqlitejs (web/sqlite-bridge.js), then the Go program starts.
+// official WebAssembly build (the pinned npm package's sqlite3.wasm) is
+// loaded first and bridged for the Go driver engine/sqlitejs
+// (web/sqlite-bridge.js), then the Go program starts.
 // It is Go's wasm_exec_node.js with that one step added.
 //
 //   node --stack-size=8192 run.mjs GOROOT/lib/wasm/wasm_exec.js prog.wasm [args...]
@@ -9,8 +10,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import process from 'node:process';
-import sqlite3InitModule from '../../web/sqlite-wasm/node_modules/@sqlite.org/sqlite-wasm/dist/node.mjs';
-import { install } from '../../web/sqlite-bridge.js';
+import { load } from '../../web/sqlite-bridge.js';
+
+const SQLITE_WASM = new URL('../../web/sqlite-wasm/node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm', import.meta.url);
 
 if (process.argv.length < 4) {
   console.error('usage: node run.mjs GOROOT/lib/wasm/wasm_exec.js prog.wasm [args...]');
@@ -22,7 +24,7 @@ globalThis.fs = require('node:fs');
 globalThis.path = require('node:path');
 require(process.argv[2]); // defines globalThis.Go
 
-install(await sqlite3InitModule());
+await load(readFileSync(SQLITE_WASM));
 
 const go = new globalThis.Go();
 go.argv = process.argv.slice(3);

@@ -58,9 +58,9 @@ const (
 
 // engineFiles are the engine as a page embeds it: the module, Go's loader,
 // the two scripts that run it in its Web Worker, and the SQLite it runs on
-// (the official build's loader and module, and the bridge to them).
+// (the official build's module and the engine's loader of it).
 var engineFiles = []string{"leaselab.wasm", "wasm_exec.js", "engine.js", "engine-worker.js",
-	"sqlite-bridge.js", "sqlite-wasm/sqlite3.js", "sqlite-wasm/sqlite3.wasm"}
+	"sqlite-bridge.js", "sqlite-wasm/sqlite3.wasm"}
 
 // side is what one page gave: the simulator (index.html), the cycle page on
 // leaselab's engine, or the cycle page on the official build. A figure a

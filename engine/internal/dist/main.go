@@ -8,8 +8,8 @@
 // What it holds: leaselab.js (the one script a page includes, as a module
 // or a classic deferred script) and leaselab.css; the player's modules and
 // styles; the engine (leaselab.wasm, engine-worker.js, engine.js,
-// wasm_exec.js) and the SQLite it runs on (sqlite-bridge.js and SQLite's
-// official WebAssembly build, sqlite-wasm/sqlite3.js and sqlite3.wasm);
+// wasm_exec.js) and the SQLite it runs on (SQLite's official WebAssembly
+// build, sqlite-wasm/sqlite3.wasm, and sqlite-bridge.js, which loads it);
 // embed.html for hosts that strip scripts; the simulator
 // page (the players' "open in the simulator" link) and the library's
 // traces; guide.html, the author's guide; example.html, a small course
@@ -54,11 +54,12 @@ var leftOut = []string{"example-course.html", "example-course.css"}
 // needed are the files a bundle cannot go without.
 var needed = []string{"leaselab.js", "leaselab.css", "lease-timeline.js", "fences.js", "prerendered.js",
 	"engine.js", "engine-worker.js", "wasm_exec.js", "leaselab.wasm", "embed.html", "guide.html", "example.html",
-	"sqlite-bridge.js", sqliteDir + "/sqlite3.js", sqliteDir + "/sqlite3.wasm", "traces/index.json"}
+	"sqlite-bridge.js", sqliteDir + "/sqlite3.wasm", "traces/index.json"}
 
 // sqliteDir holds SQLite's official WebAssembly build in web/ and in the
-// bundle: the two files make wasm copies from its npm package (the
-// package's manifest, lock file and node_modules stay out).
+// bundle: its module, which make wasm copies from its npm package (the
+// package's own JavaScript, which only make bench uses, its manifest, lock
+// file and node_modules stay out).
 const sqliteDir = "sqlite-wasm"
 
 func main() {
@@ -150,7 +151,7 @@ func copyWeb(web, dir string) ([]string, error) {
 		top := !strings.Contains(rel, "/")
 		keep := (top && slices.Contains([]string{".html", ".js", ".css", ".svg", ".wasm"}, ext)) ||
 			(strings.HasPrefix(rel, "traces/") && ext == ".json") ||
-			rel == sqliteDir+"/sqlite3.js" || rel == sqliteDir+"/sqlite3.wasm"
+			rel == sqliteDir+"/sqlite3.wasm"
 		if !keep || slices.Contains(leftOut, rel) {
 			return nil
 		}
@@ -276,13 +277,13 @@ func noticeText(web string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	section(&b, "SQLite's official WebAssembly build ("+sqliteDir+"/sqlite3.js and sqlite3.wasm)", sqlite)
+	section(&b, "SQLite's official WebAssembly build ("+sqliteDir+"/sqlite3.wasm)", sqlite)
 	return b.Bytes(), nil
 }
 
 // sqliteNotice is what SQLite's build says of its terms: the version of
-// its npm package and the license block its loader opens with (SQLite's
-// blessing, Emscripten's licenses for the glue code).
+// its npm package and the license block its own loader opens with (SQLite's
+// blessing; Emscripten's licenses, whose runtime the module holds).
 func sqliteNotice(web string) ([]byte, error) {
 	var pkg struct{ Name, Version, License string }
 	manifest := filepath.Join(web, sqliteDir, "node_modules", "@sqlite.org", "sqlite-wasm", "package.json")
@@ -293,7 +294,7 @@ func sqliteNotice(web string) ([]byte, error) {
 	if err := json.Unmarshal(data, &pkg); err != nil {
 		return nil, fmt.Errorf("%s: %w", manifest, err)
 	}
-	loader, err := os.ReadFile(filepath.Join(web, sqliteDir, "sqlite3.js"))
+	loader, err := os.ReadFile(filepath.Join(filepath.Dir(manifest), "dist", "index.mjs"))
 	if err != nil {
 		return nil, err
 	}
