@@ -49,14 +49,14 @@ gotest:
 ## lint-js: the page's JavaScript: Biome's lint and format check, and tsc --noEmit over its JSDoc types
 ## (both pinned in web/.tools, installed by npm ci when missing)
 WEB_TOOLS := web/.tools
-WEB_JS = $(wildcard web/*.js web/bench/*.js $(WEB_TOOLS)/test/*.js)
+WEB_JS = $(wildcard web/*.js web/bench/*.js $(WEB_TOOLS)/test/*.js) wasm/node/run.mjs
 lint-js: $(WEB_TOOLS)/node_modules/.bin/biome
-	cd $(WEB_TOOLS) && ./node_modules/.bin/biome check $(patsubst web/%,../%,$(patsubst $(WEB_TOOLS)/%,%,$(WEB_JS)))
+	cd $(WEB_TOOLS) && ./node_modules/.bin/biome check $(patsubst wasm/%,../../wasm/%,$(patsubst web/%,../%,$(patsubst $(WEB_TOOLS)/%,%,$(WEB_JS))))
 	cd $(WEB_TOOLS) && ./node_modules/.bin/tsc -p .
 
 ## fmt-js: format the page's JavaScript in place and apply Biome's safe fixes
 fmt-js: $(WEB_TOOLS)/node_modules/.bin/biome
-	cd $(WEB_TOOLS) && ./node_modules/.bin/biome check --write $(patsubst web/%,../%,$(patsubst $(WEB_TOOLS)/%,%,$(WEB_JS)))
+	cd $(WEB_TOOLS) && ./node_modules/.bin/biome check --write $(patsubst wasm/%,../../wasm/%,$(patsubst web/%,../%,$(patsubst $(WEB_TOOLS)/%,%,$(WEB_JS))))
 
 ## unit-js: the unit tests of the page's pure modules (trace, lanes, share, editor, i18n) under node --test, no browser
 unit-js:

@@ -12,7 +12,10 @@ import { tmpdir } from 'node:os';
 import process from 'node:process';
 import { load } from '../../web/sqlite-bridge.js';
 
-const SQLITE_WASM = new URL('../../web/sqlite-wasm/node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm', import.meta.url);
+const SQLITE_WASM = new URL(
+  '../../web/sqlite-wasm/node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm',
+  import.meta.url,
+);
 
 if (process.argv.length < 4) {
   console.error('usage: node run.mjs GOROOT/lib/wasm/wasm_exec.js prog.wasm [args...]');
