@@ -1,14 +1,17 @@
 // Package sqlitejs is a database/sql driver, for GOOS=js, over SQLite's
-// official WebAssembly build (clang-compiled, npm @sqlite.org/sqlite-wasm)
-// running beside the Go module in the same JavaScript thread. It reaches
-// SQLite through the bridge web/sqlite-bridge.js installs as
-// globalThis.leaselabSQLite; the page's engine worker and make wasm-test's
-// Node runner install it before the Go program starts.
+// official WebAssembly build (sqlite3.wasm, clang-compiled, from npm
+// @sqlite.org/sqlite-wasm) running beside the Go module in the same
+// JavaScript thread. It reaches SQLite through globalThis.leaselabSQLite,
+// which web/sqlite-bridge.js defines when it loads that module; the page's
+// engine worker and make wasm-test's Node runner (wasm/node/run.mjs) load it
+// before the Go program starts.
 //
-// Why: the engine's Go module then holds no SQLite of its own. SQLite
-// translated to Go and compiled by Go's WebAssembly backend made the module
-// six times larger and its hot functions several times costlier for V8 to
-// compile than clang's build of the same C (see issue 15 and make bench).
+// Why: the engine's Go module then holds no SQLite of its own. With SQLite
+// translated to Go (wasm2go) and compiled by Go's WebAssembly backend, the
+// page's module was 10.0 MB (1.96 MB brotli) and V8 spent 518 ms compiling
+// its sqlite3_step alone; without it the module is 5.6 MB (1.12 MB), and
+// clang's sqlite3.wasm adds 0.88 MB (0.35 MB) of much smaller functions
+// (issue 15; make bench measures it).
 //
 // The contract, as github.com/ncruces/go-sqlite3/driver gives it natively:
 //   - a statement runs to its end inside one call into JavaScript, so no
