@@ -107,6 +107,11 @@ $(addsuffix .br,$(BENCH_PAGES)): %.br: %
 ## File targets: an unchanged source rebuilds and recompresses nothing.
 WASM_SRC := $(shell find engine wasm -name '*.go' -not -name '*_test.go' -not -path '*/node_modules/*' 2>/dev/null) go.mod go.sum
 TIMELINES := $(wildcard engine/timeline/library/*.tl)
+# SQLite's official WebAssembly build (see its rules below); defined before
+# the rules that name them, since make expands a prerequisite where it reads it.
+SQLITE_NPM := web/sqlite-wasm
+SQLITE_DIST := $(SQLITE_NPM)/node_modules/@sqlite.org/sqlite-wasm/dist
+SQLITE_FILES := $(SQLITE_NPM)/sqlite3.js $(SQLITE_NPM)/sqlite3.wasm
 
 wasm: web/leaselab.wasm.br $(addsuffix .br,$(SQLITE_FILES)) web/wasm_exec.js web/traces/index.json
 	@$(GO) run ./engine/internal/precompress web/*.html web/*.css web/*.js web/*.svg
@@ -125,9 +130,6 @@ web/leaselab.wasm: $(WASM_SRC) Makefile
 ## package's own JavaScript API (dist/index.mjs, as sqlite3.js), which only
 ## the benchmark's official page loads; make wasm-test reads the module from
 ## node_modules.
-SQLITE_NPM := web/sqlite-wasm
-SQLITE_DIST := $(SQLITE_NPM)/node_modules/@sqlite.org/sqlite-wasm/dist
-SQLITE_FILES := $(SQLITE_NPM)/sqlite3.js $(SQLITE_NPM)/sqlite3.wasm
 $(SQLITE_DIST)/index.mjs $(SQLITE_DIST)/sqlite3.wasm &: $(SQLITE_NPM)/package-lock.json
 	@command -v npm >/dev/null || { echo "SQLite's WebAssembly build: npm is missing: install it (Debian: apt-get install -y nodejs npm), then run make again"; exit 1; }
 	cd $(SQLITE_NPM) && CI=true npm ci --no-audit --no-fund --loglevel=error
