@@ -124,7 +124,14 @@ func courseReady(t *testing.T, ctx context.Context, ids ...string) {
 	t.Helper()
 	for _, id := range ids {
 		scrollTo(t, ctx, id)
-		courseWait(t, ctx, fmt.Sprintf(`el(%q).dataset.state === 'ready'`, id), 60*time.Second)
+		// Scrolled to, it may still be pushed out of reach by a timeline
+		// above it that finishes drawing in the next frame (lazy loading
+		// is right to wait then): while it has not started, scroll again.
+		courseWait(t, ctx, fmt.Sprintf(`(() => {
+			const e = el(%q);
+			if (e.dataset.state === 'text') e.scrollIntoView({block: 'center'});
+			return e.dataset.state === 'ready';
+		})()`, id), 60*time.Second)
 	}
 }
 
