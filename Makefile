@@ -109,9 +109,10 @@ WASM_SRC := $(shell find engine wasm -name '*.go' -not -name '*_test.go' -not -p
 TIMELINES := $(wildcard engine/timeline/library/*.tl)
 # SQLite's official WebAssembly build (see its rules below); defined before
 # the rules that name them, since make expands a prerequisite where it reads it.
-SQLITE_NPM := web/sqlite-wasm
+SQLITE_NPM := web/.sqlite-wasm
 SQLITE_DIST := $(SQLITE_NPM)/node_modules/@sqlite.org/sqlite-wasm/dist
-SQLITE_FILES := $(SQLITE_NPM)/sqlite3.js $(SQLITE_NPM)/sqlite3.wasm
+SQLITE_OUT := web/sqlite-wasm
+SQLITE_FILES := $(SQLITE_OUT)/sqlite3.js $(SQLITE_OUT)/sqlite3.wasm
 
 wasm: web/leaselab.wasm.br $(addsuffix .br,$(SQLITE_FILES)) web/wasm_exec.js web/traces/index.json
 	@$(GO) run ./engine/internal/precompress web/*.html web/*.css web/*.js web/*.svg
@@ -125,19 +126,21 @@ web/leaselab.wasm: $(WASM_SRC) Makefile
 	GOOS=js GOARCH=wasm $(GO) build -tags mutants -trimpath -ldflags="-s -w" -o $@ ./wasm/sim
 
 ## SQLite's official WebAssembly build (npm @sqlite.org/sqlite-wasm, pinned in
-## $(SQLITE_NPM), installed by npm ci when missing): its module is copied next
-## to its manifest, where the page and the bundle serve it, and so is the
-## package's own JavaScript API (dist/index.mjs, as sqlite3.js), which only
-## the benchmark's official page loads; make wasm-test reads the module from
-## node_modules.
+## $(SQLITE_NPM), a dot folder the server never serves, installed there by npm
+## ci when missing): its module is copied to $(SQLITE_OUT), where the page and
+## the bundle serve it, and so is the package's own JavaScript API
+## (dist/index.mjs, as sqlite3.js), which only the benchmark's official page
+## loads; make wasm-test reads the module from node_modules.
 $(SQLITE_DIST)/index.mjs $(SQLITE_DIST)/sqlite3.wasm &: $(SQLITE_NPM)/package-lock.json
 	@command -v npm >/dev/null || { echo "SQLite's WebAssembly build: npm is missing: install it (Debian: apt-get install -y nodejs npm), then run make again"; exit 1; }
 	cd $(SQLITE_NPM) && CI=true npm ci --no-audit --no-fund --loglevel=error
 	@touch $(SQLITE_DIST)/index.mjs $(SQLITE_DIST)/sqlite3.wasm
 
-$(SQLITE_NPM)/sqlite3.js: $(SQLITE_DIST)/index.mjs
+$(SQLITE_OUT)/sqlite3.js: $(SQLITE_DIST)/index.mjs
+	@mkdir -p $(@D)
 	cp $< $@
-$(SQLITE_NPM)/sqlite3.wasm: $(SQLITE_DIST)/sqlite3.wasm
+$(SQLITE_OUT)/sqlite3.wasm: $(SQLITE_DIST)/sqlite3.wasm
+	@mkdir -p $(@D)
 	cp $< $@
 
 $(addsuffix .br,$(SQLITE_FILES)): %.br: %

@@ -33,7 +33,7 @@ import { load as loadSQLite } from './sqlite-bridge.js';
 const goRuntime = import(new URL('wasm_exec.js', import.meta.url).href);
 
 // SQLite is its official WebAssembly build (web/sqlite-wasm/sqlite3.wasm,
-// copied there by make wasm from the pinned npm package), which
+// copied there by make wasm from the npm package pinned in web/.sqlite-wasm), which
 // sqlite-bridge.js instantiates and bridges for the engine's Go driver
 // (engine/sqlitejs) before the Go program starts.
 /** The engine's methods a page may call through this worker. */

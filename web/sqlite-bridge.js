@@ -1,6 +1,6 @@
 // @ts-check
 // sqlite-bridge.js runs SQLite's official WebAssembly build (sqlite3.wasm
-// from npm @sqlite.org/sqlite-wasm, pinned in web/sqlite-wasm) for the Go
+// from npm @sqlite.org/sqlite-wasm, pinned in web/.sqlite-wasm) for the Go
 // engine: load(source) instantiates the module and defines
 // globalThis.leaselabSQLite, which the Go driver engine/sqlitejs calls
 // through syscall/js. Both modules run in one thread (the engine's worker,

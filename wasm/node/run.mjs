@@ -13,7 +13,7 @@ import process from 'node:process';
 import { load } from '../../web/sqlite-bridge.js';
 
 const SQLITE_WASM = new URL(
-  '../../web/sqlite-wasm/node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm',
+  '../../web/.sqlite-wasm/node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm',
   import.meta.url,
 );
 

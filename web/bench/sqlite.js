@@ -1,5 +1,5 @@
 // sqlite.js: the bare job cycle on the official SQLite WebAssembly build
-// (npm @sqlite.org/sqlite-wasm, pinned in web/sqlite-wasm, the same build
+// (npm @sqlite.org/sqlite-wasm, pinned in web/.sqlite-wasm, the same build
 // leaselab's engine runs on, served by make bench under ./sqlite-wasm/),
 // through its oo1 API on the page's main thread.
 //

@@ -1,6 +1,6 @@
 // Command browserbench measures leaselab in the browser side by side with
 // the official SQLite WebAssembly build (npm @sqlite.org/sqlite-wasm, pinned
-// in web/sqlite-wasm: the very build the engine itself runs on, beside its
+// in web/.sqlite-wasm: the very build the engine itself runs on, beside its
 // Go module), in one headless-Chromium run with a fresh profile, and prints
 // a table and the goals, each met or MISSED:
 //
@@ -96,7 +96,7 @@ func main() {
 	var o options
 	flag.StringVar(&o.web, "web", "web", "the page's directory, built by make wasm")
 	flag.StringVar(&o.sqlite, "sqlite", "web/sqlite-wasm",
-		"the official build's files (the engine's own SQLite, which make wasm puts there), precompressed")
+		"the official build's files (the engine's own SQLite, which make wasm copies there), precompressed")
 	flag.StringVar(&o.chromium, "chromium", "", "Chromium's executable (default: chromium on PATH)")
 	flag.StringVar(&o.jsFlags, "js-flags", "", "V8 flags for an experiment (e.g. --liftoff-only); by default V8 runs as it does for everyone")
 	flag.DurationVar(&o.warmup, "warmup", 10*time.Second, "cycles run before the rate is measured")

@@ -57,9 +57,9 @@ var needed = []string{"leaselab.js", "leaselab.css", "lease-timeline.js", "fence
 	"sqlite-bridge.js", sqliteDir + "/sqlite3.wasm", "traces/index.json"}
 
 // sqliteDir holds SQLite's official WebAssembly build in web/ and in the
-// bundle: its module, which make wasm copies from its npm package (the
-// package's own JavaScript, which only make bench uses, its manifest, lock
-// file and node_modules stay out).
+// bundle: its module, which make wasm copies there from the npm package
+// pinned in web/.sqlite-wasm (beside it, the package's own JavaScript,
+// which only make bench uses, stays out).
 const sqliteDir = "sqlite-wasm"
 
 func main() {
@@ -286,7 +286,7 @@ func noticeText(web string) ([]byte, error) {
 // blessing; Emscripten's licenses, whose runtime the module holds).
 func sqliteNotice(web string) ([]byte, error) {
 	var pkg struct{ Name, Version, License string }
-	manifest := filepath.Join(web, sqliteDir, "node_modules", "@sqlite.org", "sqlite-wasm", "package.json")
+	manifest := filepath.Join(web, "."+sqliteDir, "node_modules", "@sqlite.org", "sqlite-wasm", "package.json")
 	data, err := os.ReadFile(manifest)
 	if err != nil {
 		return nil, fmt.Errorf("SQLite's WebAssembly build: %w (make wasm installs it)", err)
