@@ -29,8 +29,10 @@
 //       (kind I). A statement given as SQL text is prepared once per
 //       database and kept (at most CACHED of them).
 //   trace(db, f | null)            [rc, message?]  f(expandedSQL) as each statement starts
-//   exec(db, sql)                  [rc, changes | message, lastInsertRowid]
-//                                  any number of statements, no arguments
+//   exec(db, sql)                  [rc, changes | message, lastInsertRowid | done]
+//                                  any number of statements, no arguments, in
+//                                  turn; on a failure, done is how many bytes
+//                                  of the text (UTF-8) ran before the failing one
 // A result code of 0 is success, 5 SQLITE_BUSY (the caller waits and runs
 // the statement again), anything else an error.
 
@@ -594,10 +596,28 @@ class Bridge {
     try {
       const conn = this.conn(id);
       const x = this.x;
-      const rc = this.withText(sql, (p) => x.sqlite3_exec(conn.db, p, 0, 0, 0));
-      if (rc) throw this.failed(rc, conn.db);
-      const rowid = exact(x.sqlite3_last_insert_rowid(conn.db));
-      return [OK, Number(x.sqlite3_changes64(conn.db)), typeof rowid === 'number' ? rowid : 0];
+      return this.withText(sql, (base, n) => {
+        for (let at = base; at < base + n; ) {
+          const rc = x.sqlite3_prepare_v2(conn.db, at, base + n - at, this.scratch, this.scratch + 4);
+          const out = new DataView(this.memory.buffer);
+          const stmt = out.getUint32(this.scratch, true);
+          const next = out.getUint32(this.scratch + 4, true);
+          if (rc) return [...this.described(rc, this.cstring(x.sqlite3_errmsg(conn.db))), at - base];
+          let step = DONE;
+          if (stmt) {
+            do step = x.sqlite3_step(stmt);
+            while (step === ROW);
+          }
+          const msg = step === DONE ? '' : this.cstring(x.sqlite3_errmsg(conn.db));
+          x.sqlite3_finalize(stmt);
+          // The statements before this one ran: a caller that waits out
+          // SQLITE_BUSY runs the text again from here (bytes into it).
+          if (step !== DONE) return [...this.described(step, msg), at - base];
+          at = next;
+        }
+        const rowid = exact(x.sqlite3_last_insert_rowid(conn.db));
+        return [OK, Number(x.sqlite3_changes64(conn.db)), typeof rowid === 'number' ? rowid : 0];
+      });
     } catch (err) {
       return this.failure(err);
     }

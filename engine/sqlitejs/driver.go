@@ -65,7 +65,7 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 // Driver returns Driver{}.
 func (c *Connector) Driver() driver.Driver { return Driver{} }
 
-// conn is one SQLite connection (an oo1.DB on the bridge side).
+// conn is one SQLite connection (a sqlite3* on the bridge side).
 type conn struct {
 	b      js.Value
 	id     int // the bridge's handle of the connection
@@ -87,6 +87,12 @@ var (
 // call runs method on the bridge, waiting out SQLITE_BUSY up to c.busy; the
 // answer's result code is checked.
 func (c *conn) call(ctx context.Context, method string, args ...any) (js.Value, error) {
+	return c.retry(ctx, func() js.Value { return c.b.Call(method, args...) })
+}
+
+// retry calls the bridge with try until its answer is not SQLITE_BUSY or
+// c.busy has passed; the answer's result code is checked.
+func (c *conn) retry(ctx context.Context, try func() js.Value) (js.Value, error) {
 	if c.closed {
 		return js.Value{}, driver.ErrBadConn
 	}
@@ -96,7 +102,7 @@ func (c *conn) call(ctx context.Context, method string, args ...any) (js.Value, 
 		if err := ctx.Err(); err != nil {
 			return js.Value{}, err
 		}
-		a := c.b.Call(method, args...)
+		a := try()
 		err := answer(a)
 		if err == nil {
 			return a, nil
@@ -143,10 +149,19 @@ func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, e
 	return &stmt{c: c, id: a.Index(1).Int(), inputs: a.Index(2).Int()}, nil
 }
 
-// ExecContext runs query; without arguments it may hold several statements.
+// ExecContext runs query; without arguments it may hold several statements,
+// run in turn. Waiting out SQLITE_BUSY, it runs the text again from the
+// statement that met it: those before it ran once.
 func (c *conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
 	if len(args) == 0 {
-		a, err := c.call(ctx, "exec", c.id, query)
+		rest := query
+		a, err := c.retry(ctx, func() js.Value {
+			a := c.b.Call("exec", c.id, rest)
+			if a.Index(0).Int()&0xff == codeBusy {
+				rest = rest[min(a.Index(2).Int(), len(rest)):]
+			}
+			return a
+		})
 		if err != nil {
 			return nil, err
 		}

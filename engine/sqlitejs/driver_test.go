@@ -206,6 +206,52 @@ func TestDriver_BusyIsWaitedOutUpToTheTimeout(t *testing.T) {
 	}
 }
 
+// An Exec of several statements that meets another connection's lock at
+// its second statement waits, then runs from that statement: the first
+// one (a write to the connection's own TEMP database, which needs no shared
+// lock) ran once, not once per attempt.
+func TestDriver_ExecWaitsOutBusyFromTheStatementThatMetIt(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, 2*time.Second)
+	if _, err := db.Exec(`CREATE TABLE t (a INTEGER)`); err != nil {
+		t.Fatal(err)
+	}
+	c, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.ExecContext(ctx, `CREATE TEMP TABLE attempts (n INTEGER)`); err != nil {
+		t.Fatal(err)
+	}
+	holder, err := db.BeginTx(ctx, nil) // another connection takes the write lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := make(chan struct{})
+	done := make(chan error)
+	go func() {
+		close(started)
+		// One thread: this test goes on only once this blocks, waiting out the lock.
+		_, err := c.ExecContext(ctx, `INSERT INTO temp.attempts VALUES (1); INSERT INTO main.t VALUES (7)`)
+		done <- err
+	}()
+	<-started
+	if err := holder.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	var attempts, rows int
+	if err := c.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM temp.attempts), (SELECT count(*) FROM main.t)`).Scan(&attempts, &rows); err != nil {
+		t.Fatal(err)
+	}
+	if attempts != 1 || rows != 1 {
+		t.Errorf("the first statement ran %d times, the second wrote %d rows; want 1 and 1", attempts, rows)
+	}
+}
+
 // Without the bridge (no SQLite loaded before the Go program), opening
 // says so.
 func TestDriver_WithoutTheBridgeOpeningSaysSo(t *testing.T) {
