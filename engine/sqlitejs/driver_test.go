@@ -30,6 +30,20 @@ func open(t *testing.T, busy time.Duration) *sql.DB {
 	return db
 }
 
+// untilBlocked runs f in a goroutine and returns once f blocks (GOOS=js has
+// one thread: the caller goes on only then; here, once f waits out a lock),
+// with a channel that gets f's error.
+func untilBlocked(f func() error) <-chan error {
+	started := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		close(started)
+		done <- f()
+	}()
+	<-started
+	return done
+}
+
 // Integers cross the bridge exactly over all of int64: at, below and above
 // 2^53, where a JavaScript number stops being exact, both as arguments and
 // as results, and through arithmetic SQLite does itself.
@@ -170,14 +184,10 @@ func TestDriver_BusyIsWaitedOutUpToTheTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	started := make(chan struct{})
-	done := make(chan error)
-	go func() {
-		close(started)
+	done := untilBlocked(func() error {
 		_, err := db.Exec(`INSERT INTO t VALUES (?)`, 1) // another connection
-		done <- err
-	}()
-	<-started
+		return err
+	})
 	if _, err := holder.Exec(`INSERT INTO t VALUES (?)`, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -228,15 +238,10 @@ func TestDriver_ExecWaitsOutBusyFromTheStatementThatMetIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	started := make(chan struct{})
-	done := make(chan error)
-	go func() {
-		close(started)
-		// One thread: this test goes on only once this blocks, waiting out the lock.
+	done := untilBlocked(func() error {
 		_, err := c.ExecContext(ctx, `INSERT INTO temp.attempts VALUES (1); INSERT INTO main.t VALUES (7)`)
-		done <- err
-	}()
-	<-started
+		return err
+	})
 	if err := holder.Commit(); err != nil {
 		t.Fatal(err)
 	}
