@@ -1,12 +1,13 @@
 // @ts-check
 // engine-worker.js is the dedicated Web Worker the leaselab engine runs in
 // (see engine.js, which starts it): the Go runtime and the engine
-// (leaselab.wasm, wasm/sim) live here, so a run, however long, holds this
-// thread and never the page's.
+// (leaselab.wasm, wasm/sim), and SQLite (sqlite-wasm/sqlite3.wasm, through
+// sqlite-bridge.js), live here, so a run, however long, holds this thread
+// and never the page's.
 //
 // The protocol; every message is an object with a type:
 //   page → worker  {type: 'start', url}        fetch, compile and start the module
-//                                              at url (instantiateStreaming: V8's
+//                                              at url (compileStreaming: V8's
 //                                              code cache works), first and once; or
 //                  {type: 'start', module}     start a module compiled before
 //                  {type: 'call', id, method, args}  method is one of CALLS
