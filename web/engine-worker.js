@@ -71,7 +71,8 @@ async function start(source) {
   // while SQLite's does too.
   const compiled =
     source instanceof WebAssembly.Module ? source : fetch(source).then((r) => compile(r, 'leaselab.wasm'));
-  const sqliteReady = loadSQLite(fetch(new URL('sqlite-wasm/sqlite3.wasm', import.meta.url)));
+  const sqliteURL = new URL('sqlite-wasm/sqlite3.wasm', import.meta.url);
+  const sqliteReady = loadSQLite(fetch(sqliteURL).then((r) => compile(r, 'sqlite3.wasm')));
   const [module] = await Promise.all([compiled, goRuntime]);
   const go = new /** @type {any} */ (globalThis).Go();
   const instance = await WebAssembly.instantiate(module, go.importObject);

@@ -13,7 +13,6 @@
 //
 // Every function is synchronous and never throws for an SQLite failure: it
 // answers an array whose first element is SQLite's extended result code.
-//   version()                      SQLite's version
 //   memoryBytes()                  the size of SQLite's linear memory
 //   open(filename)                 [rc, db | message]  (a URI filename)
 //   close(db)                      [rc, message?]
@@ -88,25 +87,18 @@ const CALLBACK_MODULE = new Uint8Array([
  */
 
 /**
- * Instantiates SQLite's module from source (a Response, or the module's
- * bytes), initializes SQLite, defines globalThis.leaselabSQLite and returns it.
- * @param {Response | BufferSource | Promise<Response>} source
+ * Instantiates SQLite's module (compiled, or its bytes), initializes SQLite,
+ * defines globalThis.leaselabSQLite and returns it.
+ * @param {WebAssembly.Module | BufferSource | Promise<WebAssembly.Module>} source
  */
 export async function load(source) {
   const memory = new WebAssembly.Memory({ initial: INITIAL_MEMORY / PAGE, maximum: MAX_PAGES });
   const imports = moduleImports(memory);
   const got = await source;
-  let instance;
-  if (got instanceof Response) {
-    if (!got.ok) throw new Error(`sqlite3.wasm: HTTP ${got.status} (build it with make wasm)`);
-    const type = (got.headers.get('Content-Type') || '').split(';')[0].trim().toLowerCase();
-    instance =
-      type === 'application/wasm'
-        ? (await WebAssembly.instantiateStreaming(got, imports)).instance
-        : (await WebAssembly.instantiate(await got.arrayBuffer(), imports)).instance;
-  } else {
-    instance = (await WebAssembly.instantiate(got, imports)).instance;
-  }
+  const instance =
+    got instanceof WebAssembly.Module
+      ? await WebAssembly.instantiate(got, imports)
+      : (await WebAssembly.instantiate(got, imports)).instance;
   const x = /** @type {any} */ (instance.exports);
   x.__wasm_call_ctors();
   const rc = x.sqlite3_initialize();
@@ -267,12 +259,7 @@ class Bridge {
     /** @type {Map<number, {stmt: Stmt, conn: Conn}>} */
     this.stmts = new Map();
     this.next = 1;
-    this.scratch = x.malloc(8); // an out-parameter: a pointer, or an int64
-  }
-
-  /** SQLite's version. */
-  version() {
-    return this.cstring(this.x.sqlite3_libversion());
+    this.scratch = x.malloc(8); // out-parameters: up to two pointers
   }
 
   /** SQLite's linear memory, in bytes. */

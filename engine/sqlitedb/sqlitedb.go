@@ -3,9 +3,10 @@
 // engine/sqlitejs, SQLite's official WebAssembly build beside the Go module
 // (files are native only there: Open reports ErrNoFiles).
 //
-// Natively, both openers put busy_timeout first in the DSN: SQLite applies DSN pragmas
-// in order, and a new pool connection that meets a held write lock before its
-// busy timeout is set fails at once with "database is locked".
+// Natively, both openers put busy_timeout first in the DSN: SQLite applies
+// DSN pragmas in order, and a new pool connection that meets a held write
+// lock before its busy timeout is set fails at once with "database is
+// locked".
 //
 // Write transactions are BEGIN IMMEDIATE (the driver's default _txlock); the
 // engine additionally asks for serializable isolation, which this driver maps
