@@ -11,7 +11,7 @@ CREATE TABLE IF NOT EXISTS jobs (
 	max_attempts INTEGER NOT NULL DEFAULT 0 CHECK (max_attempts >= 0),
 	deadline     INTEGER,
 	status       TEXT NOT NULL DEFAULT 'pending'
-	             CHECK (status IN ('pending', 'leased', 'done', 'quarantined')),
+	             CHECK (status IN ('pending', 'leased') OR status IN ('done', 'quarantined')),
 	reason       TEXT,
 	result       TEXT
 ) WITHOUT ROWID;
