@@ -77,7 +77,7 @@ func TestJobStatements_OpenNoEphemeralTable(t *testing.T) {
 
 // everyOperation runs each of the store's operations once on jobs named
 // with prefix: enqueue, claim by id, claim next, renew, release, complete, a
-// refused stale write, and a quarantine.
+// refused stale complete, a quarantine and a claim_many.
 func everyOperation(t *testing.T, s *Store, prefix string) {
 	t.Helper()
 	ctx := context.Background()
@@ -155,6 +155,9 @@ func opcodes(t *testing.T, db *sql.DB, query string) []string {
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
+	}
+	if !slices.Contains(ops, "Init") { // every program starts with Init
+		t.Fatalf("EXPLAIN %s: no program read (opcodes %q)", query, ops)
 	}
 	return ops
 }
