@@ -114,6 +114,40 @@ func (p *parser) limitf(col int, lim limits.Row, format string, args ...any) {
 	p.errorf(col, "%s: over the limit %s", fmt.Sprintf(format, args...), lim)
 }
 
+// Title returns the title Parse gives src (Timeline.Title): its first
+// comment-only line before its first step line, without "#", or "" when a
+// step comes first. It reads src only up to that line, so a list of titles
+// (the library's) does not parse every timeline; for a src that Parse
+// refuses it still returns what that line says.
+func Title(src string) string {
+	p := &parser{}
+	for rest := src; rest != ""; {
+		var raw string
+		raw, rest, _ = strings.Cut(rest, "\n")
+		p.lineBad = false
+		ll, ok := p.lex(strings.TrimSuffix(raw, "\r"))
+		switch {
+		case isStep(ll):
+			return ""
+		case ok && isComment(ll):
+			return ll.comment
+		}
+	}
+	return ""
+}
+
+// isStep reports whether a lexed line counts as a step, good or bad (lex
+// may have refused it): its first word is not a header's.
+func isStep(ll lexed) bool {
+	return len(ll.words) > 0 && !isHeaderWord(ll.words[0].text)
+}
+
+// isComment reports whether ll is a comment-only line that says something
+// (a blank line, or a bare "#", is not).
+func isComment(ll lexed) bool {
+	return len(ll.words) == 0 && ll.arrow == 0 && ll.comment != ""
+}
+
 func (p *parser) parse(src string) {
 	for i, raw := range strings.Split(src, "\n") {
 		p.line, p.lineBad = i+1, false
@@ -121,7 +155,7 @@ func (p *parser) parse(src string) {
 		ll, ok := p.lex(raw)
 		if !ok {
 			p.note = nil
-			if len(ll.words) > 0 && !isHeaderWord(ll.words[0].text) {
+			if isStep(ll) {
 				p.steps++
 			}
 			continue

@@ -43,7 +43,9 @@ type Entry struct {
 }
 
 // Library lists the timelines that come with leaselab
-// (engine/timeline/library), in teaching order.
+// (engine/timeline/library), in teaching order; a timeline without a title
+// is titled by its name. It parses none of them (timeline.Title): the
+// engine lists the library as it starts, before its first run.
 func Library() []Entry {
 	var out []Entry
 	for _, name := range timeline.LibraryNames() {
@@ -51,9 +53,9 @@ func Library() []Entry {
 		if err != nil {
 			continue // LibraryNames lists only what LibrarySource reads
 		}
-		title := name
-		if tl, err := timeline.Parse(name, text); err == nil && tl.Title != "" {
-			title = tl.Title
+		title := timeline.Title(text)
+		if title == "" {
+			title = name
 		}
 		out = append(out, Entry{Name: name, Title: title, Text: text})
 	}
