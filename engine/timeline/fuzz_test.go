@@ -63,8 +63,8 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// Whatever parses runs to the end without a run error or a panic, and its
-// summary counts what its steps say.
+// Whatever parses runs to the end without a run error or a panic, its
+// summary counts what its steps say, and its trace's JSON is encoding/json's.
 func FuzzRun(f *testing.F) {
 	addLibrary(f)
 	f.Fuzz(func(t *testing.T, src string) {
@@ -93,5 +93,6 @@ func FuzzRun(f *testing.F) {
 		if len(tr.Steps) != len(tl.Steps) || failed != tr.Summary.Failed {
 			t.Fatalf("%d steps of %d, %d failed expectations, summary %+v", len(tr.Steps), len(tl.Steps), failed, tr.Summary)
 		}
+		checkEncoding(t, tr)
 	})
 }

@@ -1,9 +1,6 @@
 package timeline
 
-import (
-	"encoding/json"
-	"io"
-)
+import "io"
 
 // FormatVersion is the version of the trace's JSON format. It changes when a
 // field is renamed, removed or changes meaning; adding a field keeps it.
@@ -420,11 +417,14 @@ type Summary struct {
 }
 
 // Encode writes t as indented JSON with a final newline, the one form every
-// consumer compares byte for byte (golden files, the CLI, the browser).
-// HTML characters are not escaped: "->" stays "->".
+// consumer compares byte for byte (golden files, the CLI, the browser):
+// the bytes encoding/json's Encoder gives with SetIndent("", "  ") and
+// SetEscapeHTML(false), so "->" stays "->" (tracejson.go writes them).
 func (t *Trace) Encode(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(t)
+	b, err := t.appendJSON(nil)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
 }

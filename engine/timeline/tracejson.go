@@ -1,0 +1,462 @@
+package timeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Trace's JSON is written here by hand, field by field, in the bytes
+// encoding/json gives the same value through an Encoder with
+// SetEscapeHTML(false) and SetIndent("", "  "): the struct tags' names in
+// field order, omitempty where a tag says it, null for a nil slice or
+// pointer, [] and {} for empty ones, and strings escaped as encoding/json
+// escapes them. The tests hold the two byte for byte (every library
+// timeline, every mutant, both languages, and fuzzed timelines).
+//
+// Why not encoding/json itself: in the browser, the first run of a cold
+// page is the engine's slowest, and encoding/json's reflection (field
+// caches, sorting, an indent pass over the output) made it the largest
+// share of the Go code V8 compiled twice, baseline then optimized, before
+// the first trace came back. A writer per type runs no reflection.
+
+// jsonWriter appends indented JSON to b. Every container begun is ended;
+// fresh[i] is true while the i-th open container has no member yet.
+type jsonWriter struct {
+	b     []byte
+	fresh []bool
+}
+
+// begin opens an object ('{') or an array ('[').
+//
+//go:noinline
+func (w *jsonWriter) begin(c byte) {
+	w.b = append(w.b, c)
+	w.fresh = append(w.fresh, true)
+}
+
+// end closes the innermost container with c; an empty one stays "{}" or "[]".
+//
+//go:noinline
+func (w *jsonWriter) end(c byte) {
+	empty := w.fresh[len(w.fresh)-1]
+	w.fresh = w.fresh[:len(w.fresh)-1]
+	if !empty {
+		w.newline()
+	}
+	w.b = append(w.b, c)
+}
+
+// next starts a member of the innermost container on a line of its own.
+//
+//go:noinline
+func (w *jsonWriter) next() {
+	top := len(w.fresh) - 1
+	if !w.fresh[top] {
+		w.b = append(w.b, ',')
+	}
+	w.fresh[top] = false
+	w.newline()
+}
+
+func (w *jsonWriter) newline() {
+	w.b = append(w.b, '\n')
+	for range w.fresh {
+		w.b = append(w.b, ' ', ' ')
+	}
+}
+
+// key starts an object member; k is a struct tag's name (plain ASCII).
+//
+//go:noinline
+func (w *jsonWriter) key(k string) {
+	w.next()
+	w.b = append(w.b, '"')
+	w.b = append(w.b, k...)
+	w.b = append(w.b, '"', ':', ' ')
+}
+
+func (w *jsonWriter) str(k, v string) {
+	w.key(k)
+	w.quote(v)
+}
+
+func (w *jsonWriter) int(k string, v int64) {
+	w.key(k)
+	w.b = strconv.AppendInt(w.b, v, 10)
+}
+
+func (w *jsonWriter) bool(k string, v bool) {
+	w.key(k)
+	w.b = strconv.AppendBool(w.b, v)
+}
+
+func (w *jsonWriter) null(k string) {
+	w.key(k)
+	w.b = append(w.b, "null"...)
+}
+
+// object writes k: {…}, its members written by members.
+func (w *jsonWriter) object(k string, members func()) {
+	w.key(k)
+	w.begin('{')
+	members()
+	w.end('}')
+}
+
+// list writes k: [...], one element per x by elem, or null when xs is nil.
+func list[T any](w *jsonWriter, k string, xs []T, elem func(T)) {
+	if xs == nil {
+		w.null(k)
+		return
+	}
+	w.key(k)
+	w.begin('[')
+	for _, x := range xs {
+		w.next()
+		w.begin('{')
+		elem(x)
+		w.end('}')
+	}
+	w.end(']')
+}
+
+// strings writes k: ["…", …], or null when xs is nil.
+func (w *jsonWriter) strings(k string, xs []string) {
+	if xs == nil {
+		w.null(k)
+		return
+	}
+	w.key(k)
+	w.begin('[')
+	for _, x := range xs {
+		w.next()
+		w.quote(x)
+	}
+	w.end(']')
+}
+
+// pointer writes k: {…} by members, or null when p is nil.
+func pointer[T any](w *jsonWriter, k string, p *T, members func(*T)) {
+	if p == nil {
+		w.null(k)
+		return
+	}
+	w.object(k, func() { members(p) })
+}
+
+// quote appends s as a JSON string, escaped as encoding/json escapes it
+// without HTML escaping: '"' and '\\', the control characters (\b, \f, \n,
+// \r, \t by name, the others as \u00XX), each byte of invalid UTF-8 as
+// \ufffd, and U+2028 and U+2029.
+func (w *jsonWriter) quote(s string) {
+	const hex = "0123456789abcdef"
+	b := append(w.b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			if size == 1 {
+				b = append(b, `\ufffd`...)
+			} else {
+				b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			}
+			start = i + size
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	w.b = append(b, '"')
+}
+
+// value writes an SQL argument as Statement.Args holds it: a string, an
+// int64, a bool or nil, as the runner records them; any other value is
+// written by encoding/json, indented in place.
+func (w *jsonWriter) value(v any) {
+	switch v := v.(type) {
+	case nil:
+		w.b = append(w.b, "null"...)
+	case string:
+		w.quote(v)
+	case int64:
+		w.b = strconv.AppendInt(w.b, v, 10)
+	case bool:
+		w.b = strconv.AppendBool(w.b, v)
+	default:
+		var out bytes.Buffer
+		enc := json.NewEncoder(&out)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent(string(bytes.Repeat([]byte("  "), len(w.fresh))), "  ")
+		if err := enc.Encode(v); err != nil {
+			panic(encodeError{err})
+		}
+		w.b = append(w.b, bytes.TrimSuffix(out.Bytes(), []byte("\n"))...)
+	}
+}
+
+// encodeError carries a failure of encoding/json on an argument out of
+// the writer, to Encode.
+type encodeError struct{ err error }
+
+// appendJSON appends t's JSON and a final newline to b.
+func (t *Trace) appendJSON(b []byte) (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(encodeError)
+			if !ok {
+				panic(r)
+			}
+			out, err = nil, e.err
+		}
+	}()
+	w := &jsonWriter{b: b}
+	w.begin('{')
+	w.int("format", int64(t.Format))
+	w.str("name", t.Name)
+	w.str("title", t.Title)
+	w.str("lang", t.Lang)
+	w.str("mutant", t.Mutant)
+	w.int("lease", t.Lease)
+	list(w, "jobs", t.Jobs, w.jobDecl)
+	w.strings("actors", t.Actors)
+	list(w, "clocks", t.Clocks, w.clockDecl)
+	list(w, "setup", t.Setup, w.statement)
+	list(w, "start", t.Start, w.row)
+	list(w, "steps", t.Steps, w.step)
+	list(w, "later", t.Later, w.expiry)
+	list(w, "final", t.Final, w.row)
+	list(w, "storage", t.Storage, w.stored)
+	w.object("summary", func() { w.summary(t.Summary) })
+	w.end('}')
+	return append(w.b, '\n'), nil
+}
+
+func (w *jsonWriter) jobDecl(j JobDecl) {
+	w.int("line", int64(j.Line))
+	w.str("id", j.ID)
+	w.int("qty", j.Qty)
+	w.int("deadline", j.Deadline)
+	w.int("max_attempts", j.MaxAttempts)
+}
+
+func (w *jsonWriter) clockDecl(c ClockDecl) {
+	w.int("line", int64(c.Line))
+	w.str("worker", c.Worker)
+	w.int("offset", c.Offset)
+}
+
+func (w *jsonWriter) statement(s Statement) {
+	w.str("sql", s.SQL)
+	if s.Args == nil {
+		w.null("args")
+		return
+	}
+	w.key("args")
+	w.begin('[')
+	for _, a := range s.Args {
+		w.next()
+		w.value(a)
+	}
+	w.end(']')
+}
+
+func (w *jsonWriter) row(r Row) {
+	w.str("id", r.ID)
+	w.int("qty", r.Qty)
+	w.str("owner", r.Owner)
+	w.int("lease_until", r.LeaseUntil)
+	w.int("token", r.Token)
+	w.int("attempts", r.Attempts)
+	w.int("max_attempts", r.MaxAttempts)
+	w.int("deadline", r.Deadline)
+	w.str("status", r.Status)
+	w.str("reason", r.Reason)
+	w.str("result", r.Result)
+}
+
+func (w *jsonWriter) cell(c Cell) {
+	w.str("job", c.Job)
+	w.str("column", c.Column)
+}
+
+func (w *jsonWriter) lease(l *Lease) {
+	w.str("job", l.Job)
+	w.str("owner", l.Owner)
+	w.int("qty", l.Qty)
+	w.int("token", l.Token)
+	w.int("attempt", l.Attempt)
+	w.int("lease_until", l.LeaseUntil)
+}
+
+func (w *jsonWriter) rejection(r *Rejection) {
+	w.str("op", r.Op)
+	w.str("reason", r.Reason)
+	w.object("presented", func() { w.lease(&r.Presented) })
+	w.object("current", func() { w.row(r.Current) })
+	w.int("now", r.Now)
+	w.str("message", r.Message)
+}
+
+func (w *jsonWriter) outcome(o Outcome) {
+	w.str("kind", o.Kind)
+	w.str("reason", o.Reason)
+	w.str("error", o.Error)
+}
+
+// args writes Args, whose every field is omitempty.
+func (w *jsonWriter) args(a Args) {
+	w.someInt("ttl", a.TTL)
+	w.someInt("token", a.Token)
+	w.someStr("token_from", a.TokenFrom)
+	w.someStr("result", a.Result)
+	w.someInt("took", a.Took)
+	if a.Fail {
+		w.bool("fail", true)
+	}
+	w.someInt("qty", a.Qty)
+	w.someInt("deadline", a.Deadline)
+	w.someInt("max_attempts", a.MaxAttempts)
+	w.someStr("key", a.Key)
+	w.someStr("value", a.Value)
+	w.someInt("for", a.For)
+}
+
+// someInt writes k: v unless v is 0 (omitempty).
+func (w *jsonWriter) someInt(k string, v int64) {
+	if v != 0 {
+		w.int(k, v)
+	}
+}
+
+// someStr writes k: v unless v is "" (omitempty).
+func (w *jsonWriter) someStr(k, v string) {
+	if v != "" {
+		w.str(k, v)
+	}
+}
+
+func (w *jsonWriter) contender(c Contender) {
+	w.str("actor", c.Actor)
+	w.object("outcome", func() { w.outcome(c.Outcome) })
+	pointer(w, "lease", c.Lease, w.lease)
+}
+
+func (w *jsonWriter) receipt(r *Receipt) {
+	w.str("job", r.Job)
+	w.int("qty", r.Qty)
+	w.str("owner", r.Owner)
+	w.int("token", r.Token)
+	w.bool("delivered", r.Delivered)
+	w.int("total", r.Total)
+	w.object("kept", func() {
+		w.int("qty", r.Kept.Qty)
+		w.str("owner", r.Kept.Owner)
+		w.int("token", r.Kept.Token)
+	})
+}
+
+func (w *jsonWriter) stored(s Stored) {
+	w.str("key", s.Key)
+	w.str("value", s.Value)
+	w.str("owner", s.Owner)
+	w.int("token", s.Token)
+}
+
+func (w *jsonWriter) expiry(e Expiry) {
+	w.int("at", e.At)
+	w.str("job", e.Job)
+	w.str("owner", e.Owner)
+	w.int("token", e.Token)
+}
+
+func (w *jsonWriter) verdict(v Verdict) {
+	w.str("invariant", v.Invariant)
+	w.bool("ok", v.OK)
+	w.str("detail", v.Detail)
+	if v.Expected {
+		w.bool("expected", true)
+	}
+}
+
+func (w *jsonWriter) expectResult(e *ExpectResult) {
+	w.str("text", e.Text)
+	w.bool("ok", e.OK)
+	w.str("expected", e.Expected)
+	w.str("got", e.Got)
+	w.str("message", e.Message)
+}
+
+func (w *jsonWriter) step(s Step) {
+	w.int("index", int64(s.Index))
+	w.int("line", int64(s.Line))
+	w.str("source", s.Source)
+	w.str("note", s.Note)
+	w.int("time", s.Time)
+	w.int("now", s.Now)
+	w.int("end", s.End)
+	w.strings("actors", s.Actors)
+	w.str("op", s.Op)
+	w.str("job", s.Job)
+	w.object("args", func() { w.args(s.Args) })
+	w.object("outcome", func() { w.outcome(s.Outcome) })
+	pointer(w, "lease", s.Lease, w.lease)
+	pointer(w, "presented", s.Presented, w.lease)
+	pointer(w, "rejection", s.Rejection, w.rejection)
+	list(w, "contenders", s.Contenders, w.contender)
+	pointer(w, "receipt", s.Receipt, w.receipt)
+	if s.Enqueued == nil {
+		w.null("enqueued")
+	} else {
+		w.bool("enqueued", *s.Enqueued)
+	}
+	pointer(w, "state", s.State, func(r *Row) { w.row(*r) })
+	pointer(w, "stored", s.Stored, func(st *Stored) { w.stored(*st) })
+	list(w, "forgot", s.Forgot, func(l Lease) { w.lease(&l) })
+	w.str("explain", s.Explain)
+	list(w, "sql", s.SQL, w.statement)
+	list(w, "expired", s.Expired, w.expiry)
+	list(w, "rows", s.Rows, w.row)
+	w.strings("gone", s.Gone)
+	list(w, "changed", s.Changed, w.cell)
+	list(w, "verdicts", s.Verdicts, w.verdict)
+	pointer(w, "expect", s.Expect, w.expectResult)
+}
+
+func (w *jsonWriter) summary(s Summary) {
+	w.int("steps", int64(s.Steps))
+	w.int("expectations", int64(s.Expectations))
+	w.int("failed", int64(s.Failed))
+	w.int("violations", int64(s.Violations))
+	w.int("announced", int64(s.Announced))
+	w.bool("passed", s.Passed)
+	w.strings("failures", s.Failures)
+}
