@@ -255,21 +255,25 @@ func (s *Store) readJob(ctx context.Context, q querier, id string) (*Job, error)
 
 const selectJob = `SELECT ` + jobColumns + ` FROM jobs WHERE id = ?`
 
-// scanJob reads a row of jobColumns; nil, nil when there is none. NULL
-// owner, reason, result and deadline read as "" and 0.
+type scanner interface{ Scan(dest ...any) error }
+
 func scanJob(r scanner) (*Job, error) {
 	var (
-		j      Job
-		status string
+		j                     Job
+		owner, reason, result sql.NullString
+		deadline              sql.NullInt64
+		status                string
 	)
-	err := scanColumns(r, &j.ID, &j.Qty, &j.Owner, &j.LeaseUntil, &j.Token, &j.Attempts,
-		&j.MaxAttempts, &j.Deadline, &status, &j.Reason, &j.Result)
+	err := r.Scan(&j.ID, &j.Qty, &owner, &j.LeaseUntil, &j.Token, &j.Attempts,
+		&j.MaxAttempts, &deadline, &status, &reason, &result)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
+	j.Owner, j.Reason, j.Result = owner.String, reason.String, result.String
+	j.Deadline = deadline.Int64
 	j.Status = Status(status)
 	return &j, nil
 }

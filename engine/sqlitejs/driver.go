@@ -82,7 +82,6 @@ var (
 	_ driver.Pinger             = (*conn)(nil)
 	_ driver.SessionResetter    = (*conn)(nil)
 	_ driver.Validator          = (*conn)(nil)
-	_ driver.NamedValueChecker  = (*conn)(nil)
 )
 
 // call runs method on the bridge, waiting out SQLITE_BUSY up to c.busy; the
@@ -215,18 +214,6 @@ func (c *conn) ResetSession(context.Context) error {
 }
 
 func (c *conn) IsValid() bool { return !c.closed }
-
-// CheckNamedValue passes as they are the values the bridge binds (nil,
-// int64, bool, float64, string, []byte) and leaves every other to
-// database/sql's default conversion (driver.ErrSkip), so the common case
-// runs none of that conversion's reflection.
-func (c *conn) CheckNamedValue(nv *driver.NamedValue) error {
-	switch nv.Value.(type) {
-	case nil, int64, bool, float64, string, []byte:
-		return nil
-	}
-	return driver.ErrSkip
-}
 
 // Close closes the connection and finalizes its statements.
 func (c *conn) Close() error {

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"path"
 	"sort"
 	"strings"
 )
@@ -32,7 +33,7 @@ func LibraryNames() []string {
 // LibrarySource returns the text of the library timeline called name (as
 // LibraryNames gives it).
 func LibrarySource(name string) (string, error) {
-	b, err := Library.ReadFile("library/" + name) // ReadFile refuses a name that is no plain file name
+	b, err := Library.ReadFile(path.Join("library", name))
 	if err != nil {
 		return "", fmt.Errorf("timeline: no library timeline %q", name)
 	}
