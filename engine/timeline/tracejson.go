@@ -15,14 +15,15 @@ import (
 // escapes them. The tests hold the two byte for byte (every library
 // timeline, every mutant, both languages, and fuzzed timelines).
 //
-// Why not encoding/json itself: in the browser, the first run of a cold
-// page is the engine's slowest, and encoding/json's reflection (field
-// caches, sorting, an indent pass over the output) made it the largest
-// share of the Go code V8 compiled twice, baseline then optimized, before
-// the first trace came back. A writer per type runs no reflection.
+// Why not encoding/json itself: its reflection (field caches, omitempty
+// checks) and its indent pass over the whole output were most of a run's
+// encoding time. Written by hand, a WebAssembly run of the library's
+// timelines is a fifth faster (Node, 594 against 496 runs a second).
 
 // jsonWriter appends indented JSON to b. Every container begun is ended;
-// fresh[i] is true while the i-th open container has no member yet.
+// fresh[i] is true while the i-th open container has no member yet. Its
+// begin, end, next and key stay out of line: inlined into every writer
+// they made the WebAssembly module 107 KB larger and no run faster.
 type jsonWriter struct {
 	b     []byte
 	fresh []bool
