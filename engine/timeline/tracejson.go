@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
@@ -27,6 +28,7 @@ import (
 type jsonWriter struct {
 	b     []byte
 	fresh []bool
+	err   error // the first argument encoding/json could not write
 }
 
 // begin opens an object ('{') or an array ('[').
@@ -218,27 +220,16 @@ func (w *jsonWriter) value(v any) {
 		enc.SetEscapeHTML(false)
 		enc.SetIndent(string(bytes.Repeat([]byte("  "), len(w.fresh))), "  ")
 		if err := enc.Encode(v); err != nil {
-			panic(encodeError{err})
+			w.err = cmp.Or(w.err, err)
+			return
 		}
 		w.b = append(w.b, bytes.TrimSuffix(out.Bytes(), []byte("\n"))...)
 	}
 }
 
-// encodeError carries a failure of encoding/json on an argument out of
-// the writer, to Encode.
-type encodeError struct{ err error }
-
-// appendJSON appends t's JSON and a final newline to b.
-func (t *Trace) appendJSON(b []byte) (out []byte, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			e, ok := r.(encodeError)
-			if !ok {
-				panic(r)
-			}
-			out, err = nil, e.err
-		}
-	}()
+// appendJSON appends t's JSON and a final newline to b, or fails as
+// encoding/json would on an argument it cannot encode.
+func (t *Trace) appendJSON(b []byte) ([]byte, error) {
 	w := &jsonWriter{b: b}
 	w.begin('{')
 	w.int("format", int64(t.Format))
@@ -258,6 +249,9 @@ func (t *Trace) appendJSON(b []byte) (out []byte, err error) {
 	list(w, "storage", t.Storage, w.stored)
 	w.object("summary", func() { w.summary(t.Summary) })
 	w.end('}')
+	if w.err != nil {
+		return nil, w.err
+	}
 	return append(w.b, '\n'), nil
 }
 

@@ -108,3 +108,16 @@ func TestEncode_EdgesAreEncodingJSONsBytes(t *testing.T) {
 	checkEncoding(t, tr)
 	checkEncoding(t, &timeline.Trace{})
 }
+
+// A statement argument encoding/json cannot encode fails Encode, as it
+// fails encoding/json, and nothing is written.
+func TestEncode_UnencodableArgumentFails(t *testing.T) {
+	tr := &timeline.Trace{Setup: []timeline.Statement{{SQL: "SELECT ?", Args: []any{make(chan int)}}}}
+	var b bytes.Buffer
+	if err := tr.Encode(&b); err == nil || b.Len() != 0 {
+		t.Fatalf("Encode = %v with %d bytes written, want an error and nothing", err, b.Len())
+	}
+	if err := json.NewEncoder(&b).Encode(tr); err == nil {
+		t.Fatal("encoding/json encodes a channel: the test no longer says anything")
+	}
+}
