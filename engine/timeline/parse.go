@@ -170,7 +170,7 @@ func (p *parser) line1(ll lexed, source string) {
 	switch {
 	case len(ll.words) == 0 && ll.arrow == 0 && ll.comment == "" && !ll.hasCode:
 		p.note = nil // a blank line ends a note
-	case len(ll.words) == 0 && ll.arrow == 0:
+	case isComment(ll): // Title reads its title by the same test
 		if p.tl.Title == "" && p.steps == 0 {
 			p.tl.Title = ll.comment
 			return
