@@ -18,15 +18,27 @@
 //   close(db)                      [rc, message?]
 //   prepare(db, sql)               [rc, stmt | message, parameters]
 //   finalize(stmt)                 [rc, message?]
-//   run(db, stmt|sql, kinds, ...args)
-//       binds args (kinds: one letter each: i integer as a number, I integer
-//       as a decimal string, f float, t text, b blob (Uint8Array), n null),
-//       steps to the end, resets, and answers
-//       [rc, changes | message, lastInsertRowid, cellKinds, names, ...cells]:
-//       names is the column names joined by NUL; cellKinds one letter per
-//       cell, row-major, as above; an integer beyond 2^53 is a decimal string
-//       (kind I). A statement given as SQL text is prepared once per
-//       database and kept (at most CACHED of them).
+//   run(db, stmt|sql, count, length)
+//       binds the count arguments written in io[0, length), steps to the
+//       end, resets, and writes its answer to io from 0; answers the
+//       answer's length in bytes, never an array, negated when io was
+//       replaced by a larger buffer during the call (an answer that did not
+//       fit, even one that then failed): the caller reads io afresh. A
+//       statement given as SQL text is prepared once per database and kept
+//       (at most CACHED of them).
+//   io, grow(n)                    the buffer run reads and writes (a Uint8Array);
+//                                  grow makes it n bytes at least
+// run's bytes, little-endian (engine/sqlitejs/wire.go reads and writes them):
+//   an argument, and a cell    a kind byte, then: i int64 (8 bytes), f float64
+//                              (8 bytes), t text and b blob: uint32 length and
+//                              the bytes (text UTF-8), n null: nothing
+//   the answer                 int32 result code; when not 0, the message
+//                              (uint32 length, UTF-8); else int64 changes,
+//                              int64 last insert rowid, uint32 columns, each
+//                              column's name (uint32 length, UTF-8), then the
+//                              cells, row-major
+// No JavaScript string or array crosses for a run: each would cost Go a
+// finalizer and an encoding, and both sides an allocation.
 //   trace(db, f | null)            [rc, message?]  f(expandedSQL) as each statement starts
 //   exec(db, sql)                  [rc, changes | message, lastInsertRowid | done]
 //                                  any number of statements, no arguments, in
@@ -36,6 +48,13 @@
 // the statement again), anything else an error.
 
 const CACHED = 64;
+const IO_BYTES = 64 << 10; // io's first size; it grows as answers need
+// The kinds of run's arguments and cells (see above): the letters' codes.
+const KIND_INT = 0x69; // 'i'
+const KIND_FLOAT = 0x66; // 'f'
+const KIND_TEXT = 0x74; // 't'
+const KIND_BLOB = 0x62; // 'b'
+const KIND_NULL = 0x6e; // 'n'
 const MIN = BigInt(Number.MIN_SAFE_INTEGER);
 const MAX = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -260,6 +279,71 @@ class Bridge {
     this.stmts = new Map();
     this.next = 1;
     this.scratch = x.malloc(8); // out-parameters: up to two pointers
+    this.io = new Uint8Array(IO_BYTES);
+    this.view = new DataView(this.io.buffer); // io's, replaced with it
+    this.at = 0; // where the answer being written ends
+  }
+
+  /** Makes io n bytes at least (its content is not kept). @param {number} n */
+  grow(n) {
+    if (n > this.io.length) this.replace(new Uint8Array(Math.max(n, 2 * this.io.length)));
+  }
+
+  /** Makes io the buffer run reads and writes. @param {Uint8Array<ArrayBuffer>} io */
+  replace(io) {
+    this.io = io;
+    this.view = new DataView(io.buffer);
+  }
+
+  /** Makes room in io for n more bytes of the answer, keeping what is written. @param {number} n */
+  room(n) {
+    if (this.at + n <= this.io.length) return;
+    const io = new Uint8Array(Math.max(this.at + n, 2 * this.io.length));
+    io.set(this.io.subarray(0, this.at));
+    this.replace(io);
+  }
+
+  /** Appends a byte to the answer. @param {number} v */
+  putByte(v) {
+    this.room(1);
+    this.io[this.at++] = v;
+  }
+
+  /** Appends a uint32 (or int32) to the answer. @param {number} v */
+  put32(v) {
+    this.room(4);
+    this.view.setUint32(this.at, v >>> 0, true);
+    this.at += 4;
+  }
+
+  /** Appends an int64 to the answer. @param {bigint} v */
+  put64(v) {
+    this.room(8);
+    this.view.setBigInt64(this.at, v, true);
+    this.at += 8;
+  }
+
+  /** Appends a float64 to the answer. @param {number} v */
+  putFloat(v) {
+    this.room(8);
+    this.view.setFloat64(this.at, v, true);
+    this.at += 8;
+  }
+
+  /** Appends n bytes of SQLite's memory at p, after their length. @param {number} p @param {number} n */
+  putBytes(p, n) {
+    this.put32(n);
+    this.room(n);
+    this.io.set(new Uint8Array(this.memory.buffer, p, n), this.at);
+    this.at += n;
+  }
+
+  /** Appends a string as UTF-8, after its length. @param {string} s */
+  putText(s) {
+    this.room(4 + s.length * 3);
+    const { written } = this.encoder.encodeInto(s, this.io.subarray(this.at + 4));
+    this.put32(written);
+    this.at += written;
   }
 
   /** SQLite's linear memory, in bytes. */
@@ -308,7 +392,11 @@ class Bridge {
     return [rc, msg && msg !== what ? `${what}: ${msg}` : what];
   }
 
-  /** The answer for err. @param {unknown} err */
+  /**
+   * The answer for err: its result code and message.
+   * @param {unknown} err
+   * @returns {[number, string]}
+   */
   failure(err) {
     if (err instanceof Failure) return this.described(err.rc, err.message);
     return [ERROR, `leaselab's SQLite bridge: ${err instanceof Error ? err.message : String(err)}`];
@@ -419,10 +507,12 @@ class Bridge {
   /**
    * @param {number} id
    * @param {number | string} key a prepared statement, or SQL text
-   * @param {string} kinds
-   * @param {...unknown} args
+   * @param {number} count the arguments in io
+   * @param {number} length their bytes
+   * @returns {number} the answer's length in io, negated when io was replaced
    */
-  run(id, key, kinds, ...args) {
+  run(id, key, count, length) {
+    const io = this.io;
     /** @type {Stmt | undefined} */
     let stmt;
     try {
@@ -434,60 +524,66 @@ class Bridge {
         if (!s || s.conn !== conn) throw new Failure(MISUSE, 'statement is finalized');
         stmt = s.stmt;
       }
-      if (kinds.length !== stmt.params)
-        throw new Failure(RANGE, `the statement takes ${stmt.params} arguments, not ${kinds.length}`);
-      this.bind(conn, stmt, kinds, args);
-      return this.steps(conn, stmt);
+      if (count !== stmt.params) throw new Failure(RANGE, `the statement takes ${stmt.params} arguments, not ${count}`);
+      this.bind(conn, stmt, count, length);
+      this.steps(conn, stmt);
     } catch (err) {
-      return this.failure(err);
+      const [rc, msg] = this.failure(err);
+      this.at = 0;
+      this.put32(rc);
+      this.putText(msg);
     } finally {
       if (stmt) {
         this.x.sqlite3_reset(stmt.p);
         this.x.sqlite3_clear_bindings(stmt.p);
       }
     }
+    return this.io === io ? this.at : -this.at;
   }
 
   /**
+   * Binds the count arguments written in io[0, length) to stmt.
    * @param {Conn} conn
    * @param {Stmt} stmt
-   * @param {string} kinds
-   * @param {unknown[]} args
+   * @param {number} count
+   * @param {number} length
    */
-  bind(conn, stmt, kinds, args) {
+  bind(conn, stmt, count, length) {
     const x = this.x;
     const p = stmt.p;
-    for (let i = 0; i < kinds.length; i++) {
-      const v = args[i];
+    const io = this.io.subarray(0, length);
+    const view = new DataView(io.buffer, io.byteOffset, length);
+    let at = 0;
+    for (let i = 0; i < count; i++) {
+      const kind = io[at++];
       let rc = OK;
-      switch (kinds[i]) {
-        case 'i':
-        case 'I':
-          rc = x.sqlite3_bind_int64(p, i + 1, BigInt(/** @type {number | string} */ (v)));
-          break;
-        case 'f':
-          rc = x.sqlite3_bind_double(p, i + 1, /** @type {number} */ (v));
-          break;
-        case 't':
-          rc = this.withText(/** @type {string} */ (v), (t, n) => x.sqlite3_bind_text(p, i + 1, t, n, TRANSIENT));
-          break;
-        case 'b': {
-          const b = /** @type {Uint8Array} */ (v);
-          const at = x.malloc(Math.max(b.length, 1));
-          new Uint8Array(this.memory.buffer).set(b, at);
-          rc = x.sqlite3_bind_blob(p, i + 1, at, b.length, TRANSIENT);
-          x.free(at);
-          break;
-        }
-        default:
-          rc = x.sqlite3_bind_null(p, i + 1);
+      if (kind === KIND_INT) {
+        rc = x.sqlite3_bind_int64(p, i + 1, view.getBigInt64(at, true));
+        at += 8;
+      } else if (kind === KIND_FLOAT) {
+        rc = x.sqlite3_bind_double(p, i + 1, view.getFloat64(at, true));
+        at += 8;
+      } else if (kind === KIND_TEXT || kind === KIND_BLOB) {
+        const n = view.getUint32(at, true);
+        at += 4;
+        const mem = x.malloc(Math.max(n, 1));
+        if (!mem) throw new Failure(7, 'out of memory'); // SQLITE_NOMEM
+        new Uint8Array(this.memory.buffer).set(io.subarray(at, at + n), mem);
+        at += n;
+        rc =
+          kind === KIND_TEXT
+            ? x.sqlite3_bind_text(p, i + 1, mem, n, TRANSIENT)
+            : x.sqlite3_bind_blob(p, i + 1, mem, n, TRANSIENT);
+        x.free(mem);
+      } else {
+        rc = x.sqlite3_bind_null(p, i + 1);
       }
       if (rc) throw this.failed(rc, conn.db);
     }
   }
 
   /**
-   * Steps stmt to its end and answers its rows after rc (or [rc, message]).
+   * Steps stmt to its end and writes its answer to io, this.at long.
    * @param {Conn} conn
    * @param {Stmt} stmt
    */
@@ -495,53 +591,54 @@ class Bridge {
     const x = this.x;
     const p = stmt.p;
     const n = stmt.columns;
-    /** @type {unknown[]} */
-    const answer = [OK, 0, 0, '', ''];
-    let kinds = '';
+    this.at = 0;
+    this.put32(OK);
+    this.put64(0n); // changes and the last rowid, once known
+    this.put64(0n);
+    this.put32(n);
+    for (let c = 0; c < n; c++) {
+      const name = x.sqlite3_column_name(p, c);
+      this.putBytes(name, name ? new Uint8Array(this.memory.buffer).indexOf(0, name) - name : 0);
+    }
     let rc = x.sqlite3_step(p);
     for (; rc === ROW; rc = x.sqlite3_step(p)) {
-      for (let c = 0; c < n; c++) kinds += this.cell(p, c, answer);
+      for (let c = 0; c < n; c++) this.cell(p, c);
     }
     if (rc !== DONE) throw this.failed(rc, conn.db);
-    let names = '';
-    for (let c = 0; c < n; c++) names += (c ? '\0' : '') + this.cstring(x.sqlite3_column_name(p, c));
-    answer[1] = Number(x.sqlite3_changes64(conn.db));
-    answer[2] = exact(x.sqlite3_last_insert_rowid(conn.db));
-    answer[3] = kinds;
-    answer[4] = names;
-    return answer;
+    this.view.setBigInt64(4, x.sqlite3_changes64(conn.db), true);
+    this.view.setBigInt64(12, x.sqlite3_last_insert_rowid(conn.db), true);
   }
 
   /**
-   * Appends column c of the row p stands on to out and returns its kind.
+   * Appends column c of the row p stands on to the answer.
    * @param {number} p
    * @param {number} c
-   * @param {unknown[]} out
    */
-  cell(p, c, out) {
+  cell(p, c) {
     const x = this.x;
     switch (x.sqlite3_column_type(p, c)) {
-      case INTEGER: {
-        const v = exact(x.sqlite3_column_int64(p, c));
-        out.push(v);
-        return typeof v === 'number' ? 'i' : 'I';
-      }
+      case INTEGER:
+        this.putByte(KIND_INT);
+        this.put64(x.sqlite3_column_int64(p, c));
+        return;
       case FLOAT:
-        out.push(x.sqlite3_column_double(p, c));
-        return 'f';
+        this.putByte(KIND_FLOAT);
+        this.putFloat(x.sqlite3_column_double(p, c));
+        return;
       case TEXT: {
+        this.putByte(KIND_TEXT);
         const at = x.sqlite3_column_text(p, c);
-        out.push(this.decoder.decode(new Uint8Array(this.memory.buffer, at, x.sqlite3_column_bytes(p, c))));
-        return 't';
+        this.putBytes(at, x.sqlite3_column_bytes(p, c));
+        return;
       }
       case BLOB: {
+        this.putByte(KIND_BLOB);
         const at = x.sqlite3_column_blob(p, c);
-        out.push(new Uint8Array(this.memory.buffer).slice(at, at + x.sqlite3_column_bytes(p, c)));
-        return 'b';
+        this.putBytes(at, x.sqlite3_column_bytes(p, c));
+        return;
       }
       default:
-        out.push(null);
-        return 'n';
+        this.putByte(KIND_NULL);
     }
   }
 

@@ -22,8 +22,10 @@
 //     returned as an *Error with Code 5;
 //   - transactions are BEGIN IMMEDIATE (BEGIN for read-only ones), whatever
 //     isolation level is asked, as the native driver's _txlock=immediate;
-//   - integers are exact over all of int64 (beyond 2^53 they cross as
-//     decimal text), TEXT is string, BLOB []byte, REAL float64, NULL nil.
+//   - integers are exact over all of int64, TEXT is string, BLOB []byte,
+//     REAL float64, NULL nil: arguments and answers cross as bytes in a
+//     buffer the bridge owns (wire.go), of any size, never as JavaScript
+//     values.
 //
 // On other platforms the package is empty.
 package sqlitejs

@@ -87,35 +87,36 @@ var (
 // call runs method on the bridge, waiting out SQLITE_BUSY up to c.busy; the
 // answer's result code is checked.
 func (c *conn) call(ctx context.Context, method string, args ...any) (js.Value, error) {
-	return c.retry(ctx, func() js.Value { return c.b.Call(method, args...) })
+	var a js.Value
+	err := c.retry(ctx, func() error {
+		a = c.b.Call(method, args...)
+		return answer(a)
+	})
+	return a, err
 }
 
-// retry calls the bridge with try until its answer is not SQLITE_BUSY or
-// c.busy has passed; the answer's result code is checked.
-func (c *conn) retry(ctx context.Context, try func() js.Value) (js.Value, error) {
+// retry calls try until it fails with other than SQLITE_BUSY or c.busy has
+// passed.
+func (c *conn) retry(ctx context.Context, try func() error) error {
 	if c.closed {
-		return js.Value{}, driver.ErrBadConn
+		return driver.ErrBadConn
 	}
 	var deadline time.Time
 	wait := time.Millisecond
 	for {
 		if err := ctx.Err(); err != nil {
-			return js.Value{}, err
+			return err
 		}
-		a := try()
-		err := answer(a)
-		if err == nil {
-			return a, nil
-		}
-		if e := err.(*Error); e.Code&0xff != codeBusy {
-			return js.Value{}, err
+		err := try()
+		if e, ok := err.(*Error); !ok || e.Code&0xff != codeBusy {
+			return err
 		}
 		now := time.Now()
 		if deadline.IsZero() {
 			deadline = now.Add(c.busy)
 		}
 		if !now.Before(deadline) {
-			return js.Value{}, err
+			return err
 		}
 		// Another connection holds the lock; sleeping lets its goroutine run.
 		time.Sleep(min(wait, deadline.Sub(now)))
@@ -124,17 +125,15 @@ func (c *conn) retry(ctx context.Context, try func() js.Value) (js.Value, error)
 }
 
 // run runs a statement (a prepared one's handle, or SQL text the bridge
-// prepares once and keeps) with args to its end.
+// prepares once and keeps) with args to its end, waiting out SQLITE_BUSY.
 func (c *conn) run(ctx context.Context, key any, args []driver.NamedValue) (outcome, error) {
-	kinds, vals, err := encode(args)
-	if err != nil {
-		return outcome{}, err
-	}
-	a, err := c.call(ctx, "run", append([]any{c.id, key, kinds}, vals...)...)
-	if err != nil {
-		return outcome{}, err
-	}
-	return decode(a)
+	var o outcome
+	err := c.retry(ctx, func() error {
+		var err error
+		o, err = c.runOnce(key, args)
+		return err
+	})
+	return o, err
 }
 
 func (c *conn) Prepare(query string) (driver.Stmt, error) {
@@ -155,12 +154,13 @@ func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, e
 func (c *conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
 	if len(args) == 0 {
 		rest := query
-		a, err := c.retry(ctx, func() js.Value {
-			a := c.b.Call("exec", c.id, rest)
+		var a js.Value
+		err := c.retry(ctx, func() error {
+			a = c.b.Call("exec", c.id, rest)
 			if a.Index(0).Int()&0xff == codeBusy {
 				rest = rest[min(a.Index(2).Int(), len(rest)):]
 			}
-			return a
+			return answer(a)
 		})
 		if err != nil {
 			return nil, err
@@ -329,6 +329,8 @@ func (r *rows) Next(dest []driver.Value) error {
 // Tracer is what a connection of this driver offers through sql.Conn.Raw:
 // Trace calls f with the expanded SQL of each statement SQLite starts on it
 // (SQLITE_TRACE_STMT), transaction control included, until Trace(nil).
+// f runs inside the statement's run, so it must not run statements itself
+// (on any connection of this driver): that would wait for itself forever.
 type Tracer interface {
 	Trace(f func(expandedSQL string)) error
 }
