@@ -115,6 +115,7 @@ func promise(work func() (any, error)) js.Value {
 	executor := js.FuncOf(func(_ js.Value, pargs []js.Value) any {
 		resolve, reject := pargs[0], pargs[1]
 		go func() {
+			presize()
 			v, err := work()
 			if err != nil {
 				reject.Invoke(jsError(err))
@@ -127,6 +128,25 @@ func promise(work func() (any, error)) js.Value {
 	defer executor.Release() // the Promise constructor calls it synchronously
 	return js.Global().Get("Promise").New(executor)
 }
+
+// presize grows the calling goroutine's stack at once to what a run needs,
+// while it is shallow: growing it step by step as a run goes deeper copies
+// every frame at each doubling, which in WebAssembly is slow and makes V8
+// optimize the runtime's stack walker in a cold start (issue 15).
+//
+//go:noinline
+func presize() {
+	var frame [presizeBytes]byte
+	touch(frame[:])
+}
+
+// presizeBytes is about the stack a run reaches.
+const presizeBytes = 64 << 10
+
+// touch takes b out of line, so that the compiler keeps presize's frame.
+//
+//go:noinline
+func touch([]byte) {}
 
 func rejected(err error) js.Value {
 	return js.Global().Get("Promise").Call("reject", jsError(err))
