@@ -18,8 +18,8 @@
 //   close(db)                      [rc, message?]
 //   prepare(db, sql)               [rc, stmt | message, parameters]
 //   finalize(stmt)                 [rc, message?]
-//   run(db, stmt|sql, count, length)
-//       binds the count arguments written in io[0, length), steps to the
+//   run(db, stmt|sql)
+//       binds the arguments written in io (their count first), steps to the
 //       end, resets, and writes its answer to io from 0; answers the
 //       answer's length in bytes, never an array, negated when io was
 //       replaced by a larger buffer during the call (an answer that did not
@@ -29,6 +29,7 @@
 //   io, grow(n)                    the buffer run reads and writes (a Uint8Array);
 //                                  grow makes it n bytes at least
 // run's bytes, little-endian (engine/sqlitejs/wire.go reads and writes them):
+//   the arguments              uint32 count, then each as a cell is
 //   an argument, and a cell    a kind byte, then: i int64 (8 bytes), f float64
 //                              (8 bytes), t text and b blob: uint32 length and
 //                              the bytes (text UTF-8), n null: nothing
@@ -507,11 +508,9 @@ class Bridge {
   /**
    * @param {number} id
    * @param {number | string} key a prepared statement, or SQL text
-   * @param {number} count the arguments in io
-   * @param {number} length their bytes
    * @returns {number} the answer's length in io, negated when io was replaced
    */
-  run(id, key, count, length) {
+  run(id, key) {
     const io = this.io;
     /** @type {Stmt | undefined} */
     let stmt;
@@ -524,8 +523,9 @@ class Bridge {
         if (!s || s.conn !== conn) throw new Failure(MISUSE, 'statement is finalized');
         stmt = s.stmt;
       }
+      const count = this.view.getUint32(0, true);
       if (count !== stmt.params) throw new Failure(RANGE, `the statement takes ${stmt.params} arguments, not ${count}`);
-      this.bind(conn, stmt, count, length);
+      this.bind(conn, stmt, count);
       this.steps(conn, stmt);
     } catch (err) {
       const [rc, msg] = this.failure(err);
@@ -542,18 +542,17 @@ class Bridge {
   }
 
   /**
-   * Binds the count arguments written in io[0, length) to stmt.
+   * Binds the count arguments written in io after their count to stmt.
    * @param {Conn} conn
    * @param {Stmt} stmt
    * @param {number} count
-   * @param {number} length
    */
-  bind(conn, stmt, count, length) {
+  bind(conn, stmt, count) {
     const x = this.x;
     const p = stmt.p;
-    const io = this.io.subarray(0, length);
-    const view = new DataView(io.buffer, io.byteOffset, length);
-    let at = 0;
+    const io = this.io;
+    const view = this.view;
+    let at = 4;
     for (let i = 0; i < count; i++) {
       const kind = io[at++];
       let rc = OK;

@@ -49,7 +49,7 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err := answer(a); err != nil {
 		return nil, err
 	}
-	cn := &conn{b: b, id: a.Index(1).Int(), busy: c.BusyTimeout}
+	cn := &conn{b: b, id: a.Index(1).Int(), idv: a.Index(1), busy: c.BusyTimeout}
 	if cn.busy <= 0 {
 		cn.busy = DefaultBusyTimeout
 	}
@@ -68,7 +68,8 @@ func (c *Connector) Driver() driver.Driver { return Driver{} }
 // conn is one SQLite connection (a sqlite3* on the bridge side).
 type conn struct {
 	b      js.Value
-	id     int // the bridge's handle of the connection
+	id     int      // the bridge's handle of the connection
+	idv    js.Value // id as a JavaScript number, made once
 	busy   time.Duration
 	closed bool
 	trace  js.Func // the Trace callback, released when replaced or closed
@@ -125,8 +126,9 @@ func (c *conn) retry(ctx context.Context, try func() error) error {
 }
 
 // run runs a statement (a prepared one's handle, or SQL text the bridge
-// prepares once and keeps) with args to its end, waiting out SQLITE_BUSY.
-func (c *conn) run(ctx context.Context, key any, args []driver.NamedValue) (outcome, error) {
+// prepares once and keeps, as sqlKey makes it) with args to its end,
+// waiting out SQLITE_BUSY.
+func (c *conn) run(ctx context.Context, key js.Value, args []driver.NamedValue) (outcome, error) {
 	var o outcome
 	err := c.retry(ctx, func() error {
 		var err error
@@ -145,7 +147,7 @@ func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, e
 	if err != nil {
 		return nil, err
 	}
-	return &stmt{c: c, id: a.Index(1).Int(), inputs: a.Index(2).Int()}, nil
+	return &stmt{c: c, id: a.Index(1).Int(), key: a.Index(1), inputs: a.Index(2).Int()}, nil
 }
 
 // ExecContext runs query; without arguments it may hold several statements,
@@ -167,7 +169,7 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 		}
 		return result{changes: int64(a.Index(1).Float()), lastID: int64(a.Index(2).Float())}, nil
 	}
-	o, err := c.run(ctx, query, args)
+	o, err := c.run(ctx, sqlKey(query), args)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +177,7 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 }
 
 func (c *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	o, err := c.run(ctx, query, args)
+	o, err := c.run(ctx, sqlKey(query), args)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +195,7 @@ func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, e
 	if opts.ReadOnly {
 		q = "BEGIN"
 	}
-	if _, err := c.run(ctx, q, nil); err != nil {
+	if _, err := c.run(ctx, sqlKey(q), nil); err != nil {
 		return nil, err
 	}
 	return tx{c}, nil
@@ -232,19 +234,20 @@ func (c *conn) Close() error {
 type tx struct{ c *conn }
 
 func (t tx) Commit() error {
-	_, err := t.c.run(context.Background(), "COMMIT", nil)
+	_, err := t.c.run(context.Background(), sqlKey("COMMIT"), nil)
 	return err
 }
 
 func (t tx) Rollback() error {
-	_, err := t.c.run(context.Background(), "ROLLBACK", nil)
+	_, err := t.c.run(context.Background(), sqlKey("ROLLBACK"), nil)
 	return err
 }
 
 // stmt is a statement prepared on a connection.
 type stmt struct {
 	c      *conn
-	id     int // the bridge's handle of the statement
+	id     int      // the bridge's handle of the statement
+	key    js.Value // id as a JavaScript number, made once
 	inputs int
 	closed bool
 }
@@ -276,7 +279,7 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 	if s.closed {
 		return nil, ErrClosed
 	}
-	o, err := s.c.run(ctx, s.id, args)
+	o, err := s.c.run(ctx, s.key, args)
 	if err != nil {
 		return nil, err
 	}
@@ -287,7 +290,7 @@ func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driv
 	if s.closed {
 		return nil, ErrClosed
 	}
-	o, err := s.c.run(ctx, s.id, args)
+	o, err := s.c.run(ctx, s.key, args)
 	if err != nil {
 		return nil, err
 	}

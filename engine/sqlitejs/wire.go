@@ -18,7 +18,7 @@ import (
 // cells were most of what crossed (issue 15). The layout, little-endian,
 // as web/sqlite-bridge.js reads and writes it:
 //
-//	arguments  one per parameter: a kind byte, then
+//	arguments  uint32 count, then one per parameter: a kind byte, then
 //	           'i' int64 (8 bytes), 'f' float64 (8 bytes),
 //	           't' and 'b' a uint32 length and as many bytes (text UTF-8), 'n' nothing
 //	answer     int32 result code; when not 0, a uint32 length and the message;
@@ -53,12 +53,8 @@ var sqlKeys = map[string]js.Value{}
 
 const maxSQLKeys = 256
 
-// sqlKey is key (a statement's handle, or SQL text) as the bridge's run takes it.
-func sqlKey(key any) any {
-	s, ok := key.(string)
-	if !ok {
-		return key
-	}
+// sqlKey is SQL text as the bridge's run takes it.
+func sqlKey(s string) js.Value {
 	if v, ok := sqlKeys[s]; ok {
 		return v
 	}
@@ -71,10 +67,11 @@ func sqlKey(key any) any {
 
 // runOnce runs a statement once through the bridge's io: the arguments
 // written, the answer read. A failure SQLite reports is an *Error.
-func (c *conn) runOnce(key any, args []driver.NamedValue) (outcome, error) {
+func (c *conn) runOnce(key js.Value, args []driver.NamedValue) (outcome, error) {
 	wire.mu.Lock()
 	defer wire.mu.Unlock()
-	in, err := appendArgs(wire.buf[:0], args)
+	in := binary.LittleEndian.AppendUint32(wire.buf[:0], uint32(len(args)))
+	in, err := appendArgs(in, args)
 	if err != nil {
 		return outcome{}, err
 	}
@@ -85,7 +82,7 @@ func (c *conn) runOnce(key any, args []driver.NamedValue) (outcome, error) {
 		wire.size = wire.io.Length()
 	}
 	js.CopyBytesToJS(wire.io, in)
-	n := c.b.Call("run", c.id, sqlKey(key), len(args), len(in)).Int()
+	n := c.b.Call("run", c.idv, key).Int() // Values only: none is converted
 	if n < 0 { // the answer did not fit: io is a new, larger buffer
 		n = -n
 		wire.io = c.b.Get("io")

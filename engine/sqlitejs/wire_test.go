@@ -27,11 +27,11 @@ func text(n int) string {
 	return strings.Repeat("ab☂", n/5) + strings.Repeat("x", n%5)
 }
 
-// The overheads of `SELECT ? AS v` on the wire: its text argument is a kind and a
-// length before the bytes; its answer a result code, changes, rowid, a
+// The overheads of `SELECT ? AS v` on the wire: its text argument is the
+// arguments' count, a kind and a length before the bytes; its answer a result code, changes, rowid, a
 // column count, the column's name "v" (length and byte), then the cell.
 const (
-	argOverhead    = 1 + 4
+	argOverhead    = 4 + 1 + 4
 	answerOverhead = 4 + 8 + 8 + 4 + (4 + 1) + (1 + 4)
 )
 
