@@ -82,7 +82,8 @@ func (c *conn) runOnce(key js.Value, args []driver.NamedValue) (outcome, error) 
 		wire.size = wire.io.Length()
 	}
 	js.CopyBytesToJS(wire.io, in)
-	n := c.b.Call("run", c.idv, key).Int() // Values only: none is converted
+	// Values only, so that syscall/js converts none.
+	n := c.b.Call("run", c.idv, key).Int()
 	if n < 0 { // the answer did not fit: io is a new, larger buffer
 		n = -n
 		wire.io = c.b.Get("io")
