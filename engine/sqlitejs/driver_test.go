@@ -138,6 +138,23 @@ func TestDriver_ErrorsReadAsNatively(t *testing.T) {
 	if _, err := db.Exec(`SELEC 1`); err == nil || err.Error() != `sqlite3: SQL logic error: near "SELEC": syntax error` {
 		t.Errorf("syntax error: %v", err)
 	}
+	if _, err := db.Prepare(`SELEC ?`); err == nil || err.Error() != `sqlite3: SQL logic error: near "SELEC": syntax error` {
+		t.Errorf("syntax error, prepared: %v", err)
+	}
+	// A prepared statement knows its parameters: database/sql refuses the
+	// wrong count before it runs, and runs the right one.
+	st, err := db.Prepare(`SELECT ? + ?`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var n int
+	if err := st.QueryRow(1).Scan(&n); err == nil || !strings.Contains(err.Error(), "expected 2 arguments, got 1") {
+		t.Errorf("one argument of two: %v", err)
+	}
+	if err := st.QueryRow(1, 2).Scan(&n); err != nil || n != 3 {
+		t.Errorf("two arguments: %d, %v", n, err)
+	}
 }
 
 // Exec without arguments runs every statement of its text; the SQL texts a
