@@ -382,6 +382,23 @@ class Bridge {
   }
 
   /**
+   * Calls f with a copy of b in SQLite's memory, freed when f returns.
+   * @template T
+   * @param {Uint8Array} b
+   * @param {(p: number) => T} f
+   */
+  withBytes(b, f) {
+    const p = this.x.malloc(Math.max(b.length, 1));
+    if (!p) throw new Failure(7, 'out of memory'); // SQLITE_NOMEM
+    try {
+      new Uint8Array(this.memory.buffer).set(b, p);
+      return f(p);
+    } finally {
+      this.x.free(p);
+    }
+  }
+
+  /**
    * [rc, message] with the message as the native driver words it: SQLite's
    * text for the code, then its message for this failure when that differs.
    * @param {number} rc
@@ -565,15 +582,12 @@ class Bridge {
       } else if (kind === KIND_TEXT || kind === KIND_BLOB) {
         const n = view.getUint32(at, true);
         at += 4;
-        const mem = x.malloc(Math.max(n, 1));
-        if (!mem) throw new Failure(7, 'out of memory'); // SQLITE_NOMEM
-        new Uint8Array(this.memory.buffer).set(io.subarray(at, at + n), mem);
-        at += n;
-        rc =
+        rc = this.withBytes(io.subarray(at, at + n), (mem) =>
           kind === KIND_TEXT
             ? x.sqlite3_bind_text(p, i + 1, mem, n, TRANSIENT)
-            : x.sqlite3_bind_blob(p, i + 1, mem, n, TRANSIENT);
-        x.free(mem);
+            : x.sqlite3_bind_blob(p, i + 1, mem, n, TRANSIENT),
+        );
+        at += n;
       } else {
         rc = x.sqlite3_bind_null(p, i + 1);
       }
