@@ -11,7 +11,7 @@
 // engine decides.
 
 import { Hint } from './hint.js';
-import { drawTable, h, standaloneSVG, timeAt } from './render.js';
+import { afterPaint, drawTable, h, standaloneSVG, timeAt } from './render.js';
 import { cursorAtTime, cursorTime, ms, outcomeText } from './trace.js';
 import { TraceView } from './view.js';
 
@@ -134,9 +134,22 @@ export function playStep({ from, to, speed, reduced, onFrame, onDone }) {
  * @returns {Promise<void>}
  */
 export function nextFrame() {
+  return new Promise((resolve) => afterPaint(resolve));
+}
+
+/**
+ * Resolves in a task of its own, after what the page has queued: a message
+ * to itself, which a background tab does not delay as it does timers.
+ * @returns {Promise<void>}
+ */
+export function nextTask() {
   return new Promise((resolve) => {
-    requestAnimationFrame(() => setTimeout(resolve, 0));
-    setTimeout(resolve, 100);
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
+    ch.port2.postMessage(null);
   });
 }
 
@@ -236,7 +249,7 @@ export class Player {
     this.parts.verdict.after(this.hint.root);
     host.append(this.parts.sheet, this.parts.views, this.parts.transport, this.parts.foot, this.parts.final);
     this.#wire();
-    window.addEventListener('beforeprint', () => this.#drawFinalNow());
+    window.addEventListener('beforeprint', () => this.#drawFinal(true));
     this.setViews(1);
     this.setWords(opts.t);
   }
@@ -341,18 +354,21 @@ export class Player {
     this.parts.scrub.max = String(this.steps);
     this.applyShow();
     this.redraw();
-    // The final table is for print only (hidden on screen): drawn in a
-    // task of its own, or at once when the page is printed first.
+    // The final table is for print only (hidden on screen): drawn a slice
+    // at a time after this task, and whole when the page is printed.
     clearTimeout(this.#finalTimer);
-    this.#finalTimer = window.setTimeout(() => this.#drawFinalNow(), 0);
+    this.#finalTimer = window.setTimeout(() => this.#drawFinal(false), 0);
   }
 
-  /** Draws the final table if a load left it to draw. */
-  #drawFinalNow() {
-    if (!this.#finalTimer) return;
+  /**
+   * Draws the final table of the run on screen; whole: every row at once
+   * (to print), else a slice at a time.
+   * @param {boolean} whole
+   */
+  #drawFinal(whole) {
     clearTimeout(this.#finalTimer);
     this.#finalTimer = 0;
-    drawTableFinal(this);
+    drawTableFinal(this, whole);
   }
 
   /**
@@ -368,6 +384,9 @@ export class Player {
     const started = performance.now();
     try {
       const run = await askEngine(engine, req);
+      // A long timeline's trace takes tens of milliseconds to parse and as
+      // many to draw: each in a task of its own, neither holds the page long.
+      await nextTask();
       if (seq !== this.#seq) return { status: 'stale' };
       this.text = req.text;
       this.name = req.name;
@@ -676,11 +695,11 @@ function drawSheet(player) {
 /**
  * The jobs table after the last step, for print.
  * @param {Player} player
+ * @param {boolean} whole every row at once, else a slice at a time
  */
-function drawTableFinal(player) {
+function drawTableFinal(player, whole) {
   const tr = player.run?.traces[0];
-  if (tr)
-    drawTable(player.parts.finalTable, tr.final, [], Number.POSITIVE_INFINITY, player.t, undefined, { whole: true });
+  if (tr) drawTable(player.parts.finalTable, tr.final, [], Number.POSITIVE_INFINITY, player.t, undefined, { whole });
 }
 
 /**

@@ -10,15 +10,31 @@ import (
 // timeline of the most steps a timeline may have, as a shared link opens
 // it (the hash changes), and watches the main thread until the engine's
 // trace of it is drawn: the longest task (PerformanceObserver 'longtask',
-// which reports tasks of 50 ms or more) and the time from the link to the
-// trace drawn. window.__long holds the figures once done.
+// which reports tasks of 50 ms or more), what it was (the scripts of the
+// long animation frame it falls in, by what called them, and the frame's
+// style and layout), and the time from the link to the trace drawn.
+// window.__long holds the figures once done.
 const watchLongRun = `(hash) => {
-	const w = (window.__long = { done: false, longest: 0, tasks: 0, took: 0, error: '' });
+	const w = (window.__long = { done: false, longest: 0, tasks: 0, took: 0, error: '', what: '' });
 	const root = document.documentElement;
+	let at = 0;
+	const frames = [];
 	const seen = new PerformanceObserver((list) => {
-		for (const e of list.getEntries()) { w.longest = Math.max(w.longest, e.duration); w.tasks++; }
+		for (const e of list.getEntries()) {
+			if (e.duration > w.longest) { w.longest = e.duration; at = e.startTime; }
+			w.tasks++;
+		}
 	});
 	seen.observe({ type: 'longtask' });
+	const framed = new PerformanceObserver((list) => frames.push(...list.getEntries()));
+	framed.observe({ type: 'long-animation-frame' });
+	const what = () => {
+		const f = frames.find((f) => f.startTime - 1 <= at && at < f.startTime + f.duration);
+		if (!f) return 'no long animation frame holds it';
+		const scripts = f.scripts.map((s) => s.invoker + ' (' + (s.sourceURL.split('/').pop() || '?') + ') ' + Math.round(s.duration) + ' ms');
+		const layout = f.styleAndLayoutStart ? Math.round(f.startTime + f.duration - f.styleAndLayoutStart) : 0;
+		return (scripts.join(', ') || 'no script') + '; style, layout and paint ' + layout + ' ms';
+	};
 	delete root.dataset.lastRun;
 	const t0 = performance.now();
 	const poll = () => {
@@ -26,7 +42,7 @@ const watchLongRun = `(hash) => {
 		w.took = performance.now() - t0;
 		if (document.body.dataset.engineView === 'error') w.error = document.getElementById('engine-status').textContent;
 		// a long task is reported once it has ended: wait for the last one
-		setTimeout(() => { seen.disconnect(); w.done = true; }, 300);
+		setTimeout(() => { seen.disconnect(); framed.disconnect(); if (w.longest > 0) w.what = what(); w.done = true; }, 300);
 	};
 	location.hash = hash;
 	requestAnimationFrame(poll);
@@ -40,6 +56,7 @@ type longRun struct {
 	Tasks   int     `json:"tasks"`
 	Took    float64 `json:"took"`
 	Error   string  `json:"error"`
+	What    string  `json:"what"` // the longest task's frame: its scripts, its style and layout
 }
 
 // longTimeline measures the main thread while the simulator runs and draws
@@ -69,6 +86,10 @@ func (s *session) longTimeline(r *results) ([]string, error) {
 		return nil, fmt.Errorf("the simulator did not run the %d-step timeline: %s", longTimelineSteps, w.Error)
 	}
 	r.LongTask, r.LongRun = w.Longest, w.Took
-	return []string{fmt.Sprintf("simulator, a %d-step timeline (%d bytes) opened by link: trace drawn after %.0f ms, %d main-thread tasks of 50 ms or more",
-		longTimelineSteps, len(text), w.Took, w.Tasks)}, nil
+	note := fmt.Sprintf("simulator, a %d-step timeline (%d bytes) opened by link: trace drawn after %.0f ms, %d main-thread tasks of 50 ms or more",
+		longTimelineSteps, len(text), w.Took, w.Tasks)
+	if w.What != "" {
+		note += fmt.Sprintf("; the longest (%.0f ms) was in a frame of %s", w.Longest, w.What)
+	}
+	return []string{note}, nil
 }

@@ -4,6 +4,7 @@ package e2e_test
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"strings"
 	"testing"
@@ -183,6 +184,62 @@ func TestTable_ManyJobsEndWholeAndOnceEachWhileSteppingThroughThem(t *testing.T)
 			if want := fmt.Sprintf("j%03d", i); id != want {
 				t.Fatalf("after %q the table's row %d is %s, want %s (each job once, in order)", k, i, id, want)
 			}
+		}
+	}
+	noProblems(t, ctx)
+}
+
+// A step rewrites only the rows it changed while they fit in one slice
+// (render.js drawTable): the other rows stay the elements they were. A
+// move that changes more rows than a slice fills the table again, a slice
+// a frame, so no frame lays out a whole long table and no row of the old
+// step is drawn beside rows of the new one. Before, at and after the
+// slice's size (50 rows).
+func TestTable_AMoveRewritesOnlyTheRowsItChangedUpToASliceAndRefillsBeyond(t *testing.T) {
+	ctx := tab(t)
+	open(t, ctx, "")
+	waitEngine(t, ctx)
+	const jobs, claims = 120, 60
+	var b strings.Builder
+	b.WriteString("lease 10s\n")
+	for i := range jobs {
+		fmt.Fprintf(&b, "job j%03d\n", i)
+	}
+	for i := range claims {
+		fmt.Fprintf(&b, "%dms A claim j%03d -> ok token=1\n", i*10, i)
+	}
+	src := base64.RawURLEncoding.EncodeToString([]byte(b.String()))
+	rows := `[...document.querySelectorAll('#player .view .jobs-table tbody tr')]`
+	at := func(step int) {
+		t.Helper()
+		eval[bool](t, ctx, fmt.Sprintf(`(location.hash = '#name=slices.tl&src=%s&step=%d', true)`, src, step))
+		waitFor(t, ctx, fmt.Sprintf(`document.getElementById('player').dataset.cursor === '%d' && document.body.dataset.engineView === 'ready' && %s.length === %d`, step, rows, jobs), 30*time.Second)
+	}
+	for _, c := range []struct {
+		to   int
+		kept int // rows that are the same elements after the move
+	}{
+		{to: 49, kept: jobs - 49},
+		{to: 50, kept: jobs - 50},
+		{to: 51, kept: 0},
+	} {
+		at(0)
+		eval[bool](t, ctx, fmt.Sprintf(`(%s.forEach((r) => { r.dataset.before = '1'; }), true)`, rows))
+		at(c.to)
+		got := eval[map[string]any](t, ctx, fmt.Sprintf(`(() => {
+			const rs = %s;
+			return {kept: rs.filter((r) => r.dataset.before).length,
+				claimed: rs.filter((r) => r.querySelector('[data-col=status]').firstChild.textContent === 'leased').map((r) => r.dataset.job).join()};
+		})()`, rows))
+		if int(got["kept"].(float64)) != c.kept {
+			t.Errorf("from step 0 to %d: %v rows kept, want %d", c.to, got["kept"], c.kept)
+		}
+		var want []string
+		for i := range c.to {
+			want = append(want, fmt.Sprintf("j%03d", i))
+		}
+		if got["claimed"] != strings.Join(want, ",") {
+			t.Errorf("at step %d the leased rows are %v, want the first %d jobs", c.to, got["claimed"], c.to)
 		}
 	}
 	noProblems(t, ctx)
