@@ -8,7 +8,7 @@
 // the bytes are the same) and whenever the reader edits. The engine
 // decides every outcome; the page only asks and draws.
 
-import { ErrorView, fitRows } from './editor.js';
+import { ErrorView, fitRows, lineCount } from './editor.js';
 import { ExplorePanel } from './explore-panel.js';
 import { LANGS, parts, strings } from './i18n.js';
 import { isTextEntry, loadEngine, nextFrame, Player } from './player.js';
@@ -27,6 +27,8 @@ const ui = {
   lang: /** @type {HTMLSelectElement} */ ($('lang')),
   mutantNote: $('mutant-note'),
   editor: /** @type {HTMLTextAreaElement} */ ($('editor')),
+  editorWrap: /** @type {HTMLElement} */ (document.querySelector('.editor-wrap')),
+  fold: $('editor-fold'),
   sourceNote: $('source-note'),
   engineStatus: $('engine-status'),
   version: $('version'),
@@ -55,9 +57,10 @@ const state = {
   runSeq: 0,
   /** @type {number | null} the step a link asked for, until a run is on screen to go to it */
   wantCursor: /** @type {number | null} */ (null),
+  folded: 0, // the lines of the text in the editor while it is folded, else 0
 };
 
-const errors = new ErrorView($('editor-error'), ui.editor);
+const errors = new ErrorView($('editor-error'), ui.editor, () => unfold());
 const player = new Player($('player'), {
   t: state.t,
   show: new Set(['lanes', 'explain', 'table', 'sql', 'verdicts', 'export']),
@@ -113,6 +116,7 @@ function setWords(t) {
     );
   }
   player.setWords(t);
+  drawFold();
   fillPicker();
   fillMutants();
   drawSourceNote();
@@ -302,19 +306,52 @@ function syncPicker() {
   ui.picker.value = lib && lib.text === state.text ? state.name : '';
 }
 
-/** @param {string} text */
-function setEditor(text) {
+/**
+ * A text of more lines than this that a link brings arrives folded: a
+ * textarea lays every line out at once when its text is set (2,500 lines
+ * took 45 ms alone on 2 cores, twice that while the engine starts), and
+ * the page would stall before the reader asked to see them.
+ */
+const FOLD_LINES = 1000;
+
+/**
+ * Puts text in the editor, folded (see FOLD_LINES) when fold is set and
+ * the text is that long.
+ * @param {string} text
+ * @param {{fold?: boolean}} [o]
+ */
+function setEditor(text, { fold = false } = {}) {
+  const lines = lineCount(text);
+  state.folded = fold && lines > FOLD_LINES ? lines : 0;
+  drawFold(); // hidden first: a folded text is set without a layout
   if (ui.editor.value !== text) ui.editor.value = text;
   ui.editor.rows = fitRows(text, 8, 26);
   syncPicker();
 }
 
+/** Shows the editor, or in its place the note that its text is folded. */
+function drawFold() {
+  const t = state.t;
+  ui.fold.hidden = state.folded === 0;
+  ui.editorWrap.hidden = state.folded > 0;
+  if (state.folded === 0) return;
+  /** @type {HTMLElement} */ (ui.fold.firstElementChild).textContent = t.editorFolded(state.folded);
+  /** @type {HTMLElement} */ (ui.fold.lastElementChild).textContent = t.showText;
+}
+
+/** Shows a folded text in the editor. */
+function unfold() {
+  state.folded = 0;
+  drawFold();
+}
+
 /**
- * Opens what the hash asks for: the first time, or when a link changed it.
+ * Opens what the hash asks for (want, read from it): the first time, or
+ * when a link changed it.
  * @param {boolean} initial
+ * @param {ReturnType<typeof readHash>} want
  */
-async function openFromHash(initial) {
-  const want = readHash();
+async function openFromHash(initial, want = readHash()) {
   const def = libraryEntry(state.defaultName) || state.library[0];
   state.name = want.name || (def ? def.name : 'timeline.tl');
   state.text = want.text ?? (def ? def.text : '');
@@ -325,7 +362,7 @@ async function openFromHash(initial) {
     setWords(strings(state.lang));
   }
   await fillMutants();
-  setEditor(state.text);
+  setEditor(state.text, { fold: true });
   const lib = libraryEntry(state.name);
   const asWritten = lib && lib.text === state.text;
   if (asWritten && (initial || !state.engine)) await showAhead(lib, want.cursor ?? undefined);
@@ -446,6 +483,10 @@ function wireChrome() {
     invariants: async () => (await engineOrLoad()).invariants(),
     load: loadExplored,
   });
+  ui.fold.lastElementChild?.addEventListener('click', () => {
+    unfold();
+    ui.editor.focus();
+  });
   const keysClose = $('keys-close');
   ui.keysButton.addEventListener('click', () => toggleKeys());
   keysClose.addEventListener('click', () => ui.keys.close());
@@ -467,7 +508,7 @@ function wireChrome() {
       return;
     }
     player.pause();
-    openFromHash(false);
+    openFromHash(false, want); // a long timeline's link is read once
   });
 }
 

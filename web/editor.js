@@ -44,10 +44,12 @@ export class ErrorView {
   /**
    * @param {HTMLElement} box where the mistakes are listed (hidden while there are none)
    * @param {HTMLTextAreaElement | null} editor the text's editor, if it has one: marked invalid, and where line:col goes
+   * @param {() => void} [reveal] shows the editor if it is folded, before the caret goes to a mistake
    */
-  constructor(box, editor) {
+  constructor(box, editor, reveal) {
     this.box = box;
     this.editor = editor;
+    this.reveal = reveal;
     box.hidden = true;
     box.addEventListener('click', (e) => {
       const b = /** @type {HTMLElement} */ (e.target).closest('button.linecol');
@@ -102,10 +104,22 @@ export class ErrorView {
    */
   select(line, col) {
     if (!this.editor) return;
+    this.reveal?.();
     const pos = caretOffset(this.editor.value, line, col);
     this.editor.focus();
     this.editor.setSelectionRange(pos, pos);
   }
+}
+
+/**
+ * The lines of text: a newline ends a line, and a last line needs none.
+ * @param {string} text
+ */
+export function lineCount(text) {
+  if (text === '') return 0;
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < text.length - 1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 /**

@@ -227,6 +227,9 @@ export const en = {
   mutantNote: (rule) =>
     `This engine is broken on purpose: it breaks “${rule}”. Watch the expectations and the invariants.`,
   editorText: 'Timeline text',
+  /** @param {number} n */
+  editorFolded: (n) => `This timeline is ${n} lines long: its text is folded, so that the page stays quick.`,
+  showText: 'Show the text',
   editorHint: 'Edit the text: it runs again at once on the real engine in your browser. {code} is an expectation.',
   aheadOfTime: 'computed ahead of time by the same engine',
   inBrowser: 'run in your browser',
@@ -465,6 +468,8 @@ export const ko = {
   ownTimeline: '직접 고친 타임라인',
   mutantNote: (rule) => `이 엔진은 일부러 고장 냈습니다: “${rule}” 규칙을 어깁니다. 예상과 불변식을 지켜보세요.`,
   editorText: '타임라인 텍스트',
+  editorFolded: (n) => `이 타임라인은 ${n}줄입니다. 페이지가 빠르게 움직이도록 텍스트를 접어 두었습니다.`,
+  showText: '텍스트 보기',
   editorHint: '텍스트를 고치면 브라우저의 실제 엔진에서 바로 다시 실행됩니다. {code}는 예상 결과입니다.',
   aheadOfTime: '같은 엔진으로 미리 계산함',
   inBrowser: '브라우저에서 실행함',

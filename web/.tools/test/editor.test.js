@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { caretOffset, fitRows, mistakes } from '../../editor.js';
+import { caretOffset, fitRows, lineCount, mistakes } from '../../editor.js';
 
 test('caretOffset finds line:col in the text, clamped to it', () => {
   const text = 'ab\n민수 claim\n\nxyz';
@@ -23,4 +23,22 @@ test('fitRows sizes an editor to its text within bounds', () => {
   assert.equal(fitRows('a', 8, 26), 8);
   assert.equal(fitRows('a\n'.repeat(12), 8, 26), 14);
   assert.equal(fitRows('a\n'.repeat(100), 8, 26), 26);
+});
+
+test('lineCount counts the lines as an editor shows them: a last newline starts none', () => {
+  for (const [text, want] of /** @type {[string, number][]} */ ([
+    ['', 0],
+    ['a', 1],
+    ['\n', 1],
+    ['a\n', 1],
+    ['a\nb', 2],
+    ['a\nb\n', 2],
+    ['a\n\n', 2],
+    ['\n\n', 2],
+    ['민수\nclaim', 2],
+  ])) {
+    assert.equal(lineCount(text), want, JSON.stringify(text));
+  }
+  assert.equal(lineCount('a\n'.repeat(1000)), 1000);
+  assert.equal(lineCount(`${'a\n'.repeat(1000)}b`), 1001);
 });
