@@ -39,9 +39,12 @@
 //     scope and an exhaustive search, natively in this process and in the
 //     page's explorer worker, side by side (explore.go; built with the
 //     mutants tag, as make bench does);
-//  7. in a second browser with a fresh profile and every renderer slowed
-//     4x (slow.go, slowrun.go): the official build's first cycle and the
-//     simulator's first trace of a timeline of its own, both cold;
+//  7. the cold first results again, each round in a browser of its own
+//     with a fresh profile, the side loaded first alternating (fresh.go):
+//     the official build's first cycle and the simulator's engine's first
+//     trace, 5 rounds at full speed, then 3 with every renderer slowed 4x
+//     (slow.go) on a timeline of the simulator's own; issue 15's goals on
+//     the cold start take their medians, one cold load swinging by a third;
 //  8. a course page (issue 13): a bundle (make dist) and a lesson with five
 //     of the library's timelines as Markdown fences, prerendered (leaselab
 //     prerender), cold: the first trace painted and the bytes of
@@ -231,8 +234,10 @@ func (s *session) steps(r *results, o options, notes *[]string) []step {
 		{fmt.Sprintf("the simulator, a %d-step timeline", longTimelineSteps),
 			noted(func() ([]string, error) { return s.longTimeline(r) })},
 		{"the explorer, natively and in the page", noted(func() ([]string, error) { return s.explorer(r) })},
-		{fmt.Sprintf("the cold first results again, CPU slowed %dx, in a browser of its own", slowFactor),
-			noted(func() ([]string, error) { return slowed(o, s.base, r) })},
+		{fmt.Sprintf("the cold first results again, in %d fresh browsers", freshRounds),
+			noted(func() ([]string, error) { return freshRuns(o, s.base, "/", 1, freshRounds, &r.Fresh) })},
+		{fmt.Sprintf("the cold first results again, CPU slowed %dx, in %d fresh browsers", slowFactor, slowRounds),
+			noted(func() ([]string, error) { return freshRuns(o, s.base, slowStory(), slowFactor, slowRounds, &r.Slow) })},
 		{"the engine's files, brotli", func() (err error) {
 			r.EngineBrotli, err = precompressedSize(o.web, engineFiles)
 			return err

@@ -117,10 +117,12 @@ type results struct {
 
 	Sim, Cycle, Official side // index.html; leaselab's cycle page; the official build's cycle page
 
-	// Slow is the cold first results again, the processor slowed
-	// slowFactor times (slowrun.go): Sim.EngineTraceCold and
-	// Official.FirstCold.
-	Slow struct{ Sim, Official side }
+	// Fresh is the cold first results again, medians of freshRounds
+	// fresh browsers (fresh.go): Sim.EngineTraceCold and
+	// Official.FirstCold; Slow the same, the processor slowed slowFactor
+	// times, medians of slowRounds. Issue 15's goals on the engine's cold
+	// start are on these.
+	Fresh, Slow struct{ Sim, Official side }
 
 	// EngineBrotli is the bytes of engineFiles, precompressed with brotli.
 	EngineBrotli float64
@@ -141,6 +143,7 @@ type results struct {
 func newResults() results {
 	r := results{Sim: newSide(), Cycle: newSide(), Official: newSide(),
 		EngineBrotli: unmeasured, LongTask: unmeasured, LongRun: unmeasured, Course: newCourse()}
+	r.Fresh.Sim, r.Fresh.Official = newSide(), newSide()
 	r.Slow.Sim, r.Slow.Official = newSide(), newSide()
 	return r
 }
@@ -180,10 +183,10 @@ func (r results) goals() []goal {
 		return fmt.Sprintf("the official build's %s (%s)", name, millis(v))
 	}
 	return []goal{
-		{Name: "the engine's own first trace, cold", Unit: "ms",
-			Measured: r.Sim.EngineTraceCold, Limit: goalEngineTraceRatio * r.Official.FirstCold,
-			Basis: fmt.Sprintf("%gx %s", goalEngineTraceRatio, official("first result, cold", r.Official.FirstCold))},
-		{Name: fmt.Sprintf("the engine's own first trace, cold, CPU slowed %dx", slowFactor), Unit: "ms",
+		{Name: fmt.Sprintf("the engine's own first trace, cold, median of %d fresh browsers", freshRounds), Unit: "ms",
+			Measured: r.Fresh.Sim.EngineTraceCold, Limit: goalEngineTraceRatio * r.Fresh.Official.FirstCold,
+			Basis: fmt.Sprintf("%gx %s", goalEngineTraceRatio, official("first result, cold, alike", r.Fresh.Official.FirstCold))},
+		{Name: fmt.Sprintf("the engine's own first trace, cold, CPU slowed %dx, median of %d fresh browsers", slowFactor, slowRounds), Unit: "ms",
 			Measured: r.Slow.Sim.EngineTraceCold, Limit: goalEngineTraceRatio * r.Slow.Official.FirstCold,
 			Basis: fmt.Sprintf("%gx %s", goalEngineTraceRatio, official("first result, slowed alike", r.Slow.Official.FirstCold))},
 		{Name: "cycles/s after warm-up", Unit: "/s", AtLeast: true,
@@ -278,7 +281,9 @@ func (r results) writeFigures(w io.Writer) error {
 	row("engine ready, warm", func(s side) float64 { return s.EngineReadyWarm }, millis, false)
 	row("engine's own first trace, cold", func(s side) float64 { return s.EngineTraceCold }, millis, false)
 	row("engine's own first trace, warm", func(s side) float64 { return s.EngineTraceWarm }, millis, false)
-	fmt.Fprintf(tw, "engine's own first trace / first cycle, cold, CPU slowed %dx\t%s\t\t%s\t%s\t\t\n", slowFactor,
+	fmt.Fprintf(tw, "engine's own first trace / first cycle, cold, median of %d fresh browsers\t%s\t\t%s\t%s\t\t\n", freshRounds,
+		millis(r.Fresh.Sim.EngineTraceCold), millis(r.Fresh.Official.FirstCold), ratioText(r.Fresh.Sim.EngineTraceCold, r.Fresh.Official.FirstCold))
+	fmt.Fprintf(tw, "the same, CPU slowed %dx, median of %d\t%s\t\t%s\t%s\t\t\n", slowFactor, slowRounds,
 		millis(r.Slow.Sim.EngineTraceCold), millis(r.Slow.Official.FirstCold), ratioText(r.Slow.Sim.EngineTraceCold, r.Slow.Official.FirstCold))
 	fmt.Fprintf(tw, "a %d-step timeline opened, trace drawn\t%s\t\t\t\t\t\n", longTimelineSteps, millis(r.LongRun))
 	fmt.Fprintf(tw, "  its longest main-thread task\t%s\t\t\t\t\t\n", longTaskText(r.LongTask))

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+)
+
+// slowFactor is how much slower the processor is in the slowed run.
+const slowFactor = 4
+
+// Rounds of the cold first results in fresh browsers. One cold load of
+// each side on a machine of 2 cores swings by a third from run to run (the
+// simulator's engine's first trace took 630 to 903 ms in four runs of one
+// day, the official build's first cycle 301 to 364 ms), so the goals on
+// them take medians of rounds, as the native goals do. Each round starts a
+// browser of its own with a fresh profile (nothing cached), loads the page
+// neither side uses, then both sides, the side loaded first alternating
+// from round to round.
+const (
+	freshRounds = 5 // at full speed: about 5 s a round
+	slowRounds  = 3 // CPU slowed slowFactor times: about 12 s a round
+
+	// freshSettle is how long a new browser is left alone before the
+	// round: Chromium's own start-up work (its components, its first
+	// profile writes) takes the cores for a second or two.
+	freshSettle = 2 * time.Second
+)
+
+// freshPair is one round: in a new browser, the official build's first
+// cycle and the simulator's engine's first trace at simPath (ms), the
+// official build first when officialFirst, the renderers slowed factor
+// times (1: not slowed). lastRun is what the simulator's first run gave.
+func freshPair(o options, base, simPath string, factor float64, officialFirst bool) (official, sim float64, lastRun string, err error) {
+	profile, err := os.MkdirTemp("", "leaselab-browserbench-fresh-")
+	if err != nil {
+		return 0, 0, "", err
+	}
+	defer os.RemoveAll(profile)
+	ctx, stop, pid, err := startBrowser(o.chromium, profile, o.jsFlags)
+	if err != nil {
+		return 0, 0, "", err
+	}
+	defer stop()
+	time.Sleep(freshSettle)
+	if factor > 1 {
+		slow := slowDown(pid, factor)
+		defer slow.close()
+	}
+	s := &session{base: base, browser: ctx, pid: pid}
+	if err := s.primer("/bench/"); err != nil {
+		return 0, 0, "", err
+	}
+	officialRun := func() error {
+		t, err := s.open("/bench/sqlite.html", 5*time.Minute)
+		if err != nil {
+			return err
+		}
+		defer t.close()
+		if official, err = cycleFirst(t); err != nil {
+			return fmt.Errorf("the official build: %w", err)
+		}
+		return nil
+	}
+	simRun := func() error {
+		t, err := s.open(simPath, 5*time.Minute)
+		if err != nil {
+			return err
+		}
+		defer t.close()
+		v, err := s.simulatorLoad(t)
+		if err != nil {
+			return fmt.Errorf("the simulator: %w", err)
+		}
+		sim, lastRun = v.Run, v.LastRun
+		return nil
+	}
+	order := []func() error{simRun, officialRun}
+	if officialFirst {
+		order = []func() error{officialRun, simRun}
+	}
+	for _, run := range order {
+		if err := run(); err != nil {
+			return 0, 0, "", err
+		}
+	}
+	return official, sim, lastRun, nil
+}
+
+// freshRuns measures rounds rounds of freshPair into both (their medians:
+// Official.FirstCold, Sim.EngineTraceCold) and says what each round gave.
+func freshRuns(o options, base, simPath string, factor float64, rounds int, into *struct{ Sim, Official side }) ([]string, error) {
+	var officials, sims []float64
+	var each []string
+	for i := range rounds {
+		official, sim, lastRun, err := freshPair(o, base, simPath, factor, i%2 == 0)
+		if err != nil {
+			return nil, fmt.Errorf("round %d: %w", i+1, err)
+		}
+		if lastRun == "" {
+			return nil, fmt.Errorf("round %d: the simulator's engine did not run", i+1)
+		}
+		officials, sims = append(officials, official), append(sims, sim)
+		each = append(each, fmt.Sprintf("%s / %s", millis(sim), millis(official)))
+	}
+	into.Official.FirstCold, into.Sim.EngineTraceCold = median(officials), median(sims)
+	speed := "at full speed"
+	if factor > 1 {
+		speed = fmt.Sprintf("CPU slowed %gx (every renderer process stopped %g/%g of each %v, all its threads alike)", factor, factor-1, factor, slowPeriod)
+	}
+	return []string{fmt.Sprintf("cold first results in %d fresh browsers, %s, the simulator's engine's first trace at %s / the official build's first cycle, round by round: %s; medians %s / %s",
+		rounds, speed, simPath[:min(len(simPath), 24)], strings.Join(each, ", "),
+		millis(into.Sim.EngineTraceCold), millis(into.Official.FirstCold))}, nil
+}
+
+// slowStory is the simulator's address the slowed rounds open: a timeline
+// no trace computed ahead of time stands for, so that the first trace drawn
+// is the engine's own.
+func slowStory() string {
+	return simulatorLink("story.tl", storyTimeline("claim, expire, reclaim, stale complete", 3))
+}
