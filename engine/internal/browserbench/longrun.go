@@ -30,10 +30,10 @@ const watchLongRun = `(hash) => {
 	framed.observe({ type: 'long-animation-frame' });
 	const what = () => {
 		const f = frames.find((f) => f.startTime - 1 <= at && at < f.startTime + f.duration);
-		if (!f) return 'no long animation frame holds it';
+		if (!f) return 'a task outside any long animation frame (no rendering in it)';
 		const scripts = f.scripts.map((s) => s.invoker + ' (' + (s.sourceURL.split('/').pop() || '?') + ') ' + Math.round(s.duration) + ' ms');
 		const layout = f.styleAndLayoutStart ? Math.round(f.startTime + f.duration - f.styleAndLayoutStart) : 0;
-		return (scripts.join(', ') || 'no script') + '; style, layout and paint ' + layout + ' ms';
+		return 'a frame of ' + (scripts.join(', ') || 'no script') + '; style, layout and paint ' + layout + ' ms';
 	};
 	delete root.dataset.lastRun;
 	const t0 = performance.now();
@@ -89,7 +89,7 @@ func (s *session) longTimeline(r *results) ([]string, error) {
 	note := fmt.Sprintf("simulator, a %d-step timeline (%d bytes) opened by link: trace drawn after %.0f ms, %d main-thread tasks of 50 ms or more",
 		longTimelineSteps, len(text), w.Took, w.Tasks)
 	if w.What != "" {
-		note += fmt.Sprintf("; the longest (%.0f ms) was in a frame of %s", w.Longest, w.What)
+		note += fmt.Sprintf("; the longest (%.0f ms) was in %s", w.Longest, w.What)
 	}
 	return []string{note}, nil
 }
