@@ -12,8 +12,8 @@ const slowFactor = 4
 
 // Rounds of the cold first results in fresh browsers. One cold load of
 // each side on a machine of 2 cores swings by a third from run to run (the
-// simulator's engine's first trace took 630 to 903 ms in four runs of one
-// day, the official build's first cycle 301 to 364 ms), so the goals on
+// simulator's engine's first trace took 728 to 903 ms in four runs of one
+// day, the official build's first cycle 289 to 364 ms), so the goals on
 // them take medians of rounds, as the native goals do. Each round starts a
 // browser of its own with a fresh profile (nothing cached), loads the page
 // neither side uses, then both sides, the side loaded first alternating
