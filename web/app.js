@@ -316,16 +316,20 @@ const FOLD_LINES = 1000;
 
 /**
  * Puts text in the editor, folded (see FOLD_LINES) when fold is set and
- * the text is that long.
+ * the text is that long; the text in the editor already is left as it is.
  * @param {string} text
  * @param {{fold?: boolean}} [o]
  */
 function setEditor(text, { fold = false } = {}) {
-  const lines = lineCount(text);
-  state.folded = fold && lines > FOLD_LINES ? lines : 0;
-  drawFold(); // hidden first: a folded text is set without a layout
-  if (ui.editor.value !== text) ui.editor.value = text;
-  ui.editor.rows = fitRows(text, 8, 26);
+  // The same text (a link that changes only the engine or the language)
+  // stays as the reader left it, folded or shown.
+  if (ui.editor.value !== text) {
+    const lines = lineCount(text);
+    state.folded = fold && lines > FOLD_LINES ? lines : 0;
+    drawFold(); // hidden first: a folded text is set without a layout
+    ui.editor.value = text;
+    ui.editor.rows = fitRows(text, 8, 26);
+  }
   syncPicker();
 }
 

@@ -11,7 +11,7 @@
 // engine decides.
 
 import { Hint } from './hint.js';
-import { afterPaint, drawTable, h, standaloneSVG, timeAt } from './render.js';
+import { afterPaint, drawTable, h, nextTask, standaloneSVG, timeAt } from './render.js';
 import { cursorAtTime, cursorTime, ms, outcomeText } from './trace.js';
 import { TraceView } from './view.js';
 
@@ -129,28 +129,12 @@ export function playStep({ from, to, speed, reduced, onFrame, onDone }) {
 }
 
 /**
- * Waits for the next paint, or 100 ms in a background tab, where
- * requestAnimationFrame does not run.
+ * Waits for the next paint (in a background tab, which paints nothing, for
+ * a task of its own: see afterPaint).
  * @returns {Promise<void>}
  */
 export function nextFrame() {
   return new Promise((resolve) => afterPaint(resolve));
-}
-
-/**
- * Resolves in a task of its own, after what the page has queued: a message
- * to itself, which a background tab does not delay as it does timers.
- * @returns {Promise<void>}
- */
-export function nextTask() {
-  return new Promise((resolve) => {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => {
-      ch.port1.close();
-      resolve();
-    };
-    ch.port2.postMessage(null);
-  });
 }
 
 /**
@@ -249,7 +233,12 @@ export class Player {
     this.parts.verdict.after(this.hint.root);
     host.append(this.parts.sheet, this.parts.views, this.parts.transport, this.parts.foot, this.parts.final);
     this.#wire();
+    // Printing, and a print emulated (which fires no beforeprint), wants
+    // the final table whole.
     window.addEventListener('beforeprint', () => this.#drawFinal(true));
+    window.matchMedia?.('print').addEventListener('change', (e) => {
+      if (e.matches) this.#drawFinal(true);
+    });
     this.setViews(1);
     this.setWords(opts.t);
   }

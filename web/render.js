@@ -428,7 +428,6 @@ export function drawTable(table, rows, changed, clock, t, offset = () => 0, { wh
     changedOf.set(c.job, cols.add(c.column));
   }
   const body = table.tBodies[0];
-  const drawn = rowKeys.get(body);
   const keys = rows.map((r) => {
     const cols = changedOf.get(r.id);
     const valid = r.status === 'leased' && r.lease_until > 0 ? String(clock + offset(r.owner) < r.lease_until) : '';
@@ -437,39 +436,68 @@ export function drawTable(table, rows, changed, clock, t, offset = () => 0, { wh
     return key;
   });
   const build = (/** @type {Row} */ r) => jobRow(r, changedOf.get(r.id), clock + offset(r.owner), t);
-  // A row is built again only when what it shows changed: a step of a long
-  // timeline rewrites the rows it changed, not the whole table. When more
-  // rows than a slice changed (a new run, another language), the table is
-  // filled again a slice at a time instead: the rows a step changed are
-  // never drawn beside rows of another step.
-  const stale = drawn && drawn.length === body.rows.length ? changedRows(drawn, keys) : null;
-  if (!stale || (stale.length > SLICE && !whole)) {
-    fillSliced(body, rows, build, whole, (n) => rowKeys.set(body, keys.slice(0, n)));
-    return;
-  }
-  stopFilling(body);
-  for (const i of stale) {
-    const row = build(rows[i]);
-    if (i < body.rows.length) body.rows[i].replaceWith(row);
-    else body.append(row);
-  }
-  while (body.rows.length > rows.length) body.rows[rows.length].remove();
-  rowKeys.set(body, keys);
+  patchRows(body, rows, keys, build, whole);
 }
 
 /**
- * The indexes of the rows whose keys differ from those drawn, including
- * the rows not drawn yet.
- * @param {string[]} drawn
+ * Makes body's rows show rows (keys[i] says what row i shows): a row is
+ * built again only when what it shows changed, so a step of a long
+ * timeline rewrites the rows it changed, not the whole table. When more
+ * rows than a slice are to be built (a new run, a jump over many steps,
+ * another language), the outdated rows are hidden at once and built
+ * again a slice per painted frame, where they stand: no frame shows rows
+ * of two steps side by side, and the table keeps its height, so a reader
+ * scrolled down it keeps their place. A later call takes over from an
+ * earlier one still at work.
+ * @param {HTMLTableSectionElement} body
+ * @param {Row[]} rows
  * @param {string[]} keys
+ * @param {(r: Row) => HTMLTableRowElement} build
+ * @param {boolean} whole every row at once
  */
-function changedRows(drawn, keys) {
+function patchRows(body, rows, keys, build, whole) {
+  stopFilling(body);
+  let drawn = rowKeys.get(body);
+  if (!drawn || drawn.length !== body.rows.length) {
+    body.replaceChildren();
+    drawn = [];
+  }
+  while (body.rows.length > rows.length) body.rows[body.rows.length - 1].remove();
+  drawn.length = body.rows.length;
+  rowKeys.set(body, drawn);
   /** @type {number[]} */
-  const out = [];
+  const todo = [];
   keys.forEach((k, i) => {
-    if (drawn[i] !== k) out.push(i);
+    if (i >= drawn.length || drawn[i] !== k) todo.push(i);
+    else if (body.rows[i].classList.contains('outdated')) body.rows[i].classList.remove('outdated');
   });
-  return out;
+  let next = 0;
+  const slice = (/** @type {number} */ n) => {
+    for (const end = Math.min(todo.length, next + n); next < end; next++) {
+      const i = todo[next];
+      const row = build(rows[i]);
+      if (i < body.rows.length) body.rows[i].replaceWith(row);
+      else body.append(row);
+      drawn[i] = keys[i];
+    }
+  };
+  if (whole || todo.length <= SLICE) {
+    slice(todo.length);
+    return;
+  }
+  for (const i of todo) if (i < body.rows.length) body.rows[i].classList.add('outdated');
+  slice(SLICE);
+  const more = () => {
+    filling.set(
+      body,
+      afterPaint(() => {
+        filling.delete(body);
+        slice(SLICE);
+        if (next < todo.length) more();
+      }),
+    );
+  };
+  more();
 }
 
 /** @type {WeakMap<HTMLTableSectionElement, string[]>} what each drawn row of a jobs table shows */
@@ -486,49 +514,69 @@ const SLICE = 50;
 const filling = new WeakMap();
 
 /**
- * Calls fn once the next frame has been painted, or after 100 ms in a
- * background tab, where requestAnimationFrame does not run. Returns a
- * function that cancels the call.
+ * Calls fn once the next frame has been painted; in a background tab,
+ * where requestAnimationFrame does not run and timers wait a second or
+ * more, after a message to itself instead. Returns a function that
+ * cancels the call.
  * @param {() => void} fn
  * @returns {() => void}
  */
 export function afterPaint(fn) {
+  let live = true;
   let timer = 0;
+  let frame = 0;
   const go = () => {
+    if (!live) return;
     cancel();
     fn();
   };
-  const frame = requestAnimationFrame(() => {
-    clearTimeout(timer);
-    timer = window.setTimeout(go, 0);
-  });
-  timer = window.setTimeout(go, 100);
   const cancel = () => {
+    live = false;
     cancelAnimationFrame(frame);
     clearTimeout(timer);
   };
+  if (document.hidden) {
+    nextTask().then(go);
+    return cancel;
+  }
+  frame = requestAnimationFrame(() => {
+    clearTimeout(timer);
+    timer = window.setTimeout(go, 0);
+  });
+  timer = window.setTimeout(go, 100); // the tab hidden meanwhile
   return cancel;
 }
 
 /**
- * Fills parent with an element built from each item: at once when there
- * are few or whole is set, else SLICE of them now and SLICE more after each
- * frame painted, so that a table of a thousand jobs never holds the page
- * for long: each frame lays out at most SLICE new items. Filling parent
- * again stops an earlier filling. drawn(n) hears how many items are in
- * place, after each slice.
+ * Resolves in a task of its own, after what the page has queued: a message
+ * to itself, which a background tab does not delay as it does timers.
+ * @returns {Promise<void>}
+ */
+export function nextTask() {
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
+    ch.port2.postMessage(null);
+  });
+}
+
+/**
+ * Fills parent with an element built from each item: SLICE of them now and
+ * SLICE more after each frame painted, so that a list of a thousand
+ * statements never holds the page for long: each frame lays out at most
+ * SLICE new items. Filling parent again stops an earlier filling.
  * @template T
  * @param {Element} parent
  * @param {T[]} items
  * @param {(item: T) => Element} build
- * @param {boolean} whole
- * @param {(n: number) => void} [drawn]
  */
-function fillSliced(parent, items, build, whole, drawn) {
+function fillSliced(parent, items, build) {
   stopFilling(parent);
-  const first = whole ? items.length : Math.min(items.length, SLICE);
+  const first = Math.min(items.length, SLICE);
   parent.replaceChildren(...items.slice(0, first).map(build));
-  drawn?.(first);
   const more = (/** @type {number} */ from) => {
     if (from >= items.length) return;
     filling.set(
@@ -537,7 +585,6 @@ function fillSliced(parent, items, build, whole, drawn) {
         filling.delete(parent);
         const to = Math.min(items.length, from + SLICE);
         parent.append(...items.slice(from, to).map(build));
-        drawn?.(to);
         more(to);
       }),
     );
@@ -658,7 +705,7 @@ export function drawSQL(list, statements, t) {
       h('code', { translate: 'no' }, ...bindArgs(st.sql, st.args || [])),
     );
   };
-  fillSliced(list, statements, build, false);
+  fillSliced(list, statements, build);
 }
 
 /** @param {string | number | null | undefined} v */

@@ -31,16 +31,16 @@ const (
 // freshPair is one round: in a new browser, the official build's first
 // cycle and the simulator's engine's first trace at simPath (ms), the
 // official build first when officialFirst, the renderers slowed factor
-// times (1: not slowed). lastRun is what the simulator's first run gave.
-func freshPair(o options, base, simPath string, factor float64, officialFirst bool) (official, sim float64, lastRun string, err error) {
+// times (1: not slowed).
+func freshPair(o options, base, simPath string, factor float64, officialFirst bool) (official, sim float64, err error) {
 	profile, err := os.MkdirTemp("", "leaselab-browserbench-fresh-")
 	if err != nil {
-		return 0, 0, "", err
+		return 0, 0, err
 	}
 	defer os.RemoveAll(profile)
 	ctx, stop, pid, err := startBrowser(o.chromium, profile, o.jsFlags)
 	if err != nil {
-		return 0, 0, "", err
+		return 0, 0, err
 	}
 	defer stop()
 	time.Sleep(freshSettle)
@@ -50,7 +50,7 @@ func freshPair(o options, base, simPath string, factor float64, officialFirst bo
 	}
 	s := &session{base: base, browser: ctx, pid: pid}
 	if err := s.primer("/bench/"); err != nil {
-		return 0, 0, "", err
+		return 0, 0, err
 	}
 	officialRun := func() error {
 		t, err := s.open("/bench/sqlite.html", 5*time.Minute)
@@ -73,7 +73,7 @@ func freshPair(o options, base, simPath string, factor float64, officialFirst bo
 		if err != nil {
 			return fmt.Errorf("the simulator: %w", err)
 		}
-		sim, lastRun = v.Run, v.LastRun
+		sim = v.Run
 		return nil
 	}
 	order := []func() error{simRun, officialRun}
@@ -82,10 +82,10 @@ func freshPair(o options, base, simPath string, factor float64, officialFirst bo
 	}
 	for _, run := range order {
 		if err := run(); err != nil {
-			return 0, 0, "", err
+			return 0, 0, err
 		}
 	}
-	return official, sim, lastRun, nil
+	return official, sim, nil
 }
 
 // freshRuns measures rounds rounds of freshPair into both (their medians:
@@ -94,12 +94,9 @@ func freshRuns(o options, base, simPath string, factor float64, rounds int, into
 	var officials, sims []float64
 	var each []string
 	for i := range rounds {
-		official, sim, lastRun, err := freshPair(o, base, simPath, factor, i%2 == 0)
+		official, sim, err := freshPair(o, base, simPath, factor, i%2 == 0)
 		if err != nil {
 			return nil, fmt.Errorf("round %d: %w", i+1, err)
-		}
-		if lastRun == "" {
-			return nil, fmt.Errorf("round %d: the simulator's engine did not run", i+1)
 		}
 		officials, sims = append(officials, official), append(sims, sim)
 		each = append(each, fmt.Sprintf("%s / %s", millis(sim), millis(official)))

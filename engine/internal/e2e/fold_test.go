@@ -66,6 +66,13 @@ func TestEditor_ALinkOfMoreThanAThousandLinesArrivesFoldedUntilAsked(t *testing.
 		}
 		must(t, chromedp.Do(ctx, chromedp.Click(`#editor-fold button`)))
 		waitFor(t, ctx, `document.getElementById('editor').checkVisibility() && document.activeElement === document.getElementById('editor') && document.getElementById('editor-fold').hidden`, 5*time.Second)
+		// A link to the same text in another language leaves the text as
+		// the reader left it: shown.
+		eval[bool](t, ctx, `(location.hash += '&lang=ko', true)`)
+		waitFor(t, ctx, `document.documentElement.lang === 'ko' && document.body.dataset.engineView === 'ready'`, 30*time.Second)
+		if got := eval[map[string]any](t, ctx, state); got["folded"] != false || got["shown"] != true {
+			t.Errorf("the same text in Korean: %v, want it shown as the reader left it", got)
+		}
 	}
 	noProblems(t, ctx)
 }

@@ -189,13 +189,12 @@ func TestTable_ManyJobsEndWholeAndOnceEachWhileSteppingThroughThem(t *testing.T)
 	noProblems(t, ctx)
 }
 
-// A step rewrites only the rows it changed while they fit in one slice
-// (render.js drawTable): the other rows stay the elements they were. A
-// move that changes more rows than a slice fills the table again, a slice
-// a frame, so no frame lays out a whole long table and no row of the old
-// step is drawn beside rows of the new one. Before, at and after the
-// slice's size (50 rows).
-func TestTable_AMoveRewritesOnlyTheRowsItChangedUpToASliceAndRefillsBeyond(t *testing.T) {
+// A move rewrites only the rows it changed (render.js patchRows): the
+// other rows stay the elements they were. When it changed more rows than a
+// slice (50), the rest are hidden at once and drawn again a slice per
+// frame, where they stand: no frame shows a row of the old step beside
+// rows of the new one. Before, at and after the slice's size, and beyond.
+func TestTable_AMoveRewritesOnlyTheRowsItChangedASliceAFrameNeverBesideOldOnes(t *testing.T) {
 	ctx := tab(t)
 	open(t, ctx, "")
 	waitEngine(t, ctx)
@@ -210,36 +209,57 @@ func TestTable_AMoveRewritesOnlyTheRowsItChangedUpToASliceAndRefillsBeyond(t *te
 	}
 	src := base64.RawURLEncoding.EncodeToString([]byte(b.String()))
 	rows := `[...document.querySelectorAll('#player .view .jobs-table tbody tr')]`
+	done := fmt.Sprintf(`document.body.dataset.engineView === 'ready' && %s.length === %d && !document.querySelector('#player tr.outdated')`, rows, jobs)
+	// watch samples every frame once the cursor is at step: the most rows
+	// hidden at once, and the rows shown that do not match the step
+	// (the first step jobs leased, the others pending).
+	watch := `(step) => {
+		const w = (window.__watch = { hidden: 0, wrong: 0, frames: 0 });
+		const look = () => {
+			if (document.getElementById('player').dataset.cursor === String(step)) {
+				w.frames++;
+				let hidden = 0;
+				for (const r of ` + rows + `) {
+					if (r.classList.contains('outdated')) { hidden++; continue; }
+					const leased = r.querySelector('[data-col=status]').firstChild.textContent === 'leased';
+					if (leased !== Number(r.dataset.job.slice(1)) < step) w.wrong++;
+				}
+				w.hidden = Math.max(w.hidden, hidden);
+				if (hidden === 0 && w.frames > 1) return;
+			}
+			requestAnimationFrame(look);
+		};
+		requestAnimationFrame(look);
+		return true;
+	}`
 	at := func(step int) {
 		t.Helper()
 		eval[bool](t, ctx, fmt.Sprintf(`(location.hash = '#name=slices.tl&src=%s&step=%d', true)`, src, step))
-		waitFor(t, ctx, fmt.Sprintf(`document.getElementById('player').dataset.cursor === '%d' && document.body.dataset.engineView === 'ready' && %s.length === %d`, step, rows, jobs), 30*time.Second)
+		waitFor(t, ctx, fmt.Sprintf(`document.getElementById('player').dataset.cursor === '%d' && %s`, step, done), 30*time.Second)
 	}
 	for _, c := range []struct {
-		to   int
-		kept int // rows that are the same elements after the move
+		to     int
+		hidden int // the most rows hidden in a frame: those past the first slice
 	}{
-		{to: 49, kept: jobs - 49},
-		{to: 50, kept: jobs - 50},
-		{to: 51, kept: 0},
+		{to: 49, hidden: 0},
+		{to: 50, hidden: 0},
+		{to: 51, hidden: 1},
+		{to: 60, hidden: 10},
 	} {
 		at(0)
 		eval[bool](t, ctx, fmt.Sprintf(`(%s.forEach((r) => { r.dataset.before = '1'; }), true)`, rows))
+		eval[bool](t, ctx, fmt.Sprintf(`(%s)(%d)`, watch, c.to))
 		at(c.to)
-		got := eval[map[string]any](t, ctx, fmt.Sprintf(`(() => {
-			const rs = %s;
-			return {kept: rs.filter((r) => r.dataset.before).length,
-				claimed: rs.filter((r) => r.querySelector('[data-col=status]').firstChild.textContent === 'leased').map((r) => r.dataset.job).join()};
-		})()`, rows))
-		if int(got["kept"].(float64)) != c.kept {
-			t.Errorf("from step 0 to %d: %v rows kept, want %d", c.to, got["kept"], c.kept)
+		waitFor(t, ctx, `window.__watch.frames > 1`, 10*time.Second)
+		got := eval[map[string]float64](t, ctx, fmt.Sprintf(`({kept: %s.filter((r) => r.dataset.before).length, hidden: __watch.hidden, wrong: __watch.wrong})`, rows))
+		if want := float64(jobs - c.to); got["kept"] != want {
+			t.Errorf("from step 0 to %d: %v rows kept, want %v (every row the move did not change)", c.to, got["kept"], want)
 		}
-		var want []string
-		for i := range c.to {
-			want = append(want, fmt.Sprintf("j%03d", i))
+		if got["hidden"] != float64(c.hidden) {
+			t.Errorf("from step 0 to %d: at most %v rows hidden in a frame, want %d", c.to, got["hidden"], c.hidden)
 		}
-		if got["claimed"] != strings.Join(want, ",") {
-			t.Errorf("at step %d the leased rows are %v, want the first %d jobs", c.to, got["claimed"], c.to)
+		if got["wrong"] != 0 {
+			t.Errorf("from step 0 to %d: %v rows shown in frames at step %d did not show it", c.to, got["wrong"], c.to)
 		}
 	}
 	noProblems(t, ctx)
