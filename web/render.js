@@ -469,7 +469,7 @@ function patchRows(body, rows, keys, build, whole) {
   const todo = [];
   keys.forEach((k, i) => {
     if (i >= drawn.length || drawn[i] !== k) todo.push(i);
-    else if (body.rows[i].classList.contains('outdated')) body.rows[i].classList.remove('outdated');
+    else body.rows[i].classList.remove('outdated');
   });
   let next = 0;
   const slice = (/** @type {number} */ n) => {

@@ -4,7 +4,6 @@ package e2e_test
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
 	"strings"
 	"testing"
@@ -196,8 +195,6 @@ func TestTable_ManyJobsEndWholeAndOnceEachWhileSteppingThroughThem(t *testing.T)
 // rows of the new one. Before, at and after the slice's size, and beyond.
 func TestTable_AMoveRewritesOnlyTheRowsItChangedASliceAFrameNeverBesideOldOnes(t *testing.T) {
 	ctx := tab(t)
-	open(t, ctx, "")
-	waitEngine(t, ctx)
 	const jobs, claims = 120, 60
 	var b strings.Builder
 	b.WriteString("lease 10s\n")
@@ -207,7 +204,7 @@ func TestTable_AMoveRewritesOnlyTheRowsItChangedASliceAFrameNeverBesideOldOnes(t
 	for i := range claims {
 		fmt.Fprintf(&b, "%dms A claim j%03d -> ok token=1\n", i*10, i)
 	}
-	src := base64.RawURLEncoding.EncodeToString([]byte(b.String()))
+	goTo := openStory(t, ctx, "slices.tl", b.String())
 	rows := `[...document.querySelectorAll('#player .view .jobs-table tbody tr')]`
 	done := fmt.Sprintf(`document.body.dataset.engineView === 'ready' && %s.length === %d && !document.querySelector('#player tr.outdated')`, rows, jobs)
 	// watch samples every frame once the cursor is at step: the most rows
@@ -234,8 +231,8 @@ func TestTable_AMoveRewritesOnlyTheRowsItChangedASliceAFrameNeverBesideOldOnes(t
 	}`
 	at := func(step int) {
 		t.Helper()
-		eval[bool](t, ctx, fmt.Sprintf(`(location.hash = '#name=slices.tl&src=%s&step=%d', true)`, src, step))
-		waitFor(t, ctx, fmt.Sprintf(`document.getElementById('player').dataset.cursor === '%d' && %s`, step, done), 30*time.Second)
+		goTo(step)
+		waitFor(t, ctx, done, 30*time.Second)
 	}
 	for _, c := range []struct {
 		to     int
