@@ -92,8 +92,8 @@ type tab struct {
 	failed    []string          // responses other than 200 and 304, left out of the sums
 }
 
-// open navigates a new tab to path and returns at once; the page goes on
-// loading.
+// open makes a new tab, waits until the browser is quiet (quiet.go),
+// navigates the tab to path and returns at once; the page goes on loading.
 func (s *session) open(path string, limit time.Duration) (*tab, error) {
 	tctx, closeTab := chromedp.NewContext(s.browser)
 	ctx, cancel := context.WithTimeout(tctx, limit)
@@ -145,6 +145,12 @@ func (s *session) open(path string, limit time.Duration) (*tab, error) {
 	if _, err := chromedp.Call(ctx, page.BringToFront, cdp.Empty{}); err != nil {
 		t.cancel()
 		return nil, err
+	}
+	// The browser's own work for a new tab (see quiet.go) is done before
+	// the page's clock starts.
+	if quiet, waited, err := waitQuiet(s.pid); err != nil || !quiet {
+		t.cancel()
+		return nil, fmt.Errorf("%s: the browser was not quiet %v after the tab opened (%v): its figures would carry the browser's own work", path, waited, err)
 	}
 	if err := chromedp.Do(ctx, chromedp.Navigate(s.base+path)); err != nil {
 		t.cancel()
