@@ -243,7 +243,12 @@ class Link {
    * @returns {Promise<Facts>}
    */
   start() {
-    const worker = new Worker(WORKER_URL, { type: 'module', name: 'leaselab engine' });
+    const source = this.#source;
+    // The first worker starts itself from the module's URL (see
+    // engine-worker.js); a later one is handed the compiled module.
+    const url = new URL(WORKER_URL);
+    if (typeof source === 'string') url.searchParams.set('module', source);
+    const worker = new Worker(url, { type: 'module', name: 'leaselab engine' });
     this.#worker = worker;
     const facts = new Promise((resolve, reject) => {
       this.#starting = { resolve, reject };
@@ -251,8 +256,7 @@ class Link {
     worker.onmessage = (e) => this.#receive(worker, e.data);
     worker.onerror = (e) => this.#lost(worker, new Error(`the engine's worker failed: ${e.message || WORKER_URL}`));
     worker.onmessageerror = () => this.#lost(worker, new Error("the engine's worker sent what cannot be read"));
-    const source = this.#source;
-    worker.postMessage(typeof source === 'string' ? { type: 'start', url: source } : { type: 'start', module: source });
+    if (typeof source !== 'string') worker.postMessage({ type: 'start', module: source });
     for (const [id, c] of this.#calls) worker.postMessage({ type: 'call', id, method: c.method, args: c.args });
     return /** @type {Promise<Facts>} */ (facts);
   }
