@@ -17,7 +17,8 @@
 // the bare enqueue -> claim -> complete cycle on the simulator's own
 // WebAssembly (leaselab.benchCycles, wasm/sim); sqlite.html, the same cycle
 // (same schema, same statements, same decisions) on the official build's
-// oo1 API. Each visit is a new tab; in order:
+// oo1 API. Each visit is a new tab, navigated once the browser's own work
+// for a new tab is done (quiet.go); in order:
 //
 //  1. a page neither side uses, so that neither pays for the browser's own
 //     first load;
