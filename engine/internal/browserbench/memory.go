@@ -41,12 +41,39 @@ func renderers(browser int) (map[int]memory, error) {
 // rendererPIDs returns the process ids of the renderers of the browser
 // whose process id is browser.
 func rendererPIDs(browser int) ([]int, error) {
-	entries, err := os.ReadDir("/proc")
+	procs, err := processes()
 	if err != nil {
 		return nil, err
 	}
 	parents := map[int]int{}
-	var candidates []int
+	for pid, p := range procs {
+		parents[pid] = p.ppid
+	}
+	var out []int
+	for pid := range procs {
+		cmd, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+		if err == nil && isRenderer(string(cmd)) && descends(parents, pid, browser) {
+			out = append(out, pid)
+		}
+	}
+	return out, nil
+}
+
+// process is what /proc/PID/stat said of one process: its parent's process
+// id and the whole text.
+type process struct {
+	ppid int
+	stat string
+}
+
+// processes returns every process of the machine by process id, as
+// /proc/PID/stat says; a process that exits while they are read is left out.
+func processes() (map[int]process, error) {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil, err
+	}
+	out := map[int]process{}
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
@@ -60,17 +87,7 @@ func rendererPIDs(browser int) ([]int, error) {
 		if err != nil {
 			continue
 		}
-		parents[pid] = ppid
-		cmd, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && isRenderer(string(cmd)) {
-			candidates = append(candidates, pid)
-		}
-	}
-	var out []int
-	for _, pid := range candidates {
-		if descends(parents, pid, browser) {
-			out = append(out, pid)
-		}
+		out[pid] = process{ppid: ppid, stat: string(stat)}
 	}
 	return out, nil
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -69,37 +67,23 @@ func waitQuiet(browser int) (bool, time.Duration, error) {
 // treeCPU returns the CPU time (user and system) that the process browser
 // and every process descending from it have used so far.
 func treeCPU(browser int) (time.Duration, error) {
-	entries, err := os.ReadDir("/proc")
+	procs, err := processes()
 	if err != nil {
 		return 0, err
 	}
-	parents := map[int]int{}
-	used := map[int]time.Duration{}
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue // gone meanwhile
-		}
-		ppid, err := parsePPID(string(stat))
-		if err != nil {
-			continue
-		}
-		cpu, err := parseCPU(string(stat))
-		if err != nil {
-			continue
-		}
-		parents[pid], used[pid] = ppid, cpu
-	}
-	if _, ok := used[browser]; !ok {
+	if _, ok := procs[browser]; !ok {
 		return 0, errors.New("the browser's process is gone")
 	}
-	total := used[browser]
-	for pid, cpu := range used {
-		if descends(parents, pid, browser) {
+	parents := map[int]int{}
+	for pid, p := range procs {
+		parents[pid] = p.ppid
+	}
+	var total time.Duration
+	for pid, p := range procs {
+		if pid != browser && !descends(parents, pid, browser) {
+			continue
+		}
+		if cpu, err := parseCPU(p.stat); err == nil {
 			total += cpu
 		}
 	}
