@@ -487,17 +487,10 @@ function patchRows(body, rows, keys, build, whole) {
   }
   for (const i of todo) if (i < body.rows.length) body.rows[i].classList.add('outdated');
   slice(SLICE);
-  const more = () => {
-    filling.set(
-      body,
-      afterPaint(() => {
-        filling.delete(body);
-        slice(SLICE);
-        if (next < todo.length) more();
-      }),
-    );
-  };
-  more();
+  afterEachPaint(body, () => {
+    slice(SLICE);
+    return next < todo.length;
+  });
 }
 
 /** @type {WeakMap<HTMLTableSectionElement, string[]>} what each drawn row of a jobs table shows */
@@ -575,21 +568,31 @@ export function nextTask() {
  */
 function fillSliced(parent, items, build) {
   stopFilling(parent);
-  const first = Math.min(items.length, SLICE);
-  parent.replaceChildren(...items.slice(0, first).map(build));
-  const more = (/** @type {number} */ from) => {
-    if (from >= items.length) return;
-    filling.set(
-      parent,
-      afterPaint(() => {
-        filling.delete(parent);
-        const to = Math.min(items.length, from + SLICE);
-        parent.append(...items.slice(from, to).map(build));
-        more(to);
-      }),
-    );
-  };
-  more(first);
+  let from = Math.min(items.length, SLICE);
+  parent.replaceChildren(...items.slice(0, from).map(build));
+  if (from >= items.length) return;
+  afterEachPaint(parent, () => {
+    const to = Math.min(items.length, from + SLICE);
+    parent.append(...items.slice(from, to).map(build));
+    from = to;
+    return from < items.length;
+  });
+}
+
+/**
+ * Calls step once after each painted frame (afterPaint) while it returns
+ * true: the filling of parent, which the next stopFilling(parent) ends.
+ * @param {Element} parent
+ * @param {() => boolean} step whether there is more to do
+ */
+function afterEachPaint(parent, step) {
+  filling.set(
+    parent,
+    afterPaint(() => {
+      filling.delete(parent);
+      if (step()) afterEachPaint(parent, step);
+    }),
+  );
 }
 
 /** @param {Element} parent */

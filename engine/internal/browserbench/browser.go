@@ -150,7 +150,10 @@ func (s *session) open(path string, limit time.Duration) (*tab, error) {
 	// the page's clock starts.
 	if quiet, waited, err := waitQuiet(s.pid); err != nil || !quiet {
 		t.cancel()
-		return nil, fmt.Errorf("%s: the browser was not quiet %v after the tab opened (%v): its figures would carry the browser's own work", path, waited, err)
+		if err != nil {
+			return nil, fmt.Errorf("%s: waiting for the browser to be quiet: %w", path, err)
+		}
+		return nil, fmt.Errorf("%s: the browser was not quiet %v after the tab opened: its figures would carry the browser's own work", path, waited)
 	}
 	if err := chromedp.Do(ctx, chromedp.Navigate(s.base+path)); err != nil {
 		t.cancel()
