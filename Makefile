@@ -122,8 +122,14 @@ wasm: web/leaselab.wasm.br $(addsuffix .br,$(SQLITE_FILES)) web/wasm_exec.js web
 ## official WebAssembly build (sqlite3.wasm, clang-compiled, pinned in
 ## $(SQLITE_NPM)), which web/sqlite-bridge.js loads beside it in the engine's
 ## worker. The native build keeps github.com/ncruces/go-sqlite3.
-web/leaselab.wasm: $(WASM_SRC) Makefile
-	GOOS=js GOARCH=wasm $(GO) build -tags mutants -trimpath -ldflags="-s -w" -o $@ ./wasm/sim
+## engine/internal/wasmfacts then writes the build's facts (the library, the
+## mutants, the limits: wasm/simrun.Facts) into the module, computed natively
+## with the same tags, for the worker to read without running Go; the
+## module's sources include what it embeds (the library, gotest.txt).
+web/leaselab.wasm: $(WASM_SRC) $(TIMELINES) engine/timeline/gotest.txt Makefile
+	GOOS=js GOARCH=wasm $(GO) build -tags mutants -trimpath -ldflags="-s -w" -o $@.tmp ./wasm/sim
+	$(GO) run -tags mutants ./engine/internal/wasmfacts $@.tmp
+	mv $@.tmp $@
 
 ## SQLite's official WebAssembly build (npm @sqlite.org/sqlite-wasm, pinned in
 ## $(SQLITE_NPM), a dot folder the server never serves, installed there by npm
@@ -165,9 +171,10 @@ web/traces/index.json: $(WASM_SRC) $(TIMELINES)
 ## timeline runner, the driver) in WebAssembly under Node, on the page's
 ## SQLite: wasm/node/run.mjs loads SQLite's official module through
 ## web/sqlite-bridge.js first, as the page's worker does; the few tests that need files,
-## processes or the go command say so and skip there.
+## processes or the go command say so and skip there. It builds the page's module
+## first: a test there holds the facts make wasm wrote into it to what it computes.
 WASM_EXEC_NODE := node --stack-size=8192 $(CURDIR)/wasm/node/run.mjs $(GOROOT)/lib/wasm/wasm_exec.js
-wasm-test: $(SQLITE_DIST)/sqlite3.wasm
+wasm-test: $(SQLITE_DIST)/sqlite3.wasm web/leaselab.wasm
 	@command -v node >/dev/null || { echo "wasm-test: Node.js is missing: install it (Debian: apt-get install -y nodejs), then run make wasm-test again"; exit 1; }
 	$(GO) test -count=1 ./wasm/simrun/
 	GOOS=js GOARCH=wasm $(GO) vet -tags mutants ./wasm/sim/ ./wasm/simrun/ ./engine/sqlitejs/

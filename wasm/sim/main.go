@@ -56,12 +56,9 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
-	"slices"
 	"syscall/js"
 
-	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/check"
-	"github.com/leaselab/leaselab/engine/limits"
 	"github.com/leaselab/leaselab/engine/timeline"
 	"github.com/leaselab/leaselab/wasm/simrun"
 )
@@ -187,12 +184,12 @@ func library(js.Value, []js.Value) any {
 // breaks, worded in lang ("en" when lang is absent or not one of langs()).
 func mutants(_ js.Value, args []js.Value) any {
 	lang := "en"
-	if len(args) > 0 && args[0].Type() == js.TypeString && slices.Contains(timeline.Langs(), args[0].String()) {
+	if len(args) > 0 && args[0].Type() == js.TypeString {
 		lang = args[0].String()
 	}
 	var out []any
-	for _, m := range engine.Mutants() {
-		out = append(out, map[string]any{"name": m.Name, "breaks": timeline.MutantRule(lang, m.Name)})
+	for _, m := range simrun.Mutants(lang) {
+		out = append(out, map[string]any{"name": m.Name, "breaks": m.Breaks})
 	}
 	return js.ValueOf(out)
 }
@@ -215,12 +212,12 @@ func invariants(js.Value, []js.Value) any {
 	return js.ValueOf(out)
 }
 
-// limitsTable is leaselab.limits(): limits.Default as {name: value}, named
-// as limits.Rows names them (the JSON names of limits.Limits).
+// limitsTable is leaselab.limits(): limits.Default as {name: value}
+// (simrun.Limits).
 func limitsTable(js.Value, []js.Value) any {
 	out := map[string]any{}
-	for _, r := range limits.Default.Rows() {
-		out[r.Name] = r.Value
+	for name, v := range simrun.Limits() {
+		out[name] = v
 	}
 	return js.ValueOf(out)
 }

@@ -39,7 +39,9 @@ func TraceJSON(ctx context.Context, name, text string, opts Options) ([]byte, er
 // Entry is one library timeline: its file name, its title (its first
 // comment line) and its text.
 type Entry struct {
-	Name, Title, Text string
+	Name  string `json:"name"`
+	Title string `json:"title"`
+	Text  string `json:"text"`
 }
 
 // Library lists the timelines that come with leaselab

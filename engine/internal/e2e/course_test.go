@@ -60,7 +60,9 @@ func courseWait(t *testing.T, ctx context.Context, predicate string, timeout tim
 			embeds: [...document.querySelectorAll('lease-timeline')].map((e) => ({id: e.id, ...e.dataset,
 				status: e.shadowRoot && e.shadowRoot.querySelector('.lt-status').textContent,
 				error: e.shadowRoot && e.shadowRoot.querySelector('.lt-error').textContent})),
-			engine: document.documentElement.dataset.engine, problems: window.__problems})`))
+			engine: document.documentElement.dataset.engine, problems: window.__problems,
+			view: {visibility: document.visibilityState, focus: document.hasFocus(), scrollY, innerHeight,
+				rects: Object.fromEntries([...document.querySelectorAll('lease-timeline')].map((e) => [e.id, Math.round(e.getBoundingClientRect().top) + '+' + Math.round(e.getBoundingClientRect().height)]))}})`))
 		t.Fatalf("waiting for %s: %v; the page: %s", predicate, err, state)
 	}
 }
