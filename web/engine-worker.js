@@ -20,7 +20,7 @@
 //                  {type: 'call', id, method, args}  method is one of CALLS
 //   worker → page  {type: 'ready', facts, module, fetched}  the engine is up.
 //                                              facts: what never changes in a build
-//                                              (see facts); module: the compiled
+//                                              (builtFacts, facts); module: the compiled
 //                                              module, for the next worker; fetched:
 //                                              the module's Resource Timing entry
 //                                              here (null when none, or not fetched)
