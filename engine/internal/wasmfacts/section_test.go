@@ -20,22 +20,17 @@ type section struct {
 // are not a module.
 func sections(t *testing.T, module []byte) []section {
 	t.Helper()
-	if !bytes.HasPrefix(module, header) {
-		t.Fatalf("no header: % x", module[:min(8, len(module))])
-	}
 	var out []section
-	for rest := module[len(header):]; len(rest) > 0; {
-		size, n := binary.Uvarint(rest[1:])
-		if n <= 0 || int(size) > len(rest)-1-n {
-			t.Fatalf("section cut short: % x", rest)
-		}
-		s := section{id: rest[0], contents: rest[1+n : 1+n+int(size)]}
-		if s.id == 0 {
-			l, m := binary.Uvarint(s.contents)
-			s.name, s.contents = string(s.contents[m:m+int(l)]), s.contents[m+int(l):]
+	err := eachSection(module, func(id byte, _, contents []byte) {
+		s := section{id: id, contents: contents}
+		if id == 0 {
+			l, m := binary.Uvarint(contents)
+			s.name, s.contents = string(contents[m:m+int(l)]), contents[m+int(l):]
 		}
 		out = append(out, s)
-		rest = rest[1+n+int(size):]
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return out
 }
