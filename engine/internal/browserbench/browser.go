@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -85,6 +86,10 @@ type tab struct {
 	cancel    func()
 	closeOnce sync.Once
 
+	// cpuAtNavigation is the CPU time the browser and all its processes
+	// had used when the tab's navigation began (treeCPU).
+	cpuAtNavigation time.Duration
+
 	mu        sync.Mutex
 	urls      map[network.RequestID]string
 	received  map[network.RequestID]float64
@@ -155,11 +160,34 @@ func (s *session) open(path string, limit time.Duration) (*tab, error) {
 		}
 		return nil, fmt.Errorf("%s: the browser was not quiet %v after the tab opened: its figures would carry the browser's own work", path, waited)
 	}
+	cpu, err := treeCPU(s.pid)
+	if err != nil {
+		t.cancel()
+		return nil, fmt.Errorf("%s: the browser's CPU time: %w", path, err)
+	}
+	t.cpuAtNavigation = cpu
 	if err := chromedp.Do(ctx, chromedp.Navigate(s.base+path)); err != nil {
 		t.cancel()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return t, nil
+}
+
+// cpuSinceNavigation returns the CPU time (user and system) the browser and
+// all its processes have used since t's navigation began: the page's work
+// on every thread (its main thread, its workers, V8's compilers), the
+// network service's and the browser's own for it, on every core. A process
+// that ended meanwhile takes its time with it; the tab's renderer and the
+// browser's long-lived processes do not end while it is open.
+func (s *session) cpuSinceNavigation(t *tab) (time.Duration, error) {
+	now, err := treeCPU(s.pid)
+	if err != nil {
+		return 0, err
+	}
+	if now < t.cpuAtNavigation {
+		return 0, errors.New("the browser's CPU time went down: a process of its ended during the visit")
+	}
+	return now - t.cpuAtNavigation, nil
 }
 
 // loaded returns the URLs the page received (200 or 304), sorted, and the

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	goruntime "runtime"
 	"strings"
 	"time"
 )
@@ -28,19 +29,27 @@ const (
 	freshSettle = 2 * time.Second
 )
 
+// freshRound is what one round of freshPair measured of each side: the
+// first result (ms from navigation) and the CPU time the whole browser
+// used from the navigation to it (ms, all processes and threads).
+type freshRound struct {
+	official, sim       float64
+	officialCPU, simCPU float64
+}
+
 // freshPair is one round: in a new browser, the official build's first
-// cycle and the simulator's engine's first trace at simPath (ms), the
-// official build first when officialFirst, the renderers slowed factor
-// times (1: not slowed).
-func freshPair(o options, base, simPath string, factor float64, officialFirst bool) (official, sim float64, err error) {
+// cycle and the simulator's engine's first trace at simPath, the official
+// build first when officialFirst, the renderers slowed factor times (1:
+// not slowed).
+func freshPair(o options, base, simPath string, factor float64, officialFirst bool) (r freshRound, err error) {
 	profile, err := os.MkdirTemp("", "leaselab-browserbench-fresh-")
 	if err != nil {
-		return 0, 0, err
+		return r, err
 	}
 	defer os.RemoveAll(profile)
 	ctx, stop, pid, err := startBrowser(o.chromium, profile, o.jsFlags)
 	if err != nil {
-		return 0, 0, err
+		return r, err
 	}
 	defer stop()
 	time.Sleep(freshSettle)
@@ -50,7 +59,11 @@ func freshPair(o options, base, simPath string, factor float64, officialFirst bo
 	}
 	s := &session{base: base, browser: ctx, pid: pid}
 	if err := s.primer("/bench/"); err != nil {
-		return 0, 0, err
+		return r, err
+	}
+	cpu := func(t *tab) (float64, error) {
+		d, err := s.cpuSinceNavigation(t)
+		return float64(d) / float64(time.Millisecond), err
 	}
 	officialRun := func() error {
 		t, err := s.open("/bench/sqlite.html", 5*time.Minute)
@@ -58,10 +71,11 @@ func freshPair(o options, base, simPath string, factor float64, officialFirst bo
 			return err
 		}
 		defer t.close()
-		if official, err = cycleFirst(t); err != nil {
+		if r.official, err = cycleFirst(t); err != nil {
 			return fmt.Errorf("the official build: %w", err)
 		}
-		return nil
+		r.officialCPU, err = cpu(t)
+		return err
 	}
 	simRun := func() error {
 		t, err := s.open(simPath, 5*time.Minute)
@@ -73,8 +87,9 @@ func freshPair(o options, base, simPath string, factor float64, officialFirst bo
 		if err != nil {
 			return fmt.Errorf("the simulator: %w", err)
 		}
-		sim = v.Run
-		return nil
+		r.sim = v.Run
+		r.simCPU, err = cpu(t)
+		return err
 	}
 	order := []func() error{simRun, officialRun}
 	if officialFirst {
@@ -82,33 +97,39 @@ func freshPair(o options, base, simPath string, factor float64, officialFirst bo
 	}
 	for _, run := range order {
 		if err := run(); err != nil {
-			return 0, 0, err
+			return freshRound{}, err
 		}
 	}
-	return official, sim, nil
+	return r, nil
 }
 
 // freshRuns measures rounds rounds of freshPair into both (their medians:
-// Official.FirstCold, Sim.EngineTraceCold) and says what each round gave.
+// Official.FirstCold, Sim.EngineTraceCold) and says what each round gave,
+// with the medians of the CPU time each side's cold load cost the browser:
+// on a machine of few cores that time, more than the bytes, sets how soon
+// a first result can come.
 func freshRuns(o options, base, simPath string, factor float64, rounds int, into *struct{ Sim, Official side }) ([]string, error) {
-	var officials, sims []float64
+	var officials, sims, officialCPU, simCPU []float64
 	var each []string
 	for i := range rounds {
-		official, sim, err := freshPair(o, base, simPath, factor, i%2 == 0)
+		r, err := freshPair(o, base, simPath, factor, i%2 == 0)
 		if err != nil {
 			return nil, fmt.Errorf("round %d: %w", i+1, err)
 		}
-		officials, sims = append(officials, official), append(sims, sim)
-		each = append(each, fmt.Sprintf("%s / %s", millis(sim), millis(official)))
+		officials, sims = append(officials, r.official), append(sims, r.sim)
+		officialCPU, simCPU = append(officialCPU, r.officialCPU), append(simCPU, r.simCPU)
+		each = append(each, fmt.Sprintf("%s / %s", millis(r.sim), millis(r.official)))
 	}
 	into.Official.FirstCold, into.Sim.EngineTraceCold = median(officials), median(sims)
 	speed := "at full speed"
 	if factor > 1 {
 		speed = fmt.Sprintf("CPU slowed %gx (every renderer process stopped %g/%g of each %v, all its threads alike)", factor, factor-1, factor, slowPeriod)
 	}
-	return []string{fmt.Sprintf("cold first results in %d fresh browsers, %s, the simulator's engine's first trace at %s / the official build's first cycle, round by round: %s; medians %s / %s",
+	return []string{fmt.Sprintf("cold first results in %d fresh browsers, %s, the simulator's engine's first trace at %s / the official build's first cycle, round by round: %s; medians %s / %s; "+
+		"the CPU time the whole browser used from the navigation to that result (every process and thread, user and system, on %d cores), medians %s / %s",
 		rounds, speed, simPath[:min(len(simPath), 24)], strings.Join(each, ", "),
-		millis(into.Sim.EngineTraceCold), millis(into.Official.FirstCold))}, nil
+		millis(into.Sim.EngineTraceCold), millis(into.Official.FirstCold),
+		goruntime.NumCPU(), millis(median(simCPU)), millis(median(officialCPU)))}, nil
 }
 
 // slowStory is the simulator's address the slowed rounds open: a timeline

@@ -46,6 +46,8 @@
 //     trace, 5 rounds at full speed, then 3 with every renderer slowed 4x
 //     (slow.go) on a timeline of the simulator's own; issue 15's goals on
 //     the cold start take their medians, one cold load swinging by a third;
+//     beside them, the CPU time each side's load cost the whole browser
+//     (every process, from /proc), which on 2 cores bounds the first result;
 //  8. a course page (issue 13): a bundle (make dist) and a lesson with five
 //     of the library's timelines as Markdown fences, prerendered (leaselab
 //     prerender), cold: the first trace painted and the bytes of
