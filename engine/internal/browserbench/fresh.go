@@ -63,7 +63,7 @@ func freshPair(o options, base, simPath string, factor float64, officialFirst bo
 	}
 	cpu := func(t *tab) (float64, error) {
 		d, err := s.cpuSinceNavigation(t)
-		return float64(d) / float64(time.Millisecond), err
+		return ms(d), err
 	}
 	officialRun := func() error {
 		t, err := s.open("/bench/sqlite.html", 5*time.Minute)
