@@ -18,12 +18,14 @@
 //                                              later worker, whose URL names none),
 //                                              first and once
 //                  {type: 'call', id, method, args}  method is one of CALLS
-//   worker → page  {type: 'ready', facts, module, fetched}  the engine is up.
+//   worker → page  {type: 'ready', facts, module, fetched, phases}  the engine is up.
 //                                              facts: what never changes in a build
 //                                              (builtFacts, facts); module: the compiled
 //                                              module, for the next worker; fetched:
 //                                              the module's Resource Timing entry
-//                                              here (null when none, or not fetched)
+//                                              here (null when none, or not fetched);
+//                                              phases: when this worker's start reached
+//                                              each step (Phases)
 //                  {type: 'progress', id, value}  how far a call has come (explore:
 //                                              {states, depth, rate}), any number of times
 //                  {type: 'answer', id, value}   a call's result, or
@@ -44,6 +46,27 @@ const goRuntime = import(new URL('wasm_exec.js', import.meta.url).href);
 // copied there by make wasm from the npm package pinned in web/.sqlite-wasm), which
 // sqlite-bridge.js instantiates and bridges for the engine's Go driver
 // (engine/sqlitejs) before the Go program starts.
+
+/**
+ * When this worker's start reached each of its steps, in milliseconds since
+ * the epoch (performance.timeOrigin + performance.now()), so that the page
+ * places them on its own timeline: where a cold start goes (make bench).
+ * @typedef {object} Phases
+ * @property {number} script this script began to run (its imports loaded)
+ * @property {number} compiled the engine's module was compiled (or handed over)
+ * @property {number} sqlite SQLite was compiled, instantiated and bridged
+ * @property {number} started the Go program was up, its API in place
+ */
+
+/** @param {Partial<Phases>} phases @param {keyof Phases} step */
+const reached = (phases, step) => {
+  phases[step] = performance.timeOrigin + performance.now();
+};
+
+/** @type {Partial<Phases>} */
+const phases = {};
+reached(phases, 'script');
+
 /** The engine's methods a page may call through this worker. */
 const CALLS = ['run', 'worksheet', 'goTest', 'explore', 'benchCycles', 'wasmBytes'];
 
@@ -88,10 +111,18 @@ self.onmessage = (/** @type {MessageEvent} */ e) => {
 async function start(source) {
   // The engine's module first: it downloads and compiles off this thread
   // while SQLite's does too.
-  const compiled =
-    source instanceof WebAssembly.Module ? source : fetch(source).then((r) => compile(r, 'leaselab.wasm'));
+  const compiled = (
+    source instanceof WebAssembly.Module
+      ? Promise.resolve(source)
+      : fetch(source).then((r) => compile(r, 'leaselab.wasm'))
+  ).then((m) => {
+    reached(phases, 'compiled');
+    return m;
+  });
   const sqliteURL = new URL('sqlite-wasm/sqlite3.wasm', import.meta.url);
-  const sqliteReady = loadSQLite(fetch(sqliteURL).then((r) => compile(r, 'sqlite3.wasm')));
+  const sqliteReady = loadSQLite(fetch(sqliteURL).then((r) => compile(r, 'sqlite3.wasm'))).then(() =>
+    reached(phases, 'sqlite'),
+  );
   const [module] = await Promise.all([compiled, goRuntime]);
   const go = new /** @type {any} */ (globalThis).Go();
   const instance = await WebAssembly.instantiate(module, go.importObject);
@@ -101,6 +132,7 @@ async function start(source) {
   go.run(instance).finally(() => postMessage({ type: 'stopped' }));
   const api = /** @type {any} */ (globalThis).leaselab;
   if (!api) throw new Error('the engine started without its API (globalThis.leaselab)');
+  reached(phases, 'started');
   const fetched = typeof source === 'string' ? performance.getEntriesByName(source, 'resource')[0] : undefined;
   const built = builtFacts(module);
   postMessage({
@@ -108,6 +140,7 @@ async function start(source) {
     facts: built ? { version: api.version, ...built } : facts(api),
     module,
     fetched: fetched ? fetched.toJSON() : null,
+    phases,
   });
   return { api, memory: /** @type {WebAssembly.Memory} */ (instance.exports.mem) };
 }

@@ -58,6 +58,13 @@
 
 const WORKER_URL = new URL('engine-worker.js', import.meta.url);
 
+/**
+ * The name of the mark each start of the engine's worker leaves on the
+ * page's timeline (see Link's #compiled): make bench reads where a cold
+ * start goes from it.
+ */
+export const STARTED = 'leaselab engine started';
+
 /** @typedef {{line: number, col: number, msg: string}} Mistake */
 /** @typedef {{name: string, title: string, text: string}} LibraryEntry */
 /** @typedef {{name: string, breaks: string}} MutantInfo */
@@ -333,7 +340,7 @@ class Link {
   #receive(worker, msg) {
     if (worker !== this.#worker) return;
     if (msg.type === 'ready') {
-      this.#compiled(msg.module, msg.fetched);
+      this.#compiled(msg.module, msg.fetched, msg.phases);
       this.#ready = true;
       this.#broken = false;
       if (this.#starting) this.#starting.resolve(msg.facts);
@@ -358,12 +365,19 @@ class Link {
    * worker's fetch of it on the page's timeline: a mark named by the
    * module's URL, its detail the worker's Resource Timing entry (a worker's
    * fetches are in its own timeline only, where the page's tools and tests
-   * do not look).
+   * do not look). Each start is marked too (STARTED): its detail is when
+   * the worker reached each step of it (engine-worker.js's Phases), in
+   * milliseconds on the page's timeline.
    * @param {WebAssembly.Module} module
    * @param {PerformanceResourceTiming | null} fetched
+   * @param {Record<string, number> | undefined} phases
    */
-  #compiled(module, fetched) {
+  #compiled(module, fetched, phases) {
     if (typeof this.#source === 'string') performance.mark(this.#source, { detail: fetched });
+    if (phases) {
+      const here = Object.entries(phases).map(([step, t]) => [step, t - performance.timeOrigin]);
+      performance.mark(STARTED, { detail: Object.fromEntries(here) });
+    }
     this.#source = module;
   }
 

@@ -35,6 +35,46 @@ const (
 type freshRound struct {
 	official, sim       float64
 	officialCPU, simCPU float64
+	simPhases           startPhases
+}
+
+// startPhases is where the simulator's cold first trace went, in ms from
+// the navigation: the page's first paint, then the engine's worker's start
+// as the page's mark of it (web/engine.js STARTED) gives it, then the
+// first trace the engine ran shown on the page.
+type startPhases struct {
+	Paint                             float64
+	Script, Compiled, SQLite, Started float64
+	Run                               float64
+}
+
+// readStartPhases reads the mark the engine's first start left on the
+// page's timeline (its steps, on the page's clock); a step it lacks reads
+// as NaN.
+const readStartPhases = `(() => {
+	const m = performance.getEntriesByName('leaselab engine started', 'mark')[0];
+	const d = (m && m.detail) || {};
+	const at = (k) => (typeof d[k] === 'number' ? d[k] : null);
+	return {script: at('script'), compiled: at('compiled'), sqlite: at('sqlite'), started: at('started')};
+})()`
+
+// phasesLine says, for the rounds, the median of each step of the cold
+// start; a step no round measured reads "—".
+func phasesLine(rounds []startPhases) string {
+	pick := func(f func(startPhases) float64) string {
+		var xs []float64
+		for _, r := range rounds {
+			if v := f(r); measured(v) {
+				xs = append(xs, v)
+			}
+		}
+		return millis(median(xs))
+	}
+	return fmt.Sprintf("where the simulator's cold first trace went, medians in ms from the navigation: first paint %s; the engine's worker running its script %s, "+
+		"its module compiled %s, SQLite compiled and bridged %s, the Go program up %s; the engine's first trace shown %s",
+		pick(func(p startPhases) float64 { return p.Paint }), pick(func(p startPhases) float64 { return p.Script }),
+		pick(func(p startPhases) float64 { return p.Compiled }), pick(func(p startPhases) float64 { return p.SQLite }),
+		pick(func(p startPhases) float64 { return p.Started }), pick(func(p startPhases) float64 { return p.Run }))
 }
 
 // freshPair is one round: in a new browser, the official build's first
@@ -88,8 +128,19 @@ func freshPair(o options, base, simPath string, factor float64, officialFirst bo
 			return fmt.Errorf("the simulator: %w", err)
 		}
 		r.sim = v.Run
-		r.simCPU, err = cpu(t)
-		return err
+		if r.simCPU, err = cpu(t); err != nil {
+			return err
+		}
+		p, err := eval[struct{ Script, Compiled, SQLite, Started *float64 }](t, readStartPhases)
+		if err != nil {
+			return err
+		}
+		r.simPhases = startPhases{Paint: v.Paint, Script: orUnmeasured(p.Script), Compiled: orUnmeasured(p.Compiled),
+			SQLite: orUnmeasured(p.SQLite), Started: orUnmeasured(p.Started), Run: v.Run}
+		if r.simPhases.Paint < 0 {
+			r.simPhases.Paint = unmeasured
+		}
+		return nil
 	}
 	order := []func() error{simRun, officialRun}
 	if officialFirst {
@@ -110,6 +161,7 @@ func freshPair(o options, base, simPath string, factor float64, officialFirst bo
 // a first result can come.
 func freshRuns(o options, base, simPath string, factor float64, rounds int, into *struct{ Sim, Official side }) ([]string, error) {
 	var officials, sims, officialCPU, simCPU []float64
+	var phases []startPhases
 	var each []string
 	for i := range rounds {
 		r, err := freshPair(o, base, simPath, factor, i%2 == 0)
@@ -118,6 +170,7 @@ func freshRuns(o options, base, simPath string, factor float64, rounds int, into
 		}
 		officials, sims = append(officials, r.official), append(sims, r.sim)
 		officialCPU, simCPU = append(officialCPU, r.officialCPU), append(simCPU, r.simCPU)
+		phases = append(phases, r.simPhases)
 		each = append(each, fmt.Sprintf("%s / %s", millis(r.sim), millis(r.official)))
 	}
 	into.Official.FirstCold, into.Sim.EngineTraceCold = median(officials), median(sims)
@@ -129,7 +182,15 @@ func freshRuns(o options, base, simPath string, factor float64, rounds int, into
 		"the CPU time the whole browser used from the navigation to that result (every process and thread, user and system, on %d cores), medians %s / %s",
 		rounds, speed, simPath[:min(len(simPath), 24)], strings.Join(each, ", "),
 		millis(into.Sim.EngineTraceCold), millis(into.Official.FirstCold),
-		goruntime.NumCPU(), millis(median(simCPU)), millis(median(officialCPU)))}, nil
+		goruntime.NumCPU(), millis(median(simCPU)), millis(median(officialCPU))), phasesLine(phases)}, nil
+}
+
+// orUnmeasured is *v, or NaN when v is nil.
+func orUnmeasured(v *float64) float64 {
+	if v == nil {
+		return unmeasured
+	}
+	return *v
 }
 
 // slowStory is the simulator's address the slowed rounds open: a timeline
