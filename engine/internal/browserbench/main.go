@@ -47,7 +47,11 @@
 //     (slow.go) on a timeline of the simulator's own; issue 15's goals on
 //     the cold start take their medians, one cold load swinging by a third;
 //     beside them, the CPU time each side's load cost the whole browser
-//     (every process, from /proc), which on 2 cores bounds the first result;
+//     (every process, from /proc), which on 2 cores bounds the first result,
+//     and where the simulator's went: the medians of its first paint, of
+//     each step of the engine's start as engine.js marks it (its worker
+//     running, its module compiled, SQLite bridged, the Go program up) and
+//     of its first trace shown;
 //  8. a course page (issue 13): a bundle (make dist) and a lesson with five
 //     of the library's timelines as Markdown fences, prerendered (leaselab
 //     prerender), cold: the first trace painted and the bytes of
