@@ -190,20 +190,41 @@ func stderrOf(err error) string {
 // failLine is a failing top-level test (subtests are indented).
 var failLine = regexp.MustCompile(`^--- FAIL: (\S+)`)
 
-// suite runs every test binary with mutant set and collects the failures.
+// suite runs every test binary with mutant set, as many at once as there
+// are CPUs (one binary keeps about one core busy), and collects the
+// failures in the packages' order, whatever order the binaries end in.
 func suite(pkgs []testPkg, mutant string, timeout time.Duration, verbose bool) outcome {
+	type result struct {
+		out []byte
+		err error
+	}
+	results := make([]result, len(pkgs))
+	sem := make(chan struct{}, runtime.NumCPU())
+	var wg sync.WaitGroup
+	for i, p := range pkgs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			ctx, cancel := context.WithTimeout(context.Background(), timeout+30*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, p.binary, "-test.count=1", "-test.timeout="+timeout.String())
+			cmd.Dir = p.dir
+			cmd.Env = append(os.Environ(),
+				mutantEnv+"="+mutant,
+				"RAPID_NOFAILFILE=true", // never write testdata/rapid into the repository
+				"RAPID_SHRINKTIME=1s",
+			)
+			out, err := cmd.CombinedOutput()
+			results[i] = result{out, err}
+		}()
+	}
+	wg.Wait()
+
 	var o outcome
-	for _, p := range pkgs {
-		ctx, cancel := context.WithTimeout(context.Background(), timeout+30*time.Second)
-		cmd := exec.CommandContext(ctx, p.binary, "-test.count=1", "-test.timeout="+timeout.String())
-		cmd.Dir = p.dir
-		cmd.Env = append(os.Environ(),
-			mutantEnv+"="+mutant,
-			"RAPID_NOFAILFILE=true", // never write testdata/rapid into the repository
-			"RAPID_SHRINKTIME=1s",
-		)
-		out, err := cmd.CombinedOutput()
-		cancel()
+	for i, p := range pkgs {
+		out, err := results[i].out, results[i].err
 		if verbose {
 			fmt.Printf("=== %s (mutant %q)\n%s", p.importPath, mutant, out)
 		}
