@@ -12,7 +12,8 @@
 //	go run -tags mutants ./engine/internal/mutants [-pkgs ./engine/...]
 //
 // Each package's test binary is built once (-tags mutants) and run per
-// mutant with LEASELAB_MUTANT set, which every test store reads. rapid's
+// mutant with LEASELAB_MUTANT set, which every test store reads; the
+// binaries of one run go side by side, one per CPU. rapid's
 // shrinking is capped and its fail files are not written: a kill needs a
 // failure, not a minimal one.
 package main
@@ -156,23 +157,15 @@ func build(pattern, dir string) ([]testPkg, error) {
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("no package with tests matches %s", pattern)
 	}
-	// One build per CPU at a time; each writes its own binary.
+	// Each build writes its own binary.
 	errs := make([]error, len(pkgs))
-	sem := make(chan struct{}, runtime.NumCPU())
-	var wg sync.WaitGroup
-	for i, p := range pkgs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			cmd := exec.Command("go", "test", "-tags", "mutants", "-c", "-o", p.binary, p.importPath)
-			if b, err := cmd.CombinedOutput(); err != nil {
-				errs[i] = fmt.Errorf("build the tests of %s: %w\n%s", p.importPath, err, b)
-			}
-		}()
-	}
-	wg.Wait()
+	perCPU(len(pkgs), func(i int) {
+		p := pkgs[i]
+		cmd := exec.Command("go", "test", "-tags", "mutants", "-c", "-o", p.binary, p.importPath)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			errs[i] = fmt.Errorf("build the tests of %s: %w\n%s", p.importPath, err, b)
+		}
+	})
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -199,28 +192,20 @@ func suite(pkgs []testPkg, mutant string, timeout time.Duration, verbose bool) o
 		err error
 	}
 	results := make([]result, len(pkgs))
-	sem := make(chan struct{}, runtime.NumCPU())
-	var wg sync.WaitGroup
-	for i, p := range pkgs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			ctx, cancel := context.WithTimeout(context.Background(), timeout+30*time.Second)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, p.binary, "-test.count=1", "-test.timeout="+timeout.String())
-			cmd.Dir = p.dir
-			cmd.Env = append(os.Environ(),
-				mutantEnv+"="+mutant,
-				"RAPID_NOFAILFILE=true", // never write testdata/rapid into the repository
-				"RAPID_SHRINKTIME=1s",
-			)
-			out, err := cmd.CombinedOutput()
-			results[i] = result{out, err}
-		}()
-	}
-	wg.Wait()
+	perCPU(len(pkgs), func(i int) {
+		p := pkgs[i]
+		ctx, cancel := context.WithTimeout(context.Background(), timeout+30*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, p.binary, "-test.count=1", "-test.timeout="+timeout.String())
+		cmd.Dir = p.dir
+		cmd.Env = append(os.Environ(),
+			mutantEnv+"="+mutant,
+			"RAPID_NOFAILFILE=true", // never write testdata/rapid into the repository
+			"RAPID_SHRINKTIME=1s",
+		)
+		out, err := cmd.CombinedOutput()
+		results[i] = result{out, err}
+	})
 
 	var o outcome
 	for i, p := range pkgs {
@@ -246,6 +231,23 @@ func suite(pkgs []testPkg, mutant string, timeout time.Duration, verbose bool) o
 		}
 	}
 	return o
+}
+
+// perCPU calls work(i) for each i in [0, n), as many at once as there are
+// CPUs, and returns when every call has.
+func perCPU(n int, work func(i int)) {
+	sem := make(chan struct{}, runtime.NumCPU())
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			work(i)
+		}()
+	}
+	wg.Wait()
 }
 
 // tail returns the last n lines of out.
