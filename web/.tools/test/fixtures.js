@@ -6,6 +6,26 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+/** The text of a file of web/. */
+export const web = (file) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
+
+/**
+ * The modules of web/ that loading entries fetches through static imports,
+ * the entries among them: what a page must preload so that none is found
+ * only once the module importing it has arrived.
+ * @param {...string} entries
+ */
+export function staticGraph(...entries) {
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const m of web(file).matchAll(/^import [^;]*? from '\.\/([^']+)';/gms)) visit(m[1]);
+  };
+  for (const e of entries) visit(e);
+  return seen;
+}
+
 const golden = fileURLToPath(new URL('../../../engine/timeline/testdata/golden/', import.meta.url));
 
 /** Every golden trace of the library: [file name, trace]. */

@@ -3,11 +3,9 @@
 // player imports, so none is fetched one import after another.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import vm from 'node:vm';
-
-const web = (file) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
+import { staticGraph, web } from './fixtures.js';
 
 test('leaselab.js parses as a classic script: no import or export statement', () => {
   assert.doesNotThrow(() => new vm.Script(web('leaselab.js'), { filename: 'leaselab.js' }));
@@ -16,13 +14,5 @@ test('leaselab.js parses as a classic script: no import or export statement', ()
 test('leaselab.js preloads the static imports of fences.js and lease-timeline.js, and nothing else', () => {
   const src = web('leaselab.js');
   const listed = [...src.match(/modules: \[([^\]]*)\]/)[1].matchAll(/'([^']+)'/g)].map((m) => m[1]);
-  const seen = new Set();
-  const visit = (file) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    for (const m of web(file).matchAll(/^import [^;]*? from '\.\/([^']+)';/gms)) visit(m[1]);
-  };
-  visit('fences.js');
-  visit('lease-timeline.js');
-  assert.deepEqual([...listed].sort(), [...seen].sort());
+  assert.deepEqual([...listed].sort(), [...staticGraph('fences.js', 'lease-timeline.js')].sort());
 });
