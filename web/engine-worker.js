@@ -58,14 +58,14 @@ const goRuntime = import(new URL('wasm_exec.js', import.meta.url).href);
  * @property {number} started the Go program was up, its API in place
  */
 
-/** @param {Partial<Phases>} phases @param {keyof Phases} step */
-const reached = (phases, step) => {
-  phases[step] = performance.timeOrigin + performance.now();
-};
-
 /** @type {Partial<Phases>} */
 const phases = {};
-reached(phases, 'script');
+
+/** Records that the start reached step now. @param {keyof Phases} step */
+const reached = (step) => {
+  phases[step] = performance.timeOrigin + performance.now();
+};
+reached('script');
 
 /** The engine's methods a page may call through this worker. */
 const CALLS = ['run', 'worksheet', 'goTest', 'explore', 'benchCycles', 'wasmBytes'];
@@ -116,12 +116,12 @@ async function start(source) {
       ? Promise.resolve(source)
       : fetch(source).then((r) => compile(r, 'leaselab.wasm'))
   ).then((m) => {
-    reached(phases, 'compiled');
+    reached('compiled');
     return m;
   });
   const sqliteURL = new URL('sqlite-wasm/sqlite3.wasm', import.meta.url);
   const sqliteReady = loadSQLite(fetch(sqliteURL).then((r) => compile(r, 'sqlite3.wasm'))).then(() =>
-    reached(phases, 'sqlite'),
+    reached('sqlite'),
   );
   const [module] = await Promise.all([compiled, goRuntime]);
   const go = new /** @type {any} */ (globalThis).Go();
@@ -132,7 +132,7 @@ async function start(source) {
   go.run(instance).finally(() => postMessage({ type: 'stopped' }));
   const api = /** @type {any} */ (globalThis).leaselab;
   if (!api) throw new Error('the engine started without its API (globalThis.leaselab)');
-  reached(phases, 'started');
+  reached('started');
   const fetched = typeof source === 'string' ? performance.getEntriesByName(source, 'resource')[0] : undefined;
   const built = builtFacts(module);
   postMessage({
