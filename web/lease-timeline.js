@@ -90,19 +90,49 @@ try {
   console.warn('lease-timeline: styles not loaded:', err);
 }
 
-// One observer for all elements: the first that comes within 300 px of the
-// viewport loads the engine; each runs its timeline when it comes near.
+/** @param {Element} el */
+function isNear(el) {
+  const r = el.getBoundingClientRect();
+  return (r.width > 0 || r.height > 0) && r.top < innerHeight + NEAR_PX && r.bottom > -NEAR_PX;
+}
+
+// The elements not yet near the viewport. The first that comes within
+// NEAR_PX of it loads the engine; each runs its timeline when it comes near.
+// The observer tells of most arrivals, but Chromium was seen (1 course page
+// in 60, under test) to leave an element that layout moved into view
+// unreported for good, its text saying "starts when this scrolls into view"
+// while in view: so a scroll, a resize of the window or a change of the
+// page's height (a timeline above drawn) also looks, once a frame, at the
+// elements still waiting.
+/** @type {Set<LeaseTimeline>} */
+const waiting = new Set();
+/** @param {LeaseTimeline} el */
+function arrive(el) {
+  waiting.delete(el);
+  near.unobserve(el);
+  el[NEAR]();
+}
 const near = new IntersectionObserver(
   (entries) => {
     for (const e of entries) {
-      if (e.isIntersecting) {
-        near.unobserve(e.target);
-        /** @type {LeaseTimeline} */ (e.target)[NEAR]();
-      }
+      const el = /** @type {LeaseTimeline} */ (e.target);
+      if (e.isIntersecting && waiting.has(el)) arrive(el);
     }
   },
   { rootMargin: `${NEAR_PX}px 0px` },
 );
+let lookQueued = false;
+function lookAtWaiting() {
+  if (lookQueued || waiting.size === 0) return;
+  lookQueued = true;
+  requestAnimationFrame(() => {
+    lookQueued = false;
+    for (const el of [...waiting]) if (isNear(el)) arrive(el);
+  });
+}
+addEventListener('scroll', lookAtWaiting, { passive: true, capture: true });
+addEventListener('resize', lookAtWaiting, { passive: true });
+new ResizeObserver(lookAtWaiting).observe(document.documentElement);
 
 /**
  * The first comment line: the timeline's title, as the engine reads it.
@@ -151,13 +181,16 @@ export class LeaseTimeline extends HTMLElement {
     if (!this.#ui) this.#build();
     // Near the viewport already (the first timelines of a page): run now,
     // not a frame later when the observer would say so.
-    const r = this.getBoundingClientRect();
-    if ((r.width > 0 || r.height > 0) && r.top < innerHeight + NEAR_PX && r.bottom > -NEAR_PX) this[NEAR]();
-    else near.observe(this);
+    if (isNear(this)) this[NEAR]();
+    else {
+      waiting.add(this);
+      near.observe(this);
+    }
   }
 
   disconnectedCallback() {
     this.#player?.pause();
+    waiting.delete(this);
     near.unobserve(this);
   }
 
