@@ -104,7 +104,7 @@ func (s *Store) returning(ctx context.Context, query string, args []any, dst ...
 	if err != nil {
 		return false, err
 	}
-	err = row.Scan(dst...)
+	err = row.Scan(cells(dst...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}

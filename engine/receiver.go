@@ -71,7 +71,7 @@ func (r *Receiver) Total(ctx context.Context) (int64, error) {
 	var n int64
 	const query = `SELECT COALESCE(SUM(qty), 0) FROM receipts`
 	r.note(Statement{SQL: query})
-	err := r.db.QueryRowContext(ctx, query).Scan(&n)
+	err := r.db.QueryRowContext(ctx, query).Scan(intCell{&n})
 	return n, err
 }
 
@@ -102,7 +102,7 @@ func (r *Receiver) Receipts(ctx context.Context, ids ...string) ([]Receipt, erro
 	var out []Receipt
 	for rows.Next() {
 		var rc Receipt
-		if err := rows.Scan(&rc.JobID, &rc.Qty, &rc.Owner, &rc.Token); err != nil {
+		if err := rows.Scan(cells(&rc.JobID, &rc.Qty, &rc.Owner, &rc.Token)...); err != nil {
 			return nil, err
 		}
 		out = append(out, rc)

@@ -104,7 +104,7 @@ func (s *Storage) Read(ctx context.Context, key string) (*Stored, error) {
 	const query = `SELECT key, value, owner, token FROM storage WHERE key = ?`
 	s.note(Statement{SQL: query, Args: []any{key}})
 	var v Stored
-	err := s.db.QueryRowContext(ctx, query, key).Scan(&v.Key, &v.Value, &v.Owner, &v.Token)
+	err := s.db.QueryRowContext(ctx, query, key).Scan(cells(&v.Key, &v.Value, &v.Owner, &v.Token)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -133,7 +133,7 @@ func (s *Storage) All(ctx context.Context, keys ...string) ([]Stored, error) {
 	var out []Stored
 	for rows.Next() {
 		var v Stored
-		if err := rows.Scan(&v.Key, &v.Value, &v.Owner, &v.Token); err != nil {
+		if err := rows.Scan(cells(&v.Key, &v.Value, &v.Owner, &v.Token)...); err != nil {
 			return nil, err
 		}
 		out = append(out, v)

@@ -257,23 +257,22 @@ const selectJob = `SELECT ` + jobColumns + ` FROM jobs WHERE id = ?`
 
 type scanner interface{ Scan(dest ...any) error }
 
+// scanJob reads a row of jobColumns. Each column lands in a cell (cells.go)
+// rather than in a *string or *int64, so database/sql hands it over
+// through Scanner instead of converting it by reflection.
 func scanJob(r scanner) (*Job, error) {
 	var (
-		j                     Job
-		owner, reason, result sql.NullString
-		deadline              sql.NullInt64
-		status                string
+		j      Job
+		status string
 	)
-	err := r.Scan(&j.ID, &j.Qty, &owner, &j.LeaseUntil, &j.Token, &j.Attempts,
-		&j.MaxAttempts, &deadline, &status, &reason, &result)
+	err := r.Scan(textCell{&j.ID}, intCell{&j.Qty}, nullTextCell{&j.Owner}, intCell{&j.LeaseUntil}, intCell{&j.Token},
+		intCell{&j.Attempts}, intCell{&j.MaxAttempts}, nullIntCell{&j.Deadline}, textCell{&status}, nullTextCell{&j.Reason}, nullTextCell{&j.Result})
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	j.Owner, j.Reason, j.Result = owner.String, reason.String, result.String
-	j.Deadline = deadline.Int64
 	j.Status = Status(status)
 	return &j, nil
 }

@@ -154,51 +154,73 @@ func pointer[T any](w *jsonWriter, k string, p *T, members func(*T)) {
 // \r, \t by name, the others as \u00XX), each byte of invalid UTF-8 as
 // \ufffd, and U+2028 and U+2029.
 func (w *jsonWriter) quote(s string) {
-	const hex = "0123456789abcdef"
 	b := append(w.b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
+	for {
+		n := plainPrefix(s)
+		b = append(b, s[:n]...)
+		if n == len(s) {
+			break
 		}
-		if c < utf8.RuneSelf {
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			if size == 1 {
-				b = append(b, `\ufffd`...)
-			} else {
-				b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
-			}
-			start = i + size
-		}
-		i += size
+		var size int
+		b, size = escapeAt(b, s[n:])
+		s = s[n+size:]
 	}
-	b = append(b, s[start:]...)
 	w.b = append(b, '"')
+}
+
+// plain marks the bytes a JSON string holds as they are: ASCII from 0x20,
+// except '"' and '\\'.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// plainPrefix is the length of s's longest prefix of plain bytes. It is
+// the loop every byte of a trace's strings goes through, kept apart and
+// small: in WebAssembly the loop is what V8 optimizes first, and the cost
+// of that grows with the function around it (issue 15).
+func plainPrefix(s string) int {
+	for i := 0; i < len(s); i++ {
+		if !plain[s[i]] {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// escapeAt appends what the JSON string holds for the character s starts
+// with, which is not plain, and says how many bytes of s it took: a named
+// or \u00XX escape for ASCII, \ufffd for a byte of invalid UTF-8, \u2028
+// and \u2029 escaped, any other character as it is.
+func escapeAt(b []byte, s string) ([]byte, int) {
+	const hex = "0123456789abcdef"
+	if c := s[0]; c < utf8.RuneSelf {
+		switch c {
+		case '"', '\\':
+			return append(b, '\\', c), 1
+		case '\b':
+			return append(b, '\\', 'b'), 1
+		case '\f':
+			return append(b, '\\', 'f'), 1
+		case '\n':
+			return append(b, '\\', 'n'), 1
+		case '\r':
+			return append(b, '\\', 'r'), 1
+		case '\t':
+			return append(b, '\\', 't'), 1
+		}
+		return append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF]), 1
+	}
+	r, size := utf8.DecodeRuneInString(s)
+	switch {
+	case r == utf8.RuneError && size == 1:
+		return append(b, `\ufffd`...), 1
+	case r == '\u2028' || r == '\u2029':
+		return append(b, '\\', 'u', '2', '0', '2', hex[r&0xF]), size
+	}
+	return append(b, s[:size]...), size
 }
 
 // value writes an SQL argument as Statement.Args holds it: a string, an

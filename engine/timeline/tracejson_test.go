@@ -121,3 +121,15 @@ func TestEncode_UnencodableArgumentFails(t *testing.T) {
 		t.Fatal("encoding/json encodes a channel: the test no longer says anything")
 	}
 }
+
+// Any string, valid UTF-8 or not, is escaped as encoding/json escapes it
+// (without HTML escaping), wherever its special characters fall: first,
+// last, in runs, beside multi-byte characters.
+func FuzzEncode_StringsAreEncodingJSONsBytes(f *testing.F) {
+	for _, s := range []string{"", "plain", "\"", "a\\b", "\n\n", "\x00x\x1f", "늦게\n", "\xff", "x\xe2\x82", "\u2028\u2029", "SELECT ?\nFROM jobs"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkEncoding(t, &timeline.Trace{Name: s, Title: s + "\t" + s, Summary: timeline.Summary{Failures: []string{s}}})
+	})
+}
