@@ -11,13 +11,22 @@
 import { ErrorView, fitRows, lineCount } from './editor.js';
 import { ExplorePanel } from './explore-panel.js';
 import { LANGS, parts, strings } from './i18n.js';
-import { isTextEntry, loadEngine, nextFrame, Player } from './player.js';
+import { isTextEntry, loadEngine, Player, runSoon } from './player.js';
 import { h } from './render.js';
 import { b64urlDecode, elementSnippet, iframeSnippet, timelineParams } from './share.js';
 
 /** @typedef {import('./player.js').Engine} Engine */
 /** @typedef {import('./i18n.js').Strings} Strings */
 /** @typedef {{name: string, title: string, text: string, trace: string}} LibraryEntry */
+/** @typedef {{text: string, name: string, mutant: string, lang: string}} RunRequest */
+/**
+ * A run sent to the engine before it was ready (askEarly).
+ * @typedef {object} EarlyRun
+ * @property {string} key the request, as JSON
+ * @property {Promise<string>} answer the trace as JSON
+ * @property {number} asked when it was sent (performance.now())
+ * @property {number} answered when its answer came, 0 until then
+ */
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -55,6 +64,9 @@ const state = {
   /** @type {{name: string, breaks: string}[]} the engine's mutants, with their rules in state.lang */
   mutants: [],
   runSeq: 0,
+  /** @type {EarlyRun | null} the first run, asked for before the engine was ready (askEarly) */
+  early: /** @type {EarlyRun | null} */ (null),
+  readyAt: 0, // when the engine was ready (performance.now())
   /** @type {number | null} the step a link asked for, until a run is on screen to go to it */
   wantCursor: /** @type {number | null} */ (null),
   folded: 0, // the lines of the text in the editor while it is folded, else 0
@@ -230,6 +242,43 @@ function setEngineState(text, kind) {
   document.body.dataset.engineView = kind;
 }
 
+/** @returns {RunRequest} what a run of the editor's text asks the engine */
+function runRequest() {
+  return { text: state.text, name: state.name, mutant: state.mutant, lang: state.lang };
+}
+
+/**
+ * Sends the run of the text on screen to the engine before the engine is
+ * ready (runSoon): its worker runs it as soon as it is up, and runNow
+ * takes the answer instead of asking once the page has heard the engine
+ * is ready. Measured on 2 cores, that round trip through the page's main
+ * thread, busy drawing while it loads, put the engine's first trace
+ * later.
+ */
+function askEarly() {
+  if (state.engine || state.runSeq !== 0) return;
+  const req = runRequest();
+  /** @type {EarlyRun} */
+  const early = { key: JSON.stringify(req), answer: runSoon(req.text, req), asked: performance.now(), answered: 0 };
+  early.answer.then(
+    () => {
+      early.answered = performance.now();
+    },
+    () => {}, // runNow hears it
+  );
+  state.early = early;
+}
+
+/**
+ * Takes the early run if it asked for req; an early run is taken once.
+ * @param {RunRequest} req
+ */
+function takeEarly(req) {
+  const early = state.early;
+  state.early = null;
+  return early && early.key === JSON.stringify(req) ? early : null;
+}
+
 /** Runs the editor's text on the engine; the last good run stays on an error. */
 async function runNow() {
   const t = state.t;
@@ -240,11 +289,11 @@ async function runNow() {
   }
   const seq = ++state.runSeq;
   setEngineState(t.engineRunning, 'running');
-  await nextFrame(); // let "running…" paint: a cold run holds the main thread while V8 compiles
-  if (seq !== state.runSeq) return;
   const ahead = state.from === 'ahead' ? player.run?.raw : undefined;
-  const req = { text: state.text, name: state.name, mutant: state.mutant, lang: state.lang };
-  const res = await player.runOn(engine, { ...req, cursor: state.wantCursor ?? undefined });
+  const req = runRequest();
+  const early = takeEarly(req);
+  const runner = early ? { ...engine, run: () => early.answer } : engine;
+  const res = await player.runOn(runner, { ...req, cursor: state.wantCursor ?? undefined });
   if (res.status === 'stale' || seq !== state.runSeq) return;
   if (res.status === 'ran') state.wantCursor = null;
   if (res.status === 'failed') {
@@ -255,7 +304,9 @@ async function runNow() {
     errors.clear();
     state.from = 'engine';
     shown();
-    setEngineState(state.t.engineRan(Math.round(res.took), verified), 'ready');
+    // An early run's time is the engine's, from when it was both asked and up.
+    const took = early ? early.answered - Math.max(early.asked, state.readyAt) : res.took;
+    setEngineState(state.t.engineRan(Math.round(took), verified), 'ready');
     document.documentElement.dataset.lastRun = verified ? 'verified' : 'engine';
   }
   const root = document.documentElement.dataset;
@@ -267,7 +318,8 @@ async function runNow() {
 async function startEngine() {
   const started = performance.now();
   const engine = await loadEngine();
-  document.documentElement.dataset.engineReady = String(Math.round(performance.now()));
+  state.readyAt = performance.now();
+  document.documentElement.dataset.engineReady = String(Math.round(state.readyAt));
   ui.version.textContent = await engine.version;
   state.engine = engine;
   await fillMutants();
@@ -534,6 +586,7 @@ async function main() {
   state.library = index.timelines;
   state.defaultName = index.default;
   await openFromHash(true);
+  askEarly();
   try {
     const took = await engineStarted;
     setEngineState(state.t.engineLoaded((took / 1000).toFixed(1)), 'ready');

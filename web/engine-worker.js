@@ -36,7 +36,10 @@
 //                                              call will be answered
 // Calls are answered by id, in the order the engine finishes them.
 
-import { load as loadSQLite } from './sqlite-bridge.js';
+// The worker's other scripts are fetched while the modules are: as static
+// imports they held back the module fetches until they had arrived, one
+// more round trip on the engine's cold start.
+const sqliteBridge = import('./sqlite-bridge.js');
 
 // Go's wasm_exec.js (a classic script that defines globalThis.Go) is loaded
 // by its URL: it is Go's, copied by make wasm, and not ours to type-check.
@@ -52,7 +55,7 @@ const goRuntime = import(new URL('wasm_exec.js', import.meta.url).href);
  * the epoch (performance.timeOrigin + performance.now()), so that the page
  * places them on its own timeline: where a cold start goes (make bench).
  * @typedef {object} Phases
- * @property {number} script this script began to run (its imports loaded)
+ * @property {number} script this script began to run
  * @property {number} compiled the engine's module was compiled (or handed over)
  * @property {number} sqlite SQLite was compiled, instantiated and bridged
  * @property {number} started the Go program was up, its API in place
@@ -120,9 +123,9 @@ async function start(source) {
     return m;
   });
   const sqliteURL = new URL('sqlite-wasm/sqlite3.wasm', import.meta.url);
-  const sqliteReady = loadSQLite(fetch(sqliteURL).then((r) => compile(r, 'sqlite3.wasm'))).then(() =>
-    reached('sqlite'),
-  );
+  const sqliteModule = fetch(sqliteURL).then((r) => compile(r, 'sqlite3.wasm'));
+  sqliteModule.catch(() => {}); // load hears it, unless the bridge failed first
+  const sqliteReady = sqliteBridge.then(({ load }) => load(sqliteModule)).then(() => reached('sqlite'));
   const [module] = await Promise.all([compiled, goRuntime]);
   const go = new /** @type {any} */ (globalThis).Go();
   const instance = await WebAssembly.instantiate(module, go.importObject);

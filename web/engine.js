@@ -82,6 +82,42 @@ export const STARTED = 'leaselab engine started';
 /** @type {Promise<ReturnType<typeof engineAPI>> | null} */
 let shared = null;
 
+/** @type {Link | null} the link of the shared engine, once loadEngine has made it */
+let sharedLink = null;
+
+/**
+ * The name of the global a page's inline script may set to start the
+ * engine's worker before any module of the page has arrived (index.html
+ * does): {module, worker, messages}, module the engine's URL as loadEngine
+ * names it, worker started on engine-worker.js?module=module, messages
+ * what it posted before engine.js took it over (its onmessage pushes
+ * them; a worker error is pushed as {type: 'failed', message}). The first
+ * worker of the shared engine for that module is that one; measured on 2
+ * cores, a worker started by engine.js began its script about 60 ms
+ * later, once the page's modules had arrived and run.
+ */
+const EARLY = 'leaselabEarlyEngine';
+
+/**
+ * @typedef {object} EarlyWorker
+ * @property {string} module
+ * @property {Worker} worker
+ * @property {any[]} messages
+ */
+
+/**
+ * Takes the early worker for module, if a page started one (EARLY).
+ * @param {string} module
+ * @returns {EarlyWorker | null}
+ */
+function takeEarly(module) {
+  const g = /** @type {any} */ (globalThis);
+  const early = g[EARLY];
+  if (!early || early.module !== module || !(early.worker instanceof Worker)) return null;
+  delete g[EARLY];
+  return early;
+}
+
 /** @type {Promise<ReturnType<typeof engineAPI>> | null} */
 let explorer = null;
 
@@ -111,9 +147,12 @@ export function loadEngine() {
   if (!shared) {
     const root = document.documentElement;
     if (!root.dataset.engine) root.dataset.engine = 'loading';
-    shared = openEngine(new URL('leaselab.wasm', import.meta.url), (s) => {
+    /** @param {string} s */
+    const onState = (s) => {
       if (root.dataset.engine !== s) root.dataset.engine = s;
-    });
+    };
+    sharedLink = new Link(new URL('leaselab.wasm', import.meta.url).href, onState);
+    shared = openLink(sharedLink, onState);
     shared.then(
       (api) => {
         /** @type {any} */ (globalThis).leaselab = api;
@@ -131,14 +170,39 @@ export function loadEngine() {
  * @param {URL} wasmURL
  * @param {(state: string) => void} [onState]
  */
-export async function openEngine(wasmURL, onState = () => {}) {
+export function openEngine(wasmURL, onState = () => {}) {
+  return openLink(new Link(wasmURL.href, onState), onState);
+}
+
+/**
+ * Starts link's first worker and resolves to the API over it once it is
+ * ready; onState is link's.
+ * @param {Link} link
+ * @param {(state: string) => void} onState
+ */
+async function openLink(link, onState) {
   try {
-    const link = new Link(wasmURL.href, onState);
     return engineAPI(link, await link.start());
   } catch (err) {
     onState('stopped');
     throw err;
   }
+}
+
+/**
+ * Runs text on the page's shared engine, starting it (see loadEngine), and
+ * resolves to the trace as JSON, as the API's run does. Unlike run, it may
+ * be called before loadEngine resolves: the call goes to the engine's
+ * worker at once, which runs it as soon as the engine is up, without a
+ * round trip through the page's main thread (which, while a page loads, is
+ * busy drawing).
+ * @param {string} text
+ * @param {{name?: string, mutant?: string, lang?: string, signal?: AbortSignal}} [opts]
+ * @returns {Promise<string>}
+ */
+export function runSoon(text, opts) {
+  loadEngine();
+  return /** @type {Link} */ (sharedLink).call('run', [text, engineOptions(opts)], signalOf(opts));
 }
 
 /** The options a call passes on to the engine: only strings, by name. */
@@ -255,7 +319,8 @@ class Link {
     // engine-worker.js); a later one is handed the compiled module.
     const url = new URL(WORKER_URL);
     if (typeof source === 'string') url.searchParams.set('module', source);
-    const worker = new Worker(url, { type: 'module', name: 'leaselab engine' });
+    const early = typeof source === 'string' && !this.#ready ? takeEarly(source) : null;
+    const worker = early ? early.worker : new Worker(url, { type: 'module', name: 'leaselab engine' });
     this.#worker = worker;
     const facts = new Promise((resolve, reject) => {
       this.#starting = { resolve, reject };
@@ -265,6 +330,8 @@ class Link {
     worker.onmessageerror = () => this.#lost(worker, new Error("the engine's worker sent what cannot be read"));
     if (typeof source !== 'string') worker.postMessage({ type: 'start', module: source });
     for (const [id, c] of this.#calls) worker.postMessage({ type: 'call', id, method: c.method, args: c.args });
+    // What an early worker posted before it was taken over, in order.
+    if (early) for (const msg of early.messages) this.#receive(worker, msg);
     return /** @type {Promise<Facts>} */ (facts);
   }
 

@@ -11,7 +11,7 @@
 // engine decides.
 
 import { Hint } from './hint.js';
-import { afterPaint, drawTable, h, nextTask, standaloneSVG, timeAt } from './render.js';
+import { drawTable, h, nextTask, standaloneSVG, timeAt } from './render.js';
 import { cursorAtTime, cursorTime, ms, outcomeText } from './trace.js';
 import { TraceView } from './view.js';
 
@@ -126,15 +126,6 @@ export function playStep({ from, to, speed, reduced, onFrame, onDone }) {
     clearTimeout(timer);
     cancelAnimationFrame(frame);
   };
-}
-
-/**
- * Waits for the next paint (in a background tab, which paints nothing, for
- * a task of its own: see afterPaint).
- * @returns {Promise<void>}
- */
-export function nextFrame() {
-  return new Promise((resolve) => afterPaint(resolve));
 }
 
 /**
@@ -372,9 +363,19 @@ export class Player {
     const seq = ++this.#seq;
     const started = performance.now();
     try {
-      const run = await askEngine(engine, req);
+      const raw = await askEngine(engine, req);
+      if (seq !== this.#seq) return { status: 'stale' };
+      if (this.run && raw === this.run.raw) {
+        // The very bytes on screen (the trace computed ahead of time, or
+        // the same run again): nothing to parse or draw again.
+        this.text = req.text;
+        this.name = req.name;
+        if (req.cursor !== undefined && req.cursor !== this.#cursor) this.#moveTo(req.cursor);
+        return { status: 'ran', raw, took: performance.now() - started };
+      }
       // A long timeline's trace takes tens of milliseconds to parse and as
       // many to draw: each in a task of its own, neither holds the page long.
+      const run = await runOf(engine, raw, req);
       await nextTask();
       if (seq !== this.#seq) return { status: 'stale' };
       this.text = req.text;
@@ -396,6 +397,16 @@ export class Player {
   seek(c, keepPlaying = false) {
     if (!this.run) return;
     if (!keepPlaying) this.pause();
+    this.#moveTo(c);
+  }
+
+  /**
+   * Puts the cursor at step c (clamped) and the clock at its time, and
+   * draws; the clock keeps playing or not.
+   * @param {number} c
+   */
+  #moveTo(c) {
+    if (!this.run) return;
     this.#cursor = Math.max(0, Math.min(c, this.steps));
     this.#clock = cursorTime(this.run.traces[0], this.#cursor);
     this.redraw();
@@ -594,21 +605,32 @@ export class Player {
 }
 
 /**
- * Asks the engine for a run: the trace, or a worksheet's two traces and
- * their first difference with the rule the mutant breaks.
+ * Asks the engine for a run as JSON: the trace, or a worksheet's two
+ * traces and their first difference (runOf reads it).
  * @param {Engine} engine
+ * @param {RunRequest} req
+ * @returns {Promise<string>}
+ */
+async function askEngine(engine, { text, name, mutant = '', lang = 'en', worksheet = false }) {
+  if (worksheet && mutant) return engine.worksheet(text, { name, mutant, lang });
+  return engine.run(text, { name, mutant, lang });
+}
+
+/**
+ * The run that raw, the engine's answer to req, holds; a worksheet's with
+ * the rule its mutant breaks.
+ * @param {Engine} engine
+ * @param {string} raw
  * @param {RunRequest} req
  * @returns {Promise<Run>}
  */
-async function askEngine(engine, { text, name, mutant = '', lang = 'en', worksheet = false }) {
+async function runOf(engine, raw, { mutant = '', lang = 'en', worksheet = false }) {
   if (worksheet && mutant) {
-    const raw = await engine.worksheet(text, { name, mutant, lang });
     const w = JSON.parse(raw);
     const rules = await engine.mutants(lang);
     const rule = rules.find((m) => m.name === mutant);
     return { traces: [w.correct, w.mutant], raw, diff: w.difference, mutant, breaks: rule ? rule.breaks : '' };
   }
-  const raw = await engine.run(text, { name, mutant, lang });
   return { traces: [JSON.parse(raw)], raw, diff: null, mutant: '', breaks: '' };
 }
 
@@ -753,6 +775,19 @@ function buildParts(speed) {
 export async function loadEngine() {
   const mod = await import(new URL('engine.js', import.meta.url).href);
   return mod.loadEngine();
+}
+
+/**
+ * Runs text on the page's engine (engine.js's runSoon, which starts it):
+ * unlike the API's run, it may be called before loadEngine resolves, and
+ * the engine runs it as soon as it is up.
+ * @param {string} text
+ * @param {{name: string, mutant?: string, lang?: string}} opts
+ * @returns {Promise<string>}
+ */
+export async function runSoon(text, opts) {
+  const mod = await import(new URL('engine.js', import.meta.url).href);
+  return mod.runSoon(text, opts);
 }
 
 /**
