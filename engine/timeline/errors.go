@@ -10,8 +10,9 @@ import (
 // errors.Is: the timeline text is wrong, and nothing has run.
 var ErrBadInput = errors.New("timeline: bad input")
 
-// ErrNotFresh: Run was given a database that already holds jobs or
-// receipts. A timeline's story starts from nothing.
+// ErrNotFresh: Run was given a database that already holds jobs, or
+// receipts or stored values the timeline would meet (it sends, delivers,
+// writes or reads). A timeline's story starts from nothing.
 var ErrNotFresh = errors.New("timeline: the database is not empty")
 
 // ErrLang: Options.Lang names a language with no phrase table.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -86,24 +87,40 @@ func newRunner(ctx context.Context, db *sql.DB, tl *Timeline, opts Options) (*ru
 	return r, r.open()
 }
 
-// open opens the store, the receiver and the storage on the run's database:
-// init_db, at the start and at every reopen.
+// open opens the store on the run's database, and the receiver and the
+// storage if the timeline uses them: init_db, at the start and at every
+// reopen. A timeline that never sends, delivers, writes or reads neither
+// creates nor shows their tables: its trace's setup is the jobs' schema,
+// and SQLite parses and runs less before the first step (issue 15).
 func (r *runner) open() error {
 	opts := []engine.Option{engine.WithMutant(r.mutant), engine.WithObserver(r.observe)}
 	store, err := engine.New(r.ctx, r.db, opts...)
 	if err != nil {
 		return err
 	}
-	recv, err := engine.NewReceiver(r.ctx, r.db, opts...)
-	if err != nil {
-		return err
+	r.store = store
+	if usesReceiver(r.tl) {
+		if r.recv, err = engine.NewReceiver(r.ctx, r.db, opts...); err != nil {
+			return err
+		}
 	}
-	stor, err := engine.NewStorage(r.ctx, r.db, opts...)
-	if err != nil {
-		return err
+	if usesStorage(r.tl) {
+		if r.stor, err = engine.NewStorage(r.ctx, r.db, opts...); err != nil {
+			return err
+		}
 	}
-	r.store, r.recv, r.stor = store, recv, stor
 	return nil
+}
+
+// usesReceiver reports whether a step of tl hands a lease to the receiver.
+func usesReceiver(tl *Timeline) bool {
+	return slices.ContainsFunc(tl.Steps, func(s StepLine) bool { return s.Verb == VerbSend || s.Verb == VerbDeliver })
+}
+
+// usesStorage reports whether a step of tl writes to or reads the fenced
+// storage.
+func usesStorage(tl *Timeline) bool {
+	return slices.ContainsFunc(tl.Steps, func(s StepLine) bool { return s.Verb == VerbWrite || s.Verb == VerbRead })
 }
 
 // setup checks the database is fresh, enqueues the declared jobs and starts
@@ -216,8 +233,8 @@ type runner struct {
 	mutant  string
 	book    *phrasebook
 	store   *engine.Store
-	recv    *engine.Receiver
-	stor    *engine.Storage
+	recv    *engine.Receiver // nil unless the timeline sends or delivers (usesReceiver)
+	stor    *engine.Storage  // nil unless the timeline writes or reads (usesStorage)
 	checker *check.Checker
 	clock   engine.VirtualClock // true time
 
@@ -234,18 +251,25 @@ type runner struct {
 	ended   map[string]Expiry                  // job -> the latest lease reported ended
 }
 
+// fresh checks the database holds no job, and no receipt or stored value
+// where the timeline meets them (a timeline that never sends, delivers,
+// writes or reads does not look at those tables: it never opens them).
 func (r *runner) fresh() error {
 	jobs, err := r.store.Jobs(r.ctx)
 	if err != nil {
 		return err
 	}
-	total, err := r.recv.Total(r.ctx)
-	if err != nil {
-		return err
+	var total int64
+	if r.recv != nil {
+		if total, err = r.recv.Total(r.ctx); err != nil {
+			return err
+		}
 	}
-	stored, err := r.stor.All(r.ctx)
-	if err != nil {
-		return err
+	var stored []engine.Stored
+	if r.stor != nil {
+		if stored, err = r.stor.All(r.ctx); err != nil {
+			return err
+		}
 	}
 	if len(jobs) > 0 || total != 0 || len(stored) > 0 {
 		return fmt.Errorf("%w: it holds %d jobs, receipts of total %d and %d stored values", ErrNotFresh, len(jobs), total, len(stored))
