@@ -1,8 +1,11 @@
-// The pages of web/ that load a module graph name every module of it in a
-// <link rel="modulepreload">, so that the browser fetches them side by side
-// instead of finding one only once the module importing it has arrived
-// (hint.js, imported by player.js, was such a module on the simulator's
-// page: one more round trip before any of the page's script could run).
+// The pages of web/ that load a module graph fetch every module of it side
+// by side, instead of finding one only once the module importing it has
+// arrived (hint.js, imported by player.js, was such a module on the
+// simulator's page: one more round trip before any of the page's script
+// could run): embed.html names each in a <link rel="modulepreload">; the
+// simulator's page loads its graph as one script, app.bundle.js, which make
+// wasm bundles from app.js (engine/internal/bundle), and preloads the one
+// module that script imports by its URL, engine.js.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -15,14 +18,20 @@ function pageModules(html) {
   return { scripts, preloaded };
 }
 
-for (const [page, entry] of [
-  ['index.html', 'app.js'],
-  ['embed.html', 'embed.js'],
-]) {
-  test(`${page} preloads every module ${entry} imports, statically and transitively`, () => {
-    const { scripts, preloaded } = pageModules(web(page));
-    assert.ok(scripts.includes(entry), `${page} loads ${entry}`);
-    const missing = [...staticGraph(entry)].filter((m) => m !== entry && !preloaded.includes(m));
-    assert.deepEqual(missing, [], `${page}: modules imported but not preloaded`);
-  });
-}
+test('embed.html preloads every module embed.js imports, statically and transitively', () => {
+  const { scripts, preloaded } = pageModules(web('embed.html'));
+  assert.ok(scripts.includes('embed.js'), 'embed.html loads embed.js');
+  const missing = [...staticGraph('embed.js')].filter((m) => m !== 'embed.js' && !preloaded.includes(m));
+  assert.deepEqual(missing, [], 'embed.html: modules imported but not preloaded');
+});
+
+test("index.html loads app.js's graph as its bundle and preloads the engine module, which no module of the graph imports statically", () => {
+  const { scripts, preloaded } = pageModules(web('index.html'));
+  assert.deepEqual(scripts, ['app.bundle.js']);
+  assert.deepEqual(preloaded, ['app.bundle.js', 'engine.js']);
+  const graph = staticGraph('app.js');
+  assert.ok(graph.has('player.js') && graph.size > 5, `app.js's graph: ${[...graph]}`);
+  assert.ok(!graph.has('engine.js'), 'engine.js is imported by its URL (one engine per page), never bundled');
+  // The graph imports engine.js by its URL, which the preload names.
+  assert.match(web('player.js'), /import\(new URL\('engine\.js', import\.meta\.url\)\.href\)/);
+});
