@@ -49,7 +49,7 @@ gotest:
 ## lint-js: the page's JavaScript: Biome's lint and format check, and tsc --noEmit over its JSDoc types
 ## (both pinned in web/.tools, installed by npm ci when missing)
 WEB_TOOLS := web/.tools
-WEB_JS = $(filter-out $(APP_BUNDLE),$(wildcard web/*.js web/bench/*.js $(WEB_TOOLS)/test/*.js)) wasm/node/run.mjs
+WEB_JS = $(filter-out $(APP_BUNDLE) web/engine-worker.bundle.js,$(wildcard web/*.js web/bench/*.js $(WEB_TOOLS)/test/*.js)) wasm/node/run.mjs
 lint-js: $(WEB_TOOLS)/node_modules/.bin/biome
 	cd $(WEB_TOOLS) && ./node_modules/.bin/biome check $(patsubst wasm/%,../../wasm/%,$(patsubst web/%,../%,$(patsubst $(WEB_TOOLS)/%,%,$(WEB_JS))))
 	cd $(WEB_TOOLS) && ./node_modules/.bin/tsc -p .
@@ -116,7 +116,7 @@ SQLITE_FILES := $(SQLITE_OUT)/sqlite3.js $(SQLITE_OUT)/sqlite3.wasm
 # The simulator page's script (its rule is below).
 APP_BUNDLE := web/app.bundle.js
 
-wasm: web/leaselab.wasm.br $(addsuffix .br,$(SQLITE_FILES)) web/wasm_exec.js web/traces/index.json $(APP_BUNDLE)
+wasm: web/leaselab.wasm.br $(addsuffix .br,$(SQLITE_FILES)) web/wasm_exec.js web/traces/index.json $(APP_BUNDLE) web/app.bundle.css web/engine-worker.bundle.js
 	@$(GO) run ./engine/internal/precompress web/*.html web/*.css web/*.js web/*.svg
 
 ## The browser build has no SQLite of its own: the engine's Go module talks
@@ -158,11 +158,12 @@ web/leaselab.wasm.br: web/leaselab.wasm
 	$(GO) run ./engine/internal/precompress $<
 	@ls -l web/leaselab.wasm web/leaselab.wasm.gz web/leaselab.wasm.br | awk '{print "wasm: " $$5 " bytes " $$9}'
 
-## The simulator page's script: app.js and every module it imports
+## The simulator page's script and style: app.js and every module it imports
 ## statically, bundled into one file by esbuild (engine/internal/bundle), with
-## its source map; index.html loads it. engine.js and the worker's scripts
-## stay modules of their own.
-$(APP_BUNDLE): $(filter-out $(APP_BUNDLE) web/wasm_exec.js,$(wildcard web/*.js)) engine/internal/bundle/main.go go.mod
+## its source map, and trace.css and style.css as one sheet; index.html loads
+## both. engine.js stays a module of its own; the engine's worker is bundled
+## with its bridge and Go's wasm_exec.js (engine-worker.bundle.js).
+$(APP_BUNDLE) web/app.bundle.css web/engine-worker.bundle.js &: $(filter-out $(APP_BUNDLE) web/engine-worker.bundle.js,$(wildcard web/*.js)) web/wasm_exec.js web/trace.css web/style.css engine/internal/bundle/main.go go.mod
 	$(GO) run ./engine/internal/bundle -web web
 
 web/wasm_exec.js: $(GOROOT)/lib/wasm/wasm_exec.js

@@ -359,6 +359,12 @@ func (s *Store) Inspect(ctx context.Context, ids ...string) ([]Job, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
+	if len(ids) == 1 {
+		// The text of Get and of every operation's read: one statement for
+		// SQLite to compile, not two (issue 15: the browser's cold start
+		// parses as little as it can).
+		return s.inspect(ctx, selectJob, ids[0])
+	}
 	args := make([]any, len(ids))
 	for i, id := range ids {
 		args[i] = id

@@ -43,7 +43,9 @@ const sqliteBridge = import('./sqlite-bridge.js');
 
 // Go's wasm_exec.js (a classic script that defines globalThis.Go) is loaded
 // by its URL: it is Go's, copied by make wasm, and not ours to type-check.
-const goRuntime = import(new URL('wasm_exec.js', import.meta.url).href);
+// The worker pages start, engine-worker.bundle.js (engine/internal/bundle),
+// begins with it and the bridge: that worker fetches neither.
+const goRuntime = 'Go' in globalThis ? Promise.resolve() : import(new URL('wasm_exec.js', import.meta.url).href);
 
 // SQLite is its official WebAssembly build (web/sqlite-wasm/sqlite3.wasm,
 // copied there by make wasm from the npm package pinned in web/.sqlite-wasm), which

@@ -56,7 +56,9 @@
 // catch, finally) and, for callers written when these methods answered
 // synchronously (engine.mutants(lang).find(…)), also the value itself.
 
-const WORKER_URL = new URL('engine-worker.js', import.meta.url);
+// The worker is engine-worker.js bundled with the scripts it needs (make
+// wasm, engine/internal/bundle): one request, not three.
+const WORKER_URL = new URL('engine-worker.bundle.js', import.meta.url);
 
 /**
  * The name of the mark each start of the engine's worker leaves on the
@@ -89,7 +91,7 @@ let sharedLink = null;
  * The name of the global a page's inline script may set to start the
  * engine's worker before any module of the page has arrived (index.html
  * does): {module, worker, messages}, module the engine's URL as loadEngine
- * names it, worker started on engine-worker.js?module=module, messages
+ * names it, worker started on engine-worker.bundle.js?module=module, messages
  * what it posted before engine.js took it over (its onmessage pushes
  * them; a worker error is pushed as {type: 'failed', message}). The first
  * worker of the shared engine for that module is that one; measured on 2

@@ -60,7 +60,7 @@ const policy = "default-src 'none'; " +
 // that may run: index.html's, which starts the engine's worker before the
 // page's modules arrive (web/engine.js, EARLY). A test holds this list to
 // the pages.
-const inlineScripts = "'sha256-wPw2fYxCrRUYjZn0+R1ZL9Ot8o4Yf5P1vkwqf+nL128='"
+const inlineScripts = "'sha256-36Ni5F8sz6BrDkbIGOZ/fSlWaxH/V/KHGPnaRUtgWGE='"
 
 // CSP is the Content-Security-Policy of every response: policy, and only
 // this origin may frame the page.

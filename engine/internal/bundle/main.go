@@ -1,19 +1,25 @@
-// Command bundle writes the simulator page's script, web/app.bundle.js:
-// web/app.js and every module it imports statically, in one file (with its
-// source map, app.bundle.js.map), which index.html loads instead of eleven
-// modules. On 2 cores each request costs the browser and its network
-// service CPU time that the engine's cold start needs (issue 15: the
-// simulator fetched 21 URLs where the official SQLite page fetches 5).
+// Command bundle writes the simulator page's script and style, each one
+// file, which index.html loads instead of eleven modules and two style
+// sheets: web/app.bundle.js, web/app.js and every module it imports
+// statically (with its source map, app.bundle.js.map), and
+// web/app.bundle.css, trace.css then style.css; and the engine's worker,
+// web/engine-worker.bundle.js, engine-worker.js with the SQLite bridge it
+// imports and Go's wasm_exec.js, which every page's engine starts (engine.js)
+// instead of a worker that fetches two more scripts. On 2 cores each request
+// costs the browser and its network service CPU time that the engine's cold
+// start needs (issue 15: the simulator fetched 24 URLs where the official
+// SQLite page fetches 5).
 //
 //	go run ./engine/internal/bundle [-web web]
 //
-// The bundle is esbuild's (github.com/evanw/esbuild), whitespace and syntax
-// minified, identifiers kept: a stack trace names the source's functions,
-// and the source map leads back to the files. What the page imports by URL
-// at run time is not bundled and stays a module of its own: engine.js
-// above all, which every player of a page shares (one engine, one worker),
-// and which the embeds import too. bundle fails if the bundle would hold
-// one of those (Shared), or esbuild reports any warning.
+// The bundles are esbuild's (github.com/evanw/esbuild): the script's
+// whitespace and syntax minified, identifiers kept (a stack trace names the
+// source's functions, and the source map leads back to the files), the
+// style's whitespace and comments only. What the page
+// imports by URL at run time is not bundled and stays a module of its own:
+// engine.js above all, which every player of a page shares (one engine, one
+// worker), and which the embeds import too. bundle fails if the script's
+// bundle would hold one of those (Shared), or esbuild reports any warning.
 package main
 
 import (
@@ -29,11 +35,20 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 )
 
-// Entry is the page's module, and Out the bundle, in web/.
+// Entry is the page's module, and Out its bundle, in web/; Styles are the
+// page's style sheets, in order, and StyleOut their bundle; Worker is the
+// engine's worker, and WorkerOut its bundle, which begins with GoRuntime.
 const (
-	Entry = "app.js"
-	Out   = "app.bundle.js"
+	Entry     = "app.js"
+	Out       = "app.bundle.js"
+	StyleOut  = "app.bundle.css"
+	Worker    = "engine-worker.js"
+	WorkerOut = "engine-worker.bundle.js"
+	GoRuntime = "wasm_exec.js"
 )
+
+// Styles are the sheets index.html used to link, in the order it did.
+var Styles = []string{"trace.css", "style.css"}
 
 // Shared are the modules a page imports by URL, never statically: a copy
 // of one in the bundle would be a second instance (engine.js: a second
@@ -49,38 +64,85 @@ func main() {
 	}
 }
 
-// bundle writes web/Out and its map from web/Entry.
+// bundle writes web/Out and its map from web/Entry, and web/StyleOut from
+// web/Styles.
 func bundle(web string) error {
 	abs, err := filepath.Abs(web)
 	if err != nil {
 		return err
 	}
-	res := api.Build(api.BuildOptions{
+	common := api.BuildOptions{
 		AbsWorkingDir:    abs,
-		EntryPoints:      []string{Entry},
-		Outfile:          Out,
 		Bundle:           true,
-		Format:           api.FormatESModule,
 		Platform:         api.PlatformBrowser,
-		Target:           api.ES2022,
 		Charset:          api.CharsetUTF8,
 		MinifyWhitespace: true,
-		MinifySyntax:     true,
 		LegalComments:    api.LegalCommentsNone,
-		Sourcemap:        api.SourceMapLinked,
-		Metafile:         true,
 		LogLevel:         api.LogLevelSilent,
-	})
-	if msgs := append(res.Errors, res.Warnings...); len(msgs) > 0 {
-		return errors.New(strings.Join(api.FormatMessages(msgs, api.FormatMessagesOptions{Kind: api.ErrorMessage}), ""))
+	}
+	script := common
+	script.Target = api.ES2022
+	script.MinifySyntax = true
+	script.EntryPoints = []string{Entry}
+	script.Outfile = Out
+	script.Format = api.FormatESModule
+	script.Sourcemap = api.SourceMapLinked
+	script.Metafile = true
+	res := api.Build(script)
+	if err := failed(res); err != nil {
+		return err
 	}
 	if err := checkShared(res.Metafile); err != nil {
 		return err
 	}
-	for _, f := range res.OutputFiles {
+	// The sheets lose their comments and spaces only: no rule is rewritten.
+	worker, err := workerBundle(abs, common)
+	if err != nil {
+		return err
+	}
+	style := common
+	var imports strings.Builder
+	for _, f := range Styles {
+		fmt.Fprintf(&imports, "@import %q;\n", "./"+f)
+	}
+	style.Stdin = &api.StdinOptions{Contents: imports.String(), ResolveDir: abs, Sourcefile: StyleOut, Loader: api.LoaderCSS}
+	style.Outfile = StyleOut
+	styles := api.Build(style)
+	if err := failed(styles); err != nil {
+		return err
+	}
+	for _, f := range slices.Concat(res.OutputFiles, styles.OutputFiles, worker.OutputFiles) {
 		if err := writeWhole(f.Path, f.Contents); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// workerBundle builds WorkerOut: the worker and the bridge it imports,
+// after Go's wasm_exec.js (GoRuntime, a classic script that defines
+// globalThis.Go, which the worker then does not fetch).
+func workerBundle(abs string, common api.BuildOptions) (api.BuildResult, error) {
+	goRuntime, err := os.ReadFile(filepath.Join(abs, GoRuntime))
+	if err != nil {
+		return api.BuildResult{}, fmt.Errorf("%w (make wasm copies it from Go's own)", err)
+	}
+	worker := common
+	worker.Target = api.ES2022
+	worker.MinifySyntax = true
+	worker.EntryPoints = []string{Worker}
+	worker.Outfile = WorkerOut
+	worker.Format = api.FormatESModule
+	worker.Sourcemap = api.SourceMapLinked
+	worker.Banner = map[string]string{"js": string(goRuntime)}
+	res := api.Build(worker)
+	return res, failed(res)
+}
+
+// failed is esbuild's errors and warnings of res as one error, or nil.
+func failed(res api.BuildResult) error {
+	if msgs := append(res.Errors, res.Warnings...); len(msgs) > 0 {
+		return errors.New(strings.Join(api.FormatMessages(msgs, api.FormatMessagesOptions{Kind: api.ErrorMessage}), ""))
 	}
 	return nil
 }
@@ -109,4 +171,3 @@ func writeWhole(path string, data []byte) error {
 	}
 	return os.Rename(tmp, path)
 }
-

@@ -35,3 +35,12 @@ test("index.html loads app.js's graph as its bundle and preloads the engine modu
   // The graph imports engine.js by its URL, which the preload names.
   assert.match(web('player.js'), /import\(new URL\('engine\.js', import\.meta\.url\)\.href\)/);
 });
+
+test("index.html's icon is favicon.svg's picture, written in the page, and its style is the bundle of the sheets the embeds share", () => {
+  const html = web('index.html');
+  const icon = html.match(/<link rel="icon" href="data:image\/svg\+xml,([^"]+)" type="image\/svg\+xml">/);
+  assert.ok(icon, 'index.html names its icon by a data: URL');
+  assert.equal(decodeURIComponent(icon[1]).replaceAll("'", '"'), web('favicon.svg').trim());
+  const sheets = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]);
+  assert.deepEqual(sheets, ['app.bundle.css']);
+});
