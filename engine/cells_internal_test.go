@@ -104,12 +104,12 @@ VALUES ('full', 2, 3, 'A', 1000, 4, 5, 6, 7000, 'quarantined', 'attempts', 'sent
 		{ID: "full", Qty: 3, Owner: "A", LeaseUntil: 1000, Token: 4, Attempts: 5, MaxAttempts: 6, Deadline: 7000,
 			Status: StatusQuarantined, Reason: "attempts", Result: "sent"},
 	} {
-		got, err := s.readJob(ctx, db, want.ID)
+		got, err := s.Get(ctx, want.ID)
 		if err != nil || got == nil || *got != want {
-			t.Fatalf("readJob(%s) = %+v, %v; want %+v", want.ID, got, err, want)
+			t.Fatalf("Get(%s) = %+v, %v; want %+v", want.ID, got, err, want)
 		}
 	}
-	if got, err := s.readJob(ctx, db, "missing"); got != nil || err != nil {
-		t.Fatalf("readJob(missing) = %+v, %v; want nil, nil", got, err)
+	if got, err := s.Get(ctx, "missing"); got != nil || err != nil {
+		t.Fatalf("Get(missing) = %+v, %v; want nil, nil", got, err)
 	}
 }

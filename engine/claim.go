@@ -184,11 +184,7 @@ func (s *Store) nextCandidate(ctx context.Context, q querier, now int64) (*Job, 
 	query := `SELECT ` + jobColumns + ` FROM jobs
 WHERE status IN ('pending', 'leased') AND (` + held + `)
 ORDER BY seq LIMIT 1`
-	row, err := s.queryRow(ctx, q, query, now)
-	if err != nil {
-		return nil, err
-	}
-	return scanJob(row)
+	return s.readOne(ctx, q, query, now)
 }
 
 // ClaimMany runs one claim of job id per owner, all at once, each in its own

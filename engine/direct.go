@@ -2,8 +2,6 @@ package engine
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 )
 
 // The direct path. An operation whose answer is a grant — a claim that
@@ -99,26 +97,22 @@ WHERE id = ? AND owner = ? AND token = ? AND status = 'leased'`
 
 // returning runs an UPDATE ... RETURNING that changes at most one row and
 // scans it into dst; ok is false when it changed none.
-func (s *Store) returning(ctx context.Context, query string, args []any, dst ...any) (bool, error) {
-	row, err := s.queryRow(ctx, s.db, query, args...)
-	if err != nil {
-		return false, err
-	}
-	err = row.Scan(cells(dst...)...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	return err == nil, err
+func (s *Store) returning(ctx context.Context, query string, args []any, dst ...any) (ok bool, err error) {
+	err = s.on(ctx, s.db, func(q querier) error {
+		ok, err = s.queryRow(ctx, q, query, args, dst...)
+		return err
+	})
+	return ok, err
 }
 
 // affected runs an UPDATE that changes at most one row; ok is true when it
 // changed one.
 func (s *Store) affected(ctx context.Context, query string, args ...any) (bool, error) {
-	res, err := s.exec(ctx, s.db, "", "", query, args...)
-	if err != nil {
-		return false, err
-	}
-	n, err := res.RowsAffected()
+	var n int64
+	err := s.on(ctx, s.db, func(q querier) (err error) {
+		n, err = s.exec(ctx, q, "", "", query, args...)
+		return err
+	})
 	return n == 1, err
 }
 

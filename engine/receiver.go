@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"database/sql"
-	"fmt"
 )
 
 // Receiver is the receiving side of Dispatch: it records each business id
@@ -12,7 +11,8 @@ import (
 // and a lease that ran out mid-send leads to a resend by the next worker;
 // the receiver's idempotency is what makes that resend harmless.
 type Receiver struct {
-	db *sql.DB
+	db        *sql.DB
+	viaDriver bool // as Store's (querier.go)
 	config
 }
 
@@ -26,13 +26,19 @@ func NewReceiver(ctx context.Context, db *sql.DB, opts ...Option) (*Receiver, er
 	if err := r.apply(opts); err != nil {
 		return nil, err
 	}
-	for _, q := range receiptsSQL {
-		r.note(Statement{SQL: q})
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			return nil, fmt.Errorf("engine: create receipts: %w", err)
-		}
+	var err error
+	if r.viaDriver, err = viaDriver(ctx, db); err != nil {
+		return nil, err
+	}
+	if err := createTables(ctx, db, r.viaDriver, &r.config, "receipts", receiptsSQL); err != nil {
+		return nil, err
 	}
 	return r, nil
+}
+
+// on runs fn on the receiver's database (runOn).
+func (r *Receiver) on(ctx context.Context, fn func(q querier) error) error {
+	return runOn(ctx, r.db, r.viaDriver, fn)
 }
 
 // Deliver applies l.Qty for business id l.JobID once: true the first time,
@@ -52,11 +58,11 @@ ON CONFLICT (job_id) DO NOTHING`
 ON CONFLICT (job_id) DO UPDATE SET qty = qty + excluded.qty`
 	}
 	r.note(Statement{SQL: query, Args: args, Table: "receipts", Key: l.JobID})
-	res, err := r.db.ExecContext(ctx, query, args...)
-	if err != nil {
-		return false, err
-	}
-	n, err := res.RowsAffected()
+	var n int64
+	err := r.on(ctx, func(q querier) (err error) {
+		n, err = q.exec(ctx, nil, query, args)
+		return err
+	})
 	if err != nil {
 		return false, err
 	}
@@ -71,7 +77,10 @@ func (r *Receiver) Total(ctx context.Context) (int64, error) {
 	var n int64
 	const query = `SELECT COALESCE(SUM(qty), 0) FROM receipts`
 	r.note(Statement{SQL: query})
-	err := r.db.QueryRowContext(ctx, query).Scan(intCell{&n})
+	err := r.on(ctx, func(q querier) error {
+		_, err := q.queryRow(ctx, nil, query, nil, []any{&n})
+		return err
+	})
 	return n, err
 }
 
@@ -94,18 +103,16 @@ func (r *Receiver) Receipts(ctx context.Context, ids ...string) ([]Receipt, erro
 	if len(ids) > 0 {
 		query += ` WHERE job_id IN (` + placeholders(len(ids)) + `)`
 	}
-	rows, err := r.db.QueryContext(ctx, query+` ORDER BY job_id`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	var out []Receipt
-	for rows.Next() {
-		var rc Receipt
-		if err := rows.Scan(cells(&rc.JobID, &rc.Qty, &rc.Owner, &rc.Token)...); err != nil {
-			return nil, err
-		}
-		out = append(out, rc)
-	}
-	return out, rows.Err()
+	err := r.on(ctx, func(q querier) error {
+		return q.query(ctx, query+` ORDER BY job_id`, args, func(scan func(dst ...any) error) error {
+			var rc Receipt
+			if err := scan(&rc.JobID, &rc.Qty, &rc.Owner, &rc.Token); err != nil {
+				return err
+			}
+			out = append(out, rc)
+			return nil
+		})
+	})
+	return out, err
 }

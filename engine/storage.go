@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 )
 
 // Storage is the fenced storage the holder of a lease writes its work to:
@@ -23,7 +22,8 @@ import (
 // tokens that reached it. A stale worker whose token is still the highest
 // the storage has seen — the new holder has not written yet — is accepted.
 type Storage struct {
-	db *sql.DB
+	db        *sql.DB
+	viaDriver bool // as Store's (querier.go)
 	config
 }
 
@@ -44,13 +44,19 @@ func NewStorage(ctx context.Context, db *sql.DB, opts ...Option) (*Storage, erro
 	if err := s.apply(opts); err != nil {
 		return nil, err
 	}
-	for _, q := range storageSQL {
-		s.note(Statement{SQL: q})
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			return nil, fmt.Errorf("engine: create storage: %w", err)
-		}
+	var err error
+	if s.viaDriver, err = viaDriver(ctx, db); err != nil {
+		return nil, err
+	}
+	if err := createTables(ctx, db, s.viaDriver, &s.config, "storage", storageSQL); err != nil {
+		return nil, err
 	}
 	return s, nil
+}
+
+// on runs fn on the storage's database (runOn).
+func (s *Storage) on(ctx context.Context, fn func(q querier) error) error {
+	return runOn(ctx, s.db, s.viaDriver, fn)
 }
 
 // Write stores value under key for the holder of l (its Owner and Token;
@@ -76,11 +82,11 @@ ON CONFLICT (key) DO UPDATE SET value = excluded.value, owner = excluded.owner, 
 	}
 	args := []any{key, value, l.Owner, l.Token}
 	s.note(Statement{SQL: query, Args: args, Table: "storage", Key: key})
-	res, err := s.db.ExecContext(ctx, query, args...)
-	if err != nil {
+	var n int64
+	err := s.on(ctx, func(q querier) (err error) {
+		n, err = q.exec(ctx, nil, query, args)
 		return err
-	}
-	n, err := res.RowsAffected()
+	})
 	if err != nil || n == 1 {
 		return err
 	}
@@ -103,12 +109,15 @@ func (s *Storage) Read(ctx context.Context, key string) (*Stored, error) {
 	}
 	const query = `SELECT key, value, owner, token FROM storage WHERE key = ?`
 	s.note(Statement{SQL: query, Args: []any{key}})
-	var v Stored
-	err := s.db.QueryRowContext(ctx, query, key).Scan(cells(&v.Key, &v.Value, &v.Owner, &v.Token)...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
+	var (
+		v     Stored
+		found bool
+	)
+	err := s.on(ctx, func(q querier) (err error) {
+		found, err = q.queryRow(ctx, nil, query, []any{key}, []any{&v.Key, &v.Value, &v.Owner, &v.Token})
+		return err
+	})
+	if !found || err != nil {
 		return nil, err
 	}
 	return &v, nil
@@ -125,18 +134,16 @@ func (s *Storage) All(ctx context.Context, keys ...string) ([]Stored, error) {
 	if len(keys) > 0 {
 		query += ` WHERE key IN (` + placeholders(len(keys)) + `)`
 	}
-	rows, err := s.db.QueryContext(ctx, query+` ORDER BY key`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	var out []Stored
-	for rows.Next() {
-		var v Stored
-		if err := rows.Scan(cells(&v.Key, &v.Value, &v.Owner, &v.Token)...); err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
+	err := s.on(ctx, func(q querier) error {
+		return q.query(ctx, query+` ORDER BY key`, args, func(scan func(dst ...any) error) error {
+			var v Stored
+			if err := scan(&v.Key, &v.Value, &v.Owner, &v.Token); err != nil {
+				return err
+			}
+			out = append(out, v)
+			return nil
+		})
+	})
+	return out, err
 }

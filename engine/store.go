@@ -14,6 +14,9 @@ import (
 // closed: open one Store per database and share it, not one per request.
 type Store struct {
 	db *sql.DB
+	// viaDriver: db's driver connections run SQL text themselves
+	// (driverConn), and every operation runs on one of them (querier.go).
+	viaDriver bool
 	config
 	stmts   sync.Map // query text -> *sql.Stmt prepared on db
 	pending sync.Map // query text met first inside a transaction, to prepare before the next one
@@ -90,14 +93,24 @@ func New(ctx context.Context, db *sql.DB, opts ...Option) (*Store, error) {
 	if err := s.apply(opts); err != nil {
 		return nil, err
 	}
+	var err error
+	if s.viaDriver, err = viaDriver(ctx, db); err != nil {
+		return nil, err
+	}
 	stmts := schemaSQL
 	if s.mut(MutantSchemaReset) {
 		stmts = append([]string{`DROP TABLE IF EXISTS jobs`}, stmts...)
 	}
-	for _, q := range stmts {
-		if _, err := s.exec(ctx, db, "", "", q); err != nil {
-			return nil, fmt.Errorf("engine: create schema: %w", err)
+	err = s.on(ctx, db, func(q querier) error {
+		for _, st := range stmts {
+			if _, err := s.exec(ctx, q, "", "", st); err != nil {
+				return fmt.Errorf("engine: create schema: %w", err)
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return s, nil
 }
@@ -105,43 +118,24 @@ func New(ctx context.Context, db *sql.DB, opts ...Option) (*Store, error) {
 // DB returns the database the store runs on.
 func (s *Store) DB() *sql.DB { return s.db }
 
-// querier is what the store runs statements on: a *sql.DB, *sql.Conn or *sql.Tx.
-type querier interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
 // beginner starts transactions: a *sql.DB or a *sql.Conn.
 type beginner interface {
-	querier
+	sqlRunner
 	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
 }
 
 // exec runs a statement that writes the row key of table (both "" for a
-// statement over no single row).
-func (s *Store) exec(ctx context.Context, q querier, table, key, query string, args ...any) (sql.Result, error) {
+// statement over no single row) and returns the rows it changed.
+func (s *Store) exec(ctx context.Context, q querier, table, key, query string, args ...any) (int64, error) {
 	s.note(Statement{SQL: query, Args: args, Table: table, Key: key})
-	st, err := s.prepared(ctx, q, query)
-	if err != nil {
-		return nil, err
-	}
-	if st == nil {
-		return q.ExecContext(ctx, query, args...)
-	}
-	return st.ExecContext(ctx, args...)
+	return q.exec(ctx, s, query, args)
 }
 
-// queryRow runs a query that reads at most one row.
-func (s *Store) queryRow(ctx context.Context, q querier, query string, args ...any) (*sql.Row, error) {
+// queryRow runs a query that reads at most one row, into dst; false when
+// it reads none.
+func (s *Store) queryRow(ctx context.Context, q querier, query string, args []any, dst ...any) (bool, error) {
 	s.note(Statement{SQL: query, Args: args})
-	st, err := s.prepared(ctx, q, query)
-	if err != nil {
-		return nil, err
-	}
-	if st == nil {
-		return q.QueryRowContext(ctx, query, args...), nil
-	}
-	return st.QueryRowContext(ctx, args...), nil
+	return q.queryRow(ctx, s, query, args, dst)
 }
 
 // prepared returns query as a statement to run on q, prepared once per
@@ -149,7 +143,10 @@ func (s *Store) queryRow(ctx context.Context, q querier, query string, args ...a
 // when q runs the text itself: a *sql.Conn, another *sql.DB, or a
 // transaction meeting query for the first time. A statement taken into a
 // transaction is closed by its commit or rollback.
-func (s *Store) prepared(ctx context.Context, q querier, query string) (*sql.Stmt, error) {
+func (s *Store) prepared(ctx context.Context, q sqlRunner, query string) (*sql.Stmt, error) {
+	if s == nil {
+		return nil, nil
+	}
 	switch q := q.(type) {
 	case *sql.DB:
 		if q == s.db {
@@ -202,11 +199,14 @@ const maxConflictRetries = 64
 func (s *Store) atomic(ctx context.Context, b beginner, fn func(q querier) error) error {
 	if s.noTx {
 		for range maxConflictRetries + 1 {
-			if err := fn(b); !errors.Is(err, errConflict) {
+			if err := s.on(ctx, b, fn); !errors.Is(err, errConflict) {
 				return err
 			}
 		}
 		return fmt.Errorf("%w (%d attempts)", ErrContention, maxConflictRetries+1)
+	}
+	if s.viaDriver {
+		return s.on(ctx, b, func(q querier) error { return q.(driverQuerier).inTx(ctx, s, fn) })
 	}
 	if db, ok := b.(*sql.DB); ok && db == s.db {
 		s.pending.Range(func(query, _ any) bool { // holding no connection yet
@@ -223,7 +223,20 @@ func (s *Store) atomic(ctx context.Context, b beginner, fn func(q querier) error
 	if err != nil {
 		return err
 	}
-	err = fn(tx)
+	return s.transact(tx, sqlQuerier{tx}, fn)
+}
+
+// txn is a transaction begun: database/sql's *sql.Tx, or a driver's
+// driver.Tx.
+type txn interface {
+	Commit() error
+	Rollback() error
+}
+
+// transact runs fn on q inside tx, which the caller began: a refusal (see
+// isRefusal) is committed and returned; any other error rolls back.
+func (s *Store) transact(tx txn, q querier, fn func(q querier) error) error {
+	err := fn(q)
 	if err != nil && !isRefusal(err) {
 		s.note(Statement{SQL: "ROLLBACK"})
 		tx.Rollback()
@@ -246,35 +259,43 @@ func isRefusal(err error) bool {
 
 // readJob reads one row; nil, nil when there is none.
 func (s *Store) readJob(ctx context.Context, q querier, id string) (*Job, error) {
-	row, err := s.queryRow(ctx, q, selectJob, id)
-	if err != nil {
+	return s.readOne(ctx, q, selectJob, id)
+}
+
+// readOne runs a query of jobColumns and reads its first row; nil, nil
+// when there is none.
+func (s *Store) readOne(ctx context.Context, q querier, query string, args ...any) (*Job, error) {
+	var jc jobCells
+	ok, err := s.queryRow(ctx, q, query, args, jc.cells()...)
+	if !ok || err != nil {
 		return nil, err
 	}
-	return scanJob(row)
+	return jc.job(), nil
 }
 
 const selectJob = `SELECT ` + jobColumns + ` FROM jobs WHERE id = ?`
 
-type scanner interface{ Scan(dest ...any) error }
+// jobCells is a row of jobColumns being read: each column lands in a cell
+// (cells.go) rather than in a *string or *int64, so that database/sql hands
+// it over through Scanner instead of converting it by reflection.
+type jobCells struct {
+	j      Job
+	status string
+}
 
-// scanJob reads a row of jobColumns. Each column lands in a cell (cells.go)
-// rather than in a *string or *int64, so database/sql hands it over
-// through Scanner instead of converting it by reflection.
-func scanJob(r scanner) (*Job, error) {
-	var (
-		j      Job
-		status string
-	)
-	err := r.Scan(textCell{&j.ID}, intCell{&j.Qty}, nullTextCell{&j.Owner}, intCell{&j.LeaseUntil}, intCell{&j.Token},
-		intCell{&j.Attempts}, intCell{&j.MaxAttempts}, nullIntCell{&j.Deadline}, textCell{&status}, nullTextCell{&j.Reason}, nullTextCell{&j.Result})
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	j.Status = Status(status)
-	return &j, nil
+// cells are the destinations of jobColumns, in order.
+func (c *jobCells) cells() []any {
+	j := &c.j
+	return []any{textCell{&j.ID}, intCell{&j.Qty}, nullTextCell{&j.Owner}, intCell{&j.LeaseUntil}, intCell{&j.Token},
+		intCell{&j.Attempts}, intCell{&j.MaxAttempts}, nullIntCell{&j.Deadline}, textCell{&c.status}, nullTextCell{&j.Reason},
+		nullTextCell{&j.Result}}
+}
+
+// job is the row read.
+func (c *jobCells) job() *Job {
+	j := c.j
+	j.Status = Status(c.status)
+	return &j
 }
 
 // writeGuarded runs an UPDATE whose WHERE ends with the row version guard
@@ -283,11 +304,7 @@ func scanJob(r scanner) (*Job, error) {
 func (s *Store) writeGuarded(ctx context.Context, q querier, set string, args []any, cur *Job) error {
 	query := `UPDATE jobs SET ` + set + ` WHERE id = ? AND token = ? AND status = ? AND lease_until = ?`
 	args = append(args, cur.ID, cur.Token, string(cur.Status), cur.LeaseUntil)
-	res, err := s.exec(ctx, q, "jobs", cur.ID, query, args...)
-	if err != nil {
-		return err
-	}
-	n, err := res.RowsAffected()
+	n, err := s.exec(ctx, q, "jobs", cur.ID, query, args...)
 	if err != nil {
 		return err
 	}
@@ -325,11 +342,11 @@ ON CONFLICT (id) DO NOTHING`
 		query = `INSERT OR REPLACE INTO jobs (id, seq, qty, max_attempts, deadline)
 VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM jobs), ?, ?, ?)`
 	}
-	res, err := s.exec(ctx, s.db, "jobs", j.ID, query, j.ID, j.Qty, j.MaxAttempts, deadline)
-	if err != nil {
-		return false, err
-	}
-	n, err := res.RowsAffected()
+	var n int64
+	err := s.on(ctx, s.db, func(q querier) (err error) {
+		n, err = s.exec(ctx, q, "jobs", j.ID, query, j.ID, j.Qty, j.MaxAttempts, deadline)
+		return err
+	})
 	return n == 1, err
 }
 
@@ -339,7 +356,11 @@ func (s *Store) Get(ctx context.Context, id string) (*Job, error) {
 	if id == "" {
 		return nil, invalid("empty job id")
 	}
-	j, err := s.readJob(ctx, s.db, id)
+	var j *Job
+	err := s.on(ctx, s.db, func(q querier) (err error) {
+		j, err = s.readJob(ctx, q, id)
+		return err
+	})
 	if j == nil && err == nil && s.mut(MutantStateEmptyRow) {
 		return &Job{}, nil
 	}
@@ -374,18 +395,16 @@ func (s *Store) Inspect(ctx context.Context, ids ...string) ([]Job, error) {
 }
 
 func (s *Store) inspect(ctx context.Context, query string, args ...any) ([]Job, error) {
-	rows, err := s.db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	var out []Job
-	for rows.Next() {
-		j, err := scanJob(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *j)
-	}
-	return out, rows.Err()
+	err := s.on(ctx, s.db, func(q querier) error {
+		return q.query(ctx, query, args, func(scan func(dst ...any) error) error {
+			var jc jobCells
+			if err := scan(jc.cells()...); err != nil {
+				return err
+			}
+			out = append(out, *jc.job())
+			return nil
+		})
+	})
+	return out, err
 }
