@@ -1,7 +1,6 @@
 package timeline
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/leaselab/leaselab/engine"
@@ -11,7 +10,7 @@ import (
 // language; prev is the step's job as it stood before the step (nil: none).
 func (r *runner) explain(s *StepLine, st *Step, prev *engine.Job) string {
 	b := r.book
-	say := func(format string, args ...any) string { return b.finish(fmt.Sprintf(format, args...)) }
+	say := func(format string, args ...any) string { return b.finish(sentence(format, args...)) }
 	actor := ""
 	if len(s.Actors) > 0 {
 		actor = s.Actors[0]
@@ -45,7 +44,7 @@ func (r *runner) explain(s *StepLine, st *Step, prev *engine.Job) string {
 // explainLease explains the operations on a lease.
 func (r *runner) explainLease(s *StepLine, st *Step, prev *engine.Job, actor string) string {
 	b := r.book
-	say := func(format string, args ...any) string { return b.finish(fmt.Sprintf(format, args...)) }
+	say := func(format string, args ...any) string { return b.finish(sentence(format, args...)) }
 	switch engine.Op(st.Op) {
 	case engine.OpClaim, engine.OpClaimNext:
 		switch st.Outcome.Kind {
@@ -72,7 +71,7 @@ func (r *runner) explainLease(s *StepLine, st *Step, prev *engine.Job, actor str
 
 func (r *runner) explainRace(s *StepLine, st *Step, prev *engine.Job) string {
 	b := r.book
-	say := func(format string, args ...any) string { return b.finish(fmt.Sprintf(format, args...)) }
+	say := func(format string, args ...any) string { return b.finish(sentence(format, args...)) }
 	names := b.list(s.Actors)
 	w := winners(st)
 	switch {
@@ -89,7 +88,7 @@ func (r *runner) explainRace(s *StepLine, st *Step, prev *engine.Job) string {
 // explainCourier explains a send and a delivery.
 func (r *runner) explainCourier(st *Step, prev *engine.Job, actor string) string {
 	b := r.book
-	say := func(format string, args ...any) string { return b.finish(fmt.Sprintf(format, args...)) }
+	say := func(format string, args ...any) string { return b.finish(sentence(format, args...)) }
 	rc := st.Receipt
 	if st.Op == string(engine.OpDeliver) {
 		if rc.Delivered {
@@ -118,7 +117,7 @@ func (r *runner) explainCourier(st *Step, prev *engine.Job, actor string) string
 // state, the storage, pauses, crashes, waits and reopening.
 func (r *runner) explainOther(s *StepLine, st *Step, actor string) string {
 	b := r.book
-	say := func(format string, args ...any) string { return b.finish(fmt.Sprintf(format, args...)) }
+	say := func(format string, args ...any) string { return b.finish(sentence(format, args...)) }
 	switch st.Op {
 	case string(engine.OpEnqueue):
 		if *st.Enqueued {
@@ -153,7 +152,7 @@ func (r *runner) explainOther(s *StepLine, st *Step, actor string) string {
 		}
 		var held []string
 		for _, l := range st.Forgot {
-			held = append(held, fmt.Sprintf("%s#%d", l.Job, l.Token))
+			held = append(held, sentence("%s#%d", l.Job, l.Token))
 		}
 		return say(b.crashed, actor, b.list(held))
 	}
@@ -167,11 +166,11 @@ func (r *runner) clockNote(actor string, st *Step) string {
 	if off == 0 || actor == "" || st.Op == string(OpPause) || st.Op == string(OpCrash) {
 		return ""
 	}
-	how := fmt.Sprintf(r.book.ahead, off)
+	how := sentence(r.book.ahead, off)
 	if off < 0 {
-		how = fmt.Sprintf(r.book.behind, -off)
+		how = sentence(r.book.behind, -off)
 	}
-	return r.book.finish(fmt.Sprintf(r.book.ownClock, actor, st.Now, how))
+	return r.book.finish(sentence(r.book.ownClock, actor, st.Now, how))
 }
 
 func (r *runner) claimed(s *StepLine, st *Step, actor string, prev *engine.Job) string {
@@ -183,13 +182,13 @@ func (r *runner) claimed(s *StepLine, st *Step, actor string, prev *engine.Job) 
 		if prev.Owner == actor {
 			format = b.reclaimedSelf
 		}
-		return b.finish(fmt.Sprintf(format, actor, l.Job, l.Token, l.LeaseUntil, capped, prev.Owner, prev.Token, prev.LeaseUntil))
+		return b.finish(sentence(format, actor, l.Job, l.Token, l.LeaseUntil, capped, prev.Owner, prev.Token, prev.LeaseUntil))
 	}
 	format := b.claimed
 	if st.Op == string(engine.OpClaimNext) {
 		format = b.claimedNext
 	}
-	return b.finish(fmt.Sprintf(format, actor, l.Job, l.Token, l.LeaseUntil, capped))
+	return b.finish(sentence(format, actor, l.Job, l.Token, l.LeaseUntil, capped))
 }
 
 // capNote is the note for a lease cut to its job's deadline.
@@ -204,13 +203,13 @@ func (r *runner) capNote(until int64, s *StepLine, st *Step) string {
 func (r *runner) refusedClaim(actor, job string, rej *Rejection, prev *engine.Job) string {
 	b := r.book
 	if rej.Reason == string(engine.RefusedQuarantined) && prev != nil && prev.Status != engine.StatusQuarantined {
-		why := fmt.Sprintf(b.nowDeadline, rej.Current.Deadline)
+		why := sentence(b.nowDeadline, rej.Current.Deadline)
 		if rej.Current.Reason == engine.ReasonAttempts {
-			why = fmt.Sprintf(b.nowAttempts, rej.Current.MaxAttempts)
+			why = sentence(b.nowAttempts, rej.Current.MaxAttempts)
 		}
-		return b.finish(fmt.Sprintf(b.quarantinedBy, actor, job, why))
+		return b.finish(sentence(b.quarantinedBy, actor, job, why))
 	}
-	return b.finish(fmt.Sprintf(b.claimRefused, actor, job, r.why(actor, rej)))
+	return b.finish(sentence(b.claimRefused, actor, job, r.why(actor, rej)))
 }
 
 // why is the clause that says why an operation was refused.
@@ -220,23 +219,23 @@ func (r *runner) why(actor string, rej *Rejection) string {
 	job := rej.Presented.Job
 	switch engine.Refusal(rej.Reason) {
 	case engine.RefusedNotFound:
-		return fmt.Sprintf(b.notFound, job)
+		return sentence(b.notFound, job)
 	case engine.RefusedDone:
-		return fmt.Sprintf(b.isDone, job)
+		return sentence(b.isDone, job)
 	case engine.RefusedQuarantined:
 		if cur.Reason == engine.ReasonAttempts {
-			return fmt.Sprintf(b.quarantinedAttempts, job, cur.MaxAttempts)
+			return sentence(b.quarantinedAttempts, job, cur.MaxAttempts)
 		}
-		return fmt.Sprintf(b.quarantinedDeadline, job, cur.Deadline)
+		return sentence(b.quarantinedDeadline, job, cur.Deadline)
 	case engine.RefusedHeld:
-		return fmt.Sprintf(b.held, cur.Owner, cur.Token, cur.LeaseUntil)
+		return sentence(b.held, cur.Owner, cur.Token, cur.LeaseUntil)
 	case engine.RefusedSuperseded:
 		return r.whySuperseded(actor, rej)
 	case engine.RefusedExpired:
 		if rej.Now >= cur.LeaseUntil {
-			return fmt.Sprintf(b.expired, cur.LeaseUntil)
+			return sentence(b.expired, cur.LeaseUntil)
 		}
-		return fmt.Sprintf(b.deadlinePassed, cur.Deadline)
+		return sentence(b.deadlinePassed, cur.Deadline)
 	}
 	return rej.Message
 }
@@ -250,15 +249,15 @@ func (r *runner) whySuperseded(actor string, rej *Rejection) string {
 	since := r.granted[rej.Presented.Job]
 	switch {
 	case rej.Presented.Token == 0 && cur.Owner != actor:
-		return fmt.Sprintf(b.neverHeld, actor)
+		return sentence(b.neverHeld, actor)
 	case cur.Owner == "":
-		return fmt.Sprintf(b.supersededFree, cur.Token)
+		return sentence(b.supersededFree, cur.Token)
 	case cur.Owner == actor:
-		return fmt.Sprintf(b.supersededSelf, cur.Owner, cur.Token, since)
+		return sentence(b.supersededSelf, cur.Owner, cur.Token, since)
 	case cur.Status == string(engine.StatusDone):
-		return fmt.Sprintf(b.supersededDone, cur.Owner, cur.Token, since)
+		return sentence(b.supersededDone, cur.Owner, cur.Token, since)
 	}
-	return fmt.Sprintf(b.superseded, cur.Owner, cur.Token, since)
+	return sentence(b.superseded, cur.Owner, cur.Token, since)
 }
 
 // describe puts a row in words, as it stands at now.
@@ -266,14 +265,14 @@ func (r *runner) describe(row Row, now int64) string {
 	b := r.book
 	switch row.Status {
 	case string(engine.StatusDone):
-		return fmt.Sprintf(b.rowDone, row.Owner, row.Token, row.Result)
+		return sentence(b.rowDone, row.Owner, row.Token, row.Result)
 	case string(engine.StatusQuarantined):
-		return fmt.Sprintf(b.rowQuarantined, b.reasons[row.Reason], row.Token)
+		return sentence(b.rowQuarantined, b.reasons[row.Reason], row.Token)
 	case string(engine.StatusLeased):
 		if now >= row.LeaseUntil {
-			return fmt.Sprintf(b.rowLeaseEnded, row.Owner, row.Token, row.LeaseUntil)
+			return sentence(b.rowLeaseEnded, row.Owner, row.Token, row.LeaseUntil)
 		}
-		return fmt.Sprintf(b.rowLeased, row.Owner, row.Token, row.LeaseUntil)
+		return sentence(b.rowLeased, row.Owner, row.Token, row.LeaseUntil)
 	}
-	return fmt.Sprintf(b.rowPending, row.Token)
+	return sentence(b.rowPending, row.Token)
 }
