@@ -11,7 +11,9 @@ import (
 // Store is a job queue in one database. It is safe for concurrent use; every
 // operation takes a connection from the *sql.DB pool for its own duration.
 // A Store prepares each statement once and keeps it until the *sql.DB is
-// closed: open one Store per database and share it, not one per request.
+// closed (or, on a driver whose connections run SQL text themselves,
+// leaves that to the driver: querier.go): open one Store per database and
+// share it, not one per request.
 type Store struct {
 	db *sql.DB
 	// viaDriver: db's driver connections run SQL text themselves

@@ -56,11 +56,11 @@ const (
 	goalWarmMillis = 1000
 )
 
-// engineFiles are the engine as a page embeds it: the module, Go's loader,
-// the two scripts that run it in its Web Worker, and the SQLite it runs on
-// (the official build's module and the engine's loader of it).
-var engineFiles = []string{"leaselab.wasm", "wasm_exec.js", "engine.js", "engine-worker.js",
-	"sqlite-bridge.js", "sqlite-wasm/sqlite3.wasm"}
+// engineFiles are the engine as a page loads it: the module, the page's
+// side of it (engine.js), its Web Worker (one bundle of the worker, Go's
+// loader and the engine's loader of SQLite: engine/internal/bundle), and
+// the SQLite it runs on (the official build's module).
+var engineFiles = []string{"leaselab.wasm", "engine.js", "engine-worker.bundle.js", "sqlite-wasm/sqlite3.wasm"}
 
 // side is what one page gave: the simulator (index.html), the cycle page on
 // leaselab's engine, or the cycle page on the official build. A figure a
