@@ -315,16 +315,38 @@ func viaDriver(ctx context.Context, db *sql.DB) (bool, error) {
 	return ok, err
 }
 
-// createTables runs a schema's statements on db, each seen by c's observer,
-// and returns the error that stopped them as what's.
-func createTables(ctx context.Context, db *sql.DB, viaDriver bool, c *config, what string, stmts []string) error {
-	return runOn(ctx, db, viaDriver, func(q querier) error {
+// table is what a Receiver or a Storage keeps of its database: one table
+// of its own, written by single statements, each run as the Store runs its
+// statements (runOn).
+type table struct {
+	db        *sql.DB
+	viaDriver bool // as Store's
+	config
+}
+
+// open sets t on db with opts and creates its table: stmts, each seen by the
+// observer; an error that stops them is said as what's.
+func (t *table) open(ctx context.Context, db *sql.DB, opts []Option, what string, stmts []string) error {
+	t.db = db
+	if err := t.apply(opts); err != nil {
+		return err
+	}
+	var err error
+	if t.viaDriver, err = viaDriver(ctx, db); err != nil {
+		return err
+	}
+	return t.on(ctx, func(q querier) error {
 		for _, st := range stmts {
-			c.note(Statement{SQL: st})
+			t.note(Statement{SQL: st})
 			if _, err := q.exec(ctx, nil, st, nil); err != nil {
 				return fmt.Errorf("engine: create %s: %w", what, err)
 			}
 		}
 		return nil
 	})
+}
+
+// on runs fn on t's database (runOn).
+func (t *table) on(ctx context.Context, fn func(q querier) error) error {
+	return runOn(ctx, t.db, t.viaDriver, fn)
 }

@@ -10,11 +10,7 @@ import (
 // queue's fencing cannot undo a delivery that already reached the receiver,
 // and a lease that ran out mid-send leads to a resend by the next worker;
 // the receiver's idempotency is what makes that resend harmless.
-type Receiver struct {
-	db        *sql.DB
-	viaDriver bool // as Store's (querier.go)
-	config
-}
+type Receiver struct{ table }
 
 // NewReceiver creates the receipts table if it is missing (idempotent). It
 // takes the Store's options: WithObserver sees its statements too.
@@ -22,23 +18,11 @@ func NewReceiver(ctx context.Context, db *sql.DB, opts ...Option) (*Receiver, er
 	if db == nil {
 		return nil, invalid("nil *sql.DB")
 	}
-	r := &Receiver{db: db}
-	if err := r.apply(opts); err != nil {
-		return nil, err
-	}
-	var err error
-	if r.viaDriver, err = viaDriver(ctx, db); err != nil {
-		return nil, err
-	}
-	if err := createTables(ctx, db, r.viaDriver, &r.config, "receipts", receiptsSQL); err != nil {
+	r := &Receiver{}
+	if err := r.open(ctx, db, opts, "receipts", receiptsSQL); err != nil {
 		return nil, err
 	}
 	return r, nil
-}
-
-// on runs fn on the receiver's database (runOn).
-func (r *Receiver) on(ctx context.Context, fn func(q querier) error) error {
-	return runOn(ctx, r.db, r.viaDriver, fn)
 }
 
 // Deliver applies l.Qty for business id l.JobID once: true the first time,

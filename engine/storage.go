@@ -21,11 +21,7 @@ import (
 // Its limit, which is a lesson of its own: the storage knows only the
 // tokens that reached it. A stale worker whose token is still the highest
 // the storage has seen — the new holder has not written yet — is accepted.
-type Storage struct {
-	db        *sql.DB
-	viaDriver bool // as Store's (querier.go)
-	config
-}
+type Storage struct{ table }
 
 // Stored is one key's value as the storage holds it, with the lease of the
 // write that stored it.
@@ -40,23 +36,11 @@ func NewStorage(ctx context.Context, db *sql.DB, opts ...Option) (*Storage, erro
 	if db == nil {
 		return nil, invalid("nil *sql.DB")
 	}
-	s := &Storage{db: db}
-	if err := s.apply(opts); err != nil {
-		return nil, err
-	}
-	var err error
-	if s.viaDriver, err = viaDriver(ctx, db); err != nil {
-		return nil, err
-	}
-	if err := createTables(ctx, db, s.viaDriver, &s.config, "storage", storageSQL); err != nil {
+	s := &Storage{}
+	if err := s.open(ctx, db, opts, "storage", storageSQL); err != nil {
 		return nil, err
 	}
 	return s, nil
-}
-
-// on runs fn on the storage's database (runOn).
-func (s *Storage) on(ctx context.Context, fn func(q querier) error) error {
-	return runOn(ctx, s.db, s.viaDriver, fn)
 }
 
 // Write stores value under key for the holder of l (its Owner and Token;

@@ -64,8 +64,8 @@ func main() {
 	}
 }
 
-// bundle writes web/Out and its map from web/Entry, and web/StyleOut from
-// web/Styles.
+// bundle writes web/Out and its map from web/Entry, web/WorkerOut and its
+// map from web/Worker, and web/StyleOut from web/Styles.
 func bundle(web string) error {
 	abs, err := filepath.Abs(web)
 	if err != nil {
@@ -80,13 +80,7 @@ func bundle(web string) error {
 		LegalComments:    api.LegalCommentsNone,
 		LogLevel:         api.LogLevelSilent,
 	}
-	script := common
-	script.Target = api.ES2022
-	script.MinifySyntax = true
-	script.EntryPoints = []string{Entry}
-	script.Outfile = Out
-	script.Format = api.FormatESModule
-	script.Sourcemap = api.SourceMapLinked
+	script := module(common, Entry, Out)
 	script.Metafile = true
 	res := api.Build(script)
 	if err := failed(res); err != nil {
@@ -95,11 +89,11 @@ func bundle(web string) error {
 	if err := checkShared(res.Metafile); err != nil {
 		return err
 	}
-	// The sheets lose their comments and spaces only: no rule is rewritten.
 	worker, err := workerBundle(abs, common)
 	if err != nil {
 		return err
 	}
+	// The sheets lose their comments and spaces only: no rule is rewritten.
 	style := common
 	var imports strings.Builder
 	for _, f := range Styles {
@@ -119,6 +113,19 @@ func bundle(web string) error {
 	return nil
 }
 
+// module is common for a script bundle of entry into out: an ES module,
+// its syntax minified too, with a source map beside it.
+func module(common api.BuildOptions, entry, out string) api.BuildOptions {
+	m := common
+	m.EntryPoints = []string{entry}
+	m.Outfile = out
+	m.Format = api.FormatESModule
+	m.Target = api.ES2022
+	m.MinifySyntax = true
+	m.Sourcemap = api.SourceMapLinked
+	return m
+}
+
 // workerBundle builds WorkerOut: the worker and the bridge it imports,
 // after Go's wasm_exec.js (GoRuntime, a classic script that defines
 // globalThis.Go, which the worker then does not fetch).
@@ -127,13 +134,7 @@ func workerBundle(abs string, common api.BuildOptions) (api.BuildResult, error) 
 	if err != nil {
 		return api.BuildResult{}, fmt.Errorf("%w (make wasm copies it from Go's own)", err)
 	}
-	worker := common
-	worker.Target = api.ES2022
-	worker.MinifySyntax = true
-	worker.EntryPoints = []string{Worker}
-	worker.Outfile = WorkerOut
-	worker.Format = api.FormatESModule
-	worker.Sourcemap = api.SourceMapLinked
+	worker := module(common, Worker, WorkerOut)
 	worker.Banner = map[string]string{"js": string(goRuntime)}
 	res := api.Build(worker)
 	return res, failed(res)
