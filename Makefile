@@ -86,7 +86,7 @@ bench: bench-browser
 
 ## bench-browser: the simulator against the official SQLite WebAssembly build, in headless Chromium
 ## The simulator in headless Chromium side by side with the
-## official SQLite WebAssembly build (the one the engine runs on, in
+## official SQLite WebAssembly build (the same SQLite 3.54.1 as the engine's, in
 ## $(SQLITE_NPM), served to the benchmark under a URL of its own): bytes loaded, first trace
 ## cold and warm (also with the CPU slowed 4x), text readable, cycles/s,
 ## renderer memory, the main thread under a 2,000-step timeline, the explorer
@@ -107,12 +107,14 @@ $(addsuffix .br,$(BENCH_PAGES)): %.br: %
 ## File targets: an unchanged source rebuilds and recompresses nothing.
 WASM_SRC := $(shell find engine wasm -name '*.go' -not -name '*_test.go' -not -path '*/node_modules/*' 2>/dev/null) go.mod go.sum
 TIMELINES := $(wildcard engine/timeline/library/*.tl)
-# SQLite's official WebAssembly build (see its rules below); defined before
-# the rules that name them, since make expands a prerequisite where it reads it.
+# The engine's SQLite and SQLite's official WebAssembly build (see their
+# rules below); defined before the rules that name them, since make expands a
+# prerequisite where it reads it.
+SQLITE_ENGINE := web/sqlite-wasm/sqlite3.wasm
 SQLITE_NPM := web/.sqlite-wasm
 SQLITE_DIST := $(SQLITE_NPM)/node_modules/@sqlite.org/sqlite-wasm/dist
-SQLITE_OUT := web/sqlite-wasm
-SQLITE_FILES := $(SQLITE_OUT)/sqlite3.js $(SQLITE_OUT)/sqlite3.wasm
+SQLITE_OUT := web/bench/sqlite-wasm
+SQLITE_FILES := $(SQLITE_ENGINE) $(SQLITE_OUT)/sqlite3.js $(SQLITE_OUT)/sqlite3.wasm
 # The simulator page's script (its rule is below).
 APP_BUNDLE := web/app.bundle.js
 
@@ -120,10 +122,10 @@ wasm: web/leaselab.wasm.br $(addsuffix .br,$(SQLITE_FILES)) web/wasm_exec.js web
 	@$(GO) run ./engine/internal/precompress web/*.html web/*.css web/*.js web/*.svg
 
 ## The browser build has no SQLite of its own: the engine's Go module talks
-## through engine/sqlitejs (a database/sql driver over syscall/js) to SQLite's
-## official WebAssembly build (sqlite3.wasm, clang-compiled, pinned in
-## $(SQLITE_NPM)), which web/sqlite-bridge.js loads beside it in the engine's
-## worker. The native build keeps github.com/ncruces/go-sqlite3.
+## through engine/sqlitejs (a database/sql driver over syscall/js) to SQLite
+## compiled by clang ($(SQLITE_ENGINE), see below), which web/sqlite-bridge.js
+## loads beside it in the engine's worker. The native build keeps
+## github.com/ncruces/go-sqlite3.
 ## engine/internal/wasmfacts then writes the build's facts (the library, the
 ## mutants, the limits: wasm/simrun.Facts) into the module, computed natively
 ## with the same tags, for the worker to read without running Go; the
@@ -133,12 +135,21 @@ web/leaselab.wasm: $(WASM_SRC) $(TIMELINES) engine/timeline/gotest.txt Makefile
 	$(GO) run -tags mutants ./engine/internal/wasmfacts $@.tmp
 	mv $@.tmp $@
 
+## The engine's SQLite: SQLite 3.54.1 built for the engine by
+## wasm/sqlite/build.sh (clang 19 and wasi-libc from Debian, which
+## .ci/need-clang installs), with only what the engine uses, and the terms of
+## what it holds beside it (.notice, which make dist reads). The page, the
+## element, the course bundle and make wasm-test all run on it.
+$(SQLITE_ENGINE): wasm/sqlite/build.sh wasm/sqlite/sqlite.c
+	bash .ci/need-clang
+	@mkdir -p $(@D)
+	bash wasm/sqlite/build.sh $@
+
 ## SQLite's official WebAssembly build (npm @sqlite.org/sqlite-wasm, pinned in
 ## $(SQLITE_NPM), a dot folder the server never serves, installed there by npm
-## ci when missing): its module is copied to $(SQLITE_OUT), where the page and
-## the bundle serve it, and so is the package's own JavaScript API
-## (dist/index.mjs, as sqlite3.js), which only the benchmark's official page
-## loads; make wasm-test reads the module from node_modules.
+## ci when missing): the benchmark's official page (web/bench/sqlite.html)
+## loads its module and the package's own JavaScript API (dist/index.mjs, as
+## sqlite3.js), copied to $(SQLITE_OUT).
 $(SQLITE_DIST)/index.mjs $(SQLITE_DIST)/sqlite3.wasm &: $(SQLITE_NPM)/package-lock.json
 	@command -v npm >/dev/null || { echo "SQLite's WebAssembly build: npm is missing: install it (Debian: apt-get install -y nodejs npm), then run make again"; exit 1; }
 	cd $(SQLITE_NPM) && CI=true npm ci --no-audit --no-fund --loglevel=error
@@ -179,12 +190,12 @@ web/traces/index.json: $(WASM_SRC) $(TIMELINES)
 ## library timeline's trace is byte for byte the golden one on both. Then the
 ## engine's own suites (boundaries, rejections, the model, the checker, the
 ## timeline runner, the driver) in WebAssembly under Node, on the page's
-## SQLite: wasm/node/run.mjs loads SQLite's official module through
+## SQLite: wasm/node/run.mjs loads the engine's SQLite module through
 ## web/sqlite-bridge.js first, as the page's worker does; the few tests that need files,
 ## processes or the go command say so and skip there. It builds the page's module
 ## first: a test there holds the facts make wasm wrote into it to what it computes.
 WASM_EXEC_NODE := node --stack-size=8192 $(CURDIR)/wasm/node/run.mjs $(GOROOT)/lib/wasm/wasm_exec.js
-wasm-test: $(SQLITE_DIST)/sqlite3.wasm web/leaselab.wasm
+wasm-test: $(SQLITE_ENGINE) web/leaselab.wasm
 	@command -v node >/dev/null || { echo "wasm-test: Node.js is missing: install it (Debian: apt-get install -y nodejs), then run make wasm-test again"; exit 1; }
 	$(GO) test -count=1 ./wasm/simrun/
 	GOOS=js GOARCH=wasm $(GO) vet -tags mutants ./wasm/sim/ ./wasm/simrun/ ./engine/sqlitejs/

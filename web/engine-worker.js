@@ -47,10 +47,10 @@ const sqliteBridge = import('./sqlite-bridge.js');
 // begins with it and the bridge: that worker fetches neither.
 const goRuntime = 'Go' in globalThis ? Promise.resolve() : import(new URL('wasm_exec.js', import.meta.url).href);
 
-// SQLite is its official WebAssembly build (web/sqlite-wasm/sqlite3.wasm,
-// copied there by make wasm from the npm package pinned in web/.sqlite-wasm), which
-// sqlite-bridge.js instantiates and bridges for the engine's Go driver
-// (engine/sqlitejs) before the Go program starts.
+// SQLite is the engine's own WebAssembly build (web/sqlite-wasm/sqlite3.wasm,
+// which make wasm builds from wasm/sqlite), which sqlite-bridge.js
+// instantiates and bridges for the engine's Go driver (engine/sqlitejs)
+// before the Go program starts.
 
 /**
  * When this worker's start reached each of its steps, in milliseconds since

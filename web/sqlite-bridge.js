@@ -1,15 +1,15 @@
 // @ts-check
-// sqlite-bridge.js runs SQLite's official WebAssembly build (sqlite3.wasm
-// from npm @sqlite.org/sqlite-wasm, pinned in web/.sqlite-wasm) for the Go
-// engine: load(source) instantiates the module and defines
+// sqlite-bridge.js runs the engine's SQLite (sqlite3.wasm: SQLite 3.54.1
+// built for the engine from wasm/sqlite, beside the page in sqlite-wasm/) for
+// the Go engine: load(source) instantiates the module and defines
 // globalThis.leaselabSQLite, which the Go driver engine/sqlitejs calls
 // through syscall/js. Both modules run in one thread (the engine's worker,
 // or Node under make wasm-test).
 //
-// It is a loader of its own, not the package's 650 KB JavaScript API: the
-// engine needs a dozen of SQLite's C functions, and a database in memory
-// (SQLite's memdb VFS), never a file. The module's imports that reach for a
-// file system answer ENOSYS; time is the JavaScript clock, local time is UTC.
+// The engine needs a dozen of SQLite's C functions, and a database in memory
+// (SQLite's memdb VFS), never a file: the module opens none. Its imports are
+// its memory and a few of WASI's calls; time is the JavaScript clock, local
+// time is UTC.
 //
 // Every function is synchronous and never throws for an SQLite failure: it
 // answers an array whose first element is SQLite's extended result code.
@@ -81,10 +81,9 @@ const TRANSIENT = -1; // SQLITE_TRANSIENT: SQLite copies what is bound
 // SQLITE_OPEN_READWRITE | CREATE | URI | EXRESCODE (extended result codes)
 const OPEN_FLAGS = 0x2 | 0x4 | 0x40 | 0x02000000;
 
-const ENOSYS = 52; // what a file system call answers
 const EBADF = 8; // what a WASI call on a file descriptor answers
 const PAGE = 65536;
-const INITIAL_MEMORY = 8388608; // as the package's loader: 8 MiB, growing to 2 GiB
+const INITIAL_MEMORY = 8388608; // 8 MiB, growing to 2 GiB
 const MAX_PAGES = 32768;
 
 /**
@@ -126,7 +125,7 @@ export async function load(source) {
       ? await WebAssembly.instantiate(got, imports)
       : (await WebAssembly.instantiate(got, imports)).instance;
   const x = /** @type {any} */ (instance.exports);
-  x.__wasm_call_ctors();
+  x._initialize(); // wasi-libc's start for a module without main
   const rc = x.sqlite3_initialize();
   if (rc) throw new Error(`sqlite3_initialize: result code ${rc}`);
   const bridge = new Bridge(x, memory);
@@ -135,98 +134,17 @@ export async function load(source) {
 }
 
 /**
- * The imports SQLite's module asks for (Emscripten's and WASI's names).
+ * The imports SQLite's module asks for: its memory, and WASI's calls of
+ * wasi-libc (wasm/sqlite): no file descriptor but stdout and stderr (to the
+ * console), the clock, randomness.
  * @param {WebAssembly.Memory} memory
  */
 function moduleImports(memory) {
-  /** @type {Record<string, Function | WebAssembly.Memory>} */
-  const env = { memory, ...timeImports(memory) };
-  for (const name of NO_FILES) env[name] = () => -ENOSYS;
-  env.emscripten_get_heap_max = () => MAX_PAGES * PAGE;
-  /** @param {number} size the bytes asked for */
-  env.emscripten_resize_heap = (size) => {
-    const want = Math.ceil((size >>> 0) / PAGE) - memory.buffer.byteLength / PAGE;
-    try {
-      if (want > 0) memory.grow(want);
-      return 1;
-    } catch {
-      return 0;
-    }
-  };
-  return { env, wasi_snapshot_preview1: wasiImports(memory) };
-}
-
-/** The module's file system calls, which all answer ENOSYS. */
-const NO_FILES = [
-  '__syscall_faccessat',
-  '__syscall_fchmod',
-  '__syscall_chmod',
-  '__syscall_fchown32',
-  '__syscall_fcntl64',
-  '__syscall_openat',
-  '__syscall_ioctl',
-  '__syscall_fstat64',
-  '__syscall_stat64',
-  '__syscall_newfstatat',
-  '__syscall_lstat64',
-  '__syscall_ftruncate64',
-  '__syscall_getcwd',
-  '__syscall_mkdirat',
-  '__syscall_readlinkat',
-  '__syscall_rmdir',
-  '__syscall_unlinkat',
-  '__syscall_utimensat',
-  '_mmap_js',
-  '_munmap_js',
-];
-
-/**
- * The clock, and local time as UTC.
- * @param {WebAssembly.Memory} memory
- */
-function timeImports(memory) {
-  return {
-    emscripten_date_now: () => Date.now(),
-    emscripten_get_now: () => performance.now(),
-    _tzset_js() {}, // timezone 0, no daylight saving, no names: UTC
-    /** @param {bigint} time seconds @param {number} tm a struct tm */
-    _localtime_js(time, tm) {
-      const d = new Date(Number(time) * 1000);
-      const v = new DataView(memory.buffer);
-      const yday =
-        (Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - Date.UTC(d.getUTCFullYear(), 0, 1)) / 864e5;
-      // struct tm: sec, min, hour, mday, mon, year - 1900, wday, yday, isdst, gmtoff
-      const fields = [
-        d.getUTCSeconds(),
-        d.getUTCMinutes(),
-        d.getUTCHours(),
-        d.getUTCDate(),
-        d.getUTCMonth(),
-        d.getUTCFullYear() - 1900,
-        d.getUTCDay(),
-        yday,
-        0,
-        0,
-      ];
-      for (let i = 0; i < fields.length; i++) v.setInt32(tm + 4 * i, fields[i], true);
-    },
-  };
-}
-
-/**
- * WASI's calls: no file descriptor but stdout and stderr (to the console),
- * no environment, the clock.
- * @param {WebAssembly.Memory} memory
- */
-function wasiImports(memory) {
   const view = () => new DataView(memory.buffer);
   const badf = () => EBADF;
-  return {
+  const wasi = {
     fd_close: badf,
-    fd_read: badf,
     fd_seek: badf,
-    fd_sync: badf,
-    fd_fdstat_get: badf,
     /** @param {number} fd @param {number} iov @param {number} n @param {number} written */
     fd_write(fd, iov, n, written) {
       const v = view();
@@ -242,19 +160,18 @@ function wasiImports(memory) {
       v.setUint32(written, total, true);
       return 0;
     },
-    /** @param {number} count @param {number} size */
-    environ_sizes_get(count, size) {
-      view().setUint32(count, 0, true);
-      view().setUint32(size, 0, true);
-      return 0;
-    },
-    environ_get: () => 0,
     /** @param {number} _clock @param {bigint} _precision @param {number} out */
     clock_time_get(_clock, _precision, out) {
       view().setBigUint64(out, BigInt(Math.round(Date.now() * 1e6)), true);
       return 0;
     },
+    /** @param {number} buf @param {number} len */
+    random_get(buf, len) {
+      crypto.getRandomValues(new Uint8Array(memory.buffer, buf, len));
+      return 0;
+    },
   };
+  return { env: { memory }, wasi_snapshot_preview1: wasi };
 }
 
 /** A number when it is exact as one, else its decimal text. @param {bigint} v */

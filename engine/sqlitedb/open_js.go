@@ -23,8 +23,8 @@ func Open(path string) (*sql.DB, error) {
 // Memory opens the shared in-memory database called name, as natively:
 // every connection of the returned pool, and every other pool opened with
 // the same name in this thread, sees the same database, which lives while
-// any connection to it is open. It runs on SQLite's official WebAssembly
-// build (engine/sqlitejs) and its own memdb VFS, with MemoryPageSize pages
+// any connection to it is open. It runs on the engine's SQLite in
+// WebAssembly (engine/sqlitejs) and its memdb VFS, with MemoryPageSize pages
 // and BusyTimeoutMillis to wait out another connection's write lock.
 func Memory(name string) (*sql.DB, error) {
 	if !validName(name) {

@@ -8,7 +8,7 @@ import (
 )
 
 // Everything the engine's SQL uses works on either build (natively,
-// ncruces/go-sqlite3; under GOOS=js, SQLite's official WebAssembly build):
+// ncruces/go-sqlite3; under GOOS=js, the engine's SQLite, wasm/sqlite):
 // a WITHOUT ROWID table with CHECK and UNIQUE constraints, a partial index,
 // upserts, INSERT OR REPLACE, UPDATE ... RETURNING, scalar subqueries and
 // the aggregates, BEGIN IMMEDIATE, savepoints and DROP TABLE.

@@ -1,7 +1,6 @@
-// Package sqlitejs is a database/sql driver, for GOOS=js, over SQLite's
-// official WebAssembly build (sqlite3.wasm, clang-compiled, from npm
-// @sqlite.org/sqlite-wasm) running beside the Go module in the same
-// JavaScript thread. It reaches SQLite through globalThis.leaselabSQLite,
+// Package sqlitejs is a database/sql driver, for GOOS=js, over SQLite
+// compiled to WebAssembly by clang (sqlite3.wasm, built for the engine from
+// wasm/sqlite) running beside the Go module in the same JavaScript thread. It reaches SQLite through globalThis.leaselabSQLite,
 // which web/sqlite-bridge.js defines when it loads that module; the page's
 // engine worker and make wasm-test's Node runner (wasm/node/run.mjs) load it
 // before the Go program starts.
@@ -10,8 +9,9 @@
 // translated to Go (wasm2go) and compiled by Go's WebAssembly backend, the
 // page's module was 10.0 MB (1.96 MB brotli) and V8 spent 518 ms compiling
 // its sqlite3_step alone; without it the module is 5.6 MB (1.12 MB), and
-// clang's sqlite3.wasm adds 0.88 MB (0.35 MB) of much smaller functions
-// (issue 15; make bench measures it).
+// clang's sqlite3.wasm adds 0.88 MB (0.35 MB) of much smaller functions as
+// SQLite's official build, 0.53 MB (0.22 MB) as the engine's own, which
+// leaves out what the engine never uses (issue 15; make bench measures it).
 //
 // The contract, as github.com/ncruces/go-sqlite3/driver gives it natively:
 //   - a statement runs to its end inside one call into JavaScript, so no

@@ -1,6 +1,6 @@
 // run.mjs runs a GOOS=js program (a go test binary under make wasm-test)
-// in Node the way the page's engine worker runs the engine: SQLite's
-// official WebAssembly build (the pinned npm package's sqlite3.wasm) is
+// in Node the way the page's engine worker runs the engine: the engine's
+// SQLite (web/sqlite-wasm/sqlite3.wasm, which make builds from wasm/sqlite) is
 // loaded first and bridged for the Go driver engine/sqlitejs
 // (web/sqlite-bridge.js), then the Go program starts.
 // It is Go's wasm_exec_node.js with that one step added.
@@ -12,10 +12,7 @@ import { tmpdir } from 'node:os';
 import process from 'node:process';
 import { load } from '../../web/sqlite-bridge.js';
 
-const SQLITE_WASM = new URL(
-  '../../web/.sqlite-wasm/node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm',
-  import.meta.url,
-);
+const SQLITE_WASM = new URL('../../web/sqlite-wasm/sqlite3.wasm', import.meta.url);
 
 if (process.argv.length < 4) {
   console.error('usage: node run.mjs GOROOT/lib/wasm/wasm_exec.js prog.wasm [args...]');

@@ -105,8 +105,8 @@ type options struct {
 func main() {
 	var o options
 	flag.StringVar(&o.web, "web", "web", "the page's directory, built by make wasm")
-	flag.StringVar(&o.sqlite, "sqlite", "web/sqlite-wasm",
-		"the official build's files (the engine's own SQLite, which make wasm copies there), precompressed")
+	flag.StringVar(&o.sqlite, "sqlite", "web/bench/sqlite-wasm",
+		"the official build's files (its module and JavaScript API, which make wasm copies there), precompressed")
 	flag.StringVar(&o.chromium, "chromium", "", "Chromium's executable (default: chromium on PATH)")
 	flag.StringVar(&o.jsFlags, "js-flags", "", "V8 flags for an experiment (e.g. --liftoff-only); by default V8 runs as it does for everyone")
 	flag.DurationVar(&o.warmup, "warmup", 10*time.Second, "cycles run before the rate is measured")

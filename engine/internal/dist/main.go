@@ -56,10 +56,9 @@ var needed = []string{"leaselab.js", "leaselab.css", "lease-timeline.js", "fence
 	"engine.js", "engine-worker.bundle.js", "engine-worker.js", "wasm_exec.js", "leaselab.wasm", "embed.html", "guide.html", "example.html",
 	"sqlite-bridge.js", sqliteDir + "/sqlite3.wasm", "traces/index.json"}
 
-// sqliteDir holds SQLite's official WebAssembly build in web/ and in the
-// bundle: its module, which make wasm copies there from the npm package
-// pinned in web/.sqlite-wasm (beside it, the package's own JavaScript,
-// which only make bench uses, stays out).
+// sqliteDir holds the engine's SQLite in web/ and in the bundle: its module,
+// which make wasm builds there from wasm/sqlite (beside it, the notice of
+// what the module holds, which NOTICE.txt takes in, stays out).
 const sqliteDir = "sqlite-wasm"
 
 func main() {
@@ -237,15 +236,15 @@ func size(p string) int64 {
 
 // noticeText is NOTICE.txt: what the bundle is built from and under which
 // licenses — Go (its runtime is in the engine; wasm_exec.js is Go's), every
-// module the engine links, each license's text in full, and SQLite's
-// WebAssembly build, with the terms its own file states.
+// module the engine links, each license's text in full, and the engine's
+// SQLite, with the terms its build wrote beside it.
 func noticeText(web string) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("leaselab " + coursesite.Version() + ": the course bundle\n\n" +
 		"leaselab's own files (the scripts, styles and pages of this folder, and the engine's Go code in\n" +
 		"leaselab.wasm) are the leaselab project's; its repository states their terms. The engine,\n" +
 		"leaselab.wasm, is built with Go and links the modules below; wasm_exec.js is Go's own file.\n" +
-		"It runs on SQLite's official WebAssembly build (sqlite-wasm/). Their licenses follow.\n")
+		"It runs on SQLite, compiled to WebAssembly for it (sqlite-wasm/). Their licenses follow.\n")
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
 		return nil, fmt.Errorf("go env GOROOT: %w", err)
@@ -277,40 +276,19 @@ func noticeText(web string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	section(&b, "SQLite's official WebAssembly build ("+sqliteDir+"/sqlite3.wasm)", sqlite)
+	section(&b, "SQLite ("+sqliteDir+"/sqlite3.wasm)", sqlite)
 	return b.Bytes(), nil
 }
 
-// sqliteNotice is what SQLite's build says of its terms: the version of
-// its npm package and the license block its own loader opens with (SQLite's
-// blessing; Emscripten's licenses, whose runtime the module holds).
+// sqliteNotice is what the engine's SQLite was built from and the terms of
+// what it holds, as wasm/sqlite/build.sh wrote them beside the module.
 func sqliteNotice(web string) ([]byte, error) {
-	var pkg struct{ Name, Version, License string }
-	manifest := filepath.Join(web, "."+sqliteDir, "node_modules", "@sqlite.org", "sqlite-wasm", "package.json")
-	data, err := os.ReadFile(manifest)
+	p := filepath.Join(web, sqliteDir, "sqlite3.wasm.notice")
+	text, err := os.ReadFile(p)
 	if err != nil {
-		return nil, fmt.Errorf("SQLite's WebAssembly build: %w (make wasm installs it)", err)
+		return nil, fmt.Errorf("the engine's SQLite: %w (make wasm builds it)", err)
 	}
-	if err := json.Unmarshal(data, &pkg); err != nil {
-		return nil, fmt.Errorf("%s: %w", manifest, err)
-	}
-	loader, err := os.ReadFile(filepath.Join(filepath.Dir(manifest), "dist", "index.mjs"))
-	if err != nil {
-		return nil, err
-	}
-	start := bytes.Index(loader, []byte("/* @preserve"))
-	end := -1
-	if start >= 0 {
-		end = bytes.Index(loader[start:], []byte("*/"))
-	}
-	if end < 0 {
-		return nil, errors.New("SQLite's loader does not open with its license block (/* @preserve ... */)")
-	}
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "npm package %s %s (%s, its package.json says).\n"+
-		"The code it holds states its own terms:\n\n", pkg.Name, pkg.Version, pkg.License)
-	b.Write(loader[start : start+end+2])
-	return b.Bytes(), nil
+	return text, nil
 }
 
 func section(b *bytes.Buffer, title string, text []byte) {
