@@ -49,3 +49,24 @@ func TestSQLite_WhatTheEngineUses(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The browser's SQLite is the native one's version: natively
+// ncruces/go-sqlite3's translation, under GOOS=js the engine's own build
+// (wasm/sqlite), both SQLite 3.54.1 from the same check-in, so that a trace
+// computed on either is computed by the same SQLite. Bumping one without
+// the other fails here.
+func TestSQLite_SameVersionNativelyAndInTheBrowser(t *testing.T) {
+	db, err := sqlitedb.Memory("version-" + t.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var version, source string
+	if err := db.QueryRow(`SELECT sqlite_version(), sqlite_source_id()`).Scan(&version, &source); err != nil {
+		t.Fatal(err)
+	}
+	const wantVersion, wantCheckin = "3.54.1", "555e07ef33f69a0957d24d8e555b702464a131d6f1607f4c3c1e4551e8e6ca76"
+	if version != wantVersion || !strings.Contains(source, wantCheckin) {
+		t.Errorf("SQLite %s (%s), want %s from check-in %s", version, source, wantVersion, wantCheckin)
+	}
+}
