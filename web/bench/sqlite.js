@@ -1,7 +1,7 @@
 // sqlite.js: the bare job cycle on the official SQLite WebAssembly build
-// (npm @sqlite.org/sqlite-wasm, pinned in web/.sqlite-wasm, the same build
-// leaselab's engine runs on, served by make bench under ./sqlite-wasm/),
-// through its oo1 API on the page's main thread.
+// (npm @sqlite.org/sqlite-wasm, pinned in web/.sqlite-wasm: the same SQLite,
+// 3.54.1, as the engine's own build, served by make bench under
+// ./sqlite-wasm/), through its oo1 API on the page's main thread.
 //
 // It is the engine's cycle written again by hand: the same schema, the same
 // statements (the engine's own texts: a test in engine/internal/browserbench
