@@ -60,6 +60,11 @@
 // wasm, engine/internal/bundle): one request, not three.
 const WORKER_URL = new URL('engine-worker.bundle.js', import.meta.url);
 
+// A string answer crosses from the worker as its UTF-8 bytes, transferred
+// (see engine-worker.js), and is decoded here: the page's JavaScript heap
+// then stays small over a run of answers.
+const DECODER = new TextDecoder();
+
 /**
  * The name of the mark each start of the engine's worker leaves on the
  * page's timeline (see Link's #compiled): make bench reads where a cold
@@ -420,7 +425,7 @@ class Link {
     } else if (msg.type === 'answer') {
       const c = this.#take(msg.id);
       if (c && msg.error) c.reject(engineError(msg.error));
-      else if (c) c.resolve(msg.value);
+      else if (c) c.resolve(msg.text ? DECODER.decode(msg.text) : msg.value);
     } else if (msg.type === 'failed') {
       this.#lost(worker, new Error(`the engine could not start: ${msg.message}`));
     } else if (msg.type === 'stopped') {
