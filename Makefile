@@ -92,9 +92,17 @@ bench: bench-browser
 ## renderer memory, the main thread under a 2,000-step timeline, the explorer
 ## natively and in the page; each goal met or MISSED (a missed goal is
 ## printed, not a failure). See engine/internal/browserbench.
+# The engine's SQLite and SQLite's official WebAssembly build (see their
+# rules below); defined before the rules that name them, since make expands a
+# prerequisite where it reads it.
+SQLITE_ENGINE := web/sqlite-wasm/sqlite3.wasm
+SQLITE_NPM := web/.sqlite-wasm
+SQLITE_DIST := $(SQLITE_NPM)/node_modules/@sqlite.org/sqlite-wasm/dist
+SQLITE_OUT := web/bench/sqlite-wasm
+SQLITE_OFFICIAL := $(SQLITE_OUT)/sqlite3.js $(SQLITE_OUT)/sqlite3.wasm
 BENCH_PAGES := $(wildcard web/bench/*.html web/bench/*.js)
 
-bench-browser: wasm $(addsuffix .br,$(BENCH_PAGES))
+bench-browser: wasm $(addsuffix .br,$(BENCH_PAGES) $(SQLITE_OFFICIAL))
 	bash .ci/need-chromium
 	$(GO) run -tags mutants ./engine/internal/browserbench
 
@@ -107,18 +115,10 @@ $(addsuffix .br,$(BENCH_PAGES)): %.br: %
 ## File targets: an unchanged source rebuilds and recompresses nothing.
 WASM_SRC := $(shell find engine wasm -name '*.go' -not -name '*_test.go' -not -path '*/node_modules/*' 2>/dev/null) go.mod go.sum
 TIMELINES := $(wildcard engine/timeline/library/*.tl)
-# The engine's SQLite and SQLite's official WebAssembly build (see their
-# rules below); defined before the rules that name them, since make expands a
-# prerequisite where it reads it.
-SQLITE_ENGINE := web/sqlite-wasm/sqlite3.wasm
-SQLITE_NPM := web/.sqlite-wasm
-SQLITE_DIST := $(SQLITE_NPM)/node_modules/@sqlite.org/sqlite-wasm/dist
-SQLITE_OUT := web/bench/sqlite-wasm
-SQLITE_FILES := $(SQLITE_ENGINE) $(SQLITE_OUT)/sqlite3.js $(SQLITE_OUT)/sqlite3.wasm
 # The simulator page's script (its rule is below).
 APP_BUNDLE := web/app.bundle.js
 
-wasm: web/leaselab.wasm.br $(addsuffix .br,$(SQLITE_FILES)) web/wasm_exec.js web/traces/index.json $(APP_BUNDLE) web/app.bundle.css web/engine-worker.bundle.js
+wasm: web/leaselab.wasm.br $(SQLITE_ENGINE).br web/wasm_exec.js web/traces/index.json $(APP_BUNDLE) web/app.bundle.css web/engine-worker.bundle.js
 	@$(GO) run ./engine/internal/precompress web/*.html web/*.css web/*.js web/*.svg
 
 ## The browser build has no SQLite of its own: the engine's Go module talks
@@ -140,16 +140,16 @@ web/leaselab.wasm: $(WASM_SRC) $(TIMELINES) engine/timeline/gotest.txt Makefile
 ## .ci/need-clang installs), with only what the engine uses, and the terms of
 ## what it holds beside it (.notice, which make dist reads). The page, the
 ## element, the course bundle and make wasm-test all run on it.
-$(SQLITE_ENGINE): wasm/sqlite/build.sh wasm/sqlite/sqlite.c
+$(SQLITE_ENGINE) $(SQLITE_ENGINE).notice &: wasm/sqlite/build.sh wasm/sqlite/sqlite.c
 	bash .ci/need-clang
 	@mkdir -p $(@D)
-	bash wasm/sqlite/build.sh $@
+	GO=$(GO) bash wasm/sqlite/build.sh $(SQLITE_ENGINE)
 
 ## SQLite's official WebAssembly build (npm @sqlite.org/sqlite-wasm, pinned in
 ## $(SQLITE_NPM), a dot folder the server never serves, installed there by npm
 ## ci when missing): the benchmark's official page (web/bench/sqlite.html)
 ## loads its module and the package's own JavaScript API (dist/index.mjs, as
-## sqlite3.js), copied to $(SQLITE_OUT).
+## sqlite3.js), copied to $(SQLITE_OUT) by make bench-browser.
 $(SQLITE_DIST)/index.mjs $(SQLITE_DIST)/sqlite3.wasm &: $(SQLITE_NPM)/package-lock.json
 	@command -v npm >/dev/null || { echo "SQLite's WebAssembly build: npm is missing: install it (Debian: apt-get install -y nodejs npm), then run make again"; exit 1; }
 	cd $(SQLITE_NPM) && CI=true npm ci --no-audit --no-fund --loglevel=error
@@ -162,7 +162,7 @@ $(SQLITE_OUT)/sqlite3.wasm: $(SQLITE_DIST)/sqlite3.wasm
 	@mkdir -p $(@D)
 	cp $< $@
 
-$(addsuffix .br,$(SQLITE_FILES)): %.br: %
+$(addsuffix .br,$(SQLITE_ENGINE) $(SQLITE_OFFICIAL)): %.br: %
 	$(GO) run ./engine/internal/precompress $<
 
 web/leaselab.wasm.br: web/leaselab.wasm

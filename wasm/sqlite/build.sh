@@ -39,7 +39,7 @@ exports=(
 )
 
 command -v "$CLANG" >/dev/null || { echo "build.sh: $CLANG is missing: run bash .ci/need-clang" >&2; exit 1; }
-dir=$(cd "$here" && go mod download -json "$module" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+dir=$(cd "$here" && "${GO:-go}" mod download -json "$module" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
 binding=$dir/sqlite3-binding.c
 [ -f "$binding" ] || { echo "build.sh: $module has no sqlite3-binding.c" >&2; exit 1; }
 echo "$binding_sha256  $binding" | sha256sum --check --quiet

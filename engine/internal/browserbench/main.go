@@ -1,17 +1,16 @@
 // Command browserbench measures leaselab in the browser side by side with
 // the official SQLite WebAssembly build (npm @sqlite.org/sqlite-wasm, pinned
-// in web/.sqlite-wasm: the very build the engine itself runs on, beside its
-// Go module), in one headless-Chromium run with a fresh profile, and prints
+// in web/.sqlite-wasm: the same SQLite, 3.54.1, as the engine's own build,
+// wasm/sqlite), in one headless-Chromium run with a fresh profile, and prints
 // a table and the goals, each met or MISSED:
 //
 //	go run -tags mutants ./engine/internal/browserbench [-web web] [-sqlite DIR]
 //
-// make bench-browser (part of make bench) builds the page (make wasm, which
-// installs and precompresses the official build too) and runs it. Both
-// sides are served from 127.0.0.1 by the same handler (engine/webserve:
-// precompressed brotli and gzip, ETag, no-cache), the official build's files
-// a second time under /bench/sqlite-wasm/, so that its page and the
-// engine's keep separate HTTP and code caches.
+// make bench-browser (part of make bench) builds the page (make wasm),
+// installs and precompresses the official build (web/bench/sqlite-wasm) and
+// runs it. Both sides are served from 127.0.0.1 by the same handler
+// (engine/webserve: precompressed brotli and gzip, ETag, no-cache), the
+// official build's files under /bench/sqlite-wasm/.
 //
 // The pages (web/bench/): the simulator itself (index.html); leaselab.html,
 // the bare enqueue -> claim -> complete cycle on the simulator's own

@@ -59,7 +59,7 @@ const (
 // engineFiles are the engine as a page loads it: the module, the page's
 // side of it (engine.js), its Web Worker (one bundle of the worker, Go's
 // loader and the engine's loader of SQLite: engine/internal/bundle), and
-// the SQLite it runs on (the official build's module).
+// the SQLite it runs on (the engine's own build, wasm/sqlite).
 var engineFiles = []string{"leaselab.wasm", "engine.js", "engine-worker.bundle.js", "sqlite-wasm/sqlite3.wasm"}
 
 // side is what one page gave: the simulator (index.html), the cycle page on

@@ -8,8 +8,9 @@
 // What it holds: leaselab.js (the one script a page includes, as a module
 // or a classic deferred script) and leaselab.css; the player's modules and
 // styles; the engine (leaselab.wasm, engine-worker.js, engine.js,
-// wasm_exec.js) and the SQLite it runs on (SQLite's official WebAssembly
-// build, sqlite-wasm/sqlite3.wasm, and sqlite-bridge.js, which loads it);
+// wasm_exec.js) and the SQLite it runs on (the engine's build of SQLite,
+// wasm/sqlite, as sqlite-wasm/sqlite3.wasm, and sqlite-bridge.js, which
+// loads it);
 // embed.html for hosts that strip scripts; the simulator
 // page (the players' "open in the simulator" link) and the library's
 // traces; guide.html, the author's guide; example.html, a small course
