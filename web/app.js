@@ -273,7 +273,7 @@ function askEarly() {
  * Takes the early run if it asked for req; an early run is taken once.
  * @param {RunRequest} req
  */
-function takeEarly(req) {
+function takeEarlyRun(req) {
   const early = state.early;
   state.early = null;
   return early && early.key === JSON.stringify(req) ? early : null;
@@ -291,7 +291,7 @@ async function runNow() {
   setEngineState(t.engineRunning, 'running');
   const ahead = state.from === 'ahead' ? player.run?.raw : undefined;
   const req = runRequest();
-  const early = takeEarly(req);
+  const early = takeEarlyRun(req);
   const runner = early ? { ...engine, run: () => early.answer } : engine;
   const res = await player.runOn(runner, { ...req, cursor: state.wantCursor ?? undefined });
   if (res.status === 'stale' || seq !== state.runSeq) return;

@@ -10,7 +10,6 @@ import (
 // language; prev is the step's job as it stood before the step (nil: none).
 func (r *runner) explain(s *StepLine, st *Step, prev *engine.Job) string {
 	b := r.book
-	say := func(format string, args ...any) string { return b.finish(sentence(format, args...)) }
 	actor := ""
 	if len(s.Actors) > 0 {
 		actor = s.Actors[0]
@@ -18,13 +17,13 @@ func (r *runner) explain(s *StepLine, st *Step, prev *engine.Job) string {
 	op := b.ops[st.Op]
 	switch st.Outcome.Kind {
 	case string(engine.OutcomeInvalid):
-		return say(b.invalid, actor, op, st.Outcome.Error)
+		return b.say(b.invalid, actor, op, st.Outcome.Error)
 	case string(engine.OutcomeError):
 		who := actor
 		if st.Op == string(engine.OpClaimMany) {
 			who = b.list(s.Actors)
 		}
-		return say(b.failed, who, op, st.Outcome.Error)
+		return b.say(b.failed, who, op, st.Outcome.Error)
 	}
 	var text string
 	switch engine.Op(st.Op) {
@@ -44,12 +43,11 @@ func (r *runner) explain(s *StepLine, st *Step, prev *engine.Job) string {
 // explainLease explains the operations on a lease.
 func (r *runner) explainLease(s *StepLine, st *Step, prev *engine.Job, actor string) string {
 	b := r.book
-	say := func(format string, args ...any) string { return b.finish(sentence(format, args...)) }
 	switch engine.Op(st.Op) {
 	case engine.OpClaim, engine.OpClaimNext:
 		switch st.Outcome.Kind {
 		case string(engine.OutcomeEmpty):
-			return say(b.noJob, actor)
+			return b.say(b.noJob, actor)
 		case string(engine.OutcomeRefused):
 			return r.refusedClaim(actor, st.Job, st.Rejection, prev)
 		}
@@ -58,105 +56,102 @@ func (r *runner) explainLease(s *StepLine, st *Step, prev *engine.Job, actor str
 		return r.explainRace(s, st, prev)
 	}
 	if st.Outcome.Kind == string(engine.OutcomeRefused) {
-		return say(b.writeRefused, actor, b.ops[st.Op], st.Presented.Token, r.why(actor, st.Rejection))
+		return b.say(b.writeRefused, actor, b.ops[st.Op], st.Presented.Token, r.why(actor, st.Rejection))
 	}
 	switch engine.Op(st.Op) {
 	case engine.OpRenew:
-		return say(b.renewed, actor, st.Job, st.Lease.Token, st.Lease.LeaseUntil, r.capNote(st.Lease.LeaseUntil, s, st))
+		return b.say(b.renewed, actor, st.Job, st.Lease.Token, st.Lease.LeaseUntil, r.capNote(st.Lease.LeaseUntil, s, st))
 	case engine.OpComplete:
-		return say(b.completed, actor, st.Job, st.Presented.Token, s.Result)
+		return b.say(b.completed, actor, st.Job, st.Presented.Token, s.Result)
 	}
-	return say(b.released, actor, st.Job, st.Presented.Token, st.Presented.Token+1)
+	return b.say(b.released, actor, st.Job, st.Presented.Token, st.Presented.Token+1)
 }
 
 func (r *runner) explainRace(s *StepLine, st *Step, prev *engine.Job) string {
 	b := r.book
-	say := func(format string, args ...any) string { return b.finish(sentence(format, args...)) }
 	names := b.list(s.Actors)
 	w := winners(st)
 	switch {
 	case len(w) == 1:
-		return say(b.manyWon, names, st.Job, w[0], st.Lease.Token, st.Lease.LeaseUntil)
+		return b.say(b.manyWon, names, st.Job, w[0], st.Lease.Token, st.Lease.LeaseUntil)
 	case len(w) > 1:
-		return say(b.manyOdd, names, st.Job, b.list(w))
+		return b.say(b.manyOdd, names, st.Job, b.list(w))
 	case st.Rejection != nil:
-		return say(b.manyNone, names, st.Job, r.why(s.Actors[0], st.Rejection))
+		return b.say(b.manyNone, names, st.Job, r.why(s.Actors[0], st.Rejection))
 	}
-	return say(b.failed, names, b.ops[st.Op], outcomeText(st.Contenders[0].Outcome))
+	return b.say(b.failed, names, b.ops[st.Op], outcomeText(st.Contenders[0].Outcome))
 }
 
 // explainCourier explains a send and a delivery.
 func (r *runner) explainCourier(st *Step, prev *engine.Job, actor string) string {
 	b := r.book
-	say := func(format string, args ...any) string { return b.finish(sentence(format, args...)) }
 	rc := st.Receipt
 	if st.Op == string(engine.OpDeliver) {
 		if rc.Delivered {
-			return say(b.delivered, actor, rc.Job, rc.Qty, rc.Token, rc.Total)
+			return b.say(b.delivered, actor, rc.Job, rc.Qty, rc.Token, rc.Total)
 		}
-		return say(b.redelivered, actor, rc.Job, rc.Qty, rc.Token, rc.Total)
+		return b.say(b.redelivered, actor, rc.Job, rc.Qty, rc.Token, rc.Total)
 	}
 	switch st.Outcome.Kind {
 	case string(engine.OutcomeEmpty):
-		return say(b.sentNothing, actor)
+		return b.say(b.sentNothing, actor)
 	case string(engine.OutcomeFailed):
-		return say(b.sendFailed, actor, st.Job, st.Lease.Token, st.End)
+		return b.say(b.sendFailed, actor, st.Job, st.Lease.Token, st.End)
 	case string(engine.OutcomeRefused):
-		return say(b.sentLate, actor, st.Job, st.End, r.why(actor, st.Rejection))
+		return b.say(b.sentLate, actor, st.Job, st.End, r.why(actor, st.Rejection))
 	}
 	if rc == nil {
-		return say(b.failed, actor, b.ops[st.Op], "no receipt")
+		return b.say(b.failed, actor, b.ops[st.Op], "no receipt")
 	}
 	if rc.Delivered {
-		return say(b.sent, actor, st.Job, rc.Token, rc.Qty, st.End)
+		return b.say(b.sent, actor, st.Job, rc.Token, rc.Qty, st.End)
 	}
-	return say(b.sentAgain, actor, st.Job, rc.Token, rc.Qty, st.End)
+	return b.say(b.sentAgain, actor, st.Job, rc.Token, rc.Qty, st.End)
 }
 
 // explainOther explains the steps that are not about a lease: enqueue,
 // state, the storage, pauses, crashes, waits and reopening.
 func (r *runner) explainOther(s *StepLine, st *Step, actor string) string {
 	b := r.book
-	say := func(format string, args ...any) string { return b.finish(sentence(format, args...)) }
 	switch st.Op {
 	case string(engine.OpEnqueue):
 		if *st.Enqueued {
-			return say(b.enqueued, actor, st.Job, max(s.Qty, 1))
+			return b.say(b.enqueued, actor, st.Job, max(s.Qty, 1))
 		}
-		return say(b.enqueueExists, actor, st.Job)
+		return b.say(b.enqueueExists, actor, st.Job)
 	case string(engine.OpState):
 		if st.State == nil {
-			return say(b.stateMissing, actor, st.Job)
+			return b.say(b.stateMissing, actor, st.Job)
 		}
-		return say(b.stateRead, actor, st.Job, r.describe(*st.State, st.Now))
+		return b.say(b.stateRead, actor, st.Job, r.describe(*st.State, st.Now))
 	case string(engine.OpWrite):
 		if st.Outcome.Kind == string(engine.OutcomeRefused) {
-			return say(b.wroteFenced, actor, s.Key, st.Presented.Token, st.Rejection.Current.Owner, st.Rejection.Current.Token)
+			return b.say(b.wroteFenced, actor, s.Key, st.Presented.Token, st.Rejection.Current.Owner, st.Rejection.Current.Token)
 		}
-		return say(b.wrote, actor, s.Key, st.Presented.Token, s.Value)
+		return b.say(b.wrote, actor, s.Key, st.Presented.Token, s.Value)
 	case string(engine.OpRead):
 		if st.Stored == nil {
-			return say(b.readMissing, actor, s.Key)
+			return b.say(b.readMissing, actor, s.Key)
 		}
-		return say(b.readValue, actor, s.Key, st.Stored.Value, st.Stored.Owner, st.Stored.Token)
+		return b.say(b.readValue, actor, s.Key, st.Stored.Value, st.Stored.Owner, st.Stored.Token)
 	case string(engine.OpReopen):
 		if len(st.Gone) > 0 {
-			return say(b.reopenedLost, actor, b.list(st.Gone))
+			return b.say(b.reopenedLost, actor, b.list(st.Gone))
 		}
-		return say(b.reopened, actor)
+		return b.say(b.reopened, actor)
 	case string(OpPause):
-		return say(b.paused, actor, s.Time, s.Time+s.For)
+		return b.say(b.paused, actor, s.Time, s.Time+s.For)
 	case string(OpCrash):
 		if len(st.Forgot) == 0 {
-			return say(b.crashedEmpty, actor)
+			return b.say(b.crashedEmpty, actor)
 		}
 		var held []string
 		for _, l := range st.Forgot {
 			held = append(held, sentence("%s#%d", l.Job, l.Token))
 		}
-		return say(b.crashed, actor, b.list(held))
+		return b.say(b.crashed, actor, b.list(held))
 	}
-	return say(b.waited, st.Time)
+	return b.say(b.waited, st.Time)
 }
 
 // clockNote is what the clock of a worker whose clock is off read, to go
@@ -170,7 +165,7 @@ func (r *runner) clockNote(actor string, st *Step) string {
 	if off < 0 {
 		how = sentence(r.book.behind, -off)
 	}
-	return r.book.finish(sentence(r.book.ownClock, actor, st.Now, how))
+	return r.book.say(r.book.ownClock, actor, st.Now, how)
 }
 
 func (r *runner) claimed(s *StepLine, st *Step, actor string, prev *engine.Job) string {
@@ -182,13 +177,13 @@ func (r *runner) claimed(s *StepLine, st *Step, actor string, prev *engine.Job) 
 		if prev.Owner == actor {
 			format = b.reclaimedSelf
 		}
-		return b.finish(sentence(format, actor, l.Job, l.Token, l.LeaseUntil, capped, prev.Owner, prev.Token, prev.LeaseUntil))
+		return b.say(format, actor, l.Job, l.Token, l.LeaseUntil, capped, prev.Owner, prev.Token, prev.LeaseUntil)
 	}
 	format := b.claimed
 	if st.Op == string(engine.OpClaimNext) {
 		format = b.claimedNext
 	}
-	return b.finish(sentence(format, actor, l.Job, l.Token, l.LeaseUntil, capped))
+	return b.say(format, actor, l.Job, l.Token, l.LeaseUntil, capped)
 }
 
 // capNote is the note for a lease cut to its job's deadline.
@@ -207,9 +202,9 @@ func (r *runner) refusedClaim(actor, job string, rej *Rejection, prev *engine.Jo
 		if rej.Current.Reason == engine.ReasonAttempts {
 			why = sentence(b.nowAttempts, rej.Current.MaxAttempts)
 		}
-		return b.finish(sentence(b.quarantinedBy, actor, job, why))
+		return b.say(b.quarantinedBy, actor, job, why)
 	}
-	return b.finish(sentence(b.claimRefused, actor, job, r.why(actor, rej)))
+	return b.say(b.claimRefused, actor, job, r.why(actor, rej))
 }
 
 // why is the clause that says why an operation was refused.

@@ -81,6 +81,12 @@ type phrasebook struct {
 	readMissing    string // actor, key
 }
 
+// say is one of the book's sentences, format, with args in it (sentence),
+// given the book's last pass (finish).
+func (b *phrasebook) say(format string, args ...any) string {
+	return b.finish(sentence(format, args...))
+}
+
 // phrasebooks are the languages a trace can be explained in.
 var phrasebooks = map[string]*phrasebook{"en": &english, "ko": &korean}
 
