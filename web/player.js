@@ -496,7 +496,7 @@ export class Player {
     p.first.disabled = p.back.disabled = c === 0;
     p.forward.disabled = p.last.disabled = c >= n;
     const main = run.traces[run.traces.length - 1];
-    p.summary.textContent = t.summary(main.summary);
+    p.summary.textContent = [t.summary(main.summary), ...(main.warnings ?? [])].join(' · ');
     p.summary.className = `summary ${main.summary.passed ? 'pass' : 'fail'}`;
     this.#views.forEach((v, i) => {
       v.drawStep(c, t);

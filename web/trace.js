@@ -158,6 +158,7 @@
  * @property {Row[]} final
  * @property {Stored[]} [storage]
  * @property {Summary} summary
+ * @property {string[]} [warnings] what parses but is likely not what the author meant (NAME:LINE:COL: message)
  */
 
 /**

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"runtime"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -51,10 +52,16 @@ func (h *Handler) runTimeline(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("%d timelines are running, the most this server runs at once; try again", cap(h.runs)))
 		return
 	}
+	// The slot is given back when both the runner has returned and its
+	// answer has been written: a trace waiting on a client that reads
+	// slowly, or not at all, holds its slot, so the answers held in memory
+	// are at most the slots' number, each at most the limit trace_bytes.
+	release := releaseAfter(2, func() { <-h.runs })
+	defer release()
 	ctx, cancel := context.WithTimeout(r.Context(), h.runFor)
 	defer cancel()
 	out := make(chan runOutcome, 1)
-	go h.run(ctx, text, out)
+	go h.run(ctx, text, out, release)
 	var res runOutcome
 	select {
 	case res = <-out:
@@ -78,11 +85,11 @@ func (h *Handler) runTimeline(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// run runs one timeline in a slot taken by the caller and gives the slot
-// back when the runner returns, however late: the number of runs at once
-// counts the runs that really go on. A panic is the server's error.
-func (h *Handler) run(ctx context.Context, text string, out chan<- runOutcome) {
-	defer func() { <-h.runs }()
+// run runs one timeline in a slot taken by the caller and calls release
+// when the runner returns, however late: the number of runs at once counts
+// the runs that really go on. A panic is the server's error.
+func (h *Handler) run(ctx context.Context, text string, out chan<- runOutcome, release func()) {
+	defer release()
 	defer func() {
 		if p := recover(); p != nil {
 			out <- runOutcome{err: fmt.Errorf("timeline runner panicked: %v", p)}
@@ -111,4 +118,15 @@ func timelineText(w http.ResponseWriter, r *http.Request) (string, bool) {
 		return "", false
 	}
 	return string(b), true
+}
+
+// releaseAfter returns a function that runs free on its n-th call, and
+// does nothing on the others.
+func releaseAfter(n int32, free func()) func() {
+	var calls atomic.Int32
+	return func() {
+		if calls.Add(1) == n {
+			free()
+		}
+	}
 }

@@ -199,3 +199,41 @@ func TestTimeline_BodyIsTextWithinTheTimelineLimit(t *testing.T) {
 		})
 	}
 }
+
+// stalled is a ResponseWriter whose client reads nothing until released:
+// its Write blocks, as a TCP write does once the client's window is full.
+type stalled struct {
+	hdr     http.Header
+	writing chan struct{}
+	release chan struct{}
+}
+
+func (s *stalled) Header() http.Header { return s.hdr }
+func (s *stalled) WriteHeader(int)     {}
+func (s *stalled) Write(p []byte) (int, error) {
+	s.writing <- struct{}{}
+	<-s.release
+	return len(p), nil
+}
+
+// A trace waiting on a client that does not read holds its slot until it
+// is written: answers held in memory are at most the slots' number.
+func TestTimeline_AnswerWaitingOnASlowClientHoldsItsSlot(t *testing.T) {
+	b := newBlocker()
+	h := httpapi.New(newStore(t), httpapi.WithTimeline(b.run), httpapi.WithTimelineRuns(1))
+	slow := &stalled{hdr: http.Header{}, writing: make(chan struct{}), release: make(chan struct{})}
+	done := make(chan struct{})
+	go func() {
+		h.ServeHTTP(slow, httptest.NewRequest("POST", "/api/timeline", strings.NewReader("quick")))
+		close(done)
+	}()
+	<-slow.writing // the run has returned; its answer waits on the client
+	if rec := postTimeline(h, context.Background(), "quick"); rec.Code != http.StatusServiceUnavailable || errorCode(t, rec) != "busy" {
+		t.Fatalf("while an answer waits on its client: %d %s, want 503 busy", rec.Code, rec.Body)
+	}
+	close(slow.release)
+	<-done
+	if rec := postTimeline(h, context.Background(), "quick"); rec.Code != http.StatusOK {
+		t.Fatalf("after the answer was written: %d %s, want 200", rec.Code, rec.Body)
+	}
+}

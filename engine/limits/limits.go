@@ -1,17 +1,25 @@
-// Package limits is the one table of bounds on what a visitor can send: a
-// timeline's text, its steps and jobs, the contenders of one concurrent
-// claim and the instants it names. The timeline parser enforces them (an
-// excess is a parse error at the line and column where it happens, naming
-// the limit and its value, and nothing runs), and every door a timeline
-// comes in by — the CLI, the HTTP API, the page, the embeds, the Worker —
-// uses the same table, so a timeline that runs in one runs in all.
+// Package limits is the one table of bounds on what a visitor can send and
+// on what is sent back: a timeline's text, its steps, jobs and names, the
+// contenders of one concurrent claim and the instants it names; and the
+// bytes of each answer made from it (a trace, a transcript, a check table,
+// an exported Go test, a worksheet, an explorer's report). The timeline
+// parser enforces the input limits (an excess is a parse error at the line
+// and column where it happens, naming the limit and its value, and nothing
+// runs); the answer limits are counted while an answer is produced, and an
+// excess stops the work there with an *ExceededError naming the limit, never
+// after the whole answer was built. Every door a timeline comes in by — the
+// CLI, the HTTP API, the page, the embeds, the Worker — uses the same table,
+// so a timeline that runs in one runs in all.
 //
 // Each default is far beyond what a lesson needs and small enough that a
 // run at the limits finishes in about a second natively and in a couple of
 // seconds in a browser.
 package limits
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Limits bounds one timeline.
 type Limits struct {
@@ -28,6 +36,17 @@ type Limits struct {
 	Contenders int `json:"contenders"`
 	// MaxTime is the latest instant and the longest duration, in ms.
 	MaxTime int64 `json:"max_time"`
+	// NameBytes is the longest job id or worker name, in bytes. A name is
+	// repeated in every step that touches its job, so it bounds what one
+	// step can weigh.
+	NameBytes int `json:"name_bytes"`
+	// TraceBytes is the largest trace, in bytes of its JSON (what
+	// Trace.Encode writes); each of a worksheet's two traces is held to it.
+	TraceBytes int `json:"trace_bytes"`
+	// ReportBytes is the largest text answer made from a timeline besides
+	// its trace: a transcript, a check table, an exported Go test, an
+	// explorer's report.
+	ReportBytes int `json:"report_bytes"`
 }
 
 // DefaultMaxTime is Default's max_time, a constant for the doors that
@@ -42,6 +61,11 @@ var Default = Limits{
 	Workers:    100,
 	Contenders: 16,
 	MaxTime:    DefaultMaxTime,
+	// A 2,000-step timeline that names a job of NameBytes in every step
+	// traces to 9.1 MB; a long lesson's trace is 40 KB.
+	NameBytes:   128,
+	TraceBytes:  16 << 20,
+	ReportBytes: 4 << 20,
 }
 
 // Rows names each limit with its value, in the order the documentation
@@ -54,6 +78,9 @@ func (l Limits) Rows() []Row {
 		{"workers", int64(l.Workers), "distinct worker names"},
 		{"contenders", int64(l.Contenders), "workers in one concurrent claim"},
 		{"max_time", l.MaxTime, "ms: the latest instant and the longest duration"},
+		{"name_bytes", int64(l.NameBytes), "bytes of a job id or a worker name"},
+		{"trace_bytes", int64(l.TraceBytes), "bytes of a trace's JSON, each of a worksheet's two"},
+		{"report_bytes", int64(l.ReportBytes), "bytes of a transcript, check table, Go test or explorer report"},
 	}
 }
 
@@ -77,3 +104,74 @@ type Row struct {
 
 // String is "name (value unit)", as messages quote it.
 func (r Row) String() string { return fmt.Sprintf("%s (%d %s)", r.Name, r.Value, r.Unit) }
+
+// ErrExceeded is what every *ExceededError matches with errors.Is.
+var ErrExceeded = errors.New("limits: an answer passed its limit")
+
+// ExceededError is an answer that grew past its limit while it was being
+// produced: the work stopped there, and nothing of the answer is given.
+type ExceededError struct {
+	Limit Row    // the limit passed
+	What  string // what passed it, e.g. "the trace"
+}
+
+// Error names what passed which limit.
+func (e *ExceededError) Error() string {
+	return fmt.Sprintf("%s passes the limit %s; nothing of it is given", e.What, e.Limit)
+}
+
+// Is makes errors.Is(err, ErrExceeded) true.
+func (e *ExceededError) Is(target error) bool { return target == ErrExceeded }
+
+// Buffer collects an answer of at most Max bytes. A Write that would take
+// it past Max writes nothing and returns an *ExceededError for Limit (and
+// so does every Write after it), so a producer that stops at its first
+// write error stops as soon as its answer is too large, holding at most Max
+// bytes.
+type Buffer struct {
+	Limit Row    // the limit; its Value is the most bytes the buffer takes
+	What  string // what is being produced, for the error
+	b     []byte
+	err   error
+}
+
+// NewBuffer is a Buffer for the limit row and the answer what.
+func NewBuffer(row Row, what string) *Buffer { return &Buffer{Limit: row, What: what} }
+
+// Write appends p, or fails as Buffer says.
+func (b *Buffer) Write(p []byte) (int, error) {
+	if !b.room(len(p)) {
+		return 0, b.err
+	}
+	b.b = append(b.b, p...)
+	return len(p), nil
+}
+
+// WriteString is Write of a string.
+func (b *Buffer) WriteString(s string) (int, error) {
+	if !b.room(len(s)) {
+		return 0, b.err
+	}
+	b.b = append(b.b, s...)
+	return len(s), nil
+}
+
+// room reports whether n more bytes stay within the limit, and records the
+// excess when they do not.
+func (b *Buffer) room(n int) bool {
+	if b.err == nil && int64(len(b.b))+int64(n) > b.Limit.Value {
+		b.err = &ExceededError{Limit: b.Limit, What: b.What}
+	}
+	return b.err == nil
+}
+
+// Err is the first Write's error, nil while the answer is within its limit.
+func (b *Buffer) Err() error { return b.err }
+
+// Bytes is what was written; nil once the limit was passed.
+func (b *Buffer) Bytes() []byte {
+	if b.err != nil {
+		return nil
+	}
+	return b.b
+}

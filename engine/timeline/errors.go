@@ -25,6 +25,9 @@ type Error struct {
 	Line int
 	Col  int
 	Msg  string
+	// Err, when not nil, is the cause Msg tells of (an answer's
+	// *limits.ExceededError); errors.Is and errors.As reach it.
+	Err error
 }
 
 // Error formats as NAME:LINE:COL: message.
@@ -34,6 +37,9 @@ func (e *Error) Error() string {
 
 // Is makes errors.Is(err, ErrBadInput) true.
 func (e *Error) Is(target error) bool { return target == ErrBadInput }
+
+// Unwrap is the cause, or nil.
+func (e *Error) Unwrap() error { return e.Err }
 
 // ErrorList is every mistake Parse found, in line and column order.
 type ErrorList []*Error

@@ -9,8 +9,10 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/limits"
 )
 
 // ErrTestName: GoTest was given a function name go test would not run.
@@ -40,8 +42,15 @@ func GoTest(tl *Timeline, funcName string) (string, error) {
 		return "", err
 	}
 	f := goFile{Func: funcName, TL: tl, uses: map[string]bool{}}
+	limit, size := limits.Default.Row("report_bytes"), 0
 	for i := range tl.Steps {
-		f.Steps = append(f.Steps, f.step(&tl.Steps[i]))
+		g := f.step(&tl.Steps[i])
+		if size += g.size(); int64(size) > limit.Value {
+			return "", ErrorList{&Error{Name: tl.Name, Line: tl.Steps[i].Line, Col: 1,
+				Msg: fmt.Sprintf("the Go test passes the limit %s at this step; nothing of it is given", limit),
+				Err: &limits.ExceededError{Limit: limit, What: "the Go test"}}}
+		}
+		f.Steps = append(f.Steps, g)
 	}
 	f.closeUses()
 	return f.render(), nil
@@ -217,12 +226,24 @@ type goStep struct {
 	Checks  []string // the checks after the call
 }
 
+// size is about how many bytes render writes: every line's text, with
+// room for its indent and end.
+func (g goStep) size() int {
+	n := 8
+	for _, lines := range [][]string{g.Comment, g.Call, g.Checks} {
+		for _, l := range lines {
+			n += len(l) + 4
+		}
+	}
+	return n
+}
+
 // render writes the step: its comment lines, then its block (none for a
 // step that calls nothing).
 func (g goStep) render(b *strings.Builder) {
 	b.WriteString("\n")
 	for _, c := range g.Comment {
-		b.WriteString("\t// " + c + "\n")
+		b.WriteString(strings.TrimRight("\t// "+commentSafe(c), " \t") + "\n")
 	}
 	if len(g.Call)+len(g.Checks) == 0 {
 		return
@@ -263,7 +284,7 @@ var (
 func comment(indent, text string) string {
 	var b strings.Builder
 	width := 0
-	for _, word := range strings.Fields(text) {
+	for _, word := range strings.Fields(commentSafe(text)) {
 		switch {
 		case width == 0:
 			b.WriteString(indent + "//")
@@ -276,6 +297,33 @@ func comment(indent, text string) string {
 		width += 1 + len([]rune(word))
 	}
 	return b.String()
+}
+
+// commentSafe is s with every character that must not stand raw in a Go
+// comment written out as its escape (\r, \x00, \u2028, \u202e, …): the
+// control characters but the tab, the line and paragraph separators, and
+// the bidirectional controls that make a text read otherwise than it runs.
+// A note or a name can hold any of them; the file stays gofmt-clean and
+// reads as what it is.
+func commentSafe(s string) string {
+	if !strings.ContainsFunc(s, unsafeInComment) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unsafeInComment(r) {
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func unsafeInComment(r rune) bool {
+	return (unicode.IsControl(r) && r != '\t') || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r) ||
+		r == utf8.RuneError
 }
 
 // sentinel names the engine's error for a refusal.

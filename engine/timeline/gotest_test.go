@@ -234,3 +234,44 @@ func TestGoTest_TakesOnlyNamesGoTestRuns(t *testing.T) {
 		}
 	}
 }
+
+// A note, a title or a file name may hold any character; none that breaks
+// or disguises a Go comment (a carriage return, a vertical tab, a NUL, the
+// line and paragraph separators, a bidirectional override) reaches the
+// file raw: each is written as its escape, and the file stays gofmt-clean.
+func TestGoTest_ControlCharactersOfNotesNeverReachTheFileRaw(t *testing.T) {
+	for _, tc := range []struct{ name, char, escaped string }{
+		{"carriage return", "\r", `\r`},
+		{"vertical tab", "\v", `\v`},
+		{"form feed", "\f", `\f`},
+		{"NUL", "\x00", `\x00`},
+		{"escape", "\x1b", `\x1b`},
+		{"line separator", "\u2028", `\u2028`},
+		{"paragraph separator", "\u2029", `\u2029`},
+		{"right-to-left override", "\u202e", `\u202e`},
+		{"left-to-right isolate", "\u2066", `\u2066`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "# Title with " + tc.char + " inside\nlease 1000ms\njob a\n\n# a note with " + tc.char +
+				" inside  \n0 A claim a -> ok\n"
+			tl, err := timeline.Parse("n"+tc.char+"ote.tl", src)
+			if err != nil {
+				t.Skipf("the parser refuses the character, which is as safe: %v", err)
+			}
+			out, err := timeline.GoTest(tl, "TestNote")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(out, tc.char) {
+				t.Fatalf("the file holds %q raw:\n%s", tc.char, out)
+			}
+			if !strings.Contains(out, "a note with "+tc.escaped+" inside") {
+				t.Fatalf("the note's %s is not written as %s:\n%s", tc.name, tc.escaped, out)
+			}
+			formatted, err := format.Source([]byte(out))
+			if err != nil || string(formatted) != out {
+				t.Fatalf("gofmt: %v; would change the file: %s", err, diffLines(out, string(formatted)))
+			}
+		})
+	}
+}

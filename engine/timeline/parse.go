@@ -37,6 +37,7 @@ func ParseLimits(name, src string, lim limits.Limits) (*Timeline, error) {
 		})
 		return nil, p.errs
 	}
+	p.tl.Warnings = lookAlikes(p.tl, p.known)
 	return p.tl, nil
 }
 

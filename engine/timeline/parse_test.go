@@ -358,3 +358,40 @@ func TestParse_EmptyAndCommentOnlyTextHasNoSteps(t *testing.T) {
 		}
 	}
 }
+
+// Names that read alike but differ — a Cyrillic or Greek letter for a
+// Latin one, a fullwidth letter — parse, as any letters do, with a
+// warning at the later one's line naming both and the letter that tells
+// them apart; names that differ to the eye raise none.
+func TestParse_LookAlikeNamesAreWarnedOf(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      string // the one warning, or "" for none
+	}{
+		{"Cyrillic А beside Latin A", "lease 1000ms\njob a\n0 A claim a\n1000 \u0410 claim a\n",
+			`t.tl:4:1: worker А looks like worker A (line 3) but is another worker: "А" is U+0410 (Cyrillic)`},
+		{"Greek ο in a job id", "lease 1000ms\njob order-1\njob \u03BFrder-1\n0 A claim order-1\n",
+			`t.tl:3:1: job οrder-1 looks like job order-1 (line 2) but is another job: "ο" is U+03BF (Greek)`},
+		{"fullwidth Ａ", "lease 1000ms\njob a\n0 A claim a\n1000 \uFF21 claim a\n",
+			`t.tl:4:1: worker Ａ looks like worker A (line 3) but is another worker: "Ａ" is U+FF21 (fullwidth Latin)`},
+		{"A and B", "lease 1000ms\njob a\n0 A claim a\n1000 B claim a\n", ""},
+		{"a and A differ to the eye", "lease 1000ms\njob a\njob A\n0 A claim a\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tl, err := timeline.Parse("t.tl", tc.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, w := range tl.Warnings {
+				got = append(got, w.Error())
+			}
+			switch {
+			case tc.want == "" && len(got) != 0:
+				t.Fatalf("warnings %q; want none", got)
+			case tc.want != "" && (len(got) != 1 || got[0] != tc.want):
+				t.Fatalf("warnings %q;\nwant [%q]", got, tc.want)
+			}
+		})
+	}
+}

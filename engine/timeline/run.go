@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -24,6 +25,10 @@ type Options struct {
 	// Lang is the language of the step explanations: "en" (the default) or
 	// "ko".
 	Lang string
+	// TraceBytes is the most bytes the trace's JSON may take; 0 is
+	// limits.Default's trace_bytes. Each step is counted as it is made, and
+	// the step that takes the trace past it stops the run.
+	TraceBytes int
 }
 
 // errSendFailed is what a send with fail=true returns to Store.Dispatch.
@@ -49,6 +54,14 @@ func Run(ctx context.Context, db *sql.DB, tl *Timeline, opts Options) (*Trace, e
 	if err != nil {
 		return nil, err
 	}
+	tr.maxBytes = r.maxBytes
+	if r.scratch, err = tr.appendJSON(ctx, r.scratch[:0]); err != nil {
+		if errors.Is(err, limits.ErrExceeded) {
+			return nil, r.overLimit(1, "its start") // the jobs' table alone
+		}
+		return nil, err
+	}
+	r.traceBytes = len(r.scratch)
 	for i := range tl.Steps {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -57,10 +70,37 @@ func Run(ctx context.Context, db *sql.DB, tl *Timeline, opts Options) (*Trace, e
 		if err != nil {
 			return nil, err
 		}
+		if err := r.count(&st); err != nil {
+			return nil, err
+		}
 		tr.Steps = append(tr.Steps, st)
 		tr.Summary.add(&st)
 	}
 	return r.finish(tr)
+}
+
+// count adds st's bytes in the trace's JSON to the run's total, and stops
+// the run with an error at st's line once the total passes the limit
+// trace_bytes: a timeline whose trace would be too large is refused at the
+// step where it becomes so, before the rest of it runs.
+func (r *runner) count(st *Step) error {
+	var n int
+	r.scratch, n = stepBytes(r.scratch, st)
+	r.traceBytes += n
+	if r.traceBytes <= r.maxBytes {
+		return nil
+	}
+	return r.overLimit(st.Line, "this step")
+}
+
+// overLimit is the error of a trace that passes its limit at line, at
+// where (a step, or its start).
+func (r *runner) overLimit(line int, where string) error {
+	row := limits.Default.Row("trace_bytes")
+	row.Value = int64(r.maxBytes)
+	return ErrorList{&Error{Name: r.tl.Name, Line: line, Col: 1,
+		Msg: fmt.Sprintf("the trace passes the limit %s at %s; nothing of it is given", row, where),
+		Err: traceExceeded(row)}}
 }
 
 func newRunner(ctx context.Context, db *sql.DB, tl *Timeline, opts Options) (*runner, error) {
@@ -80,6 +120,7 @@ func newRunner(ctx context.Context, db *sql.DB, tl *Timeline, opts Options) (*ru
 		table: newTable(), storage: map[string]Stored{},
 		leases: map[string]map[string]engine.Lease{}, granted: map[string]int64{},
 		live: map[string]Expiry{}, ended: map[string]Expiry{},
+		maxBytes: cmp.Or(opts.TraceBytes, limits.Default.TraceBytes),
 	}
 	for _, c := range tl.Clocks {
 		r.checker.SetClock(c.Worker, c.Offset)
@@ -131,6 +172,9 @@ func (r *runner) setup() (*Trace, error) {
 		Format: FormatVersion, Name: tl.Name, Title: tl.Title, Lang: r.lang, Mutant: r.mutant,
 		Lease: tl.Lease, Jobs: append([]JobDecl{}, tl.Jobs...), Actors: append([]string{}, tl.Actors...),
 		Clocks: append([]ClockDecl{}, tl.Clocks...), Steps: make([]Step, 0, len(tl.Steps)), Later: []Expiry{},
+	}
+	for _, w := range tl.Warnings {
+		tr.Warnings = append(tr.Warnings, w.Error())
 	}
 	schema := r.takeSQL()
 	if err := r.fresh(); err != nil {
@@ -208,10 +252,17 @@ func runnable(tl *Timeline) error {
 	if len(tl.Steps) > limits.Default.Steps || len(tl.Jobs) > limits.Default.Jobs {
 		return &Error{Name: tl.Name, Line: 1, Col: 1, Msg: "over the limits steps or jobs"}
 	}
+	for _, j := range tl.Jobs {
+		if len(j.ID) > limits.Default.NameBytes {
+			return &Error{Name: tl.Name, Line: j.Line, Col: 1, Msg: "not a job Parse could return: over the limit name_bytes"}
+		}
+	}
 	var end int64
 	for _, s := range tl.Steps {
 		_, known := verbArgs[s.Verb]
 		switch {
+		case len(s.Job) > limits.Default.NameBytes || slices.ContainsFunc(s.Actors, func(a string) bool { return len(a) > limits.Default.NameBytes }):
+			return bad(s, "over the limit name_bytes")
 		case !known || (len(s.Actors) == 0) != (s.Verb == VerbWait):
 			return bad(s, "no actor or an unknown verb")
 		case len(s.Actors) > limits.Default.Contenders:
@@ -249,6 +300,10 @@ type runner struct {
 	granted map[string]int64                   // job -> the instant its current token was granted
 	live    map[string]Expiry                  // job -> its valid lease, by its end
 	ended   map[string]Expiry                  // job -> the latest lease reported ended
+
+	maxBytes   int    // the limit trace_bytes of this run
+	traceBytes int    // the steps' bytes in the trace's JSON so far
+	scratch    []byte // where count writes a step's JSON to count it
 }
 
 // fresh checks the database holds no job, and no receipt or stored value

@@ -84,6 +84,11 @@ type Timeline struct {
 	Steps []StepLine
 	// Actors are the actors in order of first appearance.
 	Actors []string
+	// Warnings are what parses but is likely not what the author meant
+	// (two names that read alike but differ), at their lines; nothing
+	// stops a run for them. The trace repeats them, and the commands print
+	// them.
+	Warnings []*Error
 }
 
 // ClockDecl is one `clock WORKER OFFSET` header line: the worker's clock

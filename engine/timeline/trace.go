@@ -1,6 +1,11 @@
 package timeline
 
-import "io"
+import (
+	"context"
+	"io"
+
+	"github.com/leaselab/leaselab/engine/limits"
+)
 
 // FormatVersion is the version of the trace's JSON format. It changes when a
 // field is renamed, removed or changes meaning; adding a field keeps it.
@@ -62,6 +67,13 @@ type Trace struct {
 	Storage []Stored `json:"storage"`
 	// Summary counts the expectations and the invariant checks.
 	Summary Summary `json:"summary"`
+	// Warnings are the timeline's warnings (Timeline.Warnings), each as
+	// NAME:LINE:COL: message; absent when there are none.
+	Warnings []string `json:"warnings,omitempty"`
+
+	// maxBytes is the limit trace_bytes the run held the trace to (0:
+	// limits.Default's); Encode holds its JSON to it.
+	maxBytes int
 }
 
 // JobDecl is one `job` header line.
@@ -420,11 +432,28 @@ type Summary struct {
 // consumer compares byte for byte (golden files, the CLI, the browser):
 // the bytes encoding/json's Encoder gives with SetIndent("", "  ") and
 // SetEscapeHTML(false), so "->" stays "->" (tracejson.go writes them).
+//
+// Encode writes nothing and returns an *limits.ExceededError when the JSON
+// would pass the limit trace_bytes the run was held to (Options.TraceBytes).
 func (t *Trace) Encode(w io.Writer) error {
-	b, err := t.appendJSON(nil)
+	return t.EncodeContext(context.Background(), w)
+}
+
+// EncodeContext is Encode that stops, writing nothing, once ctx ends.
+func (t *Trace) EncodeContext(ctx context.Context, w io.Writer) error {
+	b, err := t.appendJSON(ctx, nil)
 	if err != nil {
 		return err
 	}
 	_, err = w.Write(b)
 	return err
+}
+
+// limit is the limit trace_bytes t is held to.
+func (t *Trace) limit() limits.Row {
+	row := limits.Default.Row("trace_bytes")
+	if t.maxBytes > 0 {
+		row.Value = int64(t.maxBytes)
+	}
+	return row
 }

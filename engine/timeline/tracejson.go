@@ -3,9 +3,12 @@ package timeline
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/leaselab/leaselab/engine/limits"
 )
 
 // Trace's JSON is written here by hand, field by field, in the bytes
@@ -28,7 +31,31 @@ import (
 type jsonWriter struct {
 	b     []byte
 	fresh []bool
-	err   error // the first argument encoding/json could not write
+	err   error // the first argument encoding/json could not write, the limit passed or ctx's end
+
+	// max, when above 0, is the most bytes b may hold: once past it, the
+	// writer stops at the next element of a list and err is over. ctx,
+	// when not nil, is checked at every element of a list too.
+	max  int
+	over error
+	ctx  context.Context
+}
+
+// stopped reports whether the writer has stopped: it met an error, b has
+// grown past max, or ctx has ended. Lists ask it before each element, so
+// an answer too large or no longer wanted stops being written within one
+// element.
+func (w *jsonWriter) stopped() bool {
+	switch {
+	case w.err != nil:
+	case w.max > 0 && len(w.b) > w.max:
+		w.err = w.over
+	case w.ctx != nil && w.ctx.Err() != nil:
+		w.err = w.ctx.Err()
+	default:
+		return false
+	}
+	return true
 }
 
 // begin opens an object ('{') or an array ('[').
@@ -117,6 +144,9 @@ func list[T any](w *jsonWriter, k string, xs []T, elem func(T)) {
 	w.key(k)
 	w.begin('[')
 	for _, x := range xs {
+		if w.stopped() {
+			return
+		}
 		w.next()
 		w.begin('{')
 		elem(x)
@@ -250,9 +280,12 @@ func (w *jsonWriter) value(v any) {
 }
 
 // appendJSON appends t's JSON and a final newline to b, or fails as
-// encoding/json would on an argument it cannot encode.
-func (t *Trace) appendJSON(b []byte) ([]byte, error) {
-	w := &jsonWriter{b: b}
+// encoding/json would on an argument it cannot encode, with an
+// *limits.ExceededError once the JSON passes t's limit trace_bytes, or
+// with ctx's error once ctx ends (a nil ctx never ends).
+func (t *Trace) appendJSON(ctx context.Context, b []byte) ([]byte, error) {
+	row := t.limit()
+	w := &jsonWriter{b: b, ctx: ctx, max: len(b) + int(row.Value), over: traceExceeded(row)}
 	w.begin('{')
 	w.int("format", int64(t.Format))
 	w.str("name", t.Name)
@@ -270,11 +303,34 @@ func (t *Trace) appendJSON(b []byte) ([]byte, error) {
 	list(w, "final", t.Final, w.row)
 	list(w, "storage", t.Storage, w.stored)
 	w.object("summary", func() { w.summary(t.Summary) })
+	if len(t.Warnings) > 0 {
+		w.strings("warnings", t.Warnings)
+	}
 	w.end('}')
+	if !w.stopped() && len(w.b)+1 > w.max {
+		w.err = w.over
+	}
 	if w.err != nil {
 		return nil, w.err
 	}
 	return append(w.b, '\n'), nil
+}
+
+// traceExceeded is the error of a trace past the limit row.
+func traceExceeded(row limits.Row) error {
+	return &limits.ExceededError{Limit: row, What: "the trace"}
+}
+
+// stepBytes is how many bytes st adds to the trace's JSON as an element of
+// its steps, written into scratch (returned for reuse): the runner counts
+// each step against the limit trace_bytes as it makes it.
+func stepBytes(scratch []byte, st *Step) ([]byte, int) {
+	w := &jsonWriter{b: scratch[:0], fresh: []bool{false, false}}
+	w.next()
+	w.begin('{')
+	w.step(*st)
+	w.end('}')
+	return w.b, len(w.b)
 }
 
 func (w *jsonWriter) jobDecl(j JobDecl) {

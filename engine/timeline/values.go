@@ -15,9 +15,9 @@ import (
 // column and says what to write instead.
 
 // name checks a name (an actor, a job, a key): Unicode letters and digits,
-// "-" and "_", combining marks after the first character. It returns the
-// name in Unicode NFC, so a name typed decomposed (as macOS pastes "café")
-// is the name declared composed.
+// "-" and "_", combining marks after the first character, at most the limit
+// name_bytes. It returns the name in Unicode NFC, so a name typed
+// decomposed (as macOS pastes "café") is the name declared composed.
 func (p *parser) ident(t token, what string) (string, bool) {
 	if t.text == "" {
 		p.errorf(t.col, "missing %s name", what)
@@ -32,7 +32,12 @@ func (p *parser) ident(t token, what string) (string, bool) {
 		}
 		col++
 	}
-	return norm.NFC.String(t.text), true
+	name := norm.NFC.String(t.text)
+	if len(name) > p.lim.NameBytes {
+		p.limitf(t.col, p.lim.Row("name_bytes"), "%s name of %d bytes", what, len(name))
+		return "", false
+	}
+	return name, true
 }
 
 // millis reads an instant or a duration in ms ("1000ms", "1.5s", "1000"),

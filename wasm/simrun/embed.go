@@ -46,10 +46,10 @@ func WorksheetJSON(ctx context.Context, name, text string, opts Options) ([]byte
 		return nil, err
 	}
 	var w Worksheet
-	if w.Correct, err = encode(correct); err != nil {
+	if w.Correct, err = encode(ctx, correct); err != nil {
 		return nil, err
 	}
-	if w.Mutant, err = encode(broken); err != nil {
+	if w.Mutant, err = encode(ctx, broken); err != nil {
 		return nil, err
 	}
 	w.Difference = diff
@@ -69,9 +69,11 @@ func GoTest(name, text, funcName string) (string, error) {
 	return timeline.GoTest(tl, funcName)
 }
 
-func encode(tr *timeline.Trace) (json.RawMessage, error) {
+// encode is tr's JSON, held to its limit trace_bytes; it stops once ctx
+// ends.
+func encode(ctx context.Context, tr *timeline.Trace) (json.RawMessage, error) {
 	var b bytes.Buffer
-	if err := tr.Encode(&b); err != nil {
+	if err := tr.EncodeContext(ctx, &b); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

@@ -3,6 +3,7 @@ package simrun
 import (
 	"context"
 	"encoding/json"
+	"github.com/leaselab/leaselab/engine/limits"
 
 	"github.com/leaselab/leaselab/engine/explore"
 )
@@ -60,6 +61,9 @@ func ExploreJSON(ctx context.Context, goal explore.Goal, scope ExploreScope, pro
 	r, err := explore.Explore(ctx, scope.scope(), goal, progress)
 	if err != nil {
 		return nil, err
+	}
+	if limit := limits.Default.Row("report_bytes"); int64(len(r.Timeline)) > limit.Value {
+		return nil, &limits.ExceededError{Limit: limit, What: "the explorer's timeline"}
 	}
 	return json.Marshal(exploreAnswer{Found: r.Timeline != "", Timeline: r.Timeline, Steps: len(r.Steps), Why: r.Why,
 		States: r.States, Depth: r.Depth, Bound: r.Bound, ElapsedMS: float64(r.Elapsed.Microseconds()) / 1000})

@@ -32,7 +32,7 @@ func TraceJSON(ctx context.Context, name, text string, opts Options) ([]byte, er
 	if err != nil {
 		return nil, err
 	}
-	b, err := encode(tr)
+	b, err := encode(ctx, tr)
 	return []byte(b), err
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/httpapi"
+	"github.com/leaselab/leaselab/engine/limits"
 	"github.com/leaselab/leaselab/engine/timeline"
 	"github.com/leaselab/leaselab/engine/timeline/memrun"
 )
@@ -39,14 +40,16 @@ const TimelineName = "timeline"
 // A mistake in the text wraps httpapi.ErrTimelineInput.
 func RunTimeline(ctx context.Context, text string) ([]byte, error) {
 	tr, err := memrun.RunSource(ctx, TimelineName, text, timeline.Options{})
-	if errors.Is(err, timeline.ErrBadInput) {
+	if errors.Is(err, timeline.ErrBadInput) { // a mistake, or a trace past the limit trace_bytes
 		return nil, fmt.Errorf("%w: %w", httpapi.ErrTimelineInput, err)
 	}
 	if err != nil {
 		return nil, err
 	}
 	var b bytes.Buffer
-	if err := tr.Encode(&b); err != nil {
+	if err := tr.EncodeContext(ctx, &b); errors.Is(err, limits.ErrExceeded) {
+		return nil, fmt.Errorf("%w: %w", httpapi.ErrTimelineInput, err)
+	} else if err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

@@ -3,14 +3,18 @@ package sqliteapi_test
 import (
 	"context"
 	"database/sql"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/httpapi"
 	"github.com/leaselab/leaselab/engine/httpapi/httpapitest"
 	"github.com/leaselab/leaselab/engine/httpapi/sqliteapi"
+	"github.com/leaselab/leaselab/engine/internal/redteam"
+	"github.com/leaselab/leaselab/engine/limits"
 	"github.com/leaselab/leaselab/engine/sqlitedb"
 )
 
@@ -60,4 +64,36 @@ func TestServerClock_SQLiteFile(t *testing.T) {
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	httpapitest.RunServerClock(t, srv.URL)
+}
+
+// The red team's texts that made answers of hundreds of megabytes are
+// refused with 400 naming the limit they pass, before anything runs; the
+// same shape within every limit is answered, within trace_bytes.
+func TestRunTimeline_AnswersAreBoundedNotOnlyInputs(t *testing.T) {
+	h, err := sqliteapi.New(context.Background(), fileDB(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		text  string
+		code  int
+		limit string
+	}{
+		{"a 100 KB id claimed next 2,000 times (126 KB)", redteam.Amplifier(100_000, 2000), http.StatusBadRequest, "name_bytes"},
+		{"a 30 KB id claimed next 1,500 times (46 KB)", redteam.Amplifier(30_000, 1500), http.StatusBadRequest, "name_bytes"},
+		{"an id one byte over name_bytes", redteam.Amplifier(limits.Default.NameBytes+1, 1), http.StatusBadRequest, "name_bytes"},
+		{"ids of name_bytes claimed next on every step", redteam.Amplifier(limits.Default.NameBytes, limits.Default.Steps), http.StatusOK, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest("POST", "/api/timeline", strings.NewReader(tc.text)))
+			if rec.Code != tc.code || !strings.Contains(rec.Body.String(), tc.limit) {
+				t.Fatalf("%d %.300s; want %d naming %q", rec.Code, rec.Body, tc.code, tc.limit)
+			}
+			if rec.Body.Len() > limits.Default.TraceBytes {
+				t.Fatalf("an answer of %d bytes, over trace_bytes", rec.Body.Len())
+			}
+		})
+	}
 }

@@ -122,7 +122,11 @@ func checkOne(o IO, w *words, src source, opts timeline.Options) (result, int, i
 		}
 		return bad, 0, 0
 	}
-	writeTable(o.Stdout, w, tr)
+	printWarnings(o.Stderr, tr.Warnings)
+	if !bounded(o.Stdout, o.Stderr, src.name+"'s table", func(out io.Writer) { writeTable(out, w, tr) }) {
+		fmt.Fprintf(o.Stdout, "%s: %s (%s)\n", src.name, w.badFile, w.count(1, w.errors))
+		return bad, 0, 0
+	}
 	if tr.Summary.Passed {
 		return passed, tr.Summary.Steps, tr.Summary.Expectations
 	}

@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/limits"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
 
@@ -163,4 +164,28 @@ func printErrors(w io.Writer, err error) int {
 		fmt.Fprintln(w, e)
 	}
 	return len(list)
+}
+
+// bounded writes an answer through write into a buffer held to the limit
+// report_bytes and copies it to out whole. An answer that passes the limit
+// stops being written there (write should stop at its first failed write,
+// or at least writes no more), nothing of it reaches out, and the excess is
+// printed on errOut; it reports whether the answer was given.
+func bounded(out, errOut io.Writer, what string, write func(w io.Writer)) bool {
+	b := limits.NewBuffer(limits.Default.Row("report_bytes"), what)
+	write(b)
+	if err := b.Err(); err != nil {
+		fmt.Fprintln(errOut, "leaselab:", err)
+		return false
+	}
+	_, err := out.Write(b.Bytes())
+	return err == nil
+}
+
+// printWarnings prints each of a timeline's warnings on w, as
+// "warning: NAME:LINE:COL: message".
+func printWarnings(w io.Writer, warnings []string) {
+	for _, m := range warnings {
+		fmt.Fprintln(w, "warning:", m)
+	}
 }

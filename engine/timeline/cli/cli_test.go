@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leaselab/leaselab/engine/internal/redteam"
 	"github.com/leaselab/leaselab/engine/timeline"
 	"github.com/leaselab/leaselab/engine/timeline/cli"
 	"github.com/leaselab/leaselab/engine/timeline/memrun"
@@ -188,6 +189,30 @@ func TestTraceCommand_ExitStatus(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			if code, _, e := runCmd(cli.Trace, "", c.args...); code != c.want {
 				t.Errorf("exit %d, want %d; stderr %s", code, c.want, e)
+			}
+		})
+	}
+}
+
+// The red team's text — a 100 KB id, claimed next 2,000 times, whose
+// answers were hundreds of megabytes to gigabytes — is bad input for
+// every command, refused before anything runs, naming the limit.
+func TestCommands_RefuseTheAmplifierNamingTheLimit(t *testing.T) {
+	text := redteam.Amplifier(100_000, 2000)
+	for _, tc := range []struct {
+		name string
+		cmd  func([]string, cli.IO) int
+		args []string
+	}{
+		{"trace", cli.Trace, []string{"-"}},
+		{"check", cli.Check, []string{"-"}},
+		{"transcript", cli.Transcript, []string{"-"}},
+		{"export gotest", cli.Export, []string{"gotest", "-"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCmd(tc.cmd, text, tc.args...)
+			if code != cli.ExitBadInput || !strings.Contains(stderr, "name_bytes") || len(stdout) > 1000 {
+				t.Fatalf("exit %d, %d bytes out, stderr %.200q; want exit 2 naming name_bytes", code, len(stdout), stderr)
 			}
 		})
 	}

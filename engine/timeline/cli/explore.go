@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/leaselab/leaselab/engine"
@@ -64,7 +65,9 @@ func reportFind(o IO, r *explore.Report) int {
 		fmt.Fprintf(o.Stderr, "leaselab explore: nothing found: searched %s (%d states, %v)\n", why, r.States, r.Elapsed.Round(time.Millisecond))
 		return ExitFail
 	}
-	fmt.Fprint(o.Stdout, r.Timeline)
+	if !bounded(o.Stdout, o.Stderr, "the explorer's timeline", func(w io.Writer) { io.WriteString(w, r.Timeline) }) {
+		return ExitBadInput
+	}
 	fmt.Fprintf(o.Stderr, "leaselab explore: %d steps, %d states, %v; confirmed on the engine\n", len(r.Steps), r.States, r.Elapsed.Round(time.Millisecond))
 	return ExitPass
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/leaselab/leaselab/engine/timeline"
 )
@@ -33,6 +34,9 @@ func Export(args []string, o IO) int {
 		printErrors(o.Stderr, err)
 		return ExitBadInput
 	}
+	for _, w := range tl.Warnings {
+		fmt.Fprintln(o.Stderr, "warning:", w)
+	}
 	fn := *name
 	if fn == "" {
 		fn = timeline.GoTestName(src.name)
@@ -42,6 +46,8 @@ func Export(args []string, o IO) int {
 		fmt.Fprintln(o.Stderr, "leaselab export:", err)
 		return ExitBadInput
 	}
-	fmt.Fprint(o.Stdout, out)
+	if !bounded(o.Stdout, o.Stderr, "the Go test", func(w io.Writer) { io.WriteString(w, out) }) {
+		return ExitBadInput
+	}
 	return ExitPass
 }

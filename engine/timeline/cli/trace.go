@@ -50,5 +50,6 @@ func (c *command) run(opts timeline.Options) (*timeline.Trace, int) {
 		}
 		return nil, ExitFail
 	}
+	printWarnings(c.io.Stderr, tr.Warnings)
 	return tr, ExitPass
 }

@@ -26,18 +26,24 @@ func Transcript(args []string, o IO) int {
 		return code
 	}
 	w := wordsFor(*lang)
-	writeTranscript(o.Stdout, w, tr)
+	if !bounded(o.Stdout, o.Stderr, "the transcript", func(out io.Writer) { writeTranscript(out, w, tr) }) {
+		return ExitBadInput
+	}
 	if tr.Summary.Passed {
 		return ExitPass
 	}
 	return ExitFail
 }
 
+// writeTranscript writes tr's transcript to out, step by step, and stops
+// at the first step out refuses.
 func writeTranscript(out io.Writer, w *words, tr *timeline.Trace) {
 	fmt.Fprintln(out, heading(tr))
 	fmt.Fprintf(out, "\n  %s: %s\n", w.start, rowsText(tr.Start))
 	for _, st := range tr.Steps {
-		fmt.Fprintln(out)
+		if _, err := fmt.Fprintln(out); err != nil {
+			return
+		}
 		for _, e := range st.Expired {
 			fmt.Fprintf(out, "  %d ms, %s: %s (%s, token %d)\n", e.At, w.expired, e.Job, e.Owner, e.Token)
 		}
