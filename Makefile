@@ -214,9 +214,13 @@ e2e: wasm
 ## leaselab.js and leaselab.css, the player, the engine, embed.html, the
 ## guide, an example page, NOTICE.txt and manifest.json (version, files,
 ## sizes, SRI hashes), each file with its .br and .gz.
+# DIST is taken as written: its value unexpanded by make, reaching the
+# recipe only through the environment, quoted there, so no character of
+# it (a space, a quote, ;, $, a backtick) is make's or the shell's syntax.
+dist: override export DIST := $(value DIST)
 dist: wasm
-	@test -n "$(DIST)" || { echo "dist: say where to write the bundle: make dist DIST=dir"; exit 2; }
-	$(GO) run ./engine/internal/dist -web web -out $(DIST)
+	@test -n "$$DIST" || { echo "dist: say where to write the bundle: make dist DIST=dir"; exit 2; }
+	$(GO) run ./engine/internal/dist -web web -out "$$DIST"
 
 ## sites: course sites built by MkDocs (plain and Material) and Hugo from Debian's packages, served plainly, played in headless Chromium
 ## The site tests (engine/internal/sites): the bundle in sites built from

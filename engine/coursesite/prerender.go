@@ -11,12 +11,12 @@ import (
 	"maps"
 	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/limits"
 	"github.com/leaselab/leaselab/engine/timeline"
 	"github.com/leaselab/leaselab/wasm/simrun"
 )
@@ -86,6 +86,13 @@ type Report struct {
 	Skipped    int      // worksheets skipped: this build has no mutants
 	Bad        int      // runs whose text is bad input (nothing written for them)
 	Failed     int      // runs whose correct engine's expectations failed (written all the same)
+	// PagesSkipped counts the pages over limits.PageBytes: not read, left
+	// to the engine in the browser.
+	PagesSkipped int
+	// PagesRefused counts the pages not prerendered for what they are: a
+	// symbolic link out of the site, not a regular file, unreadable, or
+	// HTML that does not parse (nested too deep).
+	PagesRefused int
 }
 
 // job is one distinct run and where it was found.
@@ -100,11 +107,29 @@ type job struct {
 // (simrun.TraceJSON, simrun.WorksheetJSON: the browser's bytes) — and
 // writes the answers into the prerendered folder of every leaselab bundle
 // of this version in the site, with its index. It tells what it does on
-// log. The error is for a site that cannot be read or holds no bundle of
-// this version; a bad timeline is counted in the report, and told.
+// log.
+//
+// Every read and write stays inside dir (an os.Root on it): a symbolic
+// link is followed only to a file of the site, and only regular files are
+// read, at most limits.PageBytes each. A page it cannot read or parse is
+// counted in the report and told, naming the page, and the rest of the
+// site is prerendered. Each output is written to a temporary file in its
+// folder and renamed into place; an output folder, or a file in it that
+// Prerender would replace or remove, that is anything but a real folder
+// or regular file (a symbolic link, a FIFO) is refused, and nothing is
+// written into that bundle.
+//
+// The error is for a site that cannot be read, holds no bundle of this
+// version, or has a bundle that cannot be written; a bad timeline is
+// counted in the report, and told.
 func Prerender(ctx context.Context, dir string, log io.Writer) (Report, error) {
 	var rep Report
-	bundles, others, pages, err := survey(dir)
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return rep, err
+	}
+	defer root.Close()
+	bundles, others, pages, err := survey(root, log)
 	if err != nil {
 		return rep, err
 	}
@@ -115,41 +140,43 @@ func Prerender(ctx context.Context, dir string, log io.Writer) (Report, error) {
 		return rep, fmt.Errorf("%s holds no leaselab bundle of version %s (a folder %s with its manifest.json, from make dist)", dir, Version(), BundleDir())
 	}
 	rep.Bundles = bundles
-	jobs, err := collect(dir, pages, log, &rep)
-	if err != nil {
-		return rep, err
-	}
+	jobs := collect(root, pages, log, &rep)
 	answers := map[string][]byte{}
 	for _, j := range jobs {
 		if b := runJob(ctx, j, log, &rep); b != nil {
 			answers[Key(j.run)] = b
 		}
 	}
+	var errs []error
 	for _, b := range bundles {
-		if err := writeAnswers(filepath.Join(dir, filepath.FromSlash(b)), answers); err != nil {
-			return rep, err
+		if err := writeAnswers(root, b, answers); err != nil {
+			errs = append(errs, err)
 		}
 	}
-	return rep, nil
+	return rep, errors.Join(errs...)
 }
 
 type otherBundle struct{ dir, version string }
 
 // survey lists the site's bundles of this version, those of other
-// versions, and its HTML pages (slash paths relative to dir).
-func survey(dir string) (bundles []string, others []otherBundle, pages []string, err error) {
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+// versions, and its HTML pages (slash paths relative to the root). It
+// does not enter a symbolic link to a folder.
+func survey(root *os.Root, log io.Writer) (bundles []string, others []otherBundle, pages []string, err error) {
+	err = fs.WalkDir(root.FS(), ".", func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(dir, p)
-		rel = filepath.ToSlash(rel)
 		switch {
 		case d.IsDir() && strings.HasPrefix(d.Name(), ".") && rel != ".":
-			return filepath.SkipDir
+			return fs.SkipDir
 		case !d.IsDir() && d.Name() == "manifest.json":
+			b, err := readFile(root, rel, limits.PageBytes)
+			if err != nil {
+				fmt.Fprintf(log, "%s: %v: not read\n", rel, err)
+				return nil
+			}
 			var m Manifest
-			if b, err := os.ReadFile(p); err == nil && json.Unmarshal(b, &m) == nil && m.Name == "leaselab" {
+			if json.Unmarshal(b, &m) == nil && m.Name == "leaselab" {
 				if m.Version == Version() {
 					bundles = append(bundles, path.Dir(rel))
 				} else {
@@ -165,18 +192,28 @@ func survey(dir string) (bundles []string, others []otherBundle, pages []string,
 }
 
 // collect finds the timelines of every page and returns the distinct runs,
-// in the order first found.
-func collect(dir string, pages []string, log io.Writer, rep *Report) ([]job, error) {
+// in the order first found. A page it cannot read or parse is counted and
+// told, and skipped.
+func collect(root *os.Root, pages []string, log io.Writer, rep *Report) []job {
 	var jobs []job
 	seen := map[string]bool{}
 	for _, page := range pages {
-		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(page)))
+		b, err := readFile(root, page, limits.PageBytes)
+		if errors.Is(err, errTooLarge) {
+			rep.PagesSkipped++
+			fmt.Fprintf(log, "%s: %v: skipped, its timelines left to the engine\n", page, err)
+			continue
+		}
 		if err != nil {
-			return nil, err
+			rep.PagesRefused++
+			fmt.Fprintf(log, "%s: %v: refused, not read\n", page, err)
+			continue
 		}
 		found, err := Find(b)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", page, err)
+			rep.PagesRefused++
+			fmt.Fprintf(log, "%s: the HTML does not parse (%v): not prerendered\n", page, err)
+			continue
 		}
 		if len(found) > 0 {
 			rep.Pages++
@@ -187,9 +224,9 @@ func collect(dir string, pages []string, log io.Writer, rep *Report) ([]job, err
 				fmt.Fprintf(log, "%s: the directive's keys %s are no option (%s): ignored\n", where, strings.Join(f.Unknown, ", "), strings.Join(OptionKeys, " "))
 			}
 			if f.Src != "" {
-				text, ok := readSrc(dir, page, f.Src)
-				if !ok {
-					fmt.Fprintf(log, "%s: src=%q is not a file of the site: left to the engine\n", where, f.Src)
+				text, err := readSrc(root, page, f.Src)
+				if err != nil {
+					fmt.Fprintf(log, "%s: src=%q %v: left to the engine\n", where, f.Src, err)
 					continue
 				}
 				f.Run.Text = text
@@ -200,27 +237,27 @@ func collect(dir string, pages []string, log io.Writer, rep *Report) ([]job, err
 			}
 		}
 	}
-	return jobs, nil
+	return jobs
 }
 
-// readSrc reads the file an element's src= names, relative to its page;
-// ok is false for a URL with a scheme, a host or a query, or one that
-// leaves the site.
-func readSrc(dir, page, src string) (string, bool) {
+var errNotSiteFile = errors.New("is not a file of the site")
+
+// readSrc reads the file an element's src= names, relative to its page, as
+// readFile does; a URL with a scheme, a host or a query, or one that
+// leaves the site, is errNotSiteFile.
+func readSrc(root *os.Root, page, src string) (string, error) {
 	if strings.ContainsAny(src, ":?#") || strings.HasPrefix(src, "/") {
-		return "", false
+		return "", errNotSiteFile
 	}
 	p := path.Join(path.Dir(page), src)
 	if p == ".." || strings.HasPrefix(p, "../") {
-		return "", false
+		return "", errNotSiteFile
 	}
-	root, err := os.OpenRoot(dir)
+	b, err := readFile(root, p, limits.PageBytes)
 	if err != nil {
-		return "", false
+		return "", fmt.Errorf("%w (%s: %v)", errNotSiteFile, p, err)
 	}
-	defer root.Close()
-	b, err := root.ReadFile(p)
-	return string(b), err == nil
+	return string(b), nil
 }
 
 // runJob runs one run and returns the bytes to write, or nil.
@@ -278,14 +315,24 @@ func passed(answer []byte, worksheet bool) bool {
 
 var answerFile = regexp.MustCompile(`^[0-9a-f]{64}\.json$`)
 
-// writeAnswers writes the answers into bundle/prerendered, removes the
-// answers of an earlier run that are not among them, and writes the index
-// last. Nothing there is precompressed: a stale .br or .gz of a file is
-// removed with it.
-func writeAnswers(bundle string, answers map[string][]byte) error {
-	out := filepath.Join(bundle, PrerenderedDir)
-	if err := os.MkdirAll(out, 0o755); err != nil {
+// writeAnswers writes the answers into the bundle's prerendered folder
+// (bundle is a slash path in root), removes the answers of an earlier run
+// that are not among them, and writes the index last. Nothing there is
+// precompressed: a stale .br or .gz of a file is removed with it. It
+// refuses, before writing anything, an output folder that is not a real
+// folder and any file there it would replace or remove that is not a
+// regular file, naming it.
+func writeAnswers(root *os.Root, bundle string, answers map[string][]byte) error {
+	out := path.Join(bundle, PrerenderedDir)
+	switch st, err := root.Lstat(out); {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := root.Mkdir(out, 0o755); err != nil {
+			return err
+		}
+	case err != nil:
 		return err
+	case !st.IsDir():
+		return fmt.Errorf("%s is %s, not a folder: refused, nothing written into it", out, kind(st.Mode()))
 	}
 	idx := EmptyIndex()
 	for _, lang := range timeline.Langs() {
@@ -293,29 +340,40 @@ func writeAnswers(bundle string, answers map[string][]byte) error {
 			idx.Mutants[lang] = append(idx.Mutants[lang], MutantInfo{Name: m.Name, Breaks: timeline.MutantRule(lang, m.Name)})
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(answers)) {
-		file := k + ".json"
-		idx.Traces[k] = file
-		if err := os.WriteFile(filepath.Join(out, file), answers[k], 0o644); err != nil {
-			return err
-		}
+	for k := range answers {
+		idx.Traces[k] = k + ".json"
 	}
-	entries, err := os.ReadDir(out)
+	entries, err := fs.ReadDir(root.FS(), out)
 	if err != nil {
 		return err
 	}
+	var stale []string
 	for _, e := range entries {
-		base := strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".br"), ".gz")
-		stale := answerFile.MatchString(base) && idx.Traces[strings.TrimSuffix(base, ".json")] == ""
-		if stale || base != e.Name() {
-			if err := os.Remove(filepath.Join(out, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
-			}
+		name := e.Name()
+		base := strings.TrimSuffix(strings.TrimSuffix(name, ".br"), ".gz")
+		key := strings.TrimSuffix(base, ".json")
+		remove := base != name || answerFile.MatchString(base) && idx.Traces[key] == ""
+		replace := name == "index.json" || base == name && idx.Traces[key] == name
+		if (remove || replace) && !e.Type().IsRegular() {
+			return fmt.Errorf("%s is %s, not a regular file: refused, nothing written into %s", path.Join(out, name), kind(e.Type()), out)
+		}
+		if remove {
+			stale = append(stale, name)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(answers)) {
+		if err := writeFile(root, path.Join(out, idx.Traces[k]), answers[k]); err != nil {
+			return err
+		}
+	}
+	for _, name := range stale {
+		if err := root.Remove(path.Join(out, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
 		}
 	}
 	b, err := EncodeIndex(idx)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(out, "index.json"), b, 0o644)
+	return writeFile(root, path.Join(out, "index.json"), b)
 }

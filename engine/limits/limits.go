@@ -68,6 +68,17 @@ var Default = Limits{
 	ReportBytes: 4 << 20,
 }
 
+// PageBytes bounds the author's side, not the visitor's: the largest file
+// of a built course site that leaselab prerender reads (a page, the text a
+// src= names, a bundle's manifest). A larger page is skipped with a
+// warning, left to the engine in the browser, and the rest of the site is
+// prerendered; nothing reads a byte past the bound, whatever the file
+// claims its size is.
+const PageBytes = 8 << 20 // a long lesson's page is 100 KB
+
+// PageRow is PageBytes as the documentation's tables list it, after Rows.
+var PageRow = Row{"page_bytes", PageBytes, "bytes of one file of a built site that leaselab prerender reads"}
+
 // Rows names each limit with its value, in the order the documentation
 // lists them.
 func (l Limits) Rows() []Row {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/coursesite"
+	"github.com/leaselab/leaselab/engine/limits"
 )
 
 // Prerender runs `leaselab prerender SITE_DIR`: every timeline of a built
@@ -16,11 +17,15 @@ import (
 // (SITE_DIR/.../leaselab-VERSION/prerendered/), where the player finds it
 // and draws it without fetching the engine (see engine/coursesite). A
 // worksheet needs the mutants: in a build without them it is skipped, with
-// a line saying so. It returns ExitBadInput for a site that cannot be read,
-// holds no bundle of this version, or has a timeline that does not parse
-// (the others are written); ExitFail when a timeline's expectations fail on
-// the correct engine (its trace is written all the same); ExitPass
-// otherwise.
+// a line saying so. It reads and writes only inside SITE_DIR: a page that
+// is a symbolic link out of it, a FIFO or a device, or whose HTML does not
+// parse, is refused with a line naming it, and a page over the limit
+// page_bytes is skipped with one; the rest of the site is prerendered. It
+// returns ExitBadInput for a site that cannot be read, holds no bundle of
+// this version, has a bundle it refuses to write into, a refused page, or
+// a timeline that does not parse (the others are written); ExitFail when a
+// timeline's expectations fail on the correct engine (its trace is written
+// all the same); ExitPass otherwise.
 func Prerender(args []string, o IO) int {
 	c := newCommand("prerender", o, "leaselab prerender SITE_DIR\n\n"+
 		"Runs every timeline of a built course site (its <lease-timeline> elements and ```lease-timeline\n"+
@@ -44,9 +49,17 @@ func Prerender(args []string, o IO) int {
 	if rep.Skipped > 0 {
 		fmt.Fprintf(o.Stdout, "skipped %d worksheets: this build has no mutants (%d known)\n", rep.Skipped, len(engine.Mutants()))
 	}
-	switch {
-	case rep.Bad > 0:
+	if rep.PagesSkipped > 0 {
+		fmt.Fprintf(o.Stdout, "skipped %d pages over the limit %s (see above)\n", rep.PagesSkipped, limits.PageRow)
+	}
+	if rep.PagesRefused > 0 {
+		fmt.Fprintf(o.Stdout, "BAD INPUT: %d pages refused or not parsed (see above); the others are prerendered\n", rep.PagesRefused)
+	}
+	if rep.Bad > 0 {
 		fmt.Fprintf(o.Stdout, "BAD INPUT: %d timelines do not parse (see above); the page shows their errors\n", rep.Bad)
+	}
+	switch {
+	case rep.PagesRefused > 0 || rep.Bad > 0:
 		return ExitBadInput
 	case rep.Failed > 0:
 		fmt.Fprintf(o.Stdout, "FAIL: %d timelines failed an expectation on the correct engine (see above)\n", rep.Failed)

@@ -19,7 +19,12 @@ import (
 // version (its manifest), and pages; it returns the folder.
 func site(t *testing.T, pages map[string]string) string {
 	t.Helper()
-	dir := t.TempDir()
+	return siteIn(t, t.TempDir(), pages)
+}
+
+// siteIn writes the site of site into dir, which it makes.
+func siteIn(t *testing.T, dir string, pages map[string]string) string {
+	t.Helper()
 	bundle := filepath.Join(dir, "assets", coursesite.BundleDir())
 	must(t, os.MkdirAll(bundle, 0o755))
 	m, _ := json.Marshal(coursesite.Manifest{Name: "leaselab", Version: coursesite.Version(), Entry: "leaselab.js"})
