@@ -73,7 +73,7 @@ $(WEB_TOOLS)/node_modules/.bin/biome $(WEB_TOOLS)/node_modules/.bin/tsc &: $(WEB
 mutants:
 	$(GO) run -tags mutants ./engine/internal/mutants
 
-## bench: the engine's cycle against goqite's, natively and in the browser (bench-browser first)
+## bench: the engine's cycle against goqite's, natively and in the browser (bench-browser first), and the server's memory under the worst texts
 ## Our checked enqueue->claim->complete cycle against goqite's
 ## send->receive->delete, interleaved on memdb and on a file; prints cycles/s
 ## and the ratios (medians over 100 ms rounds, then over the 3 runs); first,
@@ -83,6 +83,7 @@ bench: bench-browser
 		./engine/internal/bench/ | tee bench.out
 	$(GO) run ./engine/internal/benchratio -goal memdb=2.5 -goal file=1.2 < bench.out
 	$(GO) run -tags mutants ./engine/internal/explorebench
+	$(GO) run ./engine/internal/loadbench
 
 ## bench-browser: the simulator against the official SQLite WebAssembly build, in headless Chromium
 ## The simulator in headless Chromium side by side with the
