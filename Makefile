@@ -5,7 +5,7 @@ ADDR ?= 127.0.0.1:8080
 GOROOT := $(shell $(GO) env GOROOT)
 
 .PHONY: all help serve test check fmt vet lint gotest mutants bench wasm worker worker-test wasm-test e2e
-.PHONY: bench-browser lint-js fmt-js unit-js dist sites
+.PHONY: bench-browser lint-js fmt-js unit-js dist sites sqlite-wasm sqlite-verify
 
 all: test
 
@@ -19,7 +19,7 @@ serve: wasm
 	$(GO) run . serve -addr $(ADDR)
 
 ## test: everything CI runs (installs the pinned npm tools it needs when missing)
-test: fmt vet lint lint-js unit-js gotest mutants worker-test wasm-test e2e sites
+test: fmt vet lint lint-js unit-js sqlite-verify gotest mutants worker-test wasm-test e2e sites
 
 ## check: the fast inner loop, no browser and no build: gofmt, go vet, staticcheck, go mod tidy -diff, the JS lint, type check and unit tests, go test
 check: fmt vet lint lint-js unit-js
@@ -139,11 +139,22 @@ web/leaselab.wasm: $(WASM_SRC) $(TIMELINES) engine/timeline/gotest.txt Makefile
 ## wasm/sqlite/build.sh (clang 19 and wasi-libc from Debian, which
 ## .ci/need-clang installs), with only what the engine uses, and the terms of
 ## what it holds beside it (.notice, which make dist reads). The page, the
-## element, the course bundle and make wasm-test all run on it.
-$(SQLITE_ENGINE) $(SQLITE_ENGINE).notice &: wasm/sqlite/build.sh wasm/sqlite/sqlite.c
+## element, the course bundle and make wasm-test all run on it. Both files
+## are committed, so that make serve needs no clang: no rule here rebuilds
+## them from their sources by date (a clone's dates are arbitrary). make
+## sqlite-wasm rebuilds them on purpose; make sqlite-verify, part of make
+## test, holds them to a rebuild byte for byte.
+$(SQLITE_ENGINE):
+	@echo "$@ is missing: it is committed (git checkout -- $@), or make sqlite-wasm builds it with clang 19"; exit 1
+
+## sqlite-wasm: rebuild the engine's SQLite (committed: web/sqlite-wasm) with clang 19 and wasi-libc; commit the result
+sqlite-wasm:
 	bash .ci/need-clang
-	@mkdir -p $(@D)
 	GO=$(GO) bash wasm/sqlite/build.sh $(SQLITE_ENGINE)
+
+## sqlite-verify: fail unless a rebuild of the engine's SQLite is the committed one byte for byte (skips without clang 19, never under CI=true)
+sqlite-verify:
+	GO=$(GO) bash wasm/sqlite/verify.sh $(SQLITE_ENGINE)
 
 ## SQLite's official WebAssembly build (npm @sqlite.org/sqlite-wasm, pinned in
 ## $(SQLITE_NPM), a dot folder the server never serves, installed there by npm
