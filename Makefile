@@ -63,10 +63,11 @@ unit-js:
 	@command -v node >/dev/null || { echo "unit-js: Node.js is missing: install it (Debian: apt-get install -y nodejs), then run make unit-js again"; exit 1; }
 	node --test --test-reporter=spec $(WEB_TOOLS)/test/*.test.js
 
-$(WEB_TOOLS)/node_modules/.bin/biome $(WEB_TOOLS)/node_modules/.bin/tsc &: $(WEB_TOOLS)/package-lock.json
+# biome stands for the install: npm ci puts tsc beside it.
+$(WEB_TOOLS)/node_modules/.bin/biome: $(WEB_TOOLS)/package-lock.json
 	@command -v npm >/dev/null || { echo "lint-js: npm is missing: install it (Debian: apt-get install -y nodejs npm), then run make lint-js again"; exit 1; }
 	cd $(WEB_TOOLS) && CI=true npm ci --no-audit --no-fund --loglevel=error
-	@touch $(WEB_TOOLS)/node_modules/.bin/biome $(WEB_TOOLS)/node_modules/.bin/tsc
+	@touch $@
 
 ## mutants: run the engine's tests once with no mutant and once per named mutant
 ## (-tags mutants, LEASELAB_MUTANT); fails unless every mutant is killed
@@ -161,17 +162,18 @@ sqlite-verify:
 ## ci when missing): the benchmark's official page (web/bench/sqlite.html)
 ## loads its module and the package's own JavaScript API (dist/index.mjs, as
 ## sqlite3.js), copied to $(SQLITE_OUT) by make bench-browser.
-$(SQLITE_DIST)/index.mjs $(SQLITE_DIST)/sqlite3.wasm &: $(SQLITE_NPM)/package-lock.json
+# index.mjs stands for the install: npm ci puts sqlite3.wasm beside it.
+$(SQLITE_DIST)/index.mjs: $(SQLITE_NPM)/package-lock.json
 	@command -v npm >/dev/null || { echo "SQLite's WebAssembly build: npm is missing: install it (Debian: apt-get install -y nodejs npm), then run make again"; exit 1; }
 	cd $(SQLITE_NPM) && CI=true npm ci --no-audit --no-fund --loglevel=error
-	@touch $(SQLITE_DIST)/index.mjs $(SQLITE_DIST)/sqlite3.wasm
+	@touch $@
 
 $(SQLITE_OUT)/sqlite3.js: $(SQLITE_DIST)/index.mjs
 	@mkdir -p $(@D)
 	cp $< $@
-$(SQLITE_OUT)/sqlite3.wasm: $(SQLITE_DIST)/sqlite3.wasm
+$(SQLITE_OUT)/sqlite3.wasm: $(SQLITE_DIST)/index.mjs
 	@mkdir -p $(@D)
-	cp $< $@
+	cp $(SQLITE_DIST)/sqlite3.wasm $@
 
 $(addsuffix .br,$(SQLITE_ENGINE) $(SQLITE_OFFICIAL)): %.br: %
 	$(GO) run ./engine/internal/precompress $<
@@ -185,8 +187,13 @@ web/leaselab.wasm.br: web/leaselab.wasm
 ## its source map, and trace.css and style.css as one sheet; index.html loads
 ## both. engine.js stays a module of its own; the engine's worker is bundled
 ## with its bridge and Go's wasm_exec.js (engine-worker.bundle.js).
-$(APP_BUNDLE) web/app.bundle.css web/engine-worker.bundle.js &: $(filter-out $(APP_BUNDLE) web/engine-worker.bundle.js,$(wildcard web/*.js)) web/wasm_exec.js web/trace.css web/style.css engine/internal/bundle/main.go go.mod
+# One run writes all three; the script stands for them, and a missing sheet or
+# worker bundle makes it again.
+$(APP_BUNDLE): $(filter-out $(APP_BUNDLE) web/engine-worker.bundle.js,$(wildcard web/*.js)) web/wasm_exec.js web/trace.css web/style.css engine/internal/bundle/main.go go.mod
 	$(GO) run ./engine/internal/bundle -web web
+web/app.bundle.css web/engine-worker.bundle.js: $(APP_BUNDLE)
+	@test -f $@ || rm -f $(APP_BUNDLE)
+	@test -f $@ || $(MAKE) $(APP_BUNDLE)
 
 web/wasm_exec.js: $(GOROOT)/lib/wasm/wasm_exec.js
 	cp $< $@
