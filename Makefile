@@ -5,7 +5,7 @@ ADDR ?= 127.0.0.1:8080
 GOROOT := $(shell $(GO) env GOROOT)
 
 .PHONY: all help serve test check fmt vet lint gotest mutants bench wasm worker worker-test wasm-test e2e
-.PHONY: bench-browser lint-js fmt-js unit-js dist sites
+.PHONY: bench-browser lint-js fmt-js unit-js dist sites sqlite-wasm sqlite-verify
 
 all: test
 
@@ -19,7 +19,7 @@ serve: wasm
 	$(GO) run . serve -addr $(ADDR)
 
 ## test: everything CI runs (installs the pinned npm tools it needs when missing)
-test: fmt vet lint lint-js unit-js gotest mutants worker-test wasm-test e2e sites
+test: fmt vet lint lint-js unit-js sqlite-verify gotest mutants worker-test wasm-test e2e sites
 
 ## check: the fast inner loop, no browser and no build: gofmt, go vet, staticcheck, go mod tidy -diff, the JS lint, type check and unit tests, go test
 check: fmt vet lint lint-js unit-js
@@ -63,10 +63,11 @@ unit-js:
 	@command -v node >/dev/null || { echo "unit-js: Node.js is missing: install it (Debian: apt-get install -y nodejs), then run make unit-js again"; exit 1; }
 	node --test --test-reporter=spec $(WEB_TOOLS)/test/*.test.js
 
-$(WEB_TOOLS)/node_modules/.bin/biome $(WEB_TOOLS)/node_modules/.bin/tsc &: $(WEB_TOOLS)/package-lock.json
+# biome stands for the install: npm ci puts tsc beside it.
+$(WEB_TOOLS)/node_modules/.bin/biome: $(WEB_TOOLS)/package-lock.json
 	@command -v npm >/dev/null || { echo "lint-js: npm is missing: install it (Debian: apt-get install -y nodejs npm), then run make lint-js again"; exit 1; }
 	cd $(WEB_TOOLS) && CI=true npm ci --no-audit --no-fund --loglevel=error
-	@touch $(WEB_TOOLS)/node_modules/.bin/biome $(WEB_TOOLS)/node_modules/.bin/tsc
+	@touch $@
 
 ## mutants: run the engine's tests once with no mutant and once per named mutant
 ## (-tags mutants, LEASELAB_MUTANT); fails unless every mutant is killed
@@ -140,28 +141,40 @@ web/leaselab.wasm: $(WASM_SRC) $(TIMELINES) engine/timeline/gotest.txt Makefile
 ## wasm/sqlite/build.sh (clang 19 and wasi-libc from Debian, which
 ## .ci/need-clang installs), with only what the engine uses, and the terms of
 ## what it holds beside it (.notice, which make dist reads). The page, the
-## element, the course bundle and make wasm-test all run on it.
-$(SQLITE_ENGINE) $(SQLITE_ENGINE).notice &: wasm/sqlite/build.sh wasm/sqlite/sqlite.c
+## element, the course bundle and make wasm-test all run on it. Both files
+## are committed, so that make serve needs no clang: no rule here rebuilds
+## them from their sources by date (a clone's dates are arbitrary). make
+## sqlite-wasm rebuilds them on purpose; make sqlite-verify, part of make
+## test, holds them to a rebuild byte for byte.
+$(SQLITE_ENGINE):
+	@echo "$@ is missing: it is committed (git checkout -- $@), or make sqlite-wasm builds it with clang 19"; exit 1
+
+## sqlite-wasm: rebuild the engine's SQLite (committed: web/sqlite-wasm) with clang 19 and wasi-libc; commit the result
+sqlite-wasm:
 	bash .ci/need-clang
-	@mkdir -p $(@D)
 	GO=$(GO) bash wasm/sqlite/build.sh $(SQLITE_ENGINE)
+
+## sqlite-verify: fail unless a rebuild of the engine's SQLite is the committed one byte for byte (skips without clang 19, never under CI=true)
+sqlite-verify:
+	GO=$(GO) bash wasm/sqlite/verify.sh $(SQLITE_ENGINE)
 
 ## SQLite's official WebAssembly build (npm @sqlite.org/sqlite-wasm, pinned in
 ## $(SQLITE_NPM), a dot folder the server never serves, installed there by npm
 ## ci when missing): the benchmark's official page (web/bench/sqlite.html)
 ## loads its module and the package's own JavaScript API (dist/index.mjs, as
 ## sqlite3.js), copied to $(SQLITE_OUT) by make bench-browser.
-$(SQLITE_DIST)/index.mjs $(SQLITE_DIST)/sqlite3.wasm &: $(SQLITE_NPM)/package-lock.json
+# index.mjs stands for the install: npm ci puts sqlite3.wasm beside it.
+$(SQLITE_DIST)/index.mjs: $(SQLITE_NPM)/package-lock.json
 	@command -v npm >/dev/null || { echo "SQLite's WebAssembly build: npm is missing: install it (Debian: apt-get install -y nodejs npm), then run make again"; exit 1; }
 	cd $(SQLITE_NPM) && CI=true npm ci --no-audit --no-fund --loglevel=error
-	@touch $(SQLITE_DIST)/index.mjs $(SQLITE_DIST)/sqlite3.wasm
+	@touch $@
 
 $(SQLITE_OUT)/sqlite3.js: $(SQLITE_DIST)/index.mjs
 	@mkdir -p $(@D)
 	cp $< $@
-$(SQLITE_OUT)/sqlite3.wasm: $(SQLITE_DIST)/sqlite3.wasm
+$(SQLITE_OUT)/sqlite3.wasm: $(SQLITE_DIST)/index.mjs
 	@mkdir -p $(@D)
-	cp $< $@
+	cp $(SQLITE_DIST)/sqlite3.wasm $@
 
 $(addsuffix .br,$(SQLITE_ENGINE) $(SQLITE_OFFICIAL)): %.br: %
 	$(GO) run ./engine/internal/precompress $<
@@ -175,8 +188,13 @@ web/leaselab.wasm.br: web/leaselab.wasm
 ## its source map, and trace.css and style.css as one sheet; index.html loads
 ## both. engine.js stays a module of its own; the engine's worker is bundled
 ## with its bridge and Go's wasm_exec.js (engine-worker.bundle.js).
-$(APP_BUNDLE) web/app.bundle.css web/engine-worker.bundle.js &: $(filter-out $(APP_BUNDLE) web/engine-worker.bundle.js,$(wildcard web/*.js)) web/wasm_exec.js web/trace.css web/style.css engine/internal/bundle/main.go go.mod
+# One run writes all three; the script stands for them, and a missing sheet or
+# worker bundle makes it again.
+$(APP_BUNDLE): $(filter-out $(APP_BUNDLE) web/engine-worker.bundle.js,$(wildcard web/*.js)) web/wasm_exec.js web/trace.css web/style.css engine/internal/bundle/main.go go.mod
 	$(GO) run ./engine/internal/bundle -web web
+web/app.bundle.css web/engine-worker.bundle.js: $(APP_BUNDLE)
+	@test -f $@ || rm -f $(APP_BUNDLE)
+	@test -f $@ || $(MAKE) $(APP_BUNDLE)
 
 web/wasm_exec.js: $(GOROOT)/lib/wasm/wasm_exec.js
 	cp $< $@

@@ -10,6 +10,13 @@
 # of what it holds: SQLite's blessing, wasi-libc's licenses), the same bytes
 # on every machine with the same packages.
 #
+# Both are committed as web/sqlite-wasm/sqlite3.wasm{,.notice}, so that
+# building and serving the page needs no clang. To change them (this file,
+# sqlite.c, or the pinned packages), run make sqlite-wasm and commit the
+# result; make sqlite-verify (part of make test, verify.sh) rebuilds them
+# wherever the packages are present, and always in CI, and fails on any byte
+# that differs from the committed files.
+#
 # The amalgamation is the one github.com/mattn/go-sqlite3 v1.14.53 vends
 # (sqlite3-binding.c: SQLite's sqlite3.c between a #ifndef USE_LIBSQLITE3 and
 # its #else), taken from the Go module proxy, which checks the module against
@@ -80,6 +87,8 @@ grep -q '^#else // USE_LIBSQLITE3' "$tmp/sqlite3.c" && { echo "build.sh: the ama
 	cat /usr/share/doc/wasi-libc/copyright
 } >"$tmp/notice"
 
+chmod 644 "$tmp/sqlite3.wasm"
+mkdir -p "$(dirname "$out")"
 mv "$tmp/sqlite3.wasm" "$out"
 mv "$tmp/notice" "$out.notice"
 ls -l "$out" | awk '{print "sqlite3.wasm: " $5 " bytes " $9}'
