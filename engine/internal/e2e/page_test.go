@@ -4,6 +4,7 @@ package e2e_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,6 +24,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/leaselab/leaselab/engine/internal/headless"
+	"github.com/leaselab/leaselab/engine/internal/redteam"
 	"github.com/leaselab/leaselab/engine/timeline"
 	"github.com/leaselab/leaselab/engine/webserve"
 )
@@ -637,4 +639,29 @@ func libraryTrace(t *testing.T, name string) timeline.Trace {
 	}
 	t.Fatalf("web/traces/index.json lists no %s", name)
 	return timeline.Trace{}
+}
+
+// A share link or a frame carrying the red team's text (a 100 KB job id
+// claimed next 2,000 times, whose trace was gigabytes) is refused by the
+// page's engine at the limit name_bytes, said where the page says a
+// text's mistakes; the page stays usable.
+func TestPage_ShareLinkAndFrameOfTheAmplifierAreRefusedByTheLimit(t *testing.T) {
+	src := base64.RawURLEncoding.EncodeToString([]byte(redteam.Amplifier(100_000, 2000)))
+	for _, tc := range []struct{ name, path, shown string }{
+		{"the simulator's share link", "/#src=" + src, `document.querySelector('#editor-error')`},
+		{"embed.html", "/embed.html#src=" + src, `document.querySelector('lease-timeline')?.shadowRoot?.querySelector('.lt-error')`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := tab(t)
+			start := time.Now()
+			must(t, chromedp.Do(ctx, chromedp.Navigate(baseURL+tc.path)))
+			shown := fmt.Sprintf(`(() => { const e = %s; return e && !e.hidden ? e.textContent : ''; })()`, tc.shown)
+			waitFor(t, ctx, shown+`.includes('name_bytes')`, 60*time.Second)
+			t.Logf("%s refused in %v", tc.name, time.Since(start).Round(time.Millisecond))
+			if got := eval[string](t, ctx, shown); !strings.Contains(got, "over the limit name_bytes (128 bytes") {
+				t.Errorf("shown %.300q; want the limit named with its value", got)
+			}
+			closeTab(ctx)
+		})
+	}
 }
