@@ -9,17 +9,18 @@ import (
 )
 
 func checkClaimArgs(id, owner string, now, ttl int64) error {
-	if id == "" {
-		return invalid("empty job id")
+	if err := checkName("job id", id); err != nil {
+		return err
 	}
 	return checkClaimantArgs(owner, now, ttl)
 }
 
 // checkClaimantArgs checks what every claim takes, with or without an id.
 func checkClaimantArgs(owner string, now, ttl int64) error {
+	if err := checkName("owner", owner); err != nil {
+		return err
+	}
 	switch {
-	case owner == "":
-		return invalid("empty owner")
 	case now < 0:
 		return invalid("now %d < 0", now)
 	case ttl <= 0:

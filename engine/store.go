@@ -320,9 +320,10 @@ func (s *Store) writeGuarded(ctx context.Context, q querier, set string, args []
 // and changes nothing when a job with that id exists (whatever its state: a
 // re-enqueue never resets a lease, a token or a result).
 func (s *Store) Enqueue(ctx context.Context, j NewJob) (bool, error) {
+	if err := checkName("job id", j.ID); err != nil {
+		return false, err
+	}
 	switch {
-	case j.ID == "":
-		return false, invalid("empty job id")
 	case j.Qty < 0:
 		return false, invalid("qty %d < 0", j.Qty)
 	case j.Deadline < 0:
@@ -355,8 +356,8 @@ VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM jobs), ?, ?, ?)`
 // Get reads one job as stored, over a connection of its own (no cache):
 // state. It returns nil, nil when there is no such job.
 func (s *Store) Get(ctx context.Context, id string) (*Job, error) {
-	if id == "" {
-		return nil, invalid("empty job id")
+	if err := checkName("job id", id); err != nil {
+		return nil, err
 	}
 	var j *Job
 	err := s.on(ctx, s.db, func(q querier) (err error) {
