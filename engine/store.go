@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/leaselab/leaselab/engine/limits"
 )
 
 // Store is a job queue in one database. It is safe for concurrent use; every
@@ -395,6 +397,47 @@ func (s *Store) Inspect(ctx context.Context, ids ...string) ([]Job, error) {
 	}
 	marks := placeholders(len(ids))
 	return s.inspect(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id IN (`+marks+`) ORDER BY seq`, args...)
+}
+
+// JobsAfter reads at most limit jobs (1..limits.Default.ListPageMax, else
+// ErrInvalid) in insertion order,
+// starting after the job at cursor after (0: from the first), and the
+// cursor of the last job read when more jobs follow it, else 0. A cursor is
+// a job's place in insertion order, which a job keeps for good: pages read
+// one after another by the cursors they return hold every job once, in
+// order, however many are enqueued meanwhile (those appear at the end).
+// Like Jobs it is an inspection read, unseen by the observer.
+func (s *Store) JobsAfter(ctx context.Context, after int64, limit int) (jobs []Job, next int64, err error) {
+	switch {
+	case after < 0:
+		return nil, 0, invalid("cursor %d < 0", after)
+	case limit <= 0 || limit > limits.Default.ListPageMax:
+		return nil, 0, invalid("limit %d out of 1..%s", limit, limits.Default.Row("list_page_max"))
+	}
+	const query = `SELECT seq, ` + jobColumns + ` FROM jobs WHERE seq > ? ORDER BY seq LIMIT ?`
+	var seqs []int64
+	err = s.on(ctx, s.db, func(q querier) error {
+		// One row more than the page says whether another page follows.
+		return q.query(ctx, query, []any{after, int64(limit) + 1}, func(scan func(dst ...any) error) error {
+			var (
+				seq int64
+				jc  jobCells
+			)
+			if err := scan(append([]any{intCell{&seq}}, jc.cells()...)...); err != nil {
+				return err
+			}
+			seqs = append(seqs, seq)
+			jobs = append(jobs, *jc.job())
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(jobs) > limit {
+		return jobs[:limit], seqs[limit-1], nil
+	}
+	return jobs, 0, nil
 }
 
 func (s *Store) inspect(ctx context.Context, query string, args ...any) ([]Job, error) {
