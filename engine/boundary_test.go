@@ -3,6 +3,7 @@ package engine_test
 import (
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/leaselab/leaselab/engine"
@@ -909,4 +910,87 @@ func TestNew_ReopenKeepsEveryRowAndToken(t *testing.T) {
 		t.Cleanup(func() { db2.Close() })
 		check(t, before, newStore(t, db2))
 	})
+}
+
+// Opening a store made before claim-next's indexes (its one index was
+// jobs_open) keeps every row and token, and leaves it with the indexes a
+// new store has.
+func TestNew_ReopenOfAnOlderSchemaKeepsRowsAndTakesTheNewIndexes(t *testing.T) {
+	db := memDB(t)
+	s := newStore(t, db)
+	indexes := func() []string {
+		rows, err := db.Query(`SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'jobs_%' ORDER BY name`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var names []string
+		for rows.Next() {
+			var n string
+			if err := rows.Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			names = append(names, n)
+		}
+		return names
+	}
+	want := indexes()
+	for _, q := range []string{`DROP INDEX jobs_free`, `DROP INDEX jobs_expiry`,
+		`CREATE INDEX jobs_open ON jobs (seq) WHERE status IN ('pending', 'leased')`} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	enqueueOK(t, s, engine.NewJob{ID: "held"})
+	enqueueOK(t, s, engine.NewJob{ID: "free"})
+	claimOK(t, s, "held", "A", 0, 100)
+	before := rowsOf(t, s)
+
+	s = newStore(t, db)
+	if after := rowsOf(t, s); !reflect.DeepEqual(after, before) {
+		t.Fatalf("reopen changed the rows:\n got %+v\nwant %+v", after, before)
+	}
+	if got := indexes(); !reflect.DeepEqual(got, want) || len(want) != 2 {
+		t.Fatalf("indexes after reopen %q; want %q, a new store's two", got, want)
+	}
+	if l, err := s.ClaimNext(t.Context(), "B", 50, 10); err != nil || l.JobID != "free" {
+		t.Fatalf("claim next after reopen: %+v, %v; want free", l, err)
+	}
+}
+
+// ClaimNext takes, of the unowned jobs and the jobs whose lease has ended,
+// whichever was enqueued first, on the direct path and on the
+// read-then-write one alike; a job held at now is never taken.
+func TestClaimNext_FreeAndEndedLeasesTakenInInsertionOrder(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts []engine.Option
+	}{
+		{"direct", nil},
+		{"observed", []engine.Option{engine.WithObserver(func(engine.Statement) {})}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := memStore(t, tc.opts...)
+			for _, id := range []string{"ended-1", "free-1", "held", "ended-2", "free-2"} {
+				enqueueOK(t, s, engine.NewJob{ID: id})
+			}
+			claimOK(t, s, "ended-1", "A", 0, 10)
+			claimOK(t, s, "held", "A", 0, 1000)
+			claimOK(t, s, "ended-2", "A", 0, 10)
+			var got []string
+			for {
+				l, err := s.ClaimNext(t.Context(), "B", 10, 5000)
+				if errors.Is(err, engine.ErrEmpty) {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, l.JobID)
+			}
+			if want := "ended-1 free-1 ended-2 free-2"; strings.Join(got, " ") != want {
+				t.Fatalf("ClaimNext took %q; want %q", strings.Join(got, " "), want)
+			}
+		})
+	}
 }

@@ -9,17 +9,18 @@ import (
 )
 
 func checkClaimArgs(id, owner string, now, ttl int64) error {
-	if id == "" {
-		return invalid("empty job id")
+	if err := checkName("job id", id); err != nil {
+		return err
 	}
 	return checkClaimantArgs(owner, now, ttl)
 }
 
 // checkClaimantArgs checks what every claim takes, with or without an id.
 func checkClaimantArgs(owner string, now, ttl int64) error {
+	if err := checkName("owner", owner); err != nil {
+		return err
+	}
 	switch {
-	case owner == "":
-		return invalid("empty owner")
 	case now < 0:
 		return invalid("now %d < 0", now)
 	case ttl <= 0:
@@ -175,16 +176,14 @@ func (s *Store) ClaimNext(ctx context.Context, owner string, now, ttl int64) (Le
 	return l, err
 }
 
-// nextCandidate reads the oldest job that is neither final nor held at now.
+// nextCandidate reads the oldest job that is neither final nor held at now
+// (nextSeqSQL).
 func (s *Store) nextCandidate(ctx context.Context, q querier, now int64) (*Job, error) {
-	held := `owner IS NULL OR lease_until <= ?`
+	ended := `lease_until <= ?`
 	if s.mut(MutantClaimBoundary) {
-		held = `owner IS NULL OR lease_until < ?`
+		ended = `lease_until < ?`
 	}
-	query := `SELECT ` + jobColumns + ` FROM jobs
-WHERE status IN ('pending', 'leased') AND (` + held + `)
-ORDER BY seq LIMIT 1`
-	return s.readOne(ctx, q, query, now)
+	return s.readOne(ctx, q, `SELECT `+jobColumns+` FROM jobs WHERE seq = `+nextSeqSQL(ended), now)
 }
 
 // ClaimMany runs one claim of job id per owner, all at once, each in its own

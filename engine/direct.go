@@ -55,10 +55,9 @@ func (s *Store) directClaimNext(ctx context.Context, owner string, now, ttl int6
 	if !fits {
 		return Lease{}, false, nil
 	}
-	const query = `UPDATE jobs SET owner = ?, lease_until = ` + leaseEndSQL + `,
+	query := `UPDATE jobs SET owner = ?, lease_until = ` + leaseEndSQL + `,
 token = token + 1, attempts = attempts + 1, status = 'leased'
-WHERE id = (SELECT id FROM jobs WHERE status IN ('pending', 'leased') AND (owner IS NULL OR lease_until <= ?)
-            ORDER BY seq LIMIT 1)
+WHERE seq = ` + nextSeqSQL(`lease_until <= ?`) + `
 AND (max_attempts = 0 OR attempts < max_attempts) AND (deadline IS NULL OR ? < deadline)
 RETURNING id, qty, token, attempts, lease_until`
 	l := Lease{Owner: owner}

@@ -21,6 +21,36 @@ import (
 // eighth of the memdb job cycle (make bench). EXPLAIN shows each such table
 // as OpenEphemeral.
 func TestJobStatements_OpenNoEphemeralTable(t *testing.T) {
+	db, texts := statementsOf(t, func(s *Store, prefix string) { everyOperation(t, s, prefix) })
+	checked := 0
+	for _, q := range texts {
+		switch q {
+		case "BEGIN IMMEDIATE", "COMMIT", "ROLLBACK":
+			continue
+		}
+		checked++
+		allowed := 0
+		if strings.Contains(q, "RETURNING") {
+			allowed = 1 // the table RETURNING gathers its rows in
+		}
+		ops := opcodes(t, db, q)
+		if n := count(ops, "OpenEphemeral"); n > allowed {
+			t.Errorf("opens %d ephemeral tables on every execution (at most %d):\n%s", n, allowed, q)
+		}
+	}
+	// The direct path's four grants and the enqueue, and the read-then-write
+	// path's reads and writes: far more than a handful of statements.
+	if checked < 10 {
+		t.Fatalf("checked %d statements: the store ran fewer than it should have: %q", checked, texts)
+	}
+}
+
+// statementsOf runs ops on two stores over one fresh in-memory database,
+// one on the direct path and one with an observer (the read-then-write
+// path), each with a prefix of its own for its job ids, and returns the
+// database and every statement text either store ran, sorted, once each.
+func statementsOf(t *testing.T, ops func(s *Store, prefix string)) (*sql.DB, []string) {
+	t.Helper()
 	ctx := context.Background()
 	db, err := sqlitedb.Memory(t.Name())
 	if err != nil {
@@ -45,34 +75,12 @@ func TestJobStatements_OpenNoEphemeralTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, s := range []*Store{direct, watched} {
-		everyOperation(t, s, string(rune('a'+i)))
+		ops(s, string(rune('a'+i)))
 	}
-
 	texts := slices.Clone(observed)
 	direct.stmts.Range(func(q, _ any) bool { texts = append(texts, q.(string)); return true })
 	slices.Sort(texts)
-	texts = slices.Compact(texts)
-	checked := 0
-	for _, q := range texts {
-		switch q {
-		case "BEGIN IMMEDIATE", "COMMIT", "ROLLBACK":
-			continue
-		}
-		checked++
-		allowed := 0
-		if strings.Contains(q, "RETURNING") {
-			allowed = 1 // the table RETURNING gathers its rows in
-		}
-		ops := opcodes(t, db, q)
-		if n := count(ops, "OpenEphemeral"); n > allowed {
-			t.Errorf("opens %d ephemeral tables on every execution (at most %d):\n%s", n, allowed, q)
-		}
-	}
-	// The direct path's four grants and the enqueue, and the read-then-write
-	// path's reads and writes: far more than a handful of statements.
-	if checked < 10 {
-		t.Fatalf("checked %d statements: the store ran fewer than it should have: %q", checked, texts)
-	}
+	return db, slices.Compact(texts)
 }
 
 // everyOperation runs each of the store's operations once on jobs named

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/leaselab/leaselab/engine/limits"
 )
 
 // Sentinels. A *Rejection unwraps to exactly one of ErrNotFound,
@@ -19,8 +21,9 @@ import (
 //   - a storage write: fenced.
 var (
 	// ErrInvalid: an argument is out of its domain (ttl <= 0; a negative
-	// now, qty, deadline or max_attempts; an empty id or owner). Nothing
-	// changed.
+	// now, qty, deadline or max_attempts; an empty id or owner, or one
+	// longer than limits.Default.NameBytes; a result longer than
+	// limits.Default.ResultBytes). Nothing changed.
 	ErrInvalid = errors.New("invalid argument")
 	// ErrEmpty: ClaimNext found no claimable job.
 	ErrEmpty = errors.New("no claimable job")
@@ -53,6 +56,18 @@ var (
 
 func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
+}
+
+// checkName refuses a job id or an owner (what) that is empty or longer
+// than limits.Default.NameBytes.
+func checkName(what, name string) error {
+	switch n := len(name); {
+	case n == 0:
+		return invalid("empty %s", what)
+	case n > limits.Default.NameBytes:
+		return invalid("%s of %d bytes over the limit %s", what, n, limits.Default.Row("name_bytes"))
+	}
+	return nil
 }
 
 // Rejection is a refusal by one of the contract's rules. It is a value the

@@ -1,14 +1,19 @@
 package engine
 
-import "context"
+import (
+	"context"
+
+	"github.com/leaselab/leaselab/engine/limits"
+)
 
 func checkLease(l Lease) error {
-	switch {
-	case l.JobID == "":
-		return invalid("empty job id")
-	case l.Owner == "":
-		return invalid("empty owner")
-	case l.Token < 0:
+	if err := checkName("job id", l.JobID); err != nil {
+		return err
+	}
+	if err := checkName("owner", l.Owner); err != nil {
+		return err
+	}
+	if l.Token < 0 {
 		return invalid("token %d < 0", l.Token)
 	}
 	return nil
@@ -102,13 +107,17 @@ func (s *Store) Renew(ctx context.Context, l Lease, now, ttl int64) (Lease, erro
 // Complete marks the job done with result: the courier's finish. It succeeds
 // only under the same rule as Renew (owner and token match, not done or
 // quarantined, now < lease_until and now < deadline); a refused complete
-// leaves the stored result as it was. Done is final.
+// leaves the stored result as it was. Done is final. A result longer than
+// limits.Default.ResultBytes is ErrInvalid.
 func (s *Store) Complete(ctx context.Context, l Lease, now int64, result string) error {
 	if err := checkLease(l); err != nil {
 		return err
 	}
 	if now < 0 {
 		return invalid("now %d < 0", now)
+	}
+	if n := len(result); n > limits.Default.ResultBytes {
+		return invalid("result of %d bytes over the limit %s", n, limits.Default.Row("result_bytes"))
 	}
 	if s.direct() {
 		if ok, err := s.directComplete(ctx, l, now, result); ok || err != nil {

@@ -9,9 +9,15 @@ import "strings"
 // The table is WITHOUT ROWID: every operation finds its row by id, and
 // clustering the rows on id makes that one B-tree search instead of two.
 // seq is the insertion order ClaimNext follows, kept explicitly (a rowid
-// would not be stable across VACUUM anyway). The partial index holds only
-// the jobs a claim can still look at, so ClaimNext does not walk the done
-// ones.
+// would not be stable across VACUUM anyway).
+//
+// Two partial indexes hold only the jobs a claim can still look at, so
+// ClaimNext walks neither the final jobs nor the held ones: jobs_free, the
+// unowned open jobs by seq, whose first entry is the oldest of them; and
+// jobs_expiry, the owned open jobs by lease_until, whose entries up to now
+// are exactly the leases that have ended (nextSeqSQL). jobs_open, the open
+// jobs by seq that ClaimNext walked in order, past every held job, is
+// dropped where an older store has it.
 //
 // The CHECK on status names the open states and the final ones as two
 // lists of two: SQLite builds an ephemeral b-tree, on every execution, for a
@@ -34,7 +40,26 @@ var schemaSQL = []string{
 	reason       TEXT,
 	result       TEXT
 ) WITHOUT ROWID`,
-	`CREATE INDEX IF NOT EXISTS jobs_open ON jobs (seq) WHERE status IN ('pending', 'leased')`,
+	`DROP INDEX IF EXISTS jobs_open`,
+	`CREATE INDEX IF NOT EXISTS jobs_free ON jobs (seq) WHERE status IN ('pending', 'leased') AND owner IS NULL`,
+	`CREATE INDEX IF NOT EXISTS jobs_expiry ON jobs (lease_until, seq) WHERE status IN ('pending', 'leased') AND owner IS NOT NULL`,
+}
+
+// nextSeqSQL is the seq of the oldest job that is neither final nor held
+// at the one parameter, now (NULL when there is none), with ended, the
+// test that a lease has ended at now ("lease_until <= ?"). It takes the
+// older of two: the first unowned open job, one step down jobs_free; and
+// the oldest owned open job whose lease has ended, the least seq over the
+// range of jobs_expiry up to now. Its cost grows with the leases that have
+// ended (each a job the claim may take), never with the held ones. The
+// unary plus in MIN(+seq) keeps SQLite from taking that least seq by
+// walking the seq index in order, past every held job, instead of the
+// range of jobs_expiry.
+func nextSeqSQL(ended string) string {
+	return `(SELECT MIN(seq) FROM (
+SELECT MIN(seq) AS seq FROM jobs WHERE status IN ('pending', 'leased') AND owner IS NULL
+UNION ALL
+SELECT MIN(+seq) FROM jobs WHERE status IN ('pending', 'leased') AND owner IS NOT NULL AND ` + ended + `))`
 }
 
 // receiptsSQL creates the Receiver's table: one row per business id.

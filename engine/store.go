@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/leaselab/leaselab/engine/limits"
 )
 
 // Store is a job queue in one database. It is safe for concurrent use; every
@@ -320,9 +322,10 @@ func (s *Store) writeGuarded(ctx context.Context, q querier, set string, args []
 // and changes nothing when a job with that id exists (whatever its state: a
 // re-enqueue never resets a lease, a token or a result).
 func (s *Store) Enqueue(ctx context.Context, j NewJob) (bool, error) {
+	if err := checkName("job id", j.ID); err != nil {
+		return false, err
+	}
 	switch {
-	case j.ID == "":
-		return false, invalid("empty job id")
 	case j.Qty < 0:
 		return false, invalid("qty %d < 0", j.Qty)
 	case j.Deadline < 0:
@@ -355,8 +358,8 @@ VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM jobs), ?, ?, ?)`
 // Get reads one job as stored, over a connection of its own (no cache):
 // state. It returns nil, nil when there is no such job.
 func (s *Store) Get(ctx context.Context, id string) (*Job, error) {
-	if id == "" {
-		return nil, invalid("empty job id")
+	if err := checkName("job id", id); err != nil {
+		return nil, err
 	}
 	var j *Job
 	err := s.on(ctx, s.db, func(q querier) (err error) {
@@ -394,6 +397,47 @@ func (s *Store) Inspect(ctx context.Context, ids ...string) ([]Job, error) {
 	}
 	marks := placeholders(len(ids))
 	return s.inspect(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id IN (`+marks+`) ORDER BY seq`, args...)
+}
+
+// JobsAfter reads at most limit jobs (1..limits.Default.ListPageMax, else
+// ErrInvalid) in insertion order,
+// starting after the job at cursor after (0: from the first), and the
+// cursor of the last job read when more jobs follow it, else 0. A cursor is
+// a job's place in insertion order, which a job keeps for good: pages read
+// one after another by the cursors they return hold every job once, in
+// order, however many are enqueued meanwhile (those appear at the end).
+// Like Jobs it is an inspection read, unseen by the observer.
+func (s *Store) JobsAfter(ctx context.Context, after int64, limit int) (jobs []Job, next int64, err error) {
+	switch {
+	case after < 0:
+		return nil, 0, invalid("cursor %d < 0", after)
+	case limit <= 0 || limit > limits.Default.ListPageMax:
+		return nil, 0, invalid("limit %d out of 1..%s", limit, limits.Default.Row("list_page_max"))
+	}
+	const query = `SELECT seq, ` + jobColumns + ` FROM jobs WHERE seq > ? ORDER BY seq LIMIT ?`
+	var seqs []int64
+	err = s.on(ctx, s.db, func(q querier) error {
+		// One row more than the page says whether another page follows.
+		return q.query(ctx, query, []any{after, int64(limit) + 1}, func(scan func(dst ...any) error) error {
+			var (
+				seq int64
+				jc  jobCells
+			)
+			if err := scan(append([]any{intCell{&seq}}, jc.cells()...)...); err != nil {
+				return err
+			}
+			seqs = append(seqs, seq)
+			jobs = append(jobs, *jc.job())
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(jobs) > limit {
+		return jobs[:limit], seqs[limit-1], nil
+	}
+	return jobs, 0, nil
 }
 
 func (s *Store) inspect(ctx context.Context, query string, args ...any) ([]Job, error) {

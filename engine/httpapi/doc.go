@@ -10,7 +10,8 @@
 //
 //	POST /api/jobs           {"id","qty","deadline","max_attempts"}  201 {"created":true,"job"}
 //	                                                                  200 {"created":false,"job"}: the id exists, nothing changed
-//	GET  /api/jobs           every job, in insertion order           200 {"jobs":[job...]}
+//	GET  /api/jobs           one page of the jobs, insertion order   200 {"jobs":[job...],"next"}
+//	     ?limit=N&cursor=C
 //	GET  /api/jobs/{id}      one job (id path-escaped)               200 job | 404 not_found
 //	POST /api/claim          {"owner","job_id","now","ttl"}          200 {"lease","now"}
 //	POST /api/renew          {"lease","now","ttl"}                   200 {"lease","now"}
@@ -21,7 +22,17 @@
 // HEAD is taken wherever GET is and answers as GET would, without the
 // body. Fields:
 //
-//   - enqueue: "id" is required (a non-empty UTF-8 string); "qty" 0 or
+//   - list: "limit" is how many jobs the page holds at most, a whole
+//     number in 1..limits.Default.ListPageMax (limits.Default.ListPage
+//     when absent); "cursor" is the "next" of the page before (the first
+//     page when absent). "next" is a cursor, opaque to clients, when more
+//     jobs follow the page, and null on the last page. A job keeps its
+//     place in the order for good: the pages read one after another hold
+//     every job once, and a job enqueued meanwhile comes at the end. A bad
+//     limit or cursor, a parameter given twice or any other parameter is
+//     400.
+//   - enqueue: "id" is required (a non-empty UTF-8 string of at most
+//     limits.Default.NameBytes bytes, as every id and owner); "qty" 0 or
 //     absent is 1; "deadline" 0 or absent is none; "max_attempts" 0 or
 //     absent is unlimited.
 //   - claim: "owner" and "ttl" (> 0) are required. "job_id" absent claims
@@ -30,7 +41,8 @@
 //     "job_id": null is 400, never "the next job".
 //   - renew, complete, release: "lease" is the lease a claim returned,
 //     posted back as is; only its job_id, owner and token are checked
-//     (required), the row decides the rest. "result" is optional.
+//     (required), the row decides the rest. "result" is optional, at most
+//     limits.Default.ResultBytes bytes.
 //   - timeline: the body is the text itself (not JSON), run on a fresh
 //     in-memory database of its own that never touches the queue.
 //
@@ -84,7 +96,7 @@
 //	501 not_implemented     POST /api/timeline where no timelines run (the Worker)
 //	503 contention          WithoutTransactions (D1): the write lost the race for its row on every
 //	                        attempt; nothing changed; Retry-After: 1
-//	503 busy                every timeline slot is taken; Retry-After: 1
+//	503 busy                every timeline slot, or every job list slot, is taken; Retry-After: 1
 //	503 timeout             the timeline ran to its deadline and was stopped
 //
 // A 5xx never means the client erred. Every call is safe to repeat: a
@@ -114,7 +126,9 @@
 // without a CORS preflight. Same-origin pages pass, and so do clients that
 // are no browser (no Sec-Fetch-Site and no Origin: curl, Go's
 // http.Client, scripts). Reads pass; the API sends no CORS headers, so a
-// page of another origin cannot read their answers.
+// page of another origin cannot read their answers, but it can make the
+// server compute them: that is why a job list is one bounded page and job
+// lists at once are capped (see Limits).
 //
 // GuardHost, which leaselab serve puts in front of the page and the API,
 // guards against DNS rebinding: on a loopback address it serves only the
@@ -129,6 +143,9 @@
 //	                          parser's own limits (steps, jobs, workers, time) as 400
 //	one timeline run          DefaultTimelineDeadline (10 s) unless WithTimelineDeadline; 503 timeout
 //	timeline runs at once     DefaultTimelineRuns (2×GOMAXPROCS) unless WithTimelineRuns; 503 busy
+//	job lists at once         DefaultListsAtOnce (2×GOMAXPROCS) unless WithListsAtOnce; 503 busy
+//	one job list              limits.Default.ListPageMax jobs (limits.Default.ListPage by default)
+//	ids, owners, results      limits.Default.NameBytes, limits.Default.ResultBytes bytes; 400 over them
 //	numbers                   0..MaxSafeInteger (2^53-1), now+ttl included
 //
 // A timeline runs under a context that ends at its deadline or when its

@@ -50,6 +50,8 @@ type Handler struct {
 	runFor   time.Duration // the longest one timeline run may take
 	runs     chan struct{} // one token per timeline running now
 	maxRuns  int
+	lists    chan struct{} // one token per job list being read now
+	maxLists int
 	log      *log.Logger
 	mux      *http.ServeMux
 	serve    http.Handler // mux behind the cross-origin check
@@ -59,20 +61,22 @@ type Handler struct {
 // /api/ (and a JSON 404 for any other path that reaches it).
 func New(store *engine.Store, opts ...Option) *Handler {
 	h := &Handler{
-		store:   store,
-		now:     func() int64 { return time.Now().UnixMilli() },
-		mode:    ClientClock,
-		maxBody: DefaultMaxBodyBytes,
-		noTL:    "this server runs no timelines",
-		runFor:  DefaultTimelineDeadline,
-		maxRuns: DefaultTimelineRuns(),
-		log:     log.Default(),
-		mux:     http.NewServeMux(),
+		store:    store,
+		now:      func() int64 { return time.Now().UnixMilli() },
+		mode:     ClientClock,
+		maxBody:  DefaultMaxBodyBytes,
+		noTL:     "this server runs no timelines",
+		runFor:   DefaultTimelineDeadline,
+		maxRuns:  DefaultTimelineRuns(),
+		maxLists: DefaultListsAtOnce(),
+		log:      log.Default(),
+		mux:      http.NewServeMux(),
 	}
 	for _, o := range opts {
 		o(h)
 	}
 	h.runs = make(chan struct{}, h.maxRuns)
+	h.lists = make(chan struct{}, h.maxLists)
 	h.route("/api/jobs", map[string]http.HandlerFunc{
 		http.MethodGet:  h.listJobs,
 		http.MethodPost: h.enqueue,

@@ -53,6 +53,17 @@ func WithTimelineRuns(n int) Option {
 	}
 }
 
+// WithListsAtOnce sets how many GET /api/jobs may be read at once
+// (DefaultListsAtOnce); one more is answered 503 "busy" with Retry-After.
+// n <= 0 keeps the default.
+func WithListsAtOnce(n int) Option {
+	return func(h *Handler) {
+		if n > 0 {
+			h.maxLists = n
+		}
+	}
+}
+
 // WithErrorLog sets where a 500's cause is logged (the client hears only
 // that the server failed). The default is log.Default(); nil discards.
 func WithErrorLog(l *log.Logger) Option {

@@ -1,15 +1,17 @@
 // Package limits is the one table of bounds on what a visitor can send and
-// on what is sent back: a timeline's text, its steps, jobs and names, the
-// contenders of one concurrent claim and the instants it names; and the
-// bytes of each answer made from it (a trace, a transcript, a check table,
-// an exported Go test, a worksheet, an explorer's report). The timeline
-// parser enforces the input limits (an excess is a parse error at the line
-// and column where it happens, naming the limit and its value, and nothing
-// runs); the answer limits are counted while an answer is produced, and an
-// excess stops the work there with an *ExceededError naming the limit, never
-// after the whole answer was built. Every door a timeline comes in by — the
-// CLI, the HTTP API, the page, the embeds, the Worker — uses the same table,
-// so a timeline that runs in one runs in all.
+// on what is sent back: a timeline's text, its steps and jobs, the
+// contenders of one concurrent claim and the instants it names, the length
+// of a name (a job id, a worker) and of a result, the size of one page of a
+// job list; and the bytes of each answer made from a timeline (a trace, a
+// transcript, a check table, an exported Go test, a worksheet, an
+// explorer's report). The timeline parser enforces the timeline's (an
+// excess is a parse error at the line and column where it happens, naming
+// the limit and its value, and nothing runs); the engine refuses a name or
+// a result over its limit as an invalid argument; the answer limits are
+// counted while an answer is produced, and an excess stops the work there
+// with an *ExceededError naming the limit, never after the whole answer was
+// built. Every door — the CLI, the HTTP API, the page, the embeds, the
+// Worker — uses the same table, so what runs in one runs in all.
 //
 // Each default is far beyond what a lesson needs and small enough that a
 // run at the limits finishes in about a second natively and in a couple of
@@ -36,10 +38,17 @@ type Limits struct {
 	Contenders int `json:"contenders"`
 	// MaxTime is the latest instant and the longest duration, in ms.
 	MaxTime int64 `json:"max_time"`
-	// NameBytes is the longest job id or worker name, in bytes. A name is
-	// repeated in every step that touches its job, so it bounds what one
-	// step can weigh.
+	// NameBytes is the longest job id, worker or owner name, in bytes. A
+	// name is repeated in every step that touches its job, so it bounds
+	// what one step of a trace can weigh.
 	NameBytes int `json:"name_bytes"`
+	// ResultBytes is the longest result a complete stores, in bytes.
+	ResultBytes int `json:"result_bytes"`
+	// ListPage is how many jobs one page of a job list holds when the
+	// request names no limit.
+	ListPage int `json:"list_page"`
+	// ListPageMax is the most jobs one page of a job list may ask for.
+	ListPageMax int `json:"list_page_max"`
 	// TraceBytes is the largest trace, in bytes of its JSON (what
 	// Trace.Encode writes); each of a worksheet's two traces is held to it.
 	TraceBytes int `json:"trace_bytes"`
@@ -61,9 +70,16 @@ var Default = Limits{
 	Workers:    100,
 	Contenders: 16,
 	MaxTime:    DefaultMaxTime,
+	// A name is a word or two in a lesson; a result, a line.
+	NameBytes:   128,
+	ResultBytes: 4096,
+	// One job's JSON is at most about 26 KB (its id, owner and result at
+	// their limits, every byte escaped as \u00XX), so a page at
+	// ListPageMax is at most about 13 MB, and about 2.3 MB unescaped.
+	ListPage:    100,
+	ListPageMax: 500,
 	// A 2,000-step timeline that names a job of NameBytes in every step
 	// traces to 9.1 MB; a long lesson's trace is 40 KB.
-	NameBytes:   128,
 	TraceBytes:  16 << 20,
 	ReportBytes: 4 << 20,
 }
@@ -89,7 +105,10 @@ func (l Limits) Rows() []Row {
 		{"workers", int64(l.Workers), "distinct worker names"},
 		{"contenders", int64(l.Contenders), "workers in one concurrent claim"},
 		{"max_time", l.MaxTime, "ms: the latest instant and the longest duration"},
-		{"name_bytes", int64(l.NameBytes), "bytes of a job id or a worker name"},
+		{"name_bytes", int64(l.NameBytes), "bytes of a job id, worker or owner name"},
+		{"result_bytes", int64(l.ResultBytes), "bytes of a job's result"},
+		{"list_page", int64(l.ListPage), "jobs in one page of a job list when the request names no limit"},
+		{"list_page_max", int64(l.ListPageMax), "jobs one page of a job list may ask for"},
 		{"trace_bytes", int64(l.TraceBytes), "bytes of a trace's JSON, each of a worksheet's two"},
 		{"report_bytes", int64(l.ReportBytes), "bytes of a transcript, check table, Go test or explorer report"},
 	}

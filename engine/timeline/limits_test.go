@@ -42,9 +42,9 @@ func TestParseLimits_AtTheLimitParsesOnePastIsAnErrorAtLineCol(t *testing.T) {
 		{"max_time of a send's end", head + "0 A send took=5000\n", head + "1 A send took=5000\n",
 			"t.tl:3:1: the send's end 5001 ms: over the limit max_time (5000 ms: the latest instant and the longest duration)"},
 		{"name_bytes of a job", head + "job abcde\n", head + "job abcdef\n",
-			"t.tl:3:5: job name of 6 bytes: over the limit name_bytes (5 bytes of a job id or a worker name)"},
+			"t.tl:3:5: job name of 6 bytes: over the limit name_bytes (5 bytes of a job id, worker or owner name)"},
 		{"name_bytes of a worker, in bytes not characters", head + "0 Abéd claim a\n", head + "0 Abcéd claim a\n",
-			"t.tl:3:3: actor name of 6 bytes: over the limit name_bytes (5 bytes of a job id or a worker name)"},
+			"t.tl:3:3: actor name of 6 bytes: over the limit name_bytes (5 bytes of a job id, worker or owner name)"},
 		{"text_bytes", head + strings.Repeat("#", 400-len(head)), head + strings.Repeat("#", 401-len(head)),
 			"t.tl:3:383: the text is 401 bytes: over the limit text_bytes (400 bytes of timeline text)"},
 	} {

@@ -50,7 +50,8 @@ func main() {
 
 // serve answers one request. The Workers runtime starts a new Go instance
 // per request, so the store is opened here; engine.New's schema statements
-// are idempotent (CREATE ... IF NOT EXISTS) and cost two D1 round trips.
+// are idempotent (CREATE ... IF NOT EXISTS, DROP ... IF EXISTS) and cost
+// four D1 round trips.
 func serve(w http.ResponseWriter, r *http.Request) {
 	mode, err := httpapi.ParseClockMode(cloudflare.Getenv(clockVar))
 	if err != nil {

@@ -29,7 +29,9 @@ const SCHEMA = [
 	reason       TEXT,
 	result       TEXT
 ) WITHOUT ROWID`,
-  `CREATE INDEX IF NOT EXISTS jobs_open ON jobs (seq) WHERE status IN ('pending', 'leased')`,
+  `DROP INDEX IF EXISTS jobs_open`,
+  `CREATE INDEX IF NOT EXISTS jobs_free ON jobs (seq) WHERE status IN ('pending', 'leased') AND owner IS NULL`,
+  `CREATE INDEX IF NOT EXISTS jobs_expiry ON jobs (lease_until, seq) WHERE status IN ('pending', 'leased') AND owner IS NOT NULL`,
 ];
 const ENQUEUE = `INSERT INTO jobs (id, seq, qty, max_attempts, deadline)
 VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM jobs), ?, ?, ?)

@@ -43,7 +43,8 @@ type (
 		Job     job  `json:"job"`
 	}
 	jobList struct {
-		Jobs []job `json:"jobs"`
+		Jobs []job   `json:"jobs"`
+		Next *string `json:"next"` // null on the last page
 	}
 	leaseAnswer struct {
 		Lease lease `json:"lease"`
