@@ -106,7 +106,7 @@ func (l Limits) Rows() []Row {
 		{"contenders", int64(l.Contenders), "workers in one concurrent claim"},
 		{"max_time", l.MaxTime, "ms: the latest instant and the longest duration"},
 		{"name_bytes", int64(l.NameBytes), "bytes of a job id, worker or owner name"},
-		{"result_bytes", int64(l.ResultBytes), "bytes of a job's result"},
+		{"result_bytes", int64(l.ResultBytes), "bytes of a job's result or a stored value"},
 		{"list_page", int64(l.ListPage), "jobs in one page of a job list when the request names no limit"},
 		{"list_page_max", int64(l.ListPageMax), "jobs one page of a job list may ask for"},
 		{"trace_bytes", int64(l.TraceBytes), "bytes of a trace's JSON, each of a worksheet's two"},

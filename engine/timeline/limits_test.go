@@ -18,7 +18,7 @@ import (
 // parses, one past it is an error at the line and column where the text
 // goes over, naming the limit and its value.
 func TestParseLimits_AtTheLimitParsesOnePastIsAnErrorAtLineCol(t *testing.T) {
-	small := limits.Limits{TextBytes: 400, Steps: 3, Jobs: 2, Workers: 3, Contenders: 2, MaxTime: 5000, NameBytes: 5}
+	small := limits.Limits{TextBytes: 400, Steps: 3, Jobs: 2, Workers: 3, Contenders: 2, MaxTime: 5000, NameBytes: 5, ResultBytes: 6}
 	head := "lease 100ms\njob a\n"
 	for _, tc := range []struct {
 		name     string
@@ -45,6 +45,8 @@ func TestParseLimits_AtTheLimitParsesOnePastIsAnErrorAtLineCol(t *testing.T) {
 			"t.tl:3:5: job name of 6 bytes: over the limit name_bytes (5 bytes of a job id, worker or owner name)"},
 		{"name_bytes of a worker, in bytes not characters", head + "0 Abéd claim a\n", head + "0 Abcéd claim a\n",
 			"t.tl:3:3: actor name of 6 bytes: over the limit name_bytes (5 bytes of a job id, worker or owner name)"},
+		{"result_bytes", head + "0 A claim a\n1 A complete a result=\"abcdef\"\n", head + "0 A claim a\n1 A complete a result=\"abcdefg\"\n",
+			"t.tl:4:23: result of 7 bytes: over the limit result_bytes (6 bytes of a job's result or a stored value)"},
 		{"text_bytes", head + strings.Repeat("#", 400-len(head)), head + strings.Repeat("#", 401-len(head)),
 			"t.tl:3:383: the text is 401 bytes: over the limit text_bytes (400 bytes of timeline text)"},
 	} {

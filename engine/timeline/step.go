@@ -270,9 +270,9 @@ func (p *parser) stepArgs(kv []keyValue, s *StepLine, w []token) bool {
 			s.Token, ok = p.count(a.val, a.key)
 			s.HasToken = true
 		case "result":
-			s.Result, ok = a.val.text, true
+			s.Result, ok = a.val.text, p.withinResult(a.val, a.key)
 		case "value":
-			s.Value, ok = a.val.text, true
+			s.Value, ok = a.val.text, p.withinResult(a.val, a.key)
 		case "key":
 			s.Key, ok = p.ident(a.val, "key")
 		case "fail":
@@ -452,4 +452,14 @@ func containsString(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// withinResult refuses a result or a stored value over the limit
+// result_bytes: the engine would refuse it at run time.
+func (p *parser) withinResult(t token, key string) bool {
+	if len(t.text) > p.lim.ResultBytes {
+		p.limitf(t.col, p.lim.Row("result_bytes"), "%s of %d bytes", key, len(t.text))
+		return false
+	}
+	return true
 }
