@@ -248,6 +248,14 @@ func (s *Store) transact(tx txn, q querier, fn func(q querier) error) error {
 	}
 	s.note(Statement{SQL: "COMMIT"})
 	if cerr := tx.Commit(); cerr != nil {
+		// A COMMIT that fails (SQLITE_BUSY, SQLITE_FULL, a deferred
+		// constraint) may leave the transaction open on the connection:
+		// rolled back, none of its writes stays pending for the next
+		// operation to commit, and the connection begins afresh. A driver's
+		// Tx rolls back here; database/sql's has ended whatever happened
+		// (its Rollback is then a no-op), and the driver's own Commit rolls
+		// back.
+		tx.Rollback()
 		return cerr
 	}
 	return err

@@ -17,6 +17,8 @@
 //   open(filename)                 [rc, db | message]  (a URI filename)
 //   close(db)                      [rc, message?]
 //   prepare(db, sql)               [rc, stmt | message, parameters]
+//       one statement: text after it but blanks and comments is refused
+//       with the result code TAIL (-1), as the native driver refuses it
 //   finalize(stmt)                 [rc, message?]
 //       a prepared statement names its SQL text on db: it shares the
 //       statement SQLite compiled for that text with run's text cache
@@ -24,14 +26,16 @@
 //       run (measured: the engine's first trace parsed each statement of a
 //       transaction twice, and SQLite's parser reached V8's optimizing
 //       compiler in the browser's cold start)
-//   run(db, stmt|sql)
+//   run(db, stmt|sql, exec)
 //       binds the arguments written in io (their count first), steps to the
-//       end, resets, and writes its answer to io from 0; answers the
+//       end, resets, and writes its answer to io from 0 (exec true: the last
+//       insert rowid is set to 0 first, so that a statement that inserts
+//       nothing answers 0, as natively); answers the
 //       answer's length in bytes, never an array, negated when io was
 //       replaced by a larger buffer during the call (an answer that did not
 //       fit, even one that then failed): the caller reads io afresh. A
 //       statement given as SQL text is prepared once per database and kept
-//       (at most CACHED of them).
+//       (at most CACHED of them), one statement only, as prepare's.
 //   io, grow(n)                    the buffer run reads and writes (a Uint8Array);
 //                                  grow makes it n bytes at least
 // run's bytes, little-endian (engine/sqlitejs/wire.go reads and writes them):
@@ -42,19 +46,30 @@
 //   the answer                 int32 result code; when not 0, the message
 //                              (uint32 length, UTF-8); else int64 changes,
 //                              int64 last insert rowid, uint32 columns, each
-//                              column's name (uint32 length, UTF-8), then the
-//                              cells, row-major
+//                              column's name (uint32 length, UTF-8) and the
+//                              kind of its declared type (a byte: t TEXT, b
+//                              BOOLEAN, d DATE, TIME, DATETIME or TIMESTAMP,
+//                              n any other), then the cells, row-major
 // No JavaScript string or array crosses for a run: each would cost Go a
 // finalizer and an encoding, and both sides an allocation.
 //   trace(db, f | null)            [rc, message?]  f(expandedSQL) as each statement starts
 //   exec(db, sql)                  [rc, changes | message, lastInsertRowid | done]
 //                                  any number of statements, no arguments, in
-//                                  turn; on a failure, done is how many bytes
-//                                  of the text (UTF-8) ran before the failing one
-// A result code of 0 is success, 5 SQLITE_BUSY (the caller waits and runs
-// the statement again), anything else an error.
+//                                  turn; changes and the rowid (0 first, as in
+//                                  run) as decimal text, exact over int64; on a
+//                                  failure, done is how many bytes of the text
+//                                  (UTF-8) ran before the failing one
+//   autocommit(db)                 whether db is outside a transaction (a bool)
+//   busyAsked()                    whether the last SQLITE_BUSY answered came
+//                                  after SQLite asked the connection's busy
+//                                  handler (a lock worth waiting for: the
+//                                  caller waits and runs the statement again),
+//                                  not one that breaks a deadlock (it does not)
+// A result code of 0 is success, 5 SQLITE_BUSY, TAIL (-1) SQL text of more
+// than one statement where one is taken, anything else an error.
 
 const CACHED = 64;
+const TAIL = -1; // the result code of SQL text of more than one statement
 const IO_BYTES = 64 << 10; // io's first size; it grows as answers need
 // The kinds of run's arguments and cells (see above): the letters' codes.
 const KIND_INT = 0x69; // 'i'
@@ -62,8 +77,11 @@ const KIND_FLOAT = 0x66; // 'f'
 const KIND_TEXT = 0x74; // 't'
 const KIND_BLOB = 0x62; // 'b'
 const KIND_NULL = 0x6e; // 'n'
-const MIN = BigInt(Number.MIN_SAFE_INTEGER);
-const MAX = BigInt(Number.MAX_SAFE_INTEGER);
+// The kinds of a column's declared type (see run).
+const DECL_TEXT = 0x74; // 't'
+const DECL_BOOL = 0x62; // 'b'
+const DECL_TIME = 0x64; // 'd'
+const DECL_OTHER = 0x6e; // 'n'
 
 // SQLite's constants the bridge uses (sqlite3.h).
 const OK = 0;
@@ -109,6 +127,7 @@ const CALLBACK_MODULE = new Uint8Array([
  * @property {number} p the sqlite3_stmt* pointer
  * @property {number} params
  * @property {number} columns
+ * @property {Uint8Array} decl each column's declared type's kind (see run)
  */
 
 /**
@@ -174,8 +193,63 @@ function moduleImports(memory) {
   return { env: { memory }, wasi_snapshot_preview1: wasi };
 }
 
-/** A number when it is exact as one, else its decimal text. @param {bigint} v */
-const exact = (v) => (v >= MIN && v <= MAX ? Number(v) : String(v));
+/**
+ * The kind of a column's declared type (see run), as the native driver
+ * reads it: the whole type, in any case.
+ * @param {string} decl
+ */
+function declKind(decl) {
+  switch (decl.toUpperCase()) {
+    case 'TEXT':
+      return DECL_TEXT;
+    case 'BOOLEAN':
+      return DECL_BOOL;
+    case 'DATE':
+    case 'TIME':
+    case 'DATETIME':
+    case 'TIMESTAMP':
+      return DECL_TIME;
+  }
+  return DECL_OTHER;
+}
+
+/**
+ * Whether b (SQL text after a statement, UTF-8) holds more than blanks,
+ * semicolons and comments: the native driver's test for a second statement.
+ * @param {Uint8Array} b
+ */
+function statementIn(b) {
+  let state = 'code';
+  for (const c of b) {
+    if (c === 0) break;
+    const ch = String.fromCharCode(c);
+    switch (state) {
+      case 'code':
+        if (ch === '/') state = 'slash';
+        else if (ch === '-') state = 'minus';
+        else if (!' ;\t\n\v\f\r'.includes(ch)) return true;
+        break;
+      case 'slash':
+        if (ch !== '*') return true;
+        state = 'ccomment';
+        break;
+      case 'minus':
+        if (ch !== '-') return true;
+        state = 'sqlcomment';
+        break;
+      case 'ccomment':
+        if (ch === '*') state = 'endcomment';
+        break;
+      case 'sqlcomment':
+        if (ch === '\n') state = 'code';
+        break;
+      case 'endcomment':
+        state = ch === '/' ? 'code' : ch === '*' ? 'endcomment' : 'ccomment';
+        break;
+    }
+  }
+  return state === 'slash' || state === 'minus';
+}
 
 /** A failure to answer with: SQLite's result code and message. */
 class Failure extends Error {
@@ -366,6 +440,11 @@ class Bridge {
         x.sqlite3_close_v2(db);
         throw err;
       }
+      const busy = x.leaselab_busy_install(db);
+      if (busy) {
+        x.sqlite3_close_v2(db);
+        throw new Failure(busy, '');
+      }
       const id = this.next++;
       this.conns.set(id, { db, cache: new Map() });
       return [OK, id];
@@ -387,18 +466,47 @@ class Bridge {
     return rc ? this.described(rc, '') : [OK];
   }
 
-  /** A statement of sql on conn. @param {Conn} conn @param {string} sql @returns {Stmt} */
+  /**
+   * The one statement of sql on conn; text after it but blanks and
+   * comments is refused (TAIL).
+   * @param {Conn} conn @param {string} sql @returns {Stmt}
+   */
   compile(conn, sql) {
     const x = this.x;
-    const rc = this.withText(sql, (p, n) => x.sqlite3_prepare_v2(conn.db, p, n + 1, this.scratch, 0));
+    let tail = false;
+    const rc = this.withText(sql, (at, n) => {
+      const rc = x.sqlite3_prepare_v2(conn.db, at, n + 1, this.scratch, this.scratch + 4);
+      const rest = new DataView(this.memory.buffer).getUint32(this.scratch + 4, true);
+      tail = rc === OK && rest !== 0 && statementIn(new Uint8Array(this.memory.buffer, rest, at + n - rest));
+      return rc;
+    });
     const p = new DataView(this.memory.buffer).getUint32(this.scratch, true);
     if (rc) throw this.failed(rc, conn.db);
+    if (tail) {
+      x.sqlite3_finalize(p);
+      throw new Failure(TAIL, 'multiple statements');
+    }
     if (!p) throw new Failure(MISUSE, 'no statement in the SQL text');
-    return { p, params: x.sqlite3_bind_parameter_count(p), columns: x.sqlite3_column_count(p) };
+    const columns = x.sqlite3_column_count(p);
+    const decl = new Uint8Array(columns);
+    for (let c = 0; c < columns; c++) decl[c] = declKind(this.cstring(x.sqlite3_column_decltype(p, c)));
+    return { p, params: x.sqlite3_bind_parameter_count(p), columns, decl };
+  }
+
+  /** Whether connection id is outside a transaction. @param {number} id */
+  autocommit(id) {
+    const conn = this.conns.get(id);
+    return conn !== undefined && this.x.sqlite3_get_autocommit(conn.db) !== 0;
+  }
+
+  /** Whether SQLite asked a busy handler since the last run or exec began. */
+  busyAsked() {
+    return this.x.leaselab_busy_asked() !== 0;
   }
 
   /** @param {number} id @param {string} sql */
   prepare(id, sql) {
+    this.x.leaselab_busy_asked();
     try {
       const conn = this.conn(id);
       const stmt = this.cached(conn, sql);
@@ -441,12 +549,14 @@ class Bridge {
   /**
    * @param {number} id
    * @param {number | string} key a prepared statement, or SQL text
+   * @param {boolean} exec whether the last insert rowid starts at 0
    * @returns {number} the answer's length in io, negated when io was replaced
    */
-  run(id, key) {
+  run(id, key, exec) {
     const io = this.io;
     /** @type {Stmt | undefined} */
     let stmt;
+    this.x.leaselab_busy_asked();
     try {
       const conn = this.conn(id);
       if (typeof key === 'string') {
@@ -459,6 +569,7 @@ class Bridge {
       const count = this.view.getUint32(0, true);
       if (count !== stmt.params) throw new Failure(RANGE, `the statement takes ${stmt.params} arguments, not ${count}`);
       this.bind(conn, stmt, count);
+      if (exec) this.x.sqlite3_set_last_insert_rowid(conn.db, 0n);
       this.steps(conn, stmt);
     } catch (err) {
       const [rc, msg] = this.failure(err);
@@ -528,6 +639,7 @@ class Bridge {
     for (let c = 0; c < n; c++) {
       const name = x.sqlite3_column_name(p, c);
       this.putBytes(name, name ? new Uint8Array(this.memory.buffer).indexOf(0, name) - name : 0);
+      this.putByte(stmt.decl[c]);
     }
     let rc = x.sqlite3_step(p);
     for (; rc === ROW; rc = x.sqlite3_step(p)) {
@@ -609,6 +721,8 @@ class Bridge {
     try {
       const conn = this.conn(id);
       const x = this.x;
+      x.leaselab_busy_asked();
+      x.sqlite3_set_last_insert_rowid(conn.db, 0n);
       return this.withText(sql, (base, n) => {
         for (let at = base; at < base + n; ) {
           const rc = x.sqlite3_prepare_v2(conn.db, at, base + n - at, this.scratch, this.scratch + 4);
@@ -628,8 +742,7 @@ class Bridge {
           if (step !== DONE) return [...this.described(step, msg), at - base];
           at = next;
         }
-        const rowid = exact(x.sqlite3_last_insert_rowid(conn.db));
-        return [OK, Number(x.sqlite3_changes64(conn.db)), typeof rowid === 'number' ? rowid : 0];
+        return [OK, String(x.sqlite3_changes64(conn.db)), String(x.sqlite3_last_insert_rowid(conn.db))];
       });
     } catch (err) {
       return this.failure(err);

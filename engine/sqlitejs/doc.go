@@ -13,19 +13,36 @@
 // SQLite's official build, 0.53 MB (0.22 MB) as the engine's own, which
 // leaves out what the engine never uses (issue 15; make bench measures it).
 //
-// The contract, as github.com/ncruces/go-sqlite3/driver gives it natively:
+// The contract is github.com/ncruces/go-sqlite3/driver's, as the engine
+// opens it natively (engine/sqlitedb), held by one conformance suite that
+// both drivers pass (engine/internal/drivertest); where this driver cannot
+// do what the native one does, it refuses with an error:
 //   - a statement runs to its end inside one call into JavaScript, so no
 //     other goroutine runs in between and no read holds a lock across a
-//     goroutine switch; Query's rows are read whole;
+//     goroutine switch; Query's rows are read whole (so a context cancelled
+//     during a statement stops it only before it starts, or while it waits
+//     out a lock);
+//   - SQL text of more than one statement runs whole from an Exec without
+//     arguments, and is refused (ErrMultipleStatements) by Query, Prepare
+//     and an Exec with arguments;
 //   - SQLITE_BUSY is waited out in Go (time.Sleep, which lets the goroutine
 //     that holds the lock run) up to the connector's busy timeout, then
-//     returned as an *Error with Code 5;
-//   - transactions are BEGIN IMMEDIATE (BEGIN for read-only ones), whatever
-//     isolation level is asked, as the native driver's _txlock=immediate;
-//   - integers are exact over all of int64, TEXT is string, BLOB []byte,
-//     REAL float64, NULL nil: arguments and answers cross as bytes in a
-//     buffer the bridge owns (wire.go), of any size, never as JavaScript
-//     values.
+//     returned as an *Error with Code 5 (errors.Is(err, BUSY)); one SQLite
+//     returns to break a deadlock (it asks no busy handler) is returned at
+//     once, as natively;
+//   - transactions are BEGIN IMMEDIATE at sql.LevelDefault (BEGIN when
+//     read-only) and sql.LevelSerializable, BEGIN EXCLUSIVE at
+//     sql.LevelLinearizable, and any other level is refused (ErrIsolation);
+//     a read-only one refuses writes (PRAGMA query_only);
+//   - a COMMIT that fails and leaves the transaction open is rolled back; a
+//     connection whose transaction stays open even so is discarded by the
+//     pool (ResetSession, IsValid);
+//   - integers are exact over all of int64 (LastInsertId and RowsAffected
+//     too), TEXT is string, BLOB []byte, REAL float64, NULL nil, a
+//     time.Time goes in as time.RFC3339Nano text and such text comes back
+//     a time.Time (wire.go says how, and what is refused): arguments and
+//     answers cross as bytes in a buffer the bridge owns, of any size,
+//     never as JavaScript values.
 //
 // On other platforms the package is empty.
 package sqlitejs

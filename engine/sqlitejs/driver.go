@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"io"
+	"strconv"
 	"syscall/js"
 	"time"
 )
@@ -72,6 +73,7 @@ type conn struct {
 	idv    js.Value // id as a JavaScript number, made once
 	busy   time.Duration
 	closed bool
+	stuck  bool    // a Tx ended and left its transaction open
 	trace  js.Func // the Trace callback, released when replaced or closed
 }
 
@@ -96,8 +98,10 @@ func (c *conn) call(ctx context.Context, method string, args ...any) (js.Value, 
 	return a, err
 }
 
-// retry calls try until it fails with other than SQLITE_BUSY or c.busy has
-// passed.
+// retry calls try until it fails with other than SQLITE_BUSY, with a
+// SQLITE_BUSY SQLite returned without asking the busy handler (one that
+// breaks a deadlock: waiting would not end it, and SQLite would not wait
+// natively), or c.busy has passed.
 func (c *conn) retry(ctx context.Context, try func() error) error {
 	if c.closed {
 		return driver.ErrBadConn
@@ -109,7 +113,7 @@ func (c *conn) retry(ctx context.Context, try func() error) error {
 			return err
 		}
 		err := try()
-		if e, ok := err.(*Error); !ok || e.Code&0xff != codeBusy {
+		if e, ok := err.(*Error); !ok || e.Code&0xff != codeBusy || !c.b.Call("busyAsked").Bool() {
 			return err
 		}
 		now := time.Now()
@@ -127,12 +131,13 @@ func (c *conn) retry(ctx context.Context, try func() error) error {
 
 // run runs a statement (a prepared one's handle, or SQL text the bridge
 // prepares once and keeps, as sqlKey makes it) with args to its end,
-// waiting out SQLITE_BUSY.
-func (c *conn) run(ctx context.Context, key js.Value, args []driver.NamedValue) (outcome, error) {
+// waiting out SQLITE_BUSY; exec says it runs for an Exec (its last insert
+// rowid starts at 0).
+func (c *conn) run(ctx context.Context, key js.Value, args []driver.NamedValue, exec bool) (outcome, error) {
 	var o outcome
 	err := c.retry(ctx, func() error {
 		var err error
-		o, err = c.runOnce(key, args)
+		o, err = c.runOnce(key, args, exec)
 		return err
 	})
 	return o, err
@@ -151,33 +156,49 @@ func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, e
 }
 
 // ExecContext runs query; without arguments it may hold several statements,
-// run in turn. Waiting out SQLITE_BUSY, it runs the text again from the
-// statement that met it: those before it ran once.
+// run in turn, and with arguments one only (ErrMultipleStatements). Waiting
+// out SQLITE_BUSY, it runs the text again from the statement that met it:
+// those before it ran once.
 func (c *conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
 	if len(args) == 0 {
-		rest := query
-		var a js.Value
-		err := c.retry(ctx, func() error {
-			a = c.b.Call("exec", c.id, rest)
-			if a.Index(0).Int()&0xff == codeBusy {
-				rest = rest[min(a.Index(2).Int(), len(rest)):]
-			}
-			return answer(a)
-		})
-		if err != nil {
-			return nil, err
-		}
-		return result{changes: int64(a.Index(1).Float()), lastID: int64(a.Index(2).Float())}, nil
+		return c.exec(ctx, query)
 	}
-	o, err := c.run(ctx, sqlKey(query), args)
+	o, err := c.run(ctx, sqlKey(query), args, true)
 	if err != nil {
 		return nil, err
 	}
-	return result{changes: o.changes, lastID: o.lastID}, nil
+	return newResult(o.changes, o.lastID), nil
 }
 
+// exec runs query, any number of statements without arguments, in turn.
+func (c *conn) exec(ctx context.Context, query string) (driver.Result, error) {
+	rest := query
+	var a js.Value
+	err := c.retry(ctx, func() error {
+		a = c.b.Call("exec", c.id, rest)
+		if a.Index(0).Int()&0xff == codeBusy {
+			rest = rest[min(a.Index(2).Int(), len(rest)):]
+		}
+		return answer(a)
+	})
+	if err != nil {
+		return nil, err
+	}
+	changes, err := strconv.ParseInt(a.Index(1).String(), 10, 64)
+	if err != nil {
+		return nil, err
+	}
+	lastID, err := strconv.ParseInt(a.Index(2).String(), 10, 64)
+	if err != nil {
+		return nil, err
+	}
+	return newResult(changes, lastID), nil
+}
+
+// QueryContext runs query, one statement (ErrMultipleStatements), and
+// reads its rows whole.
 func (c *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	o, err := c.run(ctx, sqlKey(query), args)
+	o, err := c.run(ctx, sqlKey(query), args, false)
 	if err != nil {
 		return nil, err
 	}
@@ -188,18 +209,41 @@ func (c *conn) Begin() (driver.Tx, error) {
 	return c.BeginTx(context.Background(), driver.TxOptions{})
 }
 
-// BeginTx starts a transaction: BEGIN IMMEDIATE, or BEGIN when read-only.
-// Every isolation level is serializable in SQLite.
+// BeginTx starts a transaction, as the native driver with _txlock=immediate
+// does: at sql.LevelDefault BEGIN IMMEDIATE (BEGIN when read-only), at
+// sql.LevelSerializable BEGIN IMMEDIATE, at sql.LevelLinearizable BEGIN
+// EXCLUSIVE; any other level is refused (ErrIsolation). A read-only
+// transaction refuses writes (PRAGMA query_only, until it ends).
 func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
 	q := "BEGIN IMMEDIATE"
-	if opts.ReadOnly {
-		q = "BEGIN"
+	switch sql.IsolationLevel(opts.Isolation) {
+	case sql.LevelDefault:
+		if opts.ReadOnly {
+			q = "BEGIN"
+		}
+	case sql.LevelSerializable:
+	case sql.LevelLinearizable:
+		q = "BEGIN EXCLUSIVE"
+	default:
+		return nil, ErrIsolation
 	}
-	if _, err := c.run(ctx, sqlKey(q), nil); err != nil {
+	if opts.ReadOnly {
+		if _, err := c.exec(ctx, q+"; PRAGMA query_only = on"); err != nil {
+			if !c.autocommit() {
+				c.exec(context.Background(), "ROLLBACK; PRAGMA query_only = off")
+			}
+			return nil, err
+		}
+		return tx{c: c, readOnly: true}, nil
+	}
+	if _, err := c.run(ctx, sqlKey(q), nil, false); err != nil {
 		return nil, err
 	}
-	return tx{c}, nil
+	return tx{c: c}, nil
 }
+
+// autocommit reports whether c is outside a transaction.
+func (c *conn) autocommit() bool { return c.b.Call("autocommit", c.idv).Bool() }
 
 func (c *conn) Ping(ctx context.Context) error {
 	if c.closed {
@@ -208,14 +252,20 @@ func (c *conn) Ping(ctx context.Context) error {
 	return ctx.Err()
 }
 
+// ResetSession discards (driver.ErrBadConn) a connection that a
+// transaction of its left inside it (its COMMIT failed, and so did the
+// ROLLBACK after it): the pool then opens another. A transaction begun by
+// the caller's own BEGIN stays, as natively.
 func (c *conn) ResetSession(context.Context) error {
-	if c.closed {
+	if !c.IsValid() {
 		return driver.ErrBadConn
 	}
 	return nil
 }
 
-func (c *conn) IsValid() bool { return !c.closed }
+// IsValid reports whether c is open and no transaction of its was left
+// open when it ended.
+func (c *conn) IsValid() bool { return !c.closed && !c.stuck }
 
 // Close closes the connection and finalizes its statements.
 func (c *conn) Close() error {
@@ -231,15 +281,41 @@ func (c *conn) Close() error {
 }
 
 // tx is the open transaction of a connection.
-type tx struct{ c *conn }
+type tx struct {
+	c        *conn
+	readOnly bool // query_only is on until the transaction ends
+}
 
+// Commit commits; when COMMIT fails and leaves the transaction open, it
+// rolls it back, so that the connection is left outside a transaction
+// whatever happens, as natively.
 func (t tx) Commit() error {
-	_, err := t.c.run(context.Background(), sqlKey("COMMIT"), nil)
+	err := t.end("COMMIT")
+	if err != nil && !t.c.closed && !t.c.autocommit() {
+		t.Rollback()
+	}
 	return err
 }
 
+// Rollback rolls back; should the transaction stay open, the connection is
+// discarded (ResetSession).
 func (t tx) Rollback() error {
-	_, err := t.c.run(context.Background(), sqlKey("ROLLBACK"), nil)
+	err := t.end("ROLLBACK")
+	if err != nil && !t.c.closed && !t.c.autocommit() {
+		t.c.stuck = true
+	}
+	return err
+}
+
+// end runs COMMIT or ROLLBACK, turning query_only off after a read-only
+// transaction.
+func (t tx) end(q string) error {
+	ctx := context.Background()
+	if t.readOnly {
+		_, err := t.c.exec(ctx, q+"; PRAGMA query_only = off")
+		return err
+	}
+	_, err := t.c.run(ctx, sqlKey(q), nil, false)
 	return err
 }
 
@@ -279,18 +355,18 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 	if s.closed {
 		return nil, ErrClosed
 	}
-	o, err := s.c.run(ctx, s.key, args)
+	o, err := s.c.run(ctx, s.key, args, true)
 	if err != nil {
 		return nil, err
 	}
-	return result{changes: o.changes, lastID: o.lastID}, nil
+	return newResult(o.changes, o.lastID), nil
 }
 
 func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
 	if s.closed {
 		return nil, ErrClosed
 	}
-	o, err := s.c.run(ctx, s.key, args)
+	o, err := s.c.run(ctx, s.key, args, false)
 	if err != nil {
 		return nil, err
 	}
@@ -307,6 +383,15 @@ func named(args []driver.Value) []driver.NamedValue {
 
 // result is what an Exec changed.
 type result struct{ changes, lastID int64 }
+
+// newResult is an Exec's result as the native driver gives it: the last
+// insert rowid only when the statement changed rows.
+func newResult(changes, lastID int64) result {
+	if changes == 0 {
+		lastID = 0
+	}
+	return result{changes: changes, lastID: lastID}
+}
 
 func (r result) LastInsertId() (int64, error) { return r.lastID, nil }
 func (r result) RowsAffected() (int64, error) { return r.changes, nil }

@@ -287,3 +287,29 @@ func TestDriver_WithoutTheBridgeOpeningSaysSo(t *testing.T) {
 		t.Fatalf("got %v, want ErrNoBridge", err)
 	}
 }
+
+// An *Error is its primary result code and its extended one for
+// errors.Is, as natively, and no other code.
+func TestError_IsItsPrimaryAndExtendedCode(t *testing.T) {
+	busySnapshot := &sqlitejs.Error{Code: 517, Message: "database is locked"}
+	wrapped := fmt.Errorf("engine: %w", busySnapshot)
+	for _, c := range []struct {
+		target error
+		want   bool
+	}{
+		{sqlitejs.BUSY, true},
+		{sqlitejs.ErrorCode(517), true},
+		{sqlitejs.ErrorCode(261), false},
+		{sqlitejs.LOCKED, false},
+		{sqlitejs.ErrorCode(4), false},
+		{errors.New("database is locked"), false},
+	} {
+		if got := errors.Is(wrapped, c.target); got != c.want {
+			t.Errorf("errors.Is(SQLITE_BUSY_SNAPSHOT, %v) = %v, want %v", c.target, got, c.want)
+		}
+	}
+	_, err := open(t, 0).Exec(`INSERT INTO nowhere VALUES (1)`)
+	if !errors.Is(err, sqlitejs.ERROR) || errors.Is(err, sqlitejs.BUSY) {
+		t.Errorf("a missing table: %v is not SQLITE_ERROR alone", err)
+	}
+}

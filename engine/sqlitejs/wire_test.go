@@ -29,10 +29,10 @@ func text(n int) string {
 
 // The overheads of `SELECT ? AS v` on the wire: its text argument is the
 // arguments' count, a kind and a length before the bytes; its answer a result code, changes, rowid, a
-// column count, the column's name "v" (length and byte), then the cell.
+// column count, the column's name "v" (length and byte) and its declared type's kind, then the cell.
 const (
 	argOverhead    = 4 + 1 + 4
-	answerOverhead = 4 + 8 + 8 + 4 + (4 + 1) + (1 + 4)
+	answerOverhead = 4 + 8 + 8 + 4 + (4 + 1 + 1) + (1 + 4)
 )
 
 // An answer just under, at and just over the buffer's size comes back

@@ -43,6 +43,8 @@ exports=(
 	sqlite3_column_count sqlite3_column_name sqlite3_column_type sqlite3_column_blob
 	sqlite3_column_bytes sqlite3_column_double sqlite3_column_int64 sqlite3_column_text
 	sqlite3_changes64 sqlite3_last_insert_rowid sqlite3_expanded_sql sqlite3_trace_v2 sqlite3_free
+	sqlite3_column_decltype sqlite3_set_last_insert_rowid sqlite3_get_autocommit
+	leaselab_busy_install leaselab_busy_asked
 )
 
 command -v "$CLANG" >/dev/null || { echo "build.sh: $CLANG is missing: run bash .ci/need-clang" >&2; exit 1; }

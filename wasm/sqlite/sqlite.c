@@ -3,9 +3,11 @@
 // build.sh. It holds what the engine asks of SQLite (engine/sqlitejs, through
 // web/sqlite-bridge.js): databases in memory (SQLite's memdb VFS), prepared
 // statements, RETURNING, upsert, recursive CTEs, strftime, trace_v2 with
-// expanded SQL. What it leaves out the engine never reaches: files, threads,
-// extensions, JSON, UTF-16, progress and authorizer callbacks, incremental
-// blobs, WAL, the introspection pragmas. None of these options changes
+// expanded SQL, columns' declared types (the Go driver reads BOOLEAN, TEXT
+// and time columns as the native driver does), a busy handler that tells a
+// lock worth waiting for from a deadlock. What it leaves out the engine
+// never reaches: files, threads, extensions, JSON, UTF-16, progress and
+// authorizer callbacks, incremental blobs, WAL, the introspection pragmas. None of these options changes
 // SQLite's grammar (those that do need SQLite's canonical sources, not the
 // amalgamation, and would regenerate its parser). The engine's suites and
 // the traces' byte-for-byte parity run on this build (make wasm-test, make
@@ -26,7 +28,6 @@
 #define SQLITE_DEFAULT_MEMSTATUS 0
 #define SQLITE_LIKE_DOESNT_MATCH_BLOBS 1
 #define SQLITE_OMIT_DEPRECATED 1
-#define SQLITE_OMIT_DECLTYPE 1
 #define SQLITE_OMIT_PROGRESS_CALLBACK 1
 
 // What the engine never calls.
@@ -125,3 +126,26 @@ static sqlite3_vfs hostVFS = {
 // SQLITE_OS_OTHER leaves these two to the build.
 int sqlite3_os_init(void) { return sqlite3_vfs_register(&hostVFS, 1); }
 int sqlite3_os_end(void) { return SQLITE_OK; }
+
+// Every connection's busy handler (leaselab_busy_install): it never waits
+// (the Go driver waits, so that the goroutine holding the lock can run), but
+// records that SQLite asked it. SQLite asks only about a lock worth waiting
+// for; a SQLITE_BUSY it returns without asking breaks a deadlock (this
+// connection reads and another one holds the write lock), and waiting could
+// not end it. leaselab_busy_asked answers whether SQLite asked since it was
+// last called, and forgets.
+static int leaselabBusyAsked;
+
+static int leaselabBusy(void *arg, int count) {
+  (void)arg, (void)count;
+  leaselabBusyAsked = 1;
+  return 0;
+}
+
+int leaselab_busy_install(sqlite3 *db) { return sqlite3_busy_handler(db, leaselabBusy, 0); }
+
+int leaselab_busy_asked(void) {
+  int asked = leaselabBusyAsked;
+  leaselabBusyAsked = 0;
+  return asked;
+}
