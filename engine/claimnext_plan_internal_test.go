@@ -44,8 +44,17 @@ func TestClaimNext_PlanSearchesIndexesNeverScansJobs(t *testing.T) {
 			}
 		}
 	}
-	if checked != 2 {
-		t.Fatalf("found %d claim-next statements, want 2 (direct and read-then-write) in %q", checked, texts)
+	// The direct path's text is read from the statements database/sql
+	// prepared; a driver that runs SQL text itself (the browser's) prepares
+	// none, and only the observed path's text is seen there.
+	want := 2
+	if via, err := viaDriver(ctx, db); err != nil {
+		t.Fatal(err)
+	} else if via {
+		want = 1
+	}
+	if checked != want {
+		t.Fatalf("found %d claim-next statements, want %d (direct and read-then-write) in %q", checked, want, texts)
 	}
 }
 
