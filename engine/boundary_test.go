@@ -181,14 +181,15 @@ func TestClaim_ReclaimIffLeaseUntilReached(t *testing.T) {
 }
 
 // lease_until = min(now+ttl, deadline) on claim: below, at and above the
-// deadline, and the seed's case (deadline 100, now 0, ttl 1000 gives 100).
+// deadline, and a ttl far past the deadline (deadline 100, now 0, ttl 1000
+// gives 100).
 func TestClaim_LeaseUntilIsMinOfNowPlusTTLAndDeadline(t *testing.T) {
 	for _, tc := range []struct {
 		name               string
 		deadline, now, ttl int64
 		wantLeaseUntil     int64
 	}{
-		{"seed: deadline 100 now 0 ttl 1000", 100, 0, 1000, 100},
+		{"ttl far past deadline: deadline 100 now 0 ttl 1000", 100, 0, 1000, 100},
 		{"now+ttl below deadline", 100, 0, 99, 99},
 		{"now+ttl at deadline", 100, 0, 100, 100},
 		{"now+ttl above deadline", 100, 0, 101, 100},

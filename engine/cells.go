@@ -8,12 +8,12 @@ import (
 // The cells the store's rows are scanned into (cells, scanJob). database/sql's Rows.Scan
 // converts a column into a *string or an *int64 by reflection, deep in one
 // large function; a destination that implements sql.Scanner is handed the
-// driver's value as it is, and the cell stores it. In the browser that
-// function was the one V8 recompiled with its optimizing compiler during a
-// cold first trace, on the cores the trace needs (issue 15). The cells
-// accept what the columns hold (TEXT or NULL, INTEGER or NULL) and, as
-// database/sql would, the digits of an integer given as text; anything else
-// is an error naming the value.
+// driver's value as it is, and the cell stores it, so that in the browser
+// no large reflective function reaches V8's optimizing compiler during a
+// cold first trace, on the cores the trace needs (see engine/DECISIONS.md,
+// "Rows scanned into cells"). The cells accept what the columns hold (TEXT
+// or NULL, INTEGER or NULL) and, as database/sql would, the digits of an
+// integer given as text; anything else is an error naming the value.
 
 // textCell scans a NOT NULL TEXT column into *p.
 type textCell struct{ p *string }

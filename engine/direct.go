@@ -17,8 +17,8 @@ import (
 //
 // The direct path is taken only when nobody watches the statements: with an
 // observer (the simulator's SQL panel, the timeline traces) every operation
-// reads the row first and then writes it, the shape seeds 000 and 001
-// teach, and the traces show. Both paths decide alike (the model-based
+// reads the row first and then writes it, the shape the lab teaches and
+// the traces show. Both paths decide alike (the model-based
 // tests run the direct one, the traces the other). A mutant store always
 // takes the read-then-write path, where each mutant breaks its rule.
 

@@ -270,11 +270,11 @@ func TestDispatch_NothingToClaimNeverSends(t *testing.T) {
 	}
 }
 
-// Seed 000, the whole story: courier A delivers order-7 and stalls past its
-// lease inside send; B re-dispatches the order at A's lease_until and
-// resends it; A's complete at 1001 is refused as superseded; B completes at
-// 1200. The receiver counts the quantity once.
-func TestDispatch_Seed000_LateCourierCountedOnce(t *testing.T) {
+// The late courier, the whole story: courier A delivers order-7 and stalls
+// past its lease inside send; B re-dispatches the order at A's lease_until
+// and resends it; A's complete at 1001 is refused as superseded; B
+// completes at 1200. The receiver counts the quantity once.
+func TestDispatch_LateCourierCountedOnce(t *testing.T) {
 	db := memDB(t)
 	s := newStore(t, db)
 	r := newReceiver(t, db)

@@ -19,7 +19,8 @@
 //	// complete refused (superseded): presented A#1, current B#2 until 2000, now 1001
 //	store.Complete(ctx, b, 1200, "ok")                   // nil: B's record is B's
 //
-// The seeds' operations and their homes:
+// The lab's operations (the names the course and the traces use) and
+// their homes:
 //
 //	New(ctx, db, opts...)                   init_db       always; idempotent
 //	Enqueue(ctx, NewJob)                    enqueue       the id is new (else false, nothing changed)
@@ -62,7 +63,7 @@
 // whose WHERE holds every rule (direct.go): a single statement is a write
 // transaction of its own in SQLite; when it matches nothing, nothing
 // changed and the read-then-write path finds the refusal. With an observer
-// (the simulator), every operation reads first, as the seeds teach and the
+// (the simulator), every operation reads first, as the lab teaches and the
 // traces show. Nothing outside the database (a send, a callback) runs
 // inside a transaction. File databases use a rollback journal
 // (journal_mode=DELETE).

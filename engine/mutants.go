@@ -7,8 +7,10 @@ package engine
 // builds with the "mutants" tag; in a normal build WithMutant refuses every
 // name and Mutants returns nothing.
 //
-// The first eight are the "wrong changed fragments" of seed 001's worksheet;
-// the rest break the courier queue's rules (seed 000).
+// The first eight break the fencing lab's operations (init_db, enqueue,
+// state, claim, renew, complete, release, claim_many), one changed fragment
+// each, as the worksheet plays them; the rest break the courier queue's
+// rules.
 const (
 	MutantSchemaReset           = "schema-reset"            // init_db drops the table: reopening resets every token
 	MutantEnqueueReplace        = "enqueue-replace"         // INSERT OR REPLACE: re-enqueue resets a lease in progress

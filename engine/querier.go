@@ -25,9 +25,9 @@ import (
 // into the cells. The statements, their order, the transaction and the
 // outcome are the same; what it leaves out is database/sql's per-statement
 // machinery, above all the conversion of every scanned column
-// (convertAssignRows), a function large enough that V8 recompiled it with
-// its optimizing compiler during the browser's cold first trace, 60-150 ms
-// of CPU on 2 cores (issue 15).
+// (convertAssignRows), a function large enough that V8 recompiles it with
+// its optimizing compiler during the browser's cold first trace (see
+// engine/DECISIONS.md, "Statements on the driver's own connection").
 
 // querier is where the store runs a statement: database/sql's *sql.DB,
 // *sql.Conn or *sql.Tx (sqlQuerier), or a driver's connection

@@ -28,7 +28,7 @@ func TestRejection_ShowsOpReasonPresentedCurrentNow(t *testing.T) {
 		wantCurrentID string // "" : the row as read after the refusal
 		want          string
 	}{
-		{"seed 000: stale complete", "order-7", func(t *testing.T, s *engine.Store) (engine.Lease, error) {
+		{"stale complete after a reclaim", "order-7", func(t *testing.T, s *engine.Store) (engine.Lease, error) {
 			enqueueOK(t, s, engine.NewJob{ID: "order-7", Qty: 2})
 			a := claimOK(t, s, "order-7", "A", 0, 1000)
 			claimOK(t, s, "order-7", "B", 1000, 1000)

@@ -395,8 +395,8 @@ func (s *Store) Inspect(ctx context.Context, ids ...string) ([]Job, error) {
 	}
 	if len(ids) == 1 {
 		// The text of Get and of every operation's read: one statement for
-		// SQLite to compile, not two (issue 15: the browser's cold start
-		// parses as little as it can).
+		// SQLite to compile, not two, so that the browser's cold start
+		// parses as little as it can.
 		return s.inspect(ctx, selectJob, ids[0])
 	}
 	args := make([]any, len(ids))

@@ -303,7 +303,7 @@ export const en = {
   exploreFailed: (msg) => `The explorer could not search: ${msg}`,
   exploreNoMutants: 'This engine has no mutants to tell apart.',
 
-  // ---- course sites (the guide; issue 13) ----
+  // ---- course sites (the author's guide) ----
   guideLink: "Course author's guide",
 };
 
@@ -533,7 +533,7 @@ export const ko = {
   exploreFailed: (msg) => `탐색기가 찾지 못했습니다: ${msg}`,
   exploreNoMutants: '이 엔진에는 가려낼 변형이 없습니다.',
 
-  // ---- course sites (the guide; issue 13) ----
+  // ---- course sites (the author's guide) ----
   guideLink: '강의 작성자 안내서',
 };
 

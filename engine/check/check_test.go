@@ -73,7 +73,7 @@ func failing(vs []check.Verdict) (names []string, details string) {
 	return names, details
 }
 
-// The stale-completion timeline of the design: claim, reclaim at the
+// The late courier's timeline: claim, reclaim at the
 // instant the first lease ends, the late complete refused, the new owner's
 // complete accepted. Every invariant holds after every step.
 func TestObserve_LateCourierHistoryHoldsEveryInvariant(t *testing.T) {

@@ -14,8 +14,9 @@ import (
 
 // Open opens (creating if missing) the SQLite file at path with a busy
 // timeout, a rollback journal (journal_mode=DELETE, not WAL: a work queue has
-// no long readers to protect, and the seeds ask for it), synchronous=FULL and
-// BEGIN IMMEDIATE write transactions.
+// no long readers to protect, and the database stays one file, with no -wal
+// or -shm file beside it), synchronous=FULL and BEGIN IMMEDIATE write
+// transactions.
 func Open(path string) (*sql.DB, error) {
 	if !validPath(path) {
 		return nil, fmt.Errorf("%w: %q", ErrName, path)

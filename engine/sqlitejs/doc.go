@@ -5,13 +5,11 @@
 // engine worker and make wasm-test's Node runner (wasm/node/run.mjs) load it
 // before the Go program starts.
 //
-// Why: the engine's Go module then holds no SQLite of its own. With SQLite
-// translated to Go (wasm2go) and compiled by Go's WebAssembly backend, the
-// page's module was 10.0 MB (1.96 MB brotli) and V8 spent 518 ms compiling
-// its sqlite3_step alone; without it the module is 5.6 MB (1.12 MB), and
-// clang's sqlite3.wasm adds 0.88 MB (0.35 MB) of much smaller functions as
-// SQLite's official build, 0.53 MB (0.22 MB) as the engine's own, which
-// leaves out what the engine never uses (issue 15; make bench measures it).
+// Why: the engine's Go module then holds no SQLite of its own, and V8
+// compiles clang's much smaller functions instead of one SQLite translated
+// to Go; the engine's own build leaves out what the engine never uses (see
+// engine/DECISIONS.md, "SQLite beside the Go module, built by clang"; make
+// bench measures the sizes).
 //
 // The contract is github.com/ncruces/go-sqlite3/driver's, as the engine
 // opens it natively (engine/sqlitedb), held by one conformance suite that

@@ -17,7 +17,7 @@ import (
 // bytes in one buffer the bridge owns (its io, a Uint8Array), never as
 // JavaScript values: a JavaScript string or array reaching Go costs a
 // finalizer, an encoding and an allocation on both sides each, and a run's
-// cells were most of what crossed (issue 15). The layout, little-endian,
+// cells are most of what crosses. The layout, little-endian,
 // as web/sqlite-bridge.js reads and writes it:
 //
 //	arguments  uint32 count, then one per parameter: a kind byte, then

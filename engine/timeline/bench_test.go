@@ -58,7 +58,7 @@ func BenchmarkRun_200Steps(b *testing.B) {
 	b.ReportMetric(float64(200*b.N)/b.Elapsed().Seconds(), "steps/s")
 }
 
-// BenchmarkRun_LateCourier is DESIGN's four-step example end to end.
+// BenchmarkRun_LateCourier is the late courier's four steps end to end.
 func BenchmarkRun_LateCourier(b *testing.B) {
 	tl, err := timeline.LoadLibrary("01-late-courier.tl")
 	if err != nil {

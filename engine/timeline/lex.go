@@ -108,8 +108,8 @@ func (p *parser) lex(line string) (lexed, bool) {
 // space, a quote or "->", whichever comes first, or at the line's end. A
 // '#' inside a word is the word's (a comment starts only where a word
 // would). lex takes a word's run at once, not a rune at a time: in
-// WebAssembly the loop V8 optimizes first is then this small one, not lex
-// (issue 15).
+// WebAssembly the loop V8 optimizes first is then this small one, not lex,
+// during the browser's cold first run.
 func wordEnd(runes []rune, i int) int {
 	for ; i < len(runes); i++ {
 		switch r := runes[i]; {

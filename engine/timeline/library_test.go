@@ -163,8 +163,9 @@ func TestLibrary_TraceIsByteIdenticalOnEveryRun(t *testing.T) {
 	}
 }
 
-// designExample is DESIGN.md's timeline, character for character.
-const designExample = `# Late courier: the stale stamp is refused
+// lateCourier is the library's first timeline, character for character:
+// the late courier's stale complete refused, in four steps.
+const lateCourier = `# Late courier: the stale stamp is refused
 lease 1000ms
 job order-7 qty=2
 
@@ -174,16 +175,16 @@ job order-7 qty=2
 1200ms  B complete order-7         -> ok
 `
 
-func TestLibrary_FirstIsTheDesignExampleAsWritten(t *testing.T) {
+func TestLibrary_FirstIsTheLateCourierAsWritten(t *testing.T) {
 	names := timeline.LibraryNames()
 	src, err := timeline.LibrarySource(names[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	if src != designExample {
-		t.Fatalf("%s is not DESIGN's example as written:\n%s", names[0], src)
+	if src != lateCourier {
+		t.Fatalf("%s is not the late courier as written:\n%s", names[0], src)
 	}
-	tr, err := memrun.RunSource(context.Background(), "design.tl", designExample, timeline.Options{})
+	tr, err := memrun.RunSource(context.Background(), "late-courier.tl", lateCourier, timeline.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -132,7 +132,8 @@ func newRunner(ctx context.Context, db *sql.DB, tl *Timeline, opts Options) (*ru
 // storage if the timeline uses them: init_db, at the start and at every
 // reopen. A timeline that never sends, delivers, writes or reads neither
 // creates nor shows their tables: its trace's setup is the jobs' schema,
-// and SQLite parses and runs less before the first step (issue 15).
+// and SQLite parses and runs less before the first step (see
+// engine/DECISIONS.md, "Tables a timeline does not use").
 func (r *runner) open() error {
 	opts := []engine.Option{engine.WithMutant(r.mutant), engine.WithObserver(r.observe)}
 	store, err := engine.New(r.ctx, r.db, opts...)

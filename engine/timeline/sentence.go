@@ -17,7 +17,8 @@ import (
 // Why not fmt: in WebAssembly fmt's printer is one large function whose
 // loop over a format V8 recompiles with its optimizing compiler after a
 // few hundred characters, which the explanations of a dozen steps reach
-// during the browser's cold first run (issue 15); this loop is small.
+// during the browser's cold first run; this loop is small (see
+// engine/DECISIONS.md, "Small hot loops in WebAssembly").
 func sentence(format string, args ...any) string {
 	b := make([]byte, 0, len(format)+32)
 	next, reordered := 0, false

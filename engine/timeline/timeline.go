@@ -2,11 +2,12 @@ package timeline
 
 import "github.com/leaselab/leaselab/engine"
 
-// Verb is what a step line does. The verbs cover both seed systems — the
-// fencing lab (claim, renew, complete, release, claim_many, state) and the
-// courier queue (claim-next, send, deliver, enqueue) — and the stories
-// around them: the fenced storage (write, read), what happens to workers
-// (pause, crash), time passing (wait) and the store opened again (reopen).
+// Verb is what a step line does. The verbs cover both systems the course
+// teaches — the fencing lab (claim, renew, complete, release, claim_many,
+// state) and the courier queue (claim-next, send, deliver, enqueue) — and
+// the stories around them: the fenced storage (write, read), what happens
+// to workers (pause, crash), time passing (wait) and the store opened again
+// (reopen).
 type Verb string
 
 const (
@@ -29,7 +30,7 @@ const (
 	VerbDeliver Verb = "deliver"
 	// VerbEnqueue adds a job mid-timeline (Store.Enqueue).
 	VerbEnqueue Verb = "enqueue"
-	// VerbState reads one job (Store.Get): the seeds' state.
+	// VerbState reads one job (Store.Get): the lab's state operation.
 	VerbState Verb = "state"
 	// VerbWrite stores a value at the fenced storage with the actor's lease
 	// of the job (Storage.Write): accepted unless a higher token wrote
@@ -47,7 +48,7 @@ const (
 	// VerbWait lets time pass to the step's instant; nothing else happens.
 	// It has no actor.
 	VerbWait Verb = "wait"
-	// VerbReopen opens the store again over the same database: the seeds'
+	// VerbReopen opens the store again over the same database: the lab's
 	// init_db, run again, which must never reset a row or a token.
 	VerbReopen Verb = "reopen"
 )

@@ -210,7 +210,7 @@ var plain = func() (t [256]bool) {
 // plainPrefix is the length of s's longest prefix of plain bytes. It is
 // the loop every byte of a trace's strings goes through, kept apart and
 // small: in WebAssembly the loop is what V8 optimizes first, and the cost
-// of that grows with the function around it (issue 15).
+// of that grows with the function around it.
 func plainPrefix(s string) int {
 	for i := 0; i < len(s); i++ {
 		if !plain[s[i]] {

@@ -44,10 +44,11 @@
 // on WebAssembly has one thread, so the run holds the worker's thread
 // until it ends, and only the worker's.
 //
-// The engine touches no DOM. DESIGN.md suggested DOM views through
-// honnef.co/go/js/dom/v2; the issue's requirement that a run never freezes
-// the tab wins: a worker has no DOM, so the engine reports by its answers
-// and engine.js, on the main thread, keeps <html data-engine> and draws.
+// The engine touches no DOM: it runs in a Web Worker so that a run never
+// freezes the tab, and a worker has no DOM, so the engine reports by its
+// answers and engine.js, on the main thread, keeps <html data-engine> and
+// draws (see engine/DECISIONS.md, "The engine in a Web Worker, without DOM
+// views").
 package main
 
 import (
@@ -129,7 +130,7 @@ func promise(work func() (any, error)) js.Value {
 // presize grows the calling goroutine's stack at once to what a run needs,
 // while it is shallow: growing it step by step as a run goes deeper copies
 // every frame at each doubling, which in WebAssembly is slow and makes V8
-// optimize the runtime's stack walker in a cold start (issue 15).
+// optimize the runtime's stack walker in a cold start.
 //
 //go:noinline
 func presize() {

@@ -15,7 +15,7 @@ import (
 	"github.com/leaselab/leaselab/wasm/simrun"
 )
 
-// The course-site goals of issue 13: a page with five author timelines,
+// The course page's goals: a page with five author timelines,
 // prerendered (leaselab prerender), draws its first trace this soon after
 // navigation, cold, and fetches no byte of WebAssembly before the reader
 // asks for something the traces do not hold.

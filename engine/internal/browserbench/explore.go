@@ -14,7 +14,7 @@ import (
 	"github.com/leaselab/leaselab/wasm/simrun"
 )
 
-// The explorer's goals (issue 14): every mutant told apart within the
+// The explorer's goals: every mutant told apart within the
 // default scope in at most this long, natively and in the browser.
 const (
 	goalExploreNative  = 2 * time.Second
@@ -172,7 +172,7 @@ func (r results) writeExplorer(w io.Writer) error {
 	if len(r.Explore) == 0 {
 		return nil
 	}
-	fmt.Fprintf(w, "\nthe explorer (issue 14), default scope; natively in this process, in Chromium in the page's explorer worker\n")
+	fmt.Fprintf(w, "\nthe explorer, default scope; natively in this process, in Chromium in the page's explorer worker\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "goal\tsteps\tstates\tnative\tstates/s\tChromium\tstates/s\tChromium/native\tgoal native\tgoal Chromium\t")
 	var nat, web float64

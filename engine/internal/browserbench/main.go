@@ -2,7 +2,7 @@
 // the official SQLite WebAssembly build (npm @sqlite.org/sqlite-wasm, pinned
 // in web/.sqlite-wasm: the same SQLite, 3.54.1, as the engine's own build,
 // wasm/sqlite), in one headless-Chromium run with a fresh profile, and prints
-// a table and the issue's goals, each met or MISSED:
+// a table and the goals, each met or MISSED:
 //
 //	go run -tags mutants ./engine/internal/browserbench [-web web] [-sqlite DIR]
 //
@@ -35,24 +35,24 @@
 //  5. the simulator opening, by link, a timeline of the most steps a
 //     timeline may have, its main thread watched for long tasks until the
 //     engine's trace of it is drawn (longrun.go);
-//  6. the explorer (issue 14): every mutant told apart within the default
-//     scope and an exhaustive search, natively in this process and in the
-//     page's explorer worker, side by side (explore.go; built with the
-//     mutants tag, as make bench does);
+//  6. the explorer: every mutant told apart within the default scope and
+//     an exhaustive search, natively in this process and in the page's
+//     explorer worker, side by side (explore.go; built with the mutants
+//     tag, as make bench does);
 //  7. the cold first results again, each round in a browser of its own
 //     with a fresh profile, the side loaded first alternating (fresh.go):
 //     the official build's first cycle and the simulator's engine's first
 //     trace, 5 rounds at full speed, then 3 with every renderer slowed 4x
-//     (slow.go) on a timeline of the simulator's own; issue 15's goals on
-//     the cold start take their medians, one cold load swinging by a third;
-//     beside them, the CPU time each side's load cost the whole browser
-//     (every process, from /proc), which on 2 cores bounds the first result,
-//     and where the simulator's went: the medians of its first paint, of
-//     each step of the engine's start as engine.js marks it (its worker
-//     running, its module compiled, SQLite bridged, the Go program up) and
-//     of its first trace shown;
-//  8. a course page (issue 13): a bundle (make dist) and a lesson with five
-//     of the library's timelines as Markdown fences, prerendered (leaselab
+//     (slow.go) on a timeline of the simulator's own; the goals of the
+//     engine in the browser on the cold start take their medians, one cold
+//     load swinging by a third; beside them, the CPU time each side's load
+//     cost the whole browser (every process, from /proc), which on 2 cores
+//     bounds the first result, and where the simulator's went: the medians
+//     of its first paint, of each step of the engine's start as engine.js
+//     marks it (its worker running, its module compiled, SQLite bridged, the
+//     Go program up) and of its first trace shown;
+//  8. a course page: a bundle (make dist) and a lesson with five of the
+//     library's timelines as Markdown fences, prerendered (leaselab
 //     prerender), cold: the first trace painted and the bytes of
 //     WebAssembly fetched before any interaction; then the same page on a
 //     bundle of its own that nothing was prerendered into, cold: the

@@ -17,8 +17,9 @@ func measured(v float64) bool {
 	return !math.IsNaN(v) && !math.IsInf(v, 0)
 }
 
-// The goals of issue 15 (the engine in the browser), each against the
-// official build doing the same work in the same run.
+// The goals of the engine in the browser, each against the official build
+// doing the same work in the same run (see engine/DECISIONS.md, "The
+// browser benchmark's goals").
 const (
 	// goalEngineTraceRatio: the engine's own first trace, cold, takes at
 	// most this many times the official build's first result, cold; also
@@ -40,8 +41,9 @@ const (
 	goalLongTaskMillis = 100
 )
 
-// The goals of issue 4, point 8, that issue 15 left as they were (its
-// memory goals replace issue 4's).
+// The goals of the simulator page: what it loads and how soon a reader
+// sees the timeline and its first trace. Its memory is held by the goals of
+// the engine in the browser.
 const (
 	// goalPageBrotli is the most the simulator page may load, brotli: 3 MB,
 	// in decimal megabytes (3,000,000 bytes).
@@ -120,8 +122,8 @@ type results struct {
 	// Fresh is the cold first results again, medians of freshRounds
 	// fresh browsers (fresh.go): Sim.EngineTraceCold and
 	// Official.FirstCold; Slow the same, the processor slowed slowFactor
-	// times, medians of slowRounds. Issue 15's goals on the engine's cold
-	// start are on these.
+	// times, medians of slowRounds. The goals of the engine in the browser
+	// on its cold start are on these.
 	Fresh, Slow struct{ Sim, Official side }
 
 	// EngineBrotli is the bytes of engineFiles, precompressed with brotli.
@@ -148,7 +150,7 @@ func newResults() results {
 	return r
 }
 
-// goal is one goal of the issue with what the run measured for it.
+// goal is one goal of the benchmark with what the run measured for it.
 type goal struct {
 	Name     string
 	Measured float64 // NaN: not measured
@@ -177,8 +179,8 @@ func (g goal) verdict() string {
 	return "MISSED"
 }
 
-// goals evaluates issue 15's goals on r.
-func (r results) goals() []goal {
+// engineGoals evaluates the goals of the engine in the browser on r.
+func (r results) engineGoals() []goal {
 	official := func(name string, v float64) string {
 		return fmt.Sprintf("the official build's %s (%s)", name, millis(v))
 	}
@@ -208,8 +210,8 @@ func (r results) goals() []goal {
 	}
 }
 
-// firstRoundGoals evaluates issue 4's goals that still stand.
-func (r results) firstRoundGoals() []goal {
+// pageGoals evaluates the simulator page's goals on r.
+func (r results) pageGoals() []goal {
 	return []goal{
 		{Name: "everything the simulator page loads, brotli", Unit: "bytes",
 			Measured: r.Sim.BrotliBytes, Limit: goalPageBrotli, Basis: "3 MB = 3,000,000 bytes"},
@@ -320,13 +322,13 @@ func (r results) writeGoals(w io.Writer) error {
 		}
 		return tw.Flush()
 	}
-	if err := list("goals (issue 15)", r.goals()); err != nil {
+	if err := list("the engine in the browser's goals", r.engineGoals()); err != nil {
 		return err
 	}
-	if err := list("the first round's goals (issue 4)", r.firstRoundGoals()); err != nil {
+	if err := list("the simulator page's goals", r.pageGoals()); err != nil {
 		return err
 	}
-	if err := list("the course site's goals (issue 13)", r.courseGoals()); err != nil {
+	if err := list("the course page's goals", r.courseGoals()); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "  (not a goal) the course page without prerendering: the engine's first trace, cold: %s (prerendered: %s)\n",

@@ -42,7 +42,7 @@ func measuredRun() results {
 }
 
 func allGoals(r results) []goal {
-	return append(append(append(r.goals(), r.firstRoundGoals()...), r.moments()...), r.courseGoals()...)
+	return append(append(append(r.engineGoals(), r.pageGoals()...), r.moments()...), r.courseGoals()...)
 }
 
 func goalNamed(t *testing.T, r results, prefix string) goal {

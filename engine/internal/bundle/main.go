@@ -7,8 +7,7 @@
 // imports and Go's wasm_exec.js, which every page's engine starts (engine.js)
 // instead of a worker that fetches two more scripts. On 2 cores each request
 // costs the browser and its network service CPU time that the engine's cold
-// start needs (issue 15: the simulator fetched 24 URLs where the official
-// SQLite page fetches 5).
+// start needs (see engine/DECISIONS.md, "One bundle per page and worker").
 //
 //	go run ./engine/internal/bundle [-web web]
 //

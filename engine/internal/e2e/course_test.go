@@ -727,7 +727,7 @@ func TestPage_ShareEmbedPanelGivesTheElementAndTheFrameSnippets(t *testing.T) {
 // stepLine matches a step line of a timeline (it starts with its time).
 var stepLine = regexp.MustCompile(`(?m)^\+?\d+ms `)
 
-// Issue 14.3: a worksheet whose timeline does not yet tell the engines
+// A worksheet whose timeline does not yet tell the engines
 // apart offers a hint; the explorer (in a worker of its own) finds the
 // shortest timeline that does — the native explorer's, byte for byte —
 // and the hint reveals it a step at a time, then opens it in the

@@ -41,7 +41,7 @@ type labelReport struct {
 	Outside  []string `json:"outside"`
 }
 
-// Issue 12.7: no label the lanes draw may cover another, for any timeline
+// No label the lanes draw may cover another, for any timeline
 // of the library (whatever the page's story picker lists), at a phone's,
 // a tablet's and a desktop's width, in English and in Korean.
 func TestLanes_NoLabelOverlapsAnotherInAnyLibraryTimelineAt360_768And1280Pixels(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// story uses what issue 11's stories need drawn: a note, a pause, a worker
+// story uses what the library's stories need drawn: a note, a pause, a worker
 // whose clock runs ahead, a violation the story announces (violates=), the
 // fenced storage and a crash that makes a worker forget its lease.
 const story = `# Paused worker, skewed clock, fenced storage
