@@ -20,8 +20,8 @@
 //     and changes nothing; same-origin pages, curl and other clients that
 //     are no browser keep working.
 //   - Clock: -clock client (the default, for virtual clocks) takes each
-//     request's "now" as is, so whoever can write can hold a job until a
-//     "now" in the far future; -clock server takes every time from this
+//     request's "now" from 0 up to httpapi.MaxClockLead (1 s) ahead of
+//     this server's clock; -clock server takes every time from this
 //     server's clock and refuses a request that carries "now".
 //   - Connections (serveLimits): headers within 5 s and 64 KiB, a whole
 //     request within 20 s (a stalled body is dropped then), an answer
