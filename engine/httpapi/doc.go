@@ -108,7 +108,9 @@
 //	503 busy                every timeline slot is taken; Retry-After: 1
 //	503 timeout             the timeline ran to its deadline and was stopped
 //
-// A 5xx never means the client erred. Every call is safe to repeat: a
+// A 5xx never means the client erred. A panic while answering, in the
+// handler or in a goroutine the request started (a timeline's run, the
+// engine's concurrent claim), is that request's 500; the server goes on. Every call is safe to repeat: a
 // claim whose answer was lost either won (the retry is refused "held"
 // with current.owner the caller's) or did not. Clients retry a 503 (the
 // Workers runtime answers one when an instance restarts mid-request).
