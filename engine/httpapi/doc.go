@@ -81,7 +81,7 @@
 // complete it. Fencing holds whatever the time: a stale token is refused.
 // Choose server for queues that real workers share; client for virtual
 // clocks (lessons, the contract suite, tests that step time by hand).
-
+//
 // # Answers
 //
 // Every error body is {"error": code, "message": for people}; a refusal
