@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 )
@@ -216,7 +217,9 @@ type ClaimOutcome struct {
 // order: the winner's lease, and for each of the others the Rejection a
 // Claim at that moment gets (held by the winner, done, quarantined, not
 // found). At most one outcome has a nil Refusal. An error comes only from
-// the database (or ErrInvalid for bad arguments, before anything runs).
+// the database (or ErrInvalid for bad arguments, before anything runs), or
+// is ErrPanicked: a contender's goroutine panicked (in the driver, say),
+// and the call answers that instead of the process dying.
 func (s *Store) ClaimManyOutcomes(ctx context.Context, id string, owners []string, now, ttl int64) ([]ClaimOutcome, error) {
 	for _, o := range owners {
 		if err := checkClaimArgs(id, o, now, ttl); err != nil {
@@ -251,10 +254,21 @@ func (s *Store) ClaimManyOutcomes(ctx context.Context, id string, owners []strin
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			conn, err := s.db.Conn(ctx)
-			if arrived.Add(1) <= int64(together) {
-				ready.Done()
+			waited := false // this goroutine has counted itself at the barrier
+			arrive := func() {
+				if !waited && arrived.Add(1) <= int64(together) {
+					ready.Done()
+				}
+				waited = true
 			}
+			defer func() {
+				if p := recover(); p != nil {
+					errs[i] = fmt.Errorf("%w: the claim of %q by %q: %v", ErrPanicked, id, owner, p)
+					arrive() // a panic before the barrier must not leave the others waiting
+				}
+			}()
+			conn, err := s.db.Conn(ctx)
+			arrive()
 			if err != nil {
 				errs[i] = err
 				return

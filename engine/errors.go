@@ -33,6 +33,12 @@ var (
 	// be tried again later. With transactions the database serializes the
 	// writers instead (a busy timeout, then the driver's error).
 	ErrContention = errors.New("contention: the row kept changing under the operation")
+	// ErrPanicked: a goroutine the store started for the call (one
+	// contender of ClaimManyOutcomes) panicked; the call returns this,
+	// wrapped with the contender and the panic's value, instead of the
+	// process dying. A transaction the contender held was rolled back.
+	// It is the server's failure, never the caller's.
+	ErrPanicked = errors.New("panicked")
 
 	// ErrNotFound: no job has that id.
 	ErrNotFound = errors.New("not found")

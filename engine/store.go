@@ -238,9 +238,18 @@ type txn interface {
 }
 
 // transact runs fn on q inside tx, which the caller began: a refusal (see
-// isRefusal) is committed and returned; any other error rolls back.
+// isRefusal) is committed and returned; any other error rolls back, and so
+// does a panic in fn, which then goes on (the connection is not left
+// holding the write lock).
 func (s *Store) transact(tx txn, q querier, fn func(q querier) error) error {
+	returned := false
+	defer func() {
+		if !returned {
+			tx.Rollback()
+		}
+	}()
 	err := fn(q)
+	returned = true
 	if err != nil && !isRefusal(err) {
 		s.note(Statement{SQL: "ROLLBACK"})
 		tx.Rollback()

@@ -20,12 +20,14 @@
 //     and changes nothing; same-origin pages, curl and other clients that
 //     are no browser keep working.
 //   - Clock: -clock client (the default, for virtual clocks) takes each
-//     request's "now" as is, so whoever can write can hold a job until a
-//     "now" in the far future; -clock server takes every time from this
+//     request's "now" from 0 up to httpapi.MaxClockLead (1 s) ahead of
+//     this server's clock; -clock server takes every time from this
 //     server's clock and refuses a request that carries "now".
 //   - Connections (serveLimits): headers within 5 s and 64 KiB, a whole
 //     request within 20 s (a stalled body is dropped then), an answer
-//     within 60 s of the headers, an idle connection kept 2 minutes.
+//     within 60 s of the headers, an idle connection kept 30 s, at most
+//     1024 connections at once (at the cap a new one closes the longest
+//     idle one).
 //   - Requests: JSON bodies up to 64 KiB, timeline texts up to
 //     limits.Default.TextBytes, a timeline run up to 10 s, at most
 //     2xGOMAXPROCS runs at once (503 with Retry-After beyond).
@@ -150,7 +152,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	log.Printf("leaselab: serving %s on http://%s/", *webDir, ln.Addr())
 	log.Printf("leaselab: HTTP API on http://%s/api/ over %s, clock mode %s", ln.Addr(), *dbPath, mode)
-	srv := newServer(siteHandler(site, api, ln.Addr()), serveLimits)
+	srv, ln := newServer(siteHandler(site, api, ln.Addr()), serveLimits, ln)
 	// Ctrl-C or SIGTERM: finish the requests in flight, then close the
 	// database, so no write is cut off half-way by the server itself.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

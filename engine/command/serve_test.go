@@ -27,6 +27,7 @@ var testLimits = connLimits{
 	Read:           600 * time.Millisecond,
 	Write:          5 * time.Second,
 	Idle:           time.Second,
+	MaxConns:       64,
 	MaxHeaderBytes: 1 << 10,
 }
 
@@ -45,7 +46,7 @@ func startServer(t *testing.T, l connLimits) string {
 		t.Fatal(err)
 	}
 	site := webserve.Handler(fstest.MapFS{"index.html": {Data: []byte("<!doctype html>")}})
-	srv := newServer(siteHandler(site, api, ln.Addr()), l)
+	srv, ln := newServer(siteHandler(site, api, ln.Addr()), l, ln)
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
 	return ln.Addr().String()
@@ -185,10 +186,21 @@ func TestServeLimits_BoundAStalledClientAndLetATimelineAnswer(t *testing.T) {
 	if l.Write <= httpapi.DefaultTimelineDeadline+l.Read/2 {
 		t.Errorf("write %v: want room for a body and a %v timeline", l.Write, httpapi.DefaultTimelineDeadline)
 	}
-	if l.Idle <= 0 || l.MaxHeaderBytes <= 0 {
-		t.Errorf("idle %v, max header bytes %d: want both set", l.Idle, l.MaxHeaderBytes)
+	if l.Idle <= 0 || l.Idle > time.Minute || l.MaxHeaderBytes <= 0 {
+		t.Errorf("idle %v, max header bytes %d: want both set, idle at most a minute", l.Idle, l.MaxHeaderBytes)
 	}
-	srv := newServer(http.NotFoundHandler(), l)
+	if l.MaxConns <= 0 || l.MaxConns > 4096 {
+		t.Errorf("max conns %d: want a cap far below a process's usual file descriptor limits", l.MaxConns)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	srv, capped := newServer(http.NotFoundHandler(), l, ln)
+	if _, ok := capped.(*cappedListener); !ok || srv.ConnState == nil {
+		t.Errorf("newServer does not hold its listener to MaxConns: %T, ConnState %v", capped, srv.ConnState != nil)
+	}
 	if srv.ReadTimeout != l.Read || srv.ReadHeaderTimeout != l.ReadHeader || srv.WriteTimeout != l.Write ||
 		srv.IdleTimeout != l.Idle || srv.MaxHeaderBytes != l.MaxHeaderBytes {
 		t.Errorf("newServer does not apply its limits: %+v", srv)

@@ -22,6 +22,10 @@ type connLimits struct {
 	// Idle is the longest a kept-alive connection waits for its next
 	// request.
 	Idle time.Duration
+	// MaxConns bounds the connections open at once (see connCap): at the
+	// cap a new one closes the longest idle one, or waits for a busy one
+	// to end if none is idle.
+	MaxConns int
 	// MaxHeaderBytes bounds the request line and headers (net/http allows
 	// 4096 bytes more); a larger request is 431.
 	MaxHeaderBytes int
@@ -32,7 +36,8 @@ var serveLimits = connLimits{
 	ReadHeader:     5 * time.Second,
 	Read:           20 * time.Second,
 	Write:          httpapi.DefaultTimelineDeadline + 50*time.Second,
-	Idle:           2 * time.Minute,
+	Idle:           30 * time.Second,
+	MaxConns:       1024,
 	MaxHeaderBytes: 64 << 10,
 }
 
@@ -45,8 +50,10 @@ func siteHandler(site, api http.Handler, addr net.Addr) http.Handler {
 	return httpapi.GuardHost(addr, mux)
 }
 
-// newServer returns the server of h under limits l.
-func newServer(h http.Handler, l connLimits) *http.Server {
+// newServer returns the server of h under limits l, and ln held to
+// l.MaxConns: serve on the listener it returns.
+func newServer(h http.Handler, l connLimits, ln net.Listener) (*http.Server, net.Listener) {
+	conns := newConnCap(l.MaxConns)
 	return &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: l.ReadHeader,
@@ -54,5 +61,6 @@ func newServer(h http.Handler, l connLimits) *http.Server {
 		WriteTimeout:      l.Write,
 		IdleTimeout:       l.Idle,
 		MaxHeaderBytes:    l.MaxHeaderBytes,
-	}
+		ConnState:         conns.track,
+	}, conns.listener(ln)
 }

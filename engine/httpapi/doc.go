@@ -61,17 +61,38 @@
 // (WithClockMode; leaselab serve -clock; the Worker's LEASELAB_CLOCK):
 //
 //   - client (ClientClock, the default: virtual clocks are the teaching
-//     use): a request may carry "now", and the engine takes it as is.
-//     Omitted or null, the server reads its own clock (time.Now in
-//     milliseconds unless WithClock says otherwise); every answer that
-//     took a time says which in "now". The hazard: whoever can write to
-//     the API can claim a job at a "now" in the far future, and the lease
-//     then holds the job until the server's clock gets there (the red team
-//     held one for 285 years). Fencing still holds — a stale token is
-//     refused whatever the time — but "at most one valid lease at any
-//     instant" holds only as far as the callers' clocks agree.
+//     use): a request may carry "now", any instant from 0 up to
+//     MaxClockLead (1 s) past the server's clock; further ahead is 400,
+//     naming that window, and changes nothing. Omitted or null, the
+//     server reads its own clock (time.Now in milliseconds unless
+//     WithClock says otherwise); every answer that took a time says which
+//     in "now".
 //   - server (ServerClock): every time is the server's clock; a request
 //     that carries "now", null included, is 400 and changes nothing.
+//
+// What one client can do to another's job. The API authenticates no one,
+// and a lease's owner and token are in every job's answer: whoever can
+// write may claim a free job (for at most MaxTTL, renewing it again and
+// again), use up a job's max_attempts by claiming and releasing it, and
+// renew, complete or release any lease it can read, in either mode.
+// Fencing is for workers that cooperate, not a lock against an attacker;
+// a server that strangers reach needs a guard in front of it. What the
+// client mode adds to that is bounded by the window: a now in the past
+// only makes the rules judge an earlier instant, at which every lease that
+// has not ended by the server's clock is still held and every deadline
+// that has not passed by it has not passed; a now at most MaxClockLead
+// ahead ends another's lease, or passes a job's deadline (the claim that
+// quarantines it), at most MaxClockLead early, and no lease outlives the
+// server's clock plus MaxClockLead plus MaxTTL. A client cannot take a
+// job another holds before its lease ends (less MaxClockLead), nor
+// quarantine a job by deadline before the deadline (less MaxClockLead).
+// What a past now does allow is a client's own lateness: a claim at an
+// earlier instant may take a job no one holds whose deadline has passed by
+// the server's clock (its lease then ends at that deadline, in the past),
+// and a holder whose lease has ended but was not taken may still renew or
+// complete it. Fencing holds whatever the time: a stale token is refused.
+// Choose server for queues that real workers share; client for virtual
+// clocks (lessons, the contract suite, tests that step time by hand).
 //
 // # Answers
 //
@@ -99,7 +120,9 @@
 //	503 busy                every timeline slot, or every job list slot, is taken; Retry-After: 1
 //	503 timeout             the timeline ran to its deadline and was stopped
 //
-// A 5xx never means the client erred. Every call is safe to repeat: a
+// A 5xx never means the client erred. A panic while answering, in the
+// handler or in a goroutine the request started (a timeline's run, the
+// engine's concurrent claim), is that request's 500; the server goes on. Every call is safe to repeat: a
 // claim whose answer was lost either won (the retry is refused "held"
 // with current.owner the caller's) or did not. Clients retry a 503 (the
 // Workers runtime answers one when an instance restarts mid-request).
@@ -147,6 +170,7 @@
 //	one job list              limits.Default.ListPageMax jobs (limits.Default.ListPage by default)
 //	ids, owners, results      limits.Default.NameBytes, limits.Default.ResultBytes bytes; 400 over them
 //	numbers                   0..MaxSafeInteger (2^53-1), now+ttl included
+//	a request's now           at most MaxClockLead (1 s) past the server's clock (client mode)
 //
 // A timeline runs under a context that ends at its deadline or when its
 // client leaves; for a client that left nothing is written. A runner that

@@ -97,7 +97,18 @@ func New(store *engine.Store, opts ...Option) *Handler {
 // ServeHTTP answers one request. A browser's write from a page of another
 // origin is refused first (403, see crossOrigin). Every answer carries
 // X-Content-Type-Options: nosniff: a browser takes it as the JSON it says.
+// A panic while answering is the server's failure: 500, the panic in the
+// log (the engine hands back a panic in a goroutine of its own as an
+// error, engine.ErrPanicked, which is a 500 too).
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			h.internal(w, r, codeDatabase, fmt.Errorf("panic: %v", p))
+		}
+	}()
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	h.serve.ServeHTTP(w, r)
 }

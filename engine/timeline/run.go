@@ -39,9 +39,11 @@ var errSendFailed = errors.New("the receiver did not answer")
 // virtual clock. It returns the trace; failed expectations and invariant
 // violations are in it (Trace.Summary), not in the error. The error is for
 // what stops a run: ErrNotFresh, ErrLang, an unknown mutant, ctx ending
-// (checked before every step: a run nobody waits for stops), or the
-// database failing to read its rows. A database error inside a step is
-// that step's outcome ("error"), and the run goes on.
+// (checked before every step: a run nobody waits for stops), the database
+// failing to read its rows, or a panic in a goroutine of the engine
+// (engine.ErrPanicked: the server failed, not the timeline). A database
+// error inside a step is that step's outcome ("error"), and the run goes
+// on.
 //
 // Run imports no SQLite driver: db may come from any database/sql driver for
 // SQLite (package engine/timeline/memrun opens a fresh in-memory one).
@@ -289,6 +291,7 @@ type runner struct {
 	stor    *engine.Storage  // nil unless the timeline writes or reads (usesStorage)
 	checker *check.Checker
 	clock   engine.VirtualClock // true time
+	failed  error               // a failure that stops the run (engine.ErrPanicked), set by a step
 
 	mu      sync.Mutex
 	sql     []Statement                // what the observer saw since the last takeSQL

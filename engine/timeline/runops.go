@@ -95,6 +95,9 @@ func (r *runner) claimMany(s *StepLine, st *Step) []check.Op {
 	}
 	solo := r.takeSQL()
 	outs, merr := r.store.ClaimManyOutcomes(r.ctx, s.Job, rest, now, s.TTL)
+	if errors.Is(merr, engine.ErrPanicked) {
+		r.failed = merr
+	}
 	st.SQL = append(solo, serialize(r.takeSQL())...)
 	for i, a := range rest {
 		c := r.contender(a, i, outs, merr)

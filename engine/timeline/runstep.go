@@ -19,6 +19,9 @@ func (r *runner) step(i int, s *StepLine) (Step, error) {
 	r.takeSQL()
 	r.takeWritten()
 	ops, moved := r.run(s, &st)
+	if r.failed != nil {
+		return st, fmt.Errorf("%s:%d: %w", r.tl.Name, s.Line, r.failed)
+	}
 	r.clock.Set(s.End())
 	st.End = s.End()
 	if st.SQL == nil {

@@ -23,7 +23,11 @@
 //   - Only GET and HEAD (HEAD answers what GET would, without the body); a
 //     directory is served as its index.html, never listed; a file's path
 //     with a trailing slash (/app.js/) is 404; a name starting with a dot
-//     is not served. A folder on disk is served through an os.Root
+//     is not served. A directory named without its trailing slash is a
+//     301 to the cleaned path with the slash (/a/../docs is /docs/): the
+//     Location is a path of this host, never "//" or "/\" at its start,
+//     whatever the request's encoded slashes, backslashes and dots. A
+//     folder on disk is served through an os.Root
 //     (OpenDir): nothing outside it is read, symbolic links included.
 //
 // The handler owns no path prefix of its own: the caller mounts it at "/"
@@ -37,6 +41,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"path"
 	"strconv"
 	"strings"
@@ -148,7 +153,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	slash := strings.HasSuffix(r.URL.Path, "/")
 	if st, err := fs.Stat(h.fsys, name); err == nil && st.IsDir() {
 		if !slash {
-			http.Redirect(w, r, r.URL.Path+"/", http.StatusMovedPermanently)
+			redirectToDir(w, r, name)
 			return
 		}
 		name, slash = path.Join(name, "index.html"), false
@@ -200,6 +205,21 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		hdr.Set("Content-Length", strconv.FormatInt(st.Size(), 10))
 	}
 	http.ServeContent(w, r, name, st.ModTime(), rs)
+}
+
+// redirectToDir answers a request for the directory name (a cleaned name
+// inside the file system, as fileName returns it) that lacks the trailing
+// slash: 301 to "/"+name+"/", escaped. The Location is built from the
+// cleaned name, never from the request's path: a path such as
+// //evil.example/../docs cleans to /docs, and its raw form would send a
+// browser to another host.
+func redirectToDir(w http.ResponseWriter, r *http.Request, name string) {
+	loc := "/"
+	if name != "." {
+		loc += name + "/"
+	}
+	u := url.URL{Path: loc}
+	http.Redirect(w, r, u.EscapedPath(), http.StatusMovedPermanently)
 }
 
 // variant chooses what to send for the file name (plain is its stat): the

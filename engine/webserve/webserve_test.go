@@ -320,3 +320,44 @@ func TestCSP_EmbedDiffersOnlyInFrameAncestors(t *testing.T) {
 		}
 	}
 }
+
+// A directory's redirect goes to the cleaned path on this host: encoded
+// slashes, backslashes, dots and doubled slashes in the request never make
+// a Location that a browser reads as another host ("//host" or "/\host").
+func TestHandler_DirectoryRedirectStaysOnThisHost(t *testing.T) {
+	h := webserve.Handler(site)
+	for _, tc := range []struct {
+		name, target string
+		want         int
+		location     string
+	}{
+		{"plain", "/docs", http.StatusMovedPermanently, "/docs/"},
+		{"with its slash", "/docs/", http.StatusOK, ""},
+		{"the repro: encoded slashes to another host", "/%2fevil.example%2f..%2fdocs", http.StatusMovedPermanently, "/docs/"},
+		{"upper-case encoded slashes", "/%2Fevil.example%2F..%2Fdocs", http.StatusMovedPermanently, "/docs/"},
+		{"encoded slash before the name", "/%2fdocs", http.StatusMovedPermanently, "/docs/"},
+		{"double slash", "//docs", http.StatusMovedPermanently, "/docs/"},
+		{"triple slash with dots", "///evil.example/../docs", http.StatusMovedPermanently, "/docs/"},
+		{"dot segment", "/./docs", http.StatusMovedPermanently, "/docs/"},
+		{"trailing dot", "/docs/.", http.StatusMovedPermanently, "/docs/"},
+		{"dot-dot inside", "/traces/../docs", http.StatusMovedPermanently, "/docs/"},
+		{"dot-dot above the root", "/../docs", http.StatusMovedPermanently, "/docs/"},
+		{"encoded backslash", "/%5cevil.example%5c..%5cdocs", http.StatusNotFound, ""},
+		{"encoded backslash at the start", "/%5Cdocs", http.StatusNotFound, ""},
+		{"raw backslash, cleaned away", `/\evil.example/../docs`, http.StatusMovedPermanently, "/docs/"},
+		{"raw backslash kept", `/\docs`, http.StatusNotFound, ""},
+		{"encoded slash then backslash", "/%2f%5cevil.example/../docs", http.StatusMovedPermanently, "/docs/"},
+		{"nested directory", "/traces/../traces", http.StatusMovedPermanently, "/traces/"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := get(t, h, "GET", tc.target, nil)
+			loc := r.Header.Get("Location")
+			if r.StatusCode != tc.want || loc != tc.location {
+				t.Fatalf("GET %s: %d Location %q, want %d Location %q", tc.target, r.StatusCode, loc, tc.want, tc.location)
+			}
+			if strings.HasPrefix(loc, "//") || strings.HasPrefix(loc, `/\`) || strings.Contains(loc, "evil") {
+				t.Fatalf("GET %s: Location %q leaves the host", tc.target, loc)
+			}
+		})
+	}
+}

@@ -12,8 +12,10 @@
 // atomically on its single primary.
 //
 // The clock mode (httpapi.ClockMode) is the variable LEASELAB_CLOCK of
-// wrangler.toml's [vars]: "client" (the default, also when unset) or
-// "server". Any other value answers every request 500 and logs why.
+// wrangler.toml's [vars]: "server" (the default, also when unset) or
+// "client" (a request's now is taken, up to httpapi.MaxClockLead ahead of
+// the Worker's clock). Any other value answers every request 500 and logs
+// why.
 //
 // POST /api/timeline answers 501: a timeline needs a fresh database of its
 // own, and this Worker's only database is the shared queue (and it has no
@@ -53,7 +55,7 @@ func main() {
 // are idempotent (CREATE ... IF NOT EXISTS, DROP ... IF EXISTS) and cost
 // four D1 round trips.
 func serve(w http.ResponseWriter, r *http.Request) {
-	mode, err := httpapi.ParseClockMode(cloudflare.Getenv(clockVar))
+	mode, err := clockMode(cloudflare.Getenv(clockVar))
 	if err != nil {
 		unavailable(w, clockVar, err)
 		return

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/httpapi"
 	"github.com/leaselab/leaselab/engine/sqlitedb"
 )
 
@@ -109,5 +110,38 @@ func TestMigration_IsTheEngineSchema(t *testing.T) {
 	want, got := schemaOf(t, fromEngine), schemaOf(t, migrated)
 	if len(want) == 0 || !slices.Equal(got, want) {
 		t.Fatalf("the migrations create\n%s\nengine.New creates\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// The Worker reads every time on its own clock unless told otherwise:
+// LEASELAB_CLOCK unset is the server mode, and wrangler.toml ships it.
+func TestClockMode_ServerUnlessSetToClient(t *testing.T) {
+	for _, tc := range []struct {
+		setting string
+		want    httpapi.ClockMode
+		err     bool
+	}{
+		{"", httpapi.ServerClock, false},
+		{"server", httpapi.ServerClock, false},
+		{"client", httpapi.ClientClock, false},
+		{"Client", "", true},
+	} {
+		got, err := clockMode(tc.setting)
+		if got != tc.want || (err != nil) != tc.err {
+			t.Errorf("clockMode(%q) = %q, %v; want %q, error %v", tc.setting, got, err, tc.want, tc.err)
+		}
+	}
+	toml, err := os.ReadFile("wrangler.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vars []string
+	for _, line := range strings.Split(string(toml), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "LEASELAB_CLOCK") {
+			vars = append(vars, strings.Join(strings.Fields(line), " "))
+		}
+	}
+	if !slices.Equal(vars, []string{`LEASELAB_CLOCK = "server"`}) {
+		t.Fatalf("wrangler.toml sets %q, want LEASELAB_CLOCK = \"server\" once", vars)
 	}
 }

@@ -59,7 +59,7 @@ func TestContract_Wrangler(t *testing.T) {
 	migrated := time.Since(began)
 
 	started := time.Now()
-	base := startDev(t, wrangler, persist)
+	base := startDev(t, wrangler, persist, "--var", "LEASELAB_CLOCK:client")
 	ready := time.Since(started)
 
 	suite := time.Now()
@@ -67,9 +67,9 @@ func TestContract_Wrangler(t *testing.T) {
 	t.Logf("wrangler %s: migrations applied in %v, dev ready in %v, contract suite in %v",
 		base, migrated.Round(time.Millisecond), ready.Round(time.Millisecond), time.Since(suite).Round(time.Millisecond))
 
-	// The server-clock setting, as wrangler.toml's [vars] would set it.
+	// The server-clock mode, as wrangler.toml's [vars] sets it.
 	t.Run("ServerClock", func(t *testing.T) {
-		httpapitest.RunServerClock(t, startDev(t, wrangler, persist, "--var", "LEASELAB_CLOCK:server"))
+		httpapitest.RunServerClock(t, startDev(t, wrangler, persist))
 	})
 }
 

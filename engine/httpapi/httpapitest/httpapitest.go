@@ -5,8 +5,9 @@
 //
 // The suite needs nothing from the server but the API: it makes its own
 // job ids (unique per run, so a persistent store may be reused), uses the
-// client's virtual clock everywhere but in the one test of the server's
-// clock, and drains the queue before testing claim-next, which sees every
+// client's virtual clock (instants from 0, in the past of the server's
+// clock) everywhere but in the tests of the server's clock and of how far
+// ahead of it a client's now may be, and drains the queue before testing claim-next, which sees every
 // job.
 package httpapitest
 
@@ -94,6 +95,7 @@ func Run(t *testing.T, target Target) {
 		{"Head_IsGetWithoutTheBody", s.testHead},
 		{"UnknownRoute_Is404JSON", s.testUnknownRoute},
 		{"NowOmitted_ServerClockDecides", s.testServerClock},
+		{"ClientNow_AtMostMaxClockLeadAhead", s.testClientNowWindow},
 		{"ClaimNext_OldestClaimableFirst", s.testClaimNext},
 		{"ParallelClaims_ExactlyOneWinnerPerRound", s.testOneWinner},
 		{"ParallelClaimNext_EachJobOnce", s.testClaimNextParallel},
