@@ -40,7 +40,7 @@ lint:
 	$(GO) mod tidy -diff
 	$(GO) tool staticcheck ./...
 	$(GO) tool staticcheck -tags mutants ./...
-	GOOS=js GOARCH=wasm $$($(GO) tool -n staticcheck) -tags mutants ./wasm/... ./engine/sqlitejs/ ./engine/sqlitedb/
+	GOOS=js GOARCH=wasm $$($(GO) tool -n staticcheck) -tags mutants ./wasm/... ./engine/sqlitedb/ ./engine/simrun/
 
 ## gotest: every Go test, with the race detector
 gotest:
@@ -72,7 +72,7 @@ $(WEB_TOOLS)/node_modules/.bin/biome: $(WEB_TOOLS)/package-lock.json
 ## mutants: run the engine's tests once with no mutant and once per named mutant
 ## (-tags mutants, LEASELAB_MUTANT); fails unless every mutant is killed
 mutants:
-	$(GO) run -tags mutants ./engine/internal/mutants
+	$(GO) run -tags mutants ./engine/internal/testkit/mutants
 
 ## bench: the engine's cycle against goqite's, natively and in the browser (bench-browser first), and the server's memory under the worst texts
 ## Our checked enqueue->claim->complete cycle against goqite's
@@ -81,10 +81,10 @@ mutants:
 ## bench-browser
 bench: bench-browser
 	set -o pipefail; $(GO) test -run '^$$' -bench '^BenchmarkCycle$$' -benchtime 10s -count 3 \
-		./engine/internal/bench/ | tee bench.out
-	$(GO) run ./engine/internal/benchratio -goal memdb=2.5 -goal file=1.2 < bench.out
-	$(GO) run -tags mutants ./engine/internal/explorebench
-	$(GO) run ./engine/internal/loadbench
+		./engine/internal/bench/cycle/ | tee bench.out
+	$(GO) run ./engine/internal/bench/ratio -goal memdb=2.5 -goal file=1.2 < bench.out
+	$(GO) run -tags mutants ./engine/internal/bench/explore
+	$(GO) run ./engine/internal/bench/load
 
 ## bench-browser: the simulator against the official SQLite WebAssembly build, in headless Chromium
 ## The simulator in headless Chromium side by side with the
@@ -93,7 +93,7 @@ bench: bench-browser
 ## cold and warm (also with the CPU slowed 4x), text readable, cycles/s,
 ## renderer memory, the main thread under a 2,000-step timeline, the explorer
 ## natively and in the page; each goal met or MISSED (a missed goal is
-## printed, not a failure). See engine/internal/browserbench.
+## printed, not a failure). See engine/internal/bench/browser.
 # The engine's SQLite and SQLite's official WebAssembly build (see their
 # rules below); defined before the rules that name them, since make expands a
 # prerequisite where it reads it.
@@ -106,10 +106,10 @@ BENCH_PAGES := $(wildcard web/bench/*.html web/bench/*.js)
 
 bench-browser: wasm $(addsuffix .br,$(BENCH_PAGES) $(SQLITE_OFFICIAL))
 	bash .ci/need-chromium
-	$(GO) run -tags mutants ./engine/internal/browserbench
+	$(GO) run -tags mutants ./engine/internal/bench/browser
 
 $(addsuffix .br,$(BENCH_PAGES)): %.br: %
-	$(GO) run ./engine/internal/precompress $<
+	$(GO) run ./engine/internal/build/precompress $<
 
 ## wasm: build the page: the engine, wasm_exec.js and the library's traces, precompressed
 ## The simulator's engine (web/leaselab.wasm, with mutants), precompressed,
@@ -121,20 +121,20 @@ TIMELINES := $(wildcard engine/timeline/library/*.tl)
 APP_BUNDLE := web/app.bundle.js
 
 wasm: web/leaselab.wasm.br $(SQLITE_ENGINE).br web/wasm_exec.js web/traces/index.json $(APP_BUNDLE) web/app.bundle.css web/engine-worker.bundle.js
-	@$(GO) run ./engine/internal/precompress web/*.html web/*.css web/*.js web/*.svg
+	@$(GO) run ./engine/internal/build/precompress web/*.html web/*.css web/*.js web/*.svg
 
 ## The browser build has no SQLite of its own: the engine's Go module talks
-## through engine/sqlitejs (a database/sql driver over syscall/js) to SQLite
+## through wasm/sqlitejs (a database/sql driver over syscall/js) to SQLite
 ## compiled by clang ($(SQLITE_ENGINE), see below), which web/sqlite-bridge.js
 ## loads beside it in the engine's worker. The native build keeps
 ## github.com/ncruces/go-sqlite3.
-## engine/internal/wasmfacts then writes the build's facts (the library, the
-## mutants, the limits: wasm/simrun.Facts) into the module, computed natively
+## engine/internal/build/wasmfacts then writes the build's facts (the library, the
+## mutants, the limits: engine/simrun.Facts) into the module, computed natively
 ## with the same tags, for the worker to read without running Go; the
 ## module's sources include what it embeds (the library, gotest.txt).
 web/leaselab.wasm: $(WASM_SRC) $(TIMELINES) engine/timeline/gotest.txt Makefile
 	GOOS=js GOARCH=wasm $(GO) build -tags mutants -trimpath -ldflags="-s -w" -o $@.tmp ./wasm/sim
-	$(GO) run -tags mutants ./engine/internal/wasmfacts $@.tmp
+	$(GO) run -tags mutants ./engine/internal/build/wasmfacts $@.tmp
 	mv $@.tmp $@
 
 ## The engine's SQLite: SQLite 3.54.1 built for the engine by
@@ -177,21 +177,21 @@ $(SQLITE_OUT)/sqlite3.wasm: $(SQLITE_DIST)/index.mjs
 	cp $(SQLITE_DIST)/sqlite3.wasm $@
 
 $(addsuffix .br,$(SQLITE_ENGINE) $(SQLITE_OFFICIAL)): %.br: %
-	$(GO) run ./engine/internal/precompress $<
+	$(GO) run ./engine/internal/build/precompress $<
 
 web/leaselab.wasm.br: web/leaselab.wasm
-	$(GO) run ./engine/internal/precompress $<
+	$(GO) run ./engine/internal/build/precompress $<
 	@ls -l web/leaselab.wasm web/leaselab.wasm.gz web/leaselab.wasm.br | awk '{print "wasm: " $$5 " bytes " $$9}'
 
 ## The simulator page's script and style: app.js and every module it imports
-## statically, bundled into one file by esbuild (engine/internal/bundle), with
+## statically, bundled into one file by esbuild (engine/internal/build/bundle), with
 ## its source map, and trace.css and style.css as one sheet; index.html loads
 ## both. engine.js stays a module of its own; the engine's worker is bundled
 ## with its bridge and Go's wasm_exec.js (engine-worker.bundle.js).
 # One run writes all three; the script stands for them, and a missing sheet or
 # worker bundle makes it again.
-$(APP_BUNDLE): $(filter-out $(APP_BUNDLE) web/engine-worker.bundle.js,$(wildcard web/*.js)) web/wasm_exec.js web/trace.css web/style.css engine/internal/bundle/main.go go.mod
-	$(GO) run ./engine/internal/bundle -web web
+$(APP_BUNDLE): $(filter-out $(APP_BUNDLE) web/engine-worker.bundle.js,$(wildcard web/*.js)) web/wasm_exec.js web/trace.css web/style.css engine/internal/build/bundle/main.go go.mod
+	$(GO) run ./engine/internal/build/bundle -web web
 web/app.bundle.css web/engine-worker.bundle.js: $(APP_BUNDLE)
 	@test -f $@ || rm -f $(APP_BUNDLE)
 	@test -f $@ || $(MAKE) $(APP_BUNDLE)
@@ -200,9 +200,9 @@ web/wasm_exec.js: $(GOROOT)/lib/wasm/wasm_exec.js
 	cp $< $@
 
 web/traces/index.json: $(WASM_SRC) $(TIMELINES)
-	$(GO) run ./engine/internal/tracegen -out web/traces
+	$(GO) run ./engine/internal/build/tracegen -out web/traces
 	@touch $@ # before compressing: a .br/.gz older than its source is not served
-	$(GO) run ./engine/internal/precompress web/traces/*.json
+	$(GO) run ./engine/internal/build/precompress web/traces/*.json
 
 ## wasm-test: the parity test and the engine's suites in WebAssembly under Node
 ## The parity test, natively and in WebAssembly under Node: every
@@ -216,20 +216,20 @@ web/traces/index.json: $(WASM_SRC) $(TIMELINES)
 WASM_EXEC_NODE := node --stack-size=8192 $(CURDIR)/wasm/node/run.mjs $(GOROOT)/lib/wasm/wasm_exec.js
 wasm-test: $(SQLITE_ENGINE) web/leaselab.wasm
 	@command -v node >/dev/null || { echo "wasm-test: Node.js is missing: install it (Debian: apt-get install -y nodejs), then run make wasm-test again"; exit 1; }
-	$(GO) test -count=1 ./wasm/simrun/
-	GOOS=js GOARCH=wasm $(GO) vet -tags mutants ./wasm/sim/ ./wasm/simrun/ ./engine/sqlitejs/
+	$(GO) test -count=1 ./engine/simrun/
+	GOOS=js GOARCH=wasm $(GO) vet -tags mutants ./wasm/sim/ ./engine/simrun/ ./wasm/sqlitejs/
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -tags mutants -exec "$(WASM_EXEC_NODE)" \
-		./wasm/simrun/ ./engine/ ./engine/model/ ./engine/check/ ./engine/sqlitedb/ ./engine/sqlitejs/ ./engine/timeline/...
+		./engine/simrun/ ./engine/ ./engine/model/ ./engine/check/ ./engine/sqlitedb/ ./wasm/sqlitejs/ ./engine/timeline/...
 
 ## e2e: the page, the element, the frame and the course page in headless Chromium
 ## Installs Debian's chromium and a Hangul font when they are missing and it
 ## can, or stops saying what to install.
 e2e: wasm
 	bash .ci/need-chromium
-	$(GO) test -count=1 -tags e2e,mutants ./engine/internal/e2e/
+	$(GO) test -count=1 -tags e2e,mutants ./engine/internal/browsertest/e2e/
 
 ## dist: the course bundle, DIST/leaselab-VERSION/ (make dist DIST=dir): copy it into a site (web/guide.html)
-## The bundle a course author copies into a site (engine/internal/dist):
+## The bundle a course author copies into a site (engine/internal/build/dist):
 ## leaselab.js and leaselab.css, the player, the engine, embed.html, the
 ## guide, an example page, NOTICE.txt and manifest.json (version, files,
 ## sizes, SRI hashes), each file with its .br and .gz.
@@ -239,10 +239,10 @@ e2e: wasm
 dist: override export DIST := $(value DIST)
 dist: wasm
 	@test -n "$$DIST" || { echo "dist: say where to write the bundle: make dist DIST=dir"; exit 2; }
-	$(GO) run ./engine/internal/dist -web web -out "$$DIST"
+	$(GO) run ./engine/internal/build/dist -web web -out "$$DIST"
 
 ## sites: course sites built by MkDocs (plain and Material) and Hugo from Debian's packages, served plainly, played in headless Chromium
-## The site tests (engine/internal/sites): the bundle in sites built from
+## The site tests (engine/internal/browsertest/sites): the bundle in sites built from
 ## testdata/ and the guide's snippets, served by a plain static server on
 ## 127.0.0.1, prerendered, played in headless Chromium, and read without
 ## JavaScript. Installs the generators from Debian's packages when they are
@@ -250,7 +250,7 @@ dist: wasm
 sites: wasm
 	bash .ci/need-chromium
 	bash .ci/need-sites
-	$(GO) test -count=1 -tags sites,mutants ./engine/internal/sites/
+	$(GO) test -count=1 -tags sites,mutants ./engine/internal/browsertest/sites/
 
 WORKER := wasm/worker
 # Cloudflare's free plan takes a Worker of at most 3 MiB compressed.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaselab/leaselab/engine/internal/nativeonly"
+	"github.com/leaselab/leaselab/engine/internal/testkit/nativeonly"
 )
 
 // Package engine reaches the database only through database/sql: it links

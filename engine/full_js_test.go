@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaselab/leaselab/engine/sqlitejs"
+	"github.com/leaselab/leaselab/wasm/sqlitejs"
 )
 
 // fullDB opens a fresh in-memory database of at most pages pages, and the

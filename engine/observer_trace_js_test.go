@@ -5,11 +5,11 @@ package engine_test
 import (
 	"fmt"
 
-	"github.com/leaselab/leaselab/engine/sqlitejs"
+	"github.com/leaselab/leaselab/wasm/sqlitejs"
 )
 
 // traceConn has SQLite trace the statements of dc, a connection of
-// engine/sqlitejs, to record. This driver runs transaction control as
+// wasm/sqlitejs, to record. This driver runs transaction control as
 // statements too, so SQLite traces them; they are left out, as natively,
 // where the driver runs them outside the trace.
 func traceConn(dc any, record func(expandedSQL string)) error {

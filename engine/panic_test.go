@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/leaselab/leaselab/engine"
-	"github.com/leaselab/leaselab/engine/internal/faultdb"
-	"github.com/leaselab/leaselab/engine/internal/nativeonly"
+	"github.com/leaselab/leaselab/engine/internal/testkit/faultdb"
+	"github.com/leaselab/leaselab/engine/internal/testkit/nativeonly"
 )
 
 // A panic in one contender's goroutine of ClaimManyOutcomes, before the

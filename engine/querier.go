@@ -19,7 +19,7 @@ import (
 //
 // Through the driver's own connection (driverQuerier), when it runs SQL text
 // itself, keeping what it compiles, and starts transactions (driverConn:
-// engine/sqlitejs, the browser's): the store takes a connection from the
+// wasm/sqlitejs, the browser's): the store takes a connection from the
 // *sql.DB's pool (sql.Conn.Raw) for one whole operation and runs its
 // statements and its transaction on it, reading each row's values straight
 // into the cells. The statements, their order, the transaction and the

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/leaselab/leaselab/engine"
-	"github.com/leaselab/leaselab/engine/internal/nativeonly"
+	"github.com/leaselab/leaselab/engine/internal/testkit/nativeonly"
 	"github.com/leaselab/leaselab/engine/sqlitedb"
 )
 

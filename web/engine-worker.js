@@ -46,13 +46,13 @@ const sqliteBridge = import('./sqlite-bridge.js');
 
 // Go's wasm_exec.js (a classic script that defines globalThis.Go) is loaded
 // by its URL: it is Go's, copied by make wasm, and not ours to type-check.
-// The worker pages start, engine-worker.bundle.js (engine/internal/bundle),
+// The worker pages start, engine-worker.bundle.js (engine/internal/build/bundle),
 // begins with it and the bridge: that worker fetches neither.
 const goRuntime = 'Go' in globalThis ? Promise.resolve() : import(new URL('wasm_exec.js', import.meta.url).href);
 
 // SQLite is the engine's own WebAssembly build (web/sqlite-wasm/sqlite3.wasm,
 // which make wasm builds from wasm/sqlite), which sqlite-bridge.js
-// instantiates and bridges for the engine's Go driver (engine/sqlitejs)
+// instantiates and bridges for the engine's Go driver (wasm/sqlitejs)
 // before the Go program starts.
 
 /**
@@ -171,7 +171,7 @@ async function compile(r, name) {
 
 /**
  * The facts make wasm wrote into the module (its custom section
- * leaselab.facts: wasm/simrun.Facts as JSON, computed natively by the code
+ * leaselab.facts: engine/simrun.Facts as JSON, computed natively by the code
  * the module runs), or null for a module built without them. Reading them
  * runs no Go: computing them in WebAssembly as the engine started put the
  * cold first trace at 586 ms against 522 on 2 cores (medians of 10 loads).

@@ -57,7 +57,7 @@
 // synchronously (engine.mutants(lang).find(…)), also the value itself.
 
 // The worker is engine-worker.js bundled with the scripts it needs (make
-// wasm, engine/internal/bundle): one request, not three.
+// wasm, engine/internal/build/bundle): one request, not three.
 const WORKER_URL = new URL('engine-worker.bundle.js', import.meta.url);
 
 // A string answer crosses from the worker as its UTF-8 bytes, transferred

@@ -2,7 +2,7 @@
 // sqlite-bridge.js runs the engine's SQLite (sqlite3.wasm: SQLite 3.54.1
 // built for the engine from wasm/sqlite, beside the page in sqlite-wasm/) for
 // the Go engine: load(source) instantiates the module and defines
-// globalThis.leaselabSQLite, which the Go driver engine/sqlitejs calls
+// globalThis.leaselabSQLite, which the Go driver wasm/sqlitejs calls
 // through syscall/js. Both modules run in one thread (the engine's worker,
 // or Node under make wasm-test).
 //
@@ -38,7 +38,7 @@
 //       (at most CACHED of them), one statement only, as prepare's.
 //   io, grow(n)                    the buffer run reads and writes (a Uint8Array);
 //                                  grow makes it n bytes at least
-// run's bytes, little-endian (engine/sqlitejs/wire.go reads and writes them):
+// run's bytes, little-endian (wasm/sqlitejs/wire.go reads and writes them):
 //   the arguments              uint32 count, then each as a cell is
 //   an argument, and a cell    a kind byte, then: i int64 (8 bytes), f float64
 //                              (8 bytes), t text and b blob: uint32 length and

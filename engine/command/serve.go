@@ -2,9 +2,17 @@
 // and their exit statuses. The module's main program (serve.go) only
 // calls Main; everything the command does is here, so it is tested here.
 //
-// The commands: check, transcript, trace, export gotest and mutants are the
-// course author's tools (package engine/timeline/cli); serve is the
-// simulator's server. Run leaselab alone for the usage.
+// The commands: check (timelines run as tests, a table each), trace (the
+// JSON trace), transcript (each step's line, outcome and sentence, in
+// English or Korean), export gotest (a Go test that replays a timeline),
+// prerender (a built course site's timelines, run ahead of time), mutants
+// and explore (the broken engines a build holds, and the shortest
+// timelines that tell them apart) are the course author's tools; serve is
+// the simulator's server. Each tool takes a file, or - for standard input,
+// and -h, and exits the same way: ExitPass, ExitFail when an expectation
+// failed or an invariant broke unannounced, ExitBadInput for a file that
+// cannot be read or parsed, bad flags, or an answer over its limit. Run
+// leaselab alone for the usage.
 //
 // leaselab serve serves the page's folder at / (engine/webserve, through an
 // os.Root: nothing outside the folder is read, symbolic links included) and
@@ -50,7 +58,6 @@ import (
 	"github.com/leaselab/leaselab/engine/httpapi"
 	"github.com/leaselab/leaselab/engine/httpapi/sqliteapi"
 	"github.com/leaselab/leaselab/engine/sqlitedb"
-	"github.com/leaselab/leaselab/engine/timeline/cli"
 	"github.com/leaselab/leaselab/engine/webserve"
 )
 
@@ -58,34 +65,34 @@ import (
 // and returns its exit status. With no arguments it prints the usage and
 // returns 2: it never starts a server or creates a file unasked.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	o := cli.IO{Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	o := IO{Stdin: stdin, Stdout: stdout, Stderr: stderr}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return cli.ExitBadInput
+		return ExitBadInput
 	}
 	switch args[0] {
 	case "serve":
 		return serveCommand(args[1:], stdout, stderr)
 	case "check":
-		return cli.Check(args[1:], o)
+		return Check(args[1:], o)
 	case "trace":
-		return cli.Trace(args[1:], o)
+		return Trace(args[1:], o)
 	case "transcript":
-		return cli.Transcript(args[1:], o)
+		return Transcript(args[1:], o)
 	case "export":
-		return cli.Export(args[1:], o)
+		return Export(args[1:], o)
 	case "mutants":
-		return cli.Mutants(args[1:], o)
+		return Mutants(args[1:], o)
 	case "explore":
-		return cli.Explore(args[1:], o)
+		return Explore(args[1:], o)
 	case "prerender":
-		return cli.Prerender(args[1:], o)
+		return Prerender(args[1:], o)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
-		return cli.ExitPass
+		return ExitPass
 	}
 	fmt.Fprintf(stderr, "leaselab: unknown command %q\n\n%s", args[0], usage)
-	return cli.ExitBadInput
+	return ExitBadInput
 }
 
 const usage = `usage: leaselab COMMAND [flags] [FILE|-]

@@ -17,8 +17,8 @@ import (
 
 	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/limits"
+	"github.com/leaselab/leaselab/engine/simrun"
 	"github.com/leaselab/leaselab/engine/timeline"
-	"github.com/leaselab/leaselab/wasm/simrun"
 )
 
 // Manifest is the bundle's manifest.json (make dist writes it): what the

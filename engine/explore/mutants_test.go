@@ -8,8 +8,8 @@ import (
 
 	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/check"
+	"github.com/leaselab/leaselab/engine/command"
 	"github.com/leaselab/leaselab/engine/explore"
-	"github.com/leaselab/leaselab/engine/timeline/cli"
 )
 
 // Every mutant is told apart within the default scope, and what the
@@ -28,9 +28,9 @@ func TestExplore_EveryMutantToldApartWithinTheDefaultScope(t *testing.T) {
 			for _, tc := range []struct {
 				args []string
 				want int
-			}{{[]string{"-"}, cli.ExitPass}, {[]string{"-mutant", m.Name, "-"}, cli.ExitFail}} {
+			}{{[]string{"-"}, command.ExitPass}, {[]string{"-mutant", m.Name, "-"}, command.ExitFail}} {
 				var out, errOut strings.Builder
-				code := cli.Check(tc.args, cli.IO{Stdin: strings.NewReader(r.Timeline), Stdout: &out, Stderr: &errOut})
+				code := command.Check(tc.args, command.IO{Stdin: strings.NewReader(r.Timeline), Stdout: &out, Stderr: &errOut})
 				if code != tc.want {
 					t.Errorf("check %v: exit %d, want %d\n%s%s\n%s", tc.args, code, tc.want, out.String(), errOut.String(), r.Timeline)
 				}

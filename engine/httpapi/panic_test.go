@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/leaselab/leaselab/engine/httpapi"
-	"github.com/leaselab/leaselab/engine/internal/faultdb"
-	"github.com/leaselab/leaselab/engine/internal/nativeonly"
+	"github.com/leaselab/leaselab/engine/internal/testkit/faultdb"
+	"github.com/leaselab/leaselab/engine/internal/testkit/nativeonly"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
 

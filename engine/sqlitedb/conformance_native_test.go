@@ -12,12 +12,12 @@ import (
 
 	"github.com/ncruces/go-sqlite3"
 
-	"github.com/leaselab/leaselab/engine/internal/drivertest"
+	"github.com/leaselab/leaselab/engine/drivertest"
 )
 
 // The native driver (ncruces/go-sqlite3, as Memory opens it: memdb,
 // busy_timeout first, IMMEDIATE write transactions) passes the drivers'
-// conformance suite; engine/sqlitejs passes the same suite under GOOS=js.
+// conformance suite; wasm/sqlitejs passes the same suite under GOOS=js.
 func TestNativeDriver_Conformance(t *testing.T) {
 	drivertest.Run(t, drivertest.Driver{
 		Open: func(t testing.TB, name string, busy time.Duration) *sql.DB {

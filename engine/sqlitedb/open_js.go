@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leaselab/leaselab/engine/sqlitejs"
+	"github.com/leaselab/leaselab/wasm/sqlitejs"
 )
 
 // Open reports ErrNoFiles (or ErrName for a name no build accepts): the
@@ -24,7 +24,7 @@ func Open(path string) (*sql.DB, error) {
 // every connection of the returned pool, and every other pool opened with
 // the same name in this thread, sees the same database, which lives while
 // any connection to it is open. It runs on the engine's SQLite in
-// WebAssembly (engine/sqlitejs) and its memdb VFS, with MemoryPageSize pages
+// WebAssembly (wasm/sqlitejs) and its memdb VFS, with MemoryPageSize pages
 // and BusyTimeoutMillis to wait out another connection's write lock.
 func Memory(name string) (*sql.DB, error) {
 	if !validName(name) {

@@ -1,6 +1,6 @@
 // Package sqlitedb opens the SQLite databases the engine runs on: natively
 // through github.com/ncruces/go-sqlite3 (pure Go), and under GOOS=js through
-// engine/sqlitejs, SQLite in WebAssembly (wasm/sqlite) beside the Go module
+// wasm/sqlitejs, SQLite in WebAssembly (wasm/sqlite) beside the Go module
 // (files are native only there: Open reports ErrNoFiles).
 //
 // Natively, both openers put busy_timeout first in the DSN: SQLite applies

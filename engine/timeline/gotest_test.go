@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaselab/leaselab/engine/internal/modtest"
-	"github.com/leaselab/leaselab/engine/internal/nativeonly"
+	"github.com/leaselab/leaselab/engine/internal/testkit/modtest"
+	"github.com/leaselab/leaselab/engine/internal/testkit/nativeonly"
 	"github.com/leaselab/leaselab/engine/timeline"
 	"github.com/leaselab/leaselab/engine/timeline/memrun"
 )

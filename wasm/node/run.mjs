@@ -1,7 +1,7 @@
 // run.mjs runs a GOOS=js program (a go test binary under make wasm-test)
 // in Node the way the page's engine worker runs the engine: the engine's
 // SQLite (web/sqlite-wasm/sqlite3.wasm, which make builds from wasm/sqlite) is
-// loaded first and bridged for the Go driver engine/sqlitejs
+// loaded first and bridged for the Go driver wasm/sqlitejs
 // (web/sqlite-bridge.js), then the Go program starts.
 // It is Go's wasm_exec_node.js with that one step added.
 //

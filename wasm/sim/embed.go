@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"syscall/js"
 
-	"github.com/leaselab/leaselab/wasm/simrun"
+	"github.com/leaselab/leaselab/engine/simrun"
 )
 
 // worksheet is leaselab.worksheet(text, {name, mutant, lang}): a Promise

@@ -8,7 +8,7 @@ import (
 	"syscall/js"
 
 	"github.com/leaselab/leaselab/engine/explore"
-	"github.com/leaselab/leaselab/wasm/simrun"
+	"github.com/leaselab/leaselab/engine/simrun"
 )
 
 // exploreCall is leaselab.explore(goal, scope, onProgress): a Promise of

@@ -34,7 +34,7 @@
 // options is {name, mutant, lang}, each optional: the source name used in
 // messages and in the trace, a mutant's name ("" is the correct engine) and
 // "en" or "ko". The trace is byte for byte what the native engine gives
-// (package wasm/simrun). run rejects with an Error whose errors property
+// (package engine/simrun). run rejects with an Error whose errors property
 // lists the timeline's mistakes as {line, col, msg} (line and col 1-based,
 // 0 when the error has no place, e.g. an unknown mutant); line and col are
 // also on the Error itself, for the first mistake. Every run has a database
@@ -60,8 +60,8 @@ import (
 	"syscall/js"
 
 	"github.com/leaselab/leaselab/engine/check"
+	"github.com/leaselab/leaselab/engine/simrun"
 	"github.com/leaselab/leaselab/engine/timeline"
-	"github.com/leaselab/leaselab/wasm/simrun"
 )
 
 func main() {

@@ -1,6 +1,6 @@
 // sqlite.c is the engine's SQLite for the browser: SQLite 3.54.1's
 // amalgamation compiled with the options below and one VFS of its own, by
-// build.sh. It holds what the engine asks of SQLite (engine/sqlitejs, through
+// build.sh. It holds what the engine asks of SQLite (wasm/sqlitejs, through
 // web/sqlite-bridge.js): databases in memory (SQLite's memdb VFS), prepared
 // statements, RETURNING, upsert, recursive CTEs, strftime, trace_v2 with
 // expanded SQL, columns' declared types (the Go driver reads BOOLEAN, TEXT

@@ -1,6 +1,6 @@
 // measure.js is what the two benchmark pages share: they run the same bare
 // job cycle (enqueue -> claim by id -> complete, on an in-memory SQLite) on
-// two engines, and make bench (engine/internal/browserbench) times them
+// two engines, and make bench (engine/internal/bench/browser) times them
 // side by side in headless Chromium. A person can open them too.
 //
 // The contract a page keeps with the harness:

@@ -4,7 +4,7 @@
 // ./sqlite-wasm/), through its oo1 API on the page's main thread.
 //
 // It is the engine's cycle written again by hand: the same schema, the same
-// statements (the engine's own texts: a test in engine/internal/browserbench
+// statements (the engine's own texts: a test in engine/internal/bench/browser
 // checks each statement of the engine's cycle appears here verbatim), each
 // prepared once, and the same decisions in between: enqueue (INSERT ... ON
 // CONFLICT DO NOTHING); claim = BEGIN IMMEDIATE, SELECT the row, decide,

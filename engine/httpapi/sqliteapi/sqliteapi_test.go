@@ -13,7 +13,7 @@ import (
 	"github.com/leaselab/leaselab/engine/httpapi"
 	"github.com/leaselab/leaselab/engine/httpapi/httpapitest"
 	"github.com/leaselab/leaselab/engine/httpapi/sqliteapi"
-	"github.com/leaselab/leaselab/engine/internal/redteam"
+	"github.com/leaselab/leaselab/engine/internal/testkit/redteam"
 	"github.com/leaselab/leaselab/engine/limits"
 	"github.com/leaselab/leaselab/engine/sqlitedb"
 )

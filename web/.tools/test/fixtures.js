@@ -116,7 +116,7 @@ export function trace(steps, fields = {}) {
 }
 
 /**
- * The story the page tests too (engine/internal/e2e/stories_test.go), as
+ * The story the page tests too (engine/internal/browsertest/e2e/stories_test.go), as
  * the engine traces it, with the fields the lanes read: A pauses, B's
  * clock runs 200 ms ahead and B crashes holding token 2.
  */

@@ -4,7 +4,7 @@
 // simulator's page: one more round trip before any of the page's script
 // could run): embed.html names each in a <link rel="modulepreload">; the
 // simulator's page loads its graph as one script, app.bundle.js, which make
-// wasm bundles from app.js (engine/internal/bundle), and preloads the one
+// wasm bundles from app.js (engine/internal/build/bundle), and preloads the one
 // module that script imports by its URL, engine.js.
 
 import assert from 'node:assert/strict';

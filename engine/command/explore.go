@@ -1,0 +1,121 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/explore"
+)
+
+// Explore runs `leaselab explore`: the explorer (package engine/explore)
+// searches every schedule within a scope for the shortest timeline that
+// tells a mutant from the correct engine (-mutant), that breaks an
+// invariant on an engine (-engine, -property), or, with -all, tells every
+// mutant apart and prints a table. A find is confirmed on the real engine
+// and printed as a timeline file whose expectations are the correct
+// engine's: check passes on it, check -mutant fails. Nothing found within
+// the scope is ExitFail, with what was searched.
+func Explore(args []string, o IO) int {
+	c := newCommand("explore", o, "leaselab explore (-mutant NAME | -engine NAME [-property INVARIANT] | -property INVARIANT | -all) [scope flags]\n\n"+
+		"Searches every schedule within the scope for the shortest timeline that tells a broken engine apart\n"+
+		"or breaks an invariant, confirms it on the real engine, and prints it as a timeline file.")
+	mutant := c.fs.String("mutant", "", "find the shortest timeline on which this mutant and the correct engine differ")
+	eng := c.fs.String("engine", "", "find the shortest timeline that breaks an invariant on this engine (a mutant's name)")
+	property := c.fs.String("property", "", "the invariant to break (default: any)")
+	all := c.fs.Bool("all", false, "tell every mutant apart and print a table: mutant, steps, states, time")
+	progress := c.fs.Bool("progress", false, "print the search's progress on standard error")
+	sc := scopeFlags(c)
+	if code, done := c.parse(args); done {
+		return code
+	}
+	if *all {
+		return exploreAll(o, *sc)
+	}
+	g := explore.Goal{Mutant: *mutant, Engine: *eng, Property: *property}
+	if g == (explore.Goal{}) {
+		c.fs.Usage()
+		return ExitBadInput
+	}
+	if !checkMutant(g.Mutant, o.Stderr) || !checkMutant(g.Engine, o.Stderr) {
+		return ExitBadInput
+	}
+	var report func(explore.Progress)
+	if *progress {
+		report = func(p explore.Progress) {
+			fmt.Fprintf(o.Stderr, "explore: %d states, depth %d, %.0f states/s\n", p.States, p.Depth, p.Rate)
+		}
+	}
+	r, err := explore.Explore(context.Background(), *sc, g, report)
+	if err != nil {
+		fmt.Fprintln(o.Stderr, "leaselab explore:", err)
+		return ExitBadInput
+	}
+	return reportFind(o, r)
+}
+
+func reportFind(o IO, r *explore.Report) int {
+	if r.Timeline == "" {
+		why := fmt.Sprintf("every history of up to %d steps", r.Depth)
+		if r.Bound != "" {
+			why = "histories until " + r.Bound
+		}
+		fmt.Fprintf(o.Stderr, "leaselab explore: nothing found: searched %s (%d states, %v)\n", why, r.States, r.Elapsed.Round(time.Millisecond))
+		return ExitFail
+	}
+	if !bounded(o.Stdout, o.Stderr, "the explorer's timeline", func(w io.Writer) { io.WriteString(w, r.Timeline) }) {
+		return ExitBadInput
+	}
+	fmt.Fprintf(o.Stderr, "leaselab explore: %d steps, %d states, %v; confirmed on the engine\n", len(r.Steps), r.States, r.Elapsed.Round(time.Millisecond))
+	return ExitPass
+}
+
+// scopeFlags are the flags that set the scope, with the defaults of
+// explore.DefaultScope.
+func scopeFlags(c *command) *explore.Scope {
+	sc := explore.DefaultScope()
+	c.fs.IntVar(&sc.Workers, "workers", sc.Workers, "how many workers act")
+	c.fs.IntVar(&sc.Steps, "steps", sc.Steps, "the longest timeline searched")
+	c.fs.Int64Var(&sc.TTL, "ttl", sc.TTL, "the lease of every claim and renew (ms)")
+	c.fs.Int64Var(&sc.Jobs[0].MaxAttempts, "max-attempts", sc.Jobs[0].MaxAttempts, "job a's attempts budget (0: unlimited)")
+	c.fs.Int64Var(&sc.Jobs[0].Deadline, "deadline", sc.Jobs[0].Deadline, "job a's deadline (ms; 0: none)")
+	c.fs.BoolVar(&sc.Jobs[1].Later, "later", sc.Jobs[1].Later, "job b is enqueued by a step (false: declared before the first)")
+	c.fs.IntVar(&sc.MaxStates, "states", sc.MaxStates, "stop after this many states")
+	return &sc
+}
+
+// exploreAll tells every mutant apart and prints a table.
+func exploreAll(o IO, sc explore.Scope) int {
+	ms := engine.Mutants()
+	if len(ms) == 0 {
+		fmt.Fprintln(o.Stderr, "leaselab explore: this build has no mutants; build with the mutants tag: go run -tags mutants . explore -all")
+		return ExitBadInput
+	}
+	rows := [][]string{{"MUTANT", "STEPS", "STATES", "TIME", "STATES/S"}}
+	code := ExitPass
+	for _, m := range ms {
+		r, err := explore.Explore(context.Background(), sc, explore.Goal{Mutant: m.Name}, nil)
+		switch {
+		case err != nil:
+			fmt.Fprintf(o.Stderr, "leaselab explore: %s: %v\n", m.Name, err)
+			rows = append(rows, []string{m.Name, "error", "-", "-", "-"})
+			code = ExitFail
+		case r.Timeline == "":
+			rows = append(rows, []string{m.Name, "not found", itoa(int64(r.States)), r.Elapsed.Round(10 * time.Microsecond).String(), rate(r)})
+			code = ExitFail
+		default:
+			rows = append(rows, []string{m.Name, itoa(int64(len(r.Steps))), itoa(int64(r.States)), r.Elapsed.Round(10 * time.Microsecond).String(), rate(r)})
+		}
+	}
+	writeColumns(o.Stdout, "", rows)
+	return code
+}
+
+func rate(r *explore.Report) string {
+	if s := r.Elapsed.Seconds(); s > 0 {
+		return fmt.Sprintf("%.0f", float64(r.States)/s)
+	}
+	return "-"
+}

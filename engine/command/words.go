@@ -1,0 +1,74 @@
+package command
+
+import "fmt"
+
+// words are the commands' own words in one language: headings, verdicts
+// and counts around the engine's sentences (which the run explains in the
+// same language).
+type words struct {
+	columns                        []string // check's table: line, time, actor, op, job, outcome, token, lease_until, expect
+	held, failed, announced        string
+	pass, fail, badInput           string
+	plural                         func(n int, one, many string) string
+	steps, expectations, timelines [2]string // one, many
+	errors                         [2]string
+	badFile                        string // a file's line: bad input (N errors)
+	violations                     [2]string
+	invariantBroken                string // name:line, invariant, detail
+	summary                        string // verdict, steps, held, expectations, violations
+	badRun                         string // timelines, of, passed, failed
+	failRun                        string // failed, of, passed
+	passRun                        string // timelines, steps, expectations
+	line, expected, got, note      string
+	expired, later, start          string
+}
+
+var catalog = map[string]*words{
+	"en": {
+		columns: []string{"LINE", "TIME", "ACTOR", "OP", "JOB", "OUTCOME", "TOKEN", "LEASE_UNTIL", "EXPECT"},
+		held:    "held", failed: "FAILED", announced: "announced",
+		pass: "PASS", fail: "FAIL", badInput: "BAD INPUT",
+		plural: func(n int, one, many string) string {
+			if n == 1 {
+				return "1 " + one
+			}
+			return fmt.Sprintf("%d %s", n, many)
+		},
+		steps: [2]string{"step", "steps"}, expectations: [2]string{"expectation", "expectations"},
+		timelines: [2]string{"timeline", "timelines"}, violations: [2]string{"invariant violation", "invariant violations"},
+		errors: [2]string{"error", "errors"}, badFile: "bad input",
+		invariantBroken: "%s: invariant %s broken: %s",
+		summary:         "%s %s, %d of %s held, %s",
+		badRun:          "BAD INPUT: %s of %d; %d passed, %d failed",
+		failRun:         "FAIL: %d of %s failed; %d passed",
+		passRun:         "PASS: %s, %s, %s held",
+		line:            "line", expected: "expected", got: "got", note: "note",
+		expired: "lease ended", later: "still valid after the last step, until", start: "before the first step",
+	},
+	"ko": {
+		columns: []string{"줄", "시각", "작업자", "연산", "일", "결과", "토큰", "임대 끝", "기대"},
+		held:    "맞음", failed: "틀림", announced: "예고됨",
+		pass: "통과", fail: "실패", badInput: "잘못된 입력",
+		plural: func(n int, one, _ string) string { return fmt.Sprintf("%d%s", n, one) },
+		steps:  [2]string{"단계", "단계"}, expectations: [2]string{"개 기대", "개 기대"},
+		timelines: [2]string{"개 타임라인", "개 타임라인"}, violations: [2]string{"개 불변식 위반", "개 불변식 위반"},
+		errors: [2]string{"개 오류", "개 오류"}, badFile: "잘못된 입력",
+		invariantBroken: "%s: 불변식 %s 위반: %s",
+		summary:         "%s %s, %d / %s 맞음, %s",
+		badRun:          "잘못된 입력: %s / %d; %d 통과, %d 실패",
+		failRun:         "실패: %d / %s 실패; %d 통과",
+		passRun:         "통과: %s, %s, %s 맞음",
+		line:            "줄", expected: "기대", got: "실제", note: "메모",
+		expired: "임대 끝남", later: "마지막 단계 뒤에도 유효, 끝나는 시각", start: "첫 단계 전",
+	},
+}
+
+// wordsFor is the catalogue of lang, English for a language without one.
+func wordsFor(lang string) *words {
+	if w, ok := catalog[lang]; ok {
+		return w
+	}
+	return catalog["en"]
+}
+
+func (w *words) count(n int, what [2]string) string { return w.plural(n, what[0], what[1]) }

@@ -1,0 +1,66 @@
+// Package layers is the module's whiteboard: its packages in layers, from
+// the programs at the top to the drivers at the bottom, each importing
+// only packages of the layers below it. The README shows it (Whiteboard
+// writes the block), and the package's test holds both the imports of
+// every build (native, the browser's and the Worker's GOOS=js) and the
+// README to it.
+//
+// The tools, benchmarks and tests under engine/internal stand beside the
+// whiteboard: they may import any package, and no package of the
+// whiteboard imports them.
+package layers
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Layer is one row of the whiteboard.
+type Layer struct {
+	Name     string   // what the row holds
+	Packages []string // folders from the module's root ("." is serve.go's)
+}
+
+// Board is the whiteboard, top to bottom.
+var Board = []Layer{
+	{"the programs", []string{".", "wasm/sim", "wasm/worker"}},
+	{"the leaselab command", []string{"engine/command"}},
+	{"a course site; the page's files; the API over SQLite; the API's contract suite",
+		[]string{"engine/coursesite", "engine/webserve", "engine/httpapi/sqliteapi", "engine/httpapi/httpapitest"}},
+	{"what the browser's engine answers; the HTTP API", []string{"engine/simrun", "engine/httpapi"}},
+	{"the explorer", []string{"engine/explore"}},
+	{"a timeline on a fresh in-memory database", []string{"engine/timeline/memrun"}},
+	{"the timeline language and its runner", []string{"engine/timeline"}},
+	{"the invariants' checker; the model", []string{"engine/check", "engine/model"}},
+	{"the engine: the store, its operations and rejections", []string{"engine"}},
+	{"SQLite opened for the engine; the limits", []string{"engine/sqlitedb", "engine/limits"}},
+	{"the browser's database/sql driver; the contract every driver keeps", []string{"wasm/sqlitejs", "engine/drivertest"}},
+}
+
+// Rank is the layer of the folder pkg (0 at the top), and false for a
+// folder the whiteboard does not hold.
+func Rank(pkg string) (int, bool) {
+	for i, l := range Board {
+		for _, p := range l.Packages {
+			if p == pkg {
+				return i, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// Whiteboard is the board as the README shows it: a fenced block, for each
+// layer what it holds then its packages, an arrow down between layers.
+func Whiteboard() string {
+	var b strings.Builder
+	b.WriteString("```\n")
+	for i, l := range Board {
+		if i > 0 {
+			b.WriteString("  ↓\n")
+		}
+		fmt.Fprintf(&b, "# %s\n%s\n", l.Name, strings.Join(l.Packages, "  "))
+	}
+	b.WriteString("```\n")
+	return b.String()
+}

@@ -1,0 +1,122 @@
+package makecompat
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/leaselab/leaselab/engine/internal/testkit/modtest"
+)
+
+func TestCheck_NamesEachConstructMake381DoesNotKnow(t *testing.T) {
+	cases := []struct {
+		name, src string
+		want      []Finding // nil: 3.81 reads it
+	}{
+		{"grouped targets", "a b &: c\n\ttouch a b\n", []Finding{{1, "grouped targets (&:)", "4.3"}}},
+		{"grouped double-colon targets", "a b &:: c\n", []Finding{{1, "grouped targets (&:)", "4.3"}}},
+		{"grouped targets on a continued line name its first line", "x := 1\na \\\n  b &: c\n", []Finding{{2, "grouped targets (&:)", "4.3"}}},
+		{"plain targets", "a b: c\n\ttouch $@\n", nil},
+		{"double-colon rule", "a:: b\n", nil},
+		{"shell assignment", "X != date\n", []Finding{{1, "shell assignment (!=)", "4.0"}}},
+		{"exported shell assignment", "export X != date\n", []Finding{{1, "shell assignment (!=)", "4.0"}}},
+		{"!= in a recipe is the shell's", "a:\n\t[ x != y ]\n", nil},
+		{"!= in a continued recipe is the shell's", "a:\n\tif [ x \\\n != y ]; then :; fi\n", nil},
+		{"ifneq", "ifneq ($(X),)\nendif\n", nil},
+		{"::=", "X ::= 1\n", []Finding{{1, "simple assignment ::= or :::=", "4.0"}}},
+		{":::=", "X :::= 1\n", []Finding{{1, "simple assignment ::= or :::=", "4.0"}}},
+		{":=", "X := 1\n", nil},
+		{"define =", "define X =\nendef\n", []Finding{{1, "define with an assignment operator", "3.82"}}},
+		{"define :=", "define X :=\nendef\n", []Finding{{1, "define with an assignment operator", "3.82"}}},
+		{"define +=", "override define X +=\nendef\n", []Finding{{1, "define with an assignment operator", "3.82"}}},
+		{"plain define", "define X\nendef\n", nil},
+		{"undefine", "undefine X\n", []Finding{{1, "undefine", "3.82"}}},
+		{"private", "a: private X = 1\n", []Finding{{1, "private", "3.82"}}},
+		{"private global", "private X := 1\n", []Finding{{1, "private", "3.82"}}},
+		{"export override", "export override X = 1\n", []Finding{{1, "more than one of export, override, private", "3.82"}}},
+		{"one modifier", "export X = 1\noverride Y = 2\n", nil},
+		{"load", "load ./ext.so\n", []Finding{{1, "load", "4.0"}}},
+		{".ONESHELL", ".ONESHELL:\n", []Finding{{1, ".ONESHELL", "3.82"}}},
+		{".RECIPEPREFIX", ".RECIPEPREFIX = >\n", []Finding{{1, ".RECIPEPREFIX", "3.82"}}},
+		{".SHELLFLAGS", ".SHELLFLAGS := -ec\n", []Finding{{1, ".SHELLFLAGS", "3.82"}}},
+		{".EXTRA_PREREQS", "a: .EXTRA_PREREQS = b\n", []Finding{{1, ".EXTRA_PREREQS", "4.3"}}},
+		{".WAIT", "all: a .WAIT b\n", []Finding{{1, ".WAIT", "4.4"}}},
+		{".WAITING is no .WAIT", "all: a .WAITING b\n", nil},
+		{"$(file ...)", "X := $(file <list)\n", []Finding{{1, "$(file ...)", "4.0"}}},
+		{"${file ...}", "X := ${file <list}\n", []Finding{{1, "$(file ...)", "4.0"}}},
+		{"$(file ...) in a recipe", "a:\n\t@echo $(file >out,x)\n", []Finding{{2, "$(file ...)", "4.0"}}},
+		{"$(let ...)", "X = $(let a,1,$(a))\n", []Finding{{1, "$(let ...)", "4.4"}}},
+		{"a function make never had", "X = $(nosuch a)\n", []Finding{{1, "$(nosuch ...)", "after 3.81"}}},
+		{"$$(file x) is the shell's", "a:\n\tx=$$(file a.wasm)\n", nil},
+		{"$$$(shell ...) is a dollar, then make's shell", "a:\n\techo $$$(shell echo x)\n", nil},
+		{"3.81's functions and variables", "X := $(filter-out a,$(wildcard *.go)) $(abspath .) $(GO) $(@D)\n", nil},
+		{"a comment names them", "# no &: here, nor .ONESHELL, nor $(file x)\nX := 1 # nor X != y\n", nil},
+		{"a continued comment", "# a comment \\\n a &: b\n", nil},
+		{"an escaped #", "X := a\\#b &: c\n", []Finding{{1, "grouped targets (&:)", "4.3"}}},
+		{"two on one line", "a &: $(file <x)\n", []Finding{{1, "grouped targets (&:)", "4.3"}, {1, "$(file ...)", "4.0"}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := Check(c.src)
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("Check(%q) = %v, want %v", c.src, got, c.want)
+			}
+		})
+	}
+}
+
+// root is this checkout's top.
+func root(t *testing.T) string {
+	t.Helper()
+	dir, err := modtest.Root(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestMakefile_UsesOnlyWhatMake381Knows(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(root(t), "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range Check(string(src)) {
+		t.Errorf("Makefile:%d: %s needs GNU make %s; macOS's make is 3.81", f.Line, f.What, f.Since)
+	}
+}
+
+// The page's build uses the committed engine's SQLite as it is: however new
+// its sources look (make -W), make wasm (and so make serve) never runs
+// clang's build, which only make sqlite-wasm and make sqlite-verify run.
+func TestMakefile_WasmNeverRebuildsTheCommittedSQLite(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not installed")
+	}
+	dir := root(t)
+	dryRun := func(target string) string {
+		t.Helper()
+		cmd := exec.Command("make", "-n", "-W", "wasm/sqlite/build.sh", "-W", "wasm/sqlite/sqlite.c", target)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("make -n %s: %v\n%s", target, err, out)
+		}
+		return string(out)
+	}
+	for _, target := range []string{"wasm", "serve", "wasm-test"} {
+		out := dryRun(target)
+		for _, clang := range []string{"wasm/sqlite/build.sh", "need-clang"} {
+			if strings.Contains(out, clang) {
+				t.Errorf("make -n %s, with wasm/sqlite's sources newer than the module, runs %s:\n%s", target, clang, out)
+			}
+		}
+	}
+	for _, target := range []string{"sqlite-wasm", "sqlite-verify"} {
+		if out := dryRun(target); !strings.Contains(out, "wasm/sqlite/") {
+			t.Errorf("make -n %s rebuilds nothing from wasm/sqlite:\n%s", target, out)
+		}
+	}
+}
