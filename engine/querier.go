@@ -14,13 +14,13 @@ import (
 //
 // Through database/sql (sqlQuerier): the store prepares each statement once
 // and database/sql hands every column of a row over by Rows.Scan. This is
-// the way for every driver that does not offer the next one (natively
-// ncruces/go-sqlite3, Cloudflare's D1).
+// the way for every driver whose connections do not offer the next one.
 //
 // Through the driver's own connection (driverQuerier), when it runs SQL text
-// itself, keeping what it compiles, and starts transactions (driverConn:
-// wasm/sqlitejs, the browser's): the store takes a connection from the
-// *sql.DB's pool (sql.Conn.Raw) for one whole operation and runs its
+// itself, keeping what it compiles, and starts transactions (driverConn, an
+// interface declared here; the browser's driver offers it): the store takes
+// a connection from the *sql.DB's pool (sql.Conn.Raw) for one whole
+// operation and runs its
 // statements and its transaction on it, reading each row's values straight
 // into the cells. The statements, their order, the transaction and the
 // outcome are the same; what it leaves out is database/sql's per-statement
