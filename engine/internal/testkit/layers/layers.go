@@ -28,7 +28,7 @@ var Board = []Layer{
 	{"a course site; the page's files; the API over SQLite; the API's contract suite",
 		[]string{"engine/coursesite", "engine/webserve", "engine/httpapi/sqliteapi", "engine/httpapi/httpapitest"}},
 	{"what the browser's engine answers; the HTTP API", []string{"engine/simrun", "engine/httpapi"}},
-	{"the explorer", []string{"engine/explore"}},
+	{"the explorer; the conformance suite", []string{"engine/explore", "engine/leasetest"}},
 	{"a timeline on a fresh in-memory database", []string{"engine/timeline/memrun"}},
 	{"the timeline language and its runner", []string{"engine/timeline"}},
 	{"the invariants' checker; the model", []string{"engine/check", "engine/model"}},

@@ -1,0 +1,111 @@
+package leasetest_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/leasetest"
+	"github.com/leaselab/leaselab/engine/timeline"
+)
+
+func TestRun_LeaselabsEnginePasses(t *testing.T) {
+	leasetest.Run(t, func(t *testing.T) leasetest.Queue { return leasetest.Engine(t) })
+}
+
+func TestRun_ModelPasses(t *testing.T) {
+	leasetest.Run(t, func(*testing.T) leasetest.Queue { return leasetest.Model() })
+}
+
+// lateRenew accepts a renew at lease_until: it revives an ended lease.
+type lateRenew struct{ leasetest.Queue }
+
+func (q lateRenew) Renew(ctx context.Context, l engine.Lease, now, ttl int64) (engine.Lease, error) {
+	if j, err := q.Get(ctx, l.JobID); err == nil && j != nil && j.LeaseUntil == now && j.Token == l.Token {
+		l.LeaseUntil = now + ttl
+		return l, nil // and writes nothing: the rows differ too
+	}
+	return q.Queue.Renew(ctx, l, now, ttl)
+}
+
+// staleComplete completes by job id alone: any token is taken.
+type staleComplete struct{ leasetest.Queue }
+
+func (q staleComplete) Complete(ctx context.Context, l engine.Lease, now int64, result string) error {
+	if j, err := q.Get(ctx, l.JobID); err == nil && j != nil && j.Status == engine.StatusLeased {
+		l.Owner, l.Token = j.Owner, j.Token
+	}
+	return q.Queue.Complete(ctx, l, now, result)
+}
+
+func libraryTimeline(t *testing.T, name string) *timeline.Timeline {
+	t.Helper()
+	tl, err := timeline.LoadLibrary(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl
+}
+
+func TestTimeline_NamesTheLineCallAndAnswersOfAStaleComplete(t *testing.T) {
+	d, err := leasetest.Timeline(t.Context(), libraryTimeline(t, "01-late-courier.tl"), staleComplete{leasetest.Engine(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d == nil {
+		t.Fatal("a queue that takes a stale complete passed the late courier")
+	}
+	msg := d.Error()
+	for _, want := range []string{
+		"01-late-courier.tl:",
+		`Complete(order-7 A#1, now=1001, "A")`,
+		"want refused superseded, got ok",
+		"rows want:\n  order-7 leased",
+		"rows got: \n  order-7 done",
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the difference does not say %q:\n%s", want, msg)
+		}
+	}
+	if d.Want != "refused superseded" || d.Got != "ok" {
+		t.Errorf("want/got = %q/%q", d.Want, d.Got)
+	}
+}
+
+func TestSequences_ShrinksALateRenewToItsFewestCalls(t *testing.T) {
+	newQueue := func() (leasetest.Queue, error) { return lateRenew{leasetest.Model()}, nil }
+	d, err := leasetest.Sequences(t.Context(), newQueue, leasetest.SequenceOptions{Seed: 1, Sequences: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d == nil {
+		t.Fatal("500 random sequences missed a renew accepted at lease_until")
+	}
+	// The fewest calls that show it: enqueue, claim, renew at lease_until.
+	if len(d.Sequence) != 3 {
+		t.Errorf("shrunk to %d calls, want 3:\n%v", len(d.Sequence), d)
+	}
+	last := d.Sequence[len(d.Sequence)-1]
+	if last.Op != engine.OpRenew || last != d.Call || d.Got == d.Want || !strings.HasPrefix(d.Want, "refused expired") {
+		t.Errorf("the difference is not the late renew's:\n%v", d)
+	}
+	if !strings.Contains(d.Error(), "shortest failing sequence (3 calls):") || d.Where != "call 3" {
+		t.Errorf("the message does not give the sequence:\n%v", d)
+	}
+}
+
+func TestTimeline_FailsARenewAtLeaseUntilAtItsLine(t *testing.T) {
+	d, err := leasetest.Timeline(t.Context(), libraryTimeline(t, "03-lease-boundary.tl"), lateRenew{leasetest.Engine(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d == nil {
+		t.Fatal("the lease-boundary timeline passed a renew at lease_until")
+	}
+	// Line 15: 2999ms B renew parcel-2 -> refused expired.
+	if d.Where != "03-lease-boundary.tl:15" || d.Call.Op != engine.OpRenew || d.Call.Now != 2999 ||
+		d.Want != "refused expired" || !strings.HasPrefix(d.Got, "ok B#2") {
+		t.Errorf("the difference is not line 15's renew:\n%v", d)
+	}
+}

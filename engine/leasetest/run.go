@@ -1,0 +1,141 @@
+package leasetest
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/sqlitedb"
+	"github.com/leaselab/leaselab/engine/timeline"
+	"github.com/leaselab/leaselab/engine/timeline/memrun"
+)
+
+// Seed is the seed Run's random sequences use: a failure is the same on
+// every run.
+const Seed = 41
+
+// Run is the conformance suite: it runs every library timeline (package
+// engine/timeline's Library) and random call sequences on Queues from
+// newQueue, each call beside the reference model, and reports every
+// Difference as a failure of a subtest ("timeline/NAME", "sequences").
+// newQueue must return an empty Queue each time it is called; it may
+// register the Queue's cleanup with t.
+func Run(t *testing.T, newQueue func(t *testing.T) Queue) {
+	t.Helper()
+	for _, name := range timeline.LibraryNames() {
+		t.Run("timeline/"+name, func(t *testing.T) {
+			tl, err := timeline.LoadLibrary(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			report(t, func() (*Difference, error) { return Timeline(t.Context(), tl, newQueue(t)) })
+		})
+	}
+	t.Run("sequences", func(t *testing.T) {
+		report(t, func() (*Difference, error) {
+			return Sequences(t.Context(), func() (Queue, error) { return newQueue(t), nil }, SequenceOptions{Seed: Seed})
+		})
+	})
+}
+
+// report fails t with what check found.
+func report(t *testing.T, check func() (*Difference, error)) {
+	t.Helper()
+	d, err := check()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d != nil {
+		t.Error(d)
+	}
+}
+
+// RunTimelines runs every .tl file of dir as a subtest named by the file.
+// Each must parse (else the failure is at NAME:LINE:COL) and hold its
+// expectations on leaselab's engine (else at NAME:LINE: expected X, got Y);
+// then, when newQueue is not nil, it is played on a Queue from newQueue
+// beside the reference model (see Timeline), a difference failing at
+// NAME:LINE. NAME is the file's path as dir names it.
+func RunTimelines(t *testing.T, dir string, newQueue func(t *testing.T) Queue) {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(dir, "*.tl"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("leasetest: no .tl files in %s", dir)
+	}
+	sort.Strings(names)
+	for _, path := range names {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			t.Helper()
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			RunTimeline(t, path, string(src), newQueue)
+		})
+	}
+}
+
+// RunTimeline is RunTimelines for one timeline's text, called name in
+// messages.
+func RunTimeline(t *testing.T, name, src string, newQueue func(t *testing.T) Queue) {
+	t.Helper()
+	tl, err := timeline.Parse(name, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := memrun.Run(t.Context(), tl, timeline.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range tr.Summary.Failures {
+		t.Error(f)
+	}
+	if tr.Summary.Violations > 0 {
+		for _, st := range tr.Steps {
+			for _, v := range st.Verdicts {
+				if !v.OK && !v.Expected {
+					t.Errorf("%s:%d: breaks %s: %s", name, st.Line, v.Invariant, v.Detail)
+				}
+			}
+		}
+	}
+	if newQueue != nil {
+		report(t, func() (*Difference, error) { return Timeline(t.Context(), tl, newQueue(t)) })
+	}
+}
+
+var dbSeq atomic.Int64
+
+// Engine returns leaselab's own engine as a Queue: a Store on a fresh
+// in-memory SQLite database, closed when t ends. It is a Reopener (New
+// again over the same database).
+func Engine(t testing.TB) Queue {
+	t.Helper()
+	db, err := sqlitedb.Memory(fmt.Sprintf("leasetest-%d-%s", dbSeq.Add(1), strings.NewReplacer("/", "-", " ", "-").Replace(t.Name())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	q := &engineQueue{db: db}
+	if err := q.Reopen(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+type engineQueue struct {
+	*engine.Store
+	db *sql.DB
+}
+
+func (q *engineQueue) Reopen(ctx context.Context) (err error) {
+	q.Store, err = engine.New(ctx, q.db)
+	return err
+}

@@ -1,0 +1,178 @@
+package leasetest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+
+	"github.com/leaselab/leaselab/engine"
+)
+
+// SequenceOptions bound the random sequences of Sequences.
+type SequenceOptions struct {
+	// Seed chooses the sequences; the same seed gives the same ones.
+	Seed uint64
+	// Sequences is how many to try (0: 100); Calls the most calls in each
+	// (0: 40).
+	Sequences, Calls int
+}
+
+// op is one generated call before it is bound to a history: renew,
+// complete and release present the worker's latest lease of the job, with
+// its token shifted by Shift (a stale or a forged one).
+type op struct {
+	call  Call
+	shift int64
+}
+
+// Sequences runs random sequences of calls on a fresh Queue from newQueue
+// each and on the reference model, comparing every answer, the rows after
+// every call and the invariants (as Timeline does). Time only moves forward
+// and lands often on the boundaries (lease_until, deadline) of three jobs,
+// two workers and short leases. On the first sequence that differs it
+// shrinks it, removing calls while it still fails, and returns the
+// Difference of the shortest failing sequence (Difference.Sequence). A
+// Queue that is an io.Closer is closed after its sequence. The error is
+// newQueue's.
+func Sequences(ctx context.Context, newQueue func() (Queue, error), o SequenceOptions) (*Difference, error) {
+	n, calls := o.Sequences, o.Calls
+	if n <= 0 {
+		n = 100
+	}
+	if calls <= 0 {
+		calls = 40
+	}
+	rng := rand.New(rand.NewPCG(o.Seed, 0x1ea5e))
+	for range n {
+		seq := generate(rng, 1+rng.IntN(calls))
+		d, err := replay(ctx, newQueue, seq)
+		if err != nil || d == nil {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		return shrink(ctx, newQueue, seq, d)
+	}
+	return nil, nil
+}
+
+var (
+	jobIDs  = []string{"a", "b", "c"}
+	workers = []string{"A", "B"}
+	steps   = []int64{0, 0, 1, 250, 499, 500, 501, 999, 1000, 1001}
+	ttls    = []int64{1000, 1000, 500, 1, 0}
+	shifts  = []int64{0, 0, 0, 0, -1, 1}
+)
+
+// generate makes k calls at nondecreasing instants.
+func generate(rng *rand.Rand, k int) []op {
+	pick := func(xs []string) string { return xs[rng.IntN(len(xs))] }
+	var now int64
+	seq := make([]op, 0, k)
+	for range k {
+		now += steps[rng.IntN(len(steps))]
+		c := Call{Job: pick(jobIDs), Owner: pick(workers), Now: now, TTL: ttls[rng.IntN(len(ttls))]}
+		var shift int64
+		switch rng.IntN(9) {
+		case 0, 1:
+			c.Op = engine.OpEnqueue
+			c.New = engine.NewJob{ID: c.Job, Qty: rng.Int64N(3), MaxAttempts: rng.Int64N(3)}
+			if rng.IntN(2) == 0 {
+				c.New.Deadline = now + 500*rng.Int64N(4)
+			}
+		case 2:
+			c.Op = engine.OpState
+		case 3, 4:
+			c.Op = engine.OpClaim
+		case 5:
+			c.Op = engine.OpClaimNext
+		case 6:
+			c.Op = engine.OpRenew
+		case 7:
+			c.Op, c.Result = engine.OpComplete, "r"
+		default:
+			c.Op = engine.OpRelease
+		}
+		if c.Op == engine.OpRenew || c.Op == engine.OpComplete || c.Op == engine.OpRelease {
+			shift = shifts[rng.IntN(len(shifts))]
+		}
+		seq = append(seq, op{call: c, shift: shift})
+	}
+	return seq
+}
+
+// replay runs seq on a fresh Queue; the Difference's Sequence holds the
+// calls as made, up to the one that differed.
+func replay(ctx context.Context, newQueue func() (Queue, error), seq []op) (*Difference, error) {
+	q, err := newQueue()
+	if err != nil {
+		return nil, fmt.Errorf("leasetest: new queue: %w", err)
+	}
+	if c, ok := q.(io.Closer); ok {
+		defer c.Close()
+	}
+	p := newPair(Model(), q)
+	made := make([]Call, 0, len(seq))
+	for i, o := range seq {
+		c := o.call
+		if c.Op == engine.OpRenew || c.Op == engine.OpComplete || c.Op == engine.OpRelease {
+			c.Lease, _ = p.held(ctx, c.Owner, c.Job)
+			c.Lease.Token += o.shift
+			c.Job, c.Owner = "", ""
+		}
+		made = append(made, c)
+		if d := p.step(ctx, []Call{c}); d != nil {
+			d.Where = fmt.Sprintf("call %d", i+1)
+			d.Sequence = made
+			return d, nil
+		}
+	}
+	return nil, nil
+}
+
+// shrink removes calls from seq while it still fails, until no single
+// call can go: the failing sequence it returns is one no call of which can
+// be left out. Then it moves the sequence to start at instant 0 if it
+// still fails there.
+func shrink(ctx context.Context, newQueue func() (Queue, error), seq []op, d *Difference) (*Difference, error) {
+	seq = seq[:len(d.Sequence)] // what follows the difference never ran
+	for changed := true; changed; {
+		changed = false
+		for i := len(seq) - 1; i >= 0; i-- {
+			try := append(append([]op(nil), seq[:i]...), seq[i+1:]...)
+			td, err := replay(ctx, newQueue, try)
+			if err != nil {
+				return nil, err
+			}
+			if td != nil {
+				seq, d, changed = try[:len(td.Sequence)], td, true
+				i = min(i, len(seq))
+			}
+		}
+	}
+	if seq[0].call.Now != 0 {
+		td, err := replay(ctx, newQueue, shifted(seq, -seq[0].call.Now))
+		if err != nil {
+			return nil, err
+		}
+		if td != nil && len(td.Sequence) == len(seq) {
+			d = td
+		}
+	}
+	return d, nil
+}
+
+// shifted is seq with every instant moved by by.
+func shifted(seq []op, by int64) []op {
+	out := append([]op(nil), seq...)
+	for i := range out {
+		c := &out[i].call
+		c.Now += by
+		if c.New.Deadline != 0 {
+			c.New.Deadline = max(1, c.New.Deadline+by)
+		}
+	}
+	return out
+}
