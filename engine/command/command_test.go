@@ -116,3 +116,30 @@ func TestCheck_KoreanWords(t *testing.T) {
 		}
 	}
 }
+
+// export gotest writes the caller's package clause, and with -queue a test
+// of the caller's own queue; a name go test would not take is refused.
+func TestExport_WritesATestForTheCallersPackage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want []string
+	}{
+		{[]string{"export", "gotest", "-"}, 0, []string{"package leaselabtest\n"}},
+		{[]string{"export", "gotest", "-package", "worker", "-"}, 0, []string{"package worker\n", "func TestStdin(t *testing.T) {"}},
+		{[]string{"export", "gotest", "-package", "worker_test", "-queue", "newQueue", "-"}, 0,
+			[]string{"package worker_test\n", `leasetest.RunTimeline(t, "stdin.tl", testStdinSource, newQueue)`}},
+		{[]string{"export", "gotest", "-package", "my-worker", "-"}, ExitBadInput, nil},
+		{[]string{"export", "gotest", "-queue", "new(", "-"}, ExitBadInput, nil},
+	} {
+		code, out, errOut := main1(t, story, tc.args...)
+		if code != tc.code {
+			t.Errorf("%v: exit %d, want %d; stderr %q", tc.args, code, tc.code, errOut)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: stdout lacks %q:\n%s", tc.args, w, out)
+			}
+		}
+	}
+}

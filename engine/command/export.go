@@ -4,16 +4,23 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/leaselab/leaselab/engine/leasetest"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
 
-// Export runs `leaselab export gotest [-name TestName] FILE|-`: it prints a
-// Go test file that replays the timeline on the engine and checks its
-// expectations (timeline.GoTest). No Go program is needed to get one.
+// Export runs `leaselab export gotest [-name TestName] [-package NAME]
+// [-queue EXPR] FILE|-`: it prints a Go test file for package NAME that
+// replays the timeline on the engine and checks its expectations
+// (timeline.GoTestIn), or, with -queue, one that checks the timeline
+// against the caller's own Queue as well (leasetest.GoTest). No Go program
+// is needed to get one.
 func Export(args []string, o IO) int {
-	c := newCommand("export", o, "leaselab export gotest [-name TestName] FILE|-\n\n"+
-		"Prints a Go test file that replays the timeline on the engine and checks every expectation.")
+	c := newCommand("export", o, "leaselab export gotest [-name TestName] [-package NAME] [-queue EXPR] FILE|-\n\n"+
+		"Prints a Go test file that replays the timeline on the engine and checks every expectation;\n"+
+		"with -queue, one that checks the timeline against your own leasetest.Queue.")
 	name := c.fs.String("name", "", "the test function's name (default: from the file's name, e.g. TestLateCourier)")
+	pkg := c.fs.String("package", "leaselabtest", "the package clause of the file: your package's name (e.g. worker or worker_test)")
+	queue := c.fs.String("queue", "", "a Go expression for a func(t *testing.T) leasetest.Queue in your package: the test runs the timeline against it")
 	if len(args) == 0 || args[0] != "gotest" {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
 			c.printUsage(o.Stdout)
@@ -41,7 +48,12 @@ func Export(args []string, o IO) int {
 	if fn == "" {
 		fn = timeline.GoTestName(src.name)
 	}
-	out, err := timeline.GoTest(tl, fn)
+	var out string
+	if *queue != "" {
+		out, err = leasetest.GoTest(src.name, src.text, *pkg, fn, *queue)
+	} else {
+		out, err = timeline.GoTestIn(tl, *pkg, fn)
+	}
 	if err != nil {
 		fmt.Fprintln(o.Stderr, "leaselab export:", err)
 		return ExitBadInput

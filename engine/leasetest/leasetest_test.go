@@ -11,7 +11,7 @@ import (
 )
 
 func TestRun_LeaselabsEnginePasses(t *testing.T) {
-	leasetest.Run(t, func(t *testing.T) leasetest.Queue { return leasetest.Engine(t) })
+	leasetest.Run(t, leasetest.Engine)
 }
 
 func TestRun_ModelPasses(t *testing.T) {
@@ -107,5 +107,62 @@ func TestTimeline_FailsARenewAtLeaseUntilAtItsLine(t *testing.T) {
 	if d.Where != "03-lease-boundary.tl:15" || d.Call.Op != engine.OpRenew || d.Call.Now != 2999 ||
 		d.Want != "refused expired" || !strings.HasPrefix(d.Got, "ok B#2") {
 		t.Errorf("the difference is not line 15's renew:\n%v", d)
+	}
+}
+
+func TestRunTimelines_RunsAFoldersTimelinesOnTheEngine(t *testing.T) {
+	leasetest.RunTimelines(t, "testdata/timelines", leasetest.Engine)
+}
+
+func TestSource_FailsAtTheLineOfAWrongExpectation(t *testing.T) {
+	src := "lease 1000ms\njob a\n0ms A claim a -> ok token=1\n1000ms B claim a -> refused held\n"
+	errs := leasetest.Source(t.Context(), "mine.tl", src, nil)
+	if len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), "mine.tl:4: expected refused held, got ok") {
+		t.Fatalf("errors %q, want one at mine.tl:4", errs)
+	}
+}
+
+func TestSource_FailsAtTheColumnOfAMistake(t *testing.T) {
+	errs := leasetest.Source(t.Context(), "mine.tl", "0ms A compleat a\n", nil)
+	if len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), "mine.tl:1:") {
+		t.Fatalf("errors %q, want one at mine.tl:1:COL", errs)
+	}
+}
+
+func TestSource_ComparesTheQueueAfterTheExpectations(t *testing.T) {
+	src := "lease 1000ms\njob a\n0ms A claim a -> ok token=1\n1000ms B claim a -> ok token=2\n1001ms A complete a -> refused superseded\n"
+	if errs := leasetest.Source(t.Context(), "mine.tl", src, leasetest.Engine(t)); errs != nil {
+		t.Fatalf("the engine failed: %q", errs)
+	}
+	errs := leasetest.Source(t.Context(), "mine.tl", src, staleComplete{leasetest.Engine(t)})
+	if len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), "mine.tl:5: Complete(a A#1, now=1001, \"A\"): want refused superseded, got ok") {
+		t.Fatalf("errors %q, want the stale complete at mine.tl:5", errs)
+	}
+}
+
+func TestGoTest_WritesATestOfTheCallersQueue(t *testing.T) {
+	src, err := timeline.LibrarySource("01-late-courier.tl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := leasetest.GoTest("01-late-courier.tl", src, "worker_test", "TestLateCourier", "newQueue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"package worker_test\n",
+		`leasetest.RunTimeline(t, "01-late-courier.tl", testLateCourierSource, newQueue)`,
+		"const testLateCourierSource = `# ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the test lacks %q:\n%s", want, out)
+		}
+	}
+	for _, bad := range []struct{ pkg, fn, queue string }{
+		{"worker", "TestX", ""}, {"worker", "TestX", "new("}, {"my-worker", "TestX", "q"}, {"worker", "testX", "q"},
+	} {
+		if _, err := leasetest.GoTest("01-late-courier.tl", src, bad.pkg, bad.fn, bad.queue); err == nil {
+			t.Errorf("GoTest(%+v) took it", bad)
+		}
 	}
 }

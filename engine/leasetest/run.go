@@ -3,6 +3,7 @@ package leasetest
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -83,32 +84,54 @@ func RunTimelines(t *testing.T, dir string, newQueue func(t *testing.T) Queue) {
 }
 
 // RunTimeline is RunTimelines for one timeline's text, called name in
-// messages.
+// messages: it reports what Source finds.
 func RunTimeline(t *testing.T, name, src string, newQueue func(t *testing.T) Queue) {
 	t.Helper()
+	var q Queue
+	if newQueue != nil {
+		q = newQueue(t)
+	}
+	for _, err := range Source(t.Context(), name, src, q) {
+		t.Error(err)
+	}
+}
+
+// Source checks one timeline's text, called name in messages: it must
+// parse (else the errors are NAME:LINE:COL: ...), hold its expectations on
+// leaselab's engine and break no invariant it does not announce (else
+// NAME:LINE: expected X, got Y, or NAME:LINE: breaks INVARIANT: ...); then,
+// when q is not nil, q must answer it as the reference does (Timeline's
+// *Difference). Nil when all holds.
+func Source(ctx context.Context, name, src string, q Queue) []error {
 	tl, err := timeline.Parse(name, src)
 	if err != nil {
-		t.Fatal(err)
+		return []error{err}
 	}
-	tr, err := memrun.Run(t.Context(), tl, timeline.Options{})
+	tr, err := memrun.Run(ctx, tl, timeline.Options{})
 	if err != nil {
-		t.Fatal(err)
+		return []error{err}
 	}
+	var errs []error
 	for _, f := range tr.Summary.Failures {
-		t.Error(f)
+		errs = append(errs, errors.New(f))
 	}
-	if tr.Summary.Violations > 0 {
-		for _, st := range tr.Steps {
-			for _, v := range st.Verdicts {
-				if !v.OK && !v.Expected {
-					t.Errorf("%s:%d: breaks %s: %s", name, st.Line, v.Invariant, v.Detail)
-				}
+	for _, st := range tr.Steps {
+		for _, v := range st.Verdicts {
+			if !v.OK && !v.Expected {
+				errs = append(errs, fmt.Errorf("%s:%d: breaks %s: %s", name, st.Line, v.Invariant, v.Detail))
 			}
 		}
 	}
-	if newQueue != nil {
-		report(t, func() (*Difference, error) { return Timeline(t.Context(), tl, newQueue(t)) })
+	if q != nil {
+		d, err := Timeline(ctx, tl, q)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case d != nil:
+			errs = append(errs, d)
+		}
 	}
+	return errs
 }
 
 var dbSeq atomic.Int64
@@ -116,7 +139,7 @@ var dbSeq atomic.Int64
 // Engine returns leaselab's own engine as a Queue: a Store on a fresh
 // in-memory SQLite database, closed when t ends. It is a Reopener (New
 // again over the same database).
-func Engine(t testing.TB) Queue {
+func Engine(t *testing.T) Queue {
 	t.Helper()
 	db, err := sqlitedb.Memory(fmt.Sprintf("leasetest-%d-%s", dbSeq.Add(1), strings.NewReplacer("/", "-", " ", "-").Replace(t.Name())))
 	if err != nil {

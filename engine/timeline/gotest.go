@@ -34,14 +34,27 @@ var ErrTestName = errors.New("timeline: not a Go test function name")
 // package's name in its package clause). funcName must be a name go test
 // runs: Test followed by a character that is not a lower-case letter
 // (ErrTestName otherwise); see GoTestName.
+//
+// Its package clause is package leaselabtest; GoTestIn names the package.
 func GoTest(tl *Timeline, funcName string) (string, error) {
-	if !isTestName(funcName) {
-		return "", fmt.Errorf("%w: %q (it must be TestXxx, a Go identifier)", ErrTestName, funcName)
+	return GoTestIn(tl, "leaselabtest", funcName)
+}
+
+// ErrPackageName: GoTestIn was given a package name that is not a Go
+// identifier.
+var ErrPackageName = errors.New("timeline: not a Go package name")
+
+// GoTestIn is GoTest for package pkg: the file's package clause names pkg
+// (a Go identifier other than _, such as worker or worker_test), so it can
+// be dropped into that package's folder as it is.
+func GoTestIn(tl *Timeline, pkg, funcName string) (string, error) {
+	if err := CheckGoTestNames(pkg, funcName); err != nil {
+		return "", err
 	}
 	if err := runnable(tl); err != nil {
 		return "", err
 	}
-	f := goFile{Func: funcName, TL: tl, uses: map[string]bool{}}
+	f := goFile{Package: pkg, Func: funcName, TL: tl, uses: map[string]bool{}}
 	limit, size := limits.Default.Row("report_bytes"), 0
 	for i := range tl.Steps {
 		g := f.step(&tl.Steps[i])
@@ -108,6 +121,7 @@ func (f *goFile) render() string {
 			" in-memory SQLite database, each step at its instant in milliseconds (on its worker's"+
 			" own clock), and checks what each line expects after its \"->\"."),
 		"{{func}}", f.Func,
+		"{{package}}", f.Package,
 		"{{helpers}}", helpers.String(),
 		"{{setup}}", f.setup(),
 		"{{steps}}", steps.String(),
@@ -178,6 +192,19 @@ func GoTestName(name string) string {
 	return b.String()
 }
 
+// CheckGoTestNames returns ErrPackageName or ErrTestName when pkg or
+// funcName is not a name go test takes for a test file's package and a
+// test function.
+func CheckGoTestNames(pkg, funcName string) error {
+	if !gotoken.IsIdentifier(pkg) || pkg == "_" {
+		return fmt.Errorf("%w: %q (it must be a Go identifier, e.g. worker or worker_test)", ErrPackageName, pkg)
+	}
+	if !isTestName(funcName) {
+		return fmt.Errorf("%w: %q (it must be TestXxx, a Go identifier)", ErrTestName, funcName)
+	}
+	return nil
+}
+
 func isTestName(s string) bool {
 	if !strings.HasPrefix(s, "Test") || !gotoken.IsIdentifier(s) {
 		return false
@@ -189,10 +216,11 @@ func isTestName(s string) bool {
 // goFile is the file GoTest writes: the timeline, its steps as Go, and
 // the helpers those steps use (the file declares nothing it does not use).
 type goFile struct {
-	Func  string
-	TL    *Timeline
-	Steps []goStep
-	uses  map[string]bool
+	Package string
+	Func    string
+	TL      *Timeline
+	Steps   []goStep
+	uses    map[string]bool
 }
 
 func (f *goFile) use(names ...string) {

@@ -275,3 +275,30 @@ func TestGoTest_ControlCharactersOfNotesNeverReachTheFileRaw(t *testing.T) {
 		})
 	}
 }
+
+func TestGoTestIn_NamesThePackageGoTestTakes(t *testing.T) {
+	tl, err := timeline.LoadLibrary("01-late-courier.tl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		pkg string
+		ok  bool
+	}{
+		{"worker", true}, {"worker_test", true}, {"w", true}, {"_w", true},
+		{"", false}, {"_", false}, {"9worker", false}, {"my-worker", false}, {"my worker", false},
+	} {
+		out, err := timeline.GoTestIn(tl, tc.pkg, "TestLateCourier")
+		if tc.ok != (err == nil) || (err != nil && !errors.Is(err, timeline.ErrPackageName)) {
+			t.Errorf("GoTestIn(%q): err %v, want ok=%t", tc.pkg, err, tc.ok)
+			continue
+		}
+		if tc.ok && !strings.HasPrefix(out, "package "+tc.pkg+"\n") {
+			t.Errorf("GoTestIn(%q) starts %q", tc.pkg, out[:min(len(out), 40)])
+		}
+	}
+	out, err := timeline.GoTest(tl, "TestLateCourier")
+	if err != nil || !strings.HasPrefix(out, "package leaselabtest\n") {
+		t.Errorf("GoTest's package clause: %q, %v", out[:min(len(out), 40)], err)
+	}
+}
