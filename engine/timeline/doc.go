@@ -23,7 +23,21 @@
 //	                                        (deadline 0 is none, max_attempts 0 unlimited)
 //	clock WORKER OFFSET                     the worker's clock reads OFFSET ahead of true time
 //	                                        (+200ms; -200ms is behind)
+//	epoch T                                 times are real instants, e.g. Unix ms from a log:
+//	                                        every one is at or after T, the limit max_time
+//	                                        bounds them from T, and a job line's deadline=+D
+//	                                        counts from T (before the job lines)
 //	# comment                               the first comment line before any step is the title
+//
+// Without an epoch line a timeline starts at 0 and its instants are at most
+// max_time (11.6 days), which keeps a lesson's numbers small; with one, a
+// history from the field keeps its real times (pass them on as the same
+// int64 ms the engine takes, e.g. time.Now().UnixMilli()):
+//
+//	epoch 1764806400000
+//	job a
+//	1764806400000 A claim a ttl=1000 -> ok lease_until=1764806401000
+//	+1000ms       B claim a ttl=1000 -> ok token=2
 //
 // A `#` that starts a word starts a comment anywhere on a line. The comment
 // lines just above a step (no blank line between) and a comment at its end

@@ -8,7 +8,7 @@ import (
 // `job ID [qty=N] [deadline=T] [max_attempts=N]` and
 // `clock WORKER OFFSET`.
 
-func isHeaderWord(s string) bool { return s == "lease" || s == "job" || s == "clock" }
+func isHeaderWord(s string) bool { return s == "lease" || s == "job" || s == "clock" || s == "epoch" }
 
 func (p *parser) header(ll lexed) {
 	w := ll.words[0]
@@ -21,6 +21,8 @@ func (p *parser) header(ll lexed) {
 		p.leaseHeader(ll.words)
 	case w.text == "job":
 		p.jobHeader(ll.words)
+	case w.text == "epoch":
+		p.epochHeader(ll.words)
 	default:
 		p.clockHeader(ll.words)
 	}
@@ -50,6 +52,28 @@ func (p *parser) leaseHeader(w []token) {
 	p.tl.Lease, p.leaseLine = d, p.line
 }
 
+// epochHeader reads `epoch T`: the timeline's instants are real ones (Unix
+// ms, say), all at or after T; the limit max_time bounds them from T.
+func (p *parser) epochHeader(w []token) {
+	switch {
+	case p.tl.Epoch != 0:
+		p.errorf(w[0].col, "a second epoch line")
+		return
+	case len(p.tl.Jobs) > 0:
+		p.errorf(w[0].col, "the epoch line comes before the job lines (their deadlines count from it)")
+		return
+	case len(w) != 2:
+		p.errorf(w[0].col, "an epoch line is `epoch T`, T the instant in ms the times start at, e.g. `epoch 1764806400000`")
+		return
+	}
+	t, ok := parseMillis(w[1].text)
+	if !ok || t <= 0 {
+		p.errorf(w[1].col, "malformed epoch %q: an instant in ms after 0, e.g. 1764806400000", w[1].text)
+		return
+	}
+	p.tl.Epoch, p.prevEnd = t, t
+}
+
 // jobFields are the fields a job line and an enqueue step take.
 var jobFields = []string{"qty", "deadline", "max_attempts"}
 
@@ -74,7 +98,7 @@ func (p *parser) jobHeader(w []token) {
 	if !ok {
 		return
 	}
-	f, ok := p.jobFieldValues(kv, 0)
+	f, ok := p.jobFieldValues(kv, p.tl.Epoch) // deadline=+D counts from the epoch (0 without one)
 	if !ok {
 		return
 	}
@@ -116,15 +140,22 @@ func (p *parser) deadline(t token, at int64) (int64, bool) {
 	if rel {
 		t = token{text: t.text[1:], col: t.col + 1}
 	}
-	d, ok := p.millis(t, "deadline")
-	if !ok || !rel {
-		return d, ok
+	d, ok := parseMillis(t.text)
+	if !ok {
+		p.errorf(t.col, "malformed deadline %q: a duration like 1000ms, 1.5s or 1000", t.text)
+		return 0, false
+	}
+	if !rel {
+		return d, d == 0 || p.withinInstant(t.col, d, "deadline")
+	}
+	if !p.withinTime(t.col, d, "deadline") {
+		return 0, false
 	}
 	if d == 0 {
 		p.errorf(t.col, "deadline=+0 is the enqueue's own instant: nothing could claim the job")
 		return 0, false
 	}
-	return d + at, p.withinTime(t.col, d+at, "deadline")
+	return d + at, p.withinInstant(t.col, d+at, "deadline")
 }
 
 func (p *parser) clockHeader(w []token) {

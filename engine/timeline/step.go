@@ -125,11 +125,14 @@ func (p *parser) stepTime(w []token, s *StepLine) bool {
 			ms = math.MaxInt64 - p.prevEnd
 		}
 		ms += p.prevEnd
+	} else if ms < p.tl.Epoch {
+		p.errorf(t.col, "time %d ms is before the epoch, %d ms: with an epoch line, times are real instants", ms, p.tl.Epoch)
+		return false
 	} else if ms < p.prevEnd {
 		p.errorf(t.col, "time goes backwards: %d ms is before %d ms, where the previous step ended", ms, p.prevEnd)
 		return false
 	}
-	if !p.withinTime(t.col, ms, "time") {
+	if !p.withinInstant(t.col, ms, "time") {
 		return false
 	}
 	s.Time = ms
@@ -291,7 +294,7 @@ func (p *parser) stepArgs(kv []keyValue, s *StepLine, w []token) bool {
 			return false
 		}
 	}
-	if s.Took > 0 && !p.withinTime(w[0].col, s.Time+s.Took, "the send's end") {
+	if s.Took > 0 && !p.withinInstant(w[0].col, s.Time+s.Took, "the send's end") {
 		return false
 	}
 	return true

@@ -81,6 +81,10 @@ type Timeline struct {
 	// Clocks are the `clock` header lines: workers whose clock is off true
 	// time.
 	Clocks []ClockDecl
+	// Epoch is the `epoch` header in ms (a Unix-ms instant); 0 if absent.
+	// Instants are at or after it and count against the limit max_time
+	// from it, so a history from the field keeps its real times.
+	Epoch int64
 	// Steps are the step lines, in order.
 	Steps []StepLine
 	// Actors are the actors in order of first appearance.

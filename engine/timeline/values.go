@@ -60,6 +60,31 @@ func (p *parser) withinTime(col int, n int64, what string) bool {
 	return true
 }
 
+// withinInstant refuses an instant more than the limit max_time after the
+// epoch (0 without an epoch line), or before it.
+func (p *parser) withinInstant(col int, n int64, what string) bool {
+	if n < p.tl.Epoch {
+		p.errorf(col, "%s %d ms is before the epoch, %d ms", what, n, p.tl.Epoch)
+		return false
+	}
+	if n-p.tl.Epoch <= p.lim.MaxTime {
+		return true
+	}
+	switch {
+	case p.tl.Epoch != 0:
+		p.limitf(col, p.lim.Row("max_time"), "%s %d ms (%d ms after the epoch)", what, n, n-p.tl.Epoch)
+	case n >= unixMillis2001:
+		p.limitf(col, p.lim.Row("max_time"), "%s %d ms (a real instant? an `epoch T` line before the jobs makes times count from T)", what, n)
+	default:
+		p.limitf(col, p.lim.Row("max_time"), "%s %d ms", what, n)
+	}
+	return false
+}
+
+// unixMillis2001 is 2001-09-09 in Unix ms: an instant past it is likely a
+// real one.
+const unixMillis2001 = 1_000_000_000_000
+
 func (p *parser) count(t token, key string) (int64, bool) {
 	n, ok := parseCount(t.text)
 	if !ok {
