@@ -6,6 +6,12 @@
 //
 // The simulator and the timeline runner show its verdicts after every step;
 // the model-based tests fail on the first verdict that is not OK.
+//
+// A Checker needs the steps in one order and the rows after each. A
+// concurrent service has neither: record each call with the instants it
+// was invoked and answered (Call) and judge the whole history with
+// History, which reports a fencing violation only when no order of the
+// overlapping calls explains it, naming the calls involved.
 package check
 
 import (

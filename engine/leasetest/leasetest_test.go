@@ -2,7 +2,10 @@ package leasetest_test
 
 import (
 	"context"
+	"github.com/leaselab/leaselab/engine/check"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/leaselab/leaselab/engine"
@@ -164,5 +167,73 @@ func TestGoTest_WritesATestOfTheCallersQueue(t *testing.T) {
 		if _, err := leasetest.GoTest("01-late-courier.tl", src, bad.pkg, bad.fn, bad.queue); err == nil {
 			t.Errorf("GoTest(%+v) took it", bad)
 		}
+	}
+}
+
+// Workers racing on leaselab's engine, each call stamped with the instants
+// it was invoked and answered on one shared counter, make a history
+// check.History finds nothing wrong in.
+func TestHistory_RacingWorkersOnTheEngineBreakNoInvariant(t *testing.T) {
+	q := leasetest.Engine(t)
+	ctx := t.Context()
+	for _, id := range []string{"a", "b", "c"} {
+		if _, err := q.Enqueue(ctx, engine.NewJob{ID: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var (
+		tick    atomic.Int64
+		mu      sync.Mutex
+		history []check.Call
+		wg      sync.WaitGroup
+	)
+	record := func(op check.Op, start int64) {
+		mu.Lock()
+		history = append(history, check.Call{Op: op, Start: start, End: tick.Add(1)})
+		mu.Unlock()
+	}
+	for w := range 4 {
+		owner := string(rune('A' + w))
+		wg.Go(func() {
+			var old engine.Lease
+			for i := range 25 {
+				start := tick.Add(1)
+				l, err := q.ClaimNext(ctx, owner, start, 6)
+				record(check.Op{Kind: engine.OpClaimNext, JobID: l.JobID, Owner: owner, Now: start, Accepted: err == nil, Lease: l}, start)
+				if err != nil {
+					continue
+				}
+				present := l
+				if i%3 == 0 && old.JobID != "" {
+					present = old // a stale lease now and then
+				}
+				start = tick.Add(1)
+				op := check.Op{JobID: present.JobID, Owner: owner, Token: present.Token, Now: start}
+				switch i % 4 {
+				case 0, 1:
+					op.Kind = engine.OpRenew
+					op.Lease, err = q.Renew(ctx, present, start, 6)
+				case 2:
+					op.Kind, op.Now = engine.OpRelease, 0
+					err = q.Release(ctx, present)
+				default:
+					op.Kind = engine.OpComplete
+					err = q.Complete(ctx, present, start, "r")
+				}
+				op.Accepted = err == nil
+				record(op, start)
+				old = l
+			}
+		})
+	}
+	wg.Wait()
+	accepted := 0
+	for _, c := range history {
+		if c.Accepted {
+			accepted++
+		}
+	}
+	if vs := check.History(history); len(vs) > 0 || accepted < 10 {
+		t.Fatalf("%d calls, %d accepted; violations: %v", len(history), accepted, vs)
 	}
 }
