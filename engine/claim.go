@@ -21,13 +21,10 @@ func checkClaimantArgs(owner string, now, ttl int64) error {
 	if err := checkName("owner", owner); err != nil {
 		return err
 	}
-	switch {
-	case now < 0:
-		return invalid("now %d < 0", now)
-	case ttl <= 0:
-		return invalid("ttl %d <= 0", ttl)
+	if err := checkNow(now); err != nil {
+		return err
 	}
-	return nil
+	return checkTTL(ttl)
 }
 
 // Claim takes job id for owner at now for ttl milliseconds. It succeeds iff
@@ -44,6 +41,9 @@ func checkClaimantArgs(owner string, now, ttl int64) error {
 //
 // The read and the update are one BEGIN IMMEDIATE transaction.
 func (s *Store) Claim(ctx context.Context, id, owner string, now, ttl int64) (Lease, error) {
+	if err := s.open(); err != nil {
+		return Lease{}, err
+	}
 	if err := checkClaimArgs(id, owner, now, ttl); err != nil {
 		return Lease{}, err
 	}
@@ -146,6 +146,9 @@ func (s *Store) leaseEnd(j *Job, now, ttl int64) int64 {
 // committed with the claim. Jobs held by a valid lease are skipped. It
 // returns ErrEmpty when no job can be claimed.
 func (s *Store) ClaimNext(ctx context.Context, owner string, now, ttl int64) (Lease, error) {
+	if err := s.open(); err != nil {
+		return Lease{}, err
+	}
 	if err := checkClaimantArgs(owner, now, ttl); err != nil {
 		return Lease{}, err
 	}
@@ -221,6 +224,9 @@ type ClaimOutcome struct {
 // is ErrPanicked: a contender's goroutine panicked (in the driver, say),
 // and the call answers that instead of the process dying.
 func (s *Store) ClaimManyOutcomes(ctx context.Context, id string, owners []string, now, ttl int64) ([]ClaimOutcome, error) {
+	if err := s.open(); err != nil {
+		return nil, err
+	}
 	for _, o := range owners {
 		if err := checkClaimArgs(id, o, now, ttl); err != nil {
 			return nil, err

@@ -6,8 +6,8 @@ import (
 )
 
 // Clock supplies now, in milliseconds, to the operations that take their own
-// time (Dispatch). A real deployment passes a clock reading
-// time.Now().UnixMilli(); the simulator and the tests a VirtualClock.
+// time (Dispatch). A real deployment passes WallClock (Unix milliseconds);
+// the simulator and the tests a VirtualClock.
 type Clock interface{ Now() int64 }
 
 // VirtualClock is a clock that moves only when told to. The zero value reads

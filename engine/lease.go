@@ -73,11 +73,14 @@ func (s *Store) Renew(ctx context.Context, l Lease, now, ttl int64) (Lease, erro
 	if err := checkLease(l); err != nil {
 		return Lease{}, err
 	}
-	if now < 0 {
-		return Lease{}, invalid("now %d < 0", now)
+	if err := s.open(); err != nil {
+		return Lease{}, err
 	}
-	if ttl <= 0 {
-		return Lease{}, invalid("ttl %d <= 0", ttl)
+	if err := checkNow(now); err != nil {
+		return Lease{}, err
+	}
+	if err := checkTTL(ttl); err != nil {
+		return Lease{}, err
 	}
 	if s.direct() {
 		if out, ok, err := s.directRenew(ctx, l, now, ttl); ok || err != nil {
@@ -113,8 +116,11 @@ func (s *Store) Complete(ctx context.Context, l Lease, now int64, result string)
 	if err := checkLease(l); err != nil {
 		return err
 	}
-	if now < 0 {
-		return invalid("now %d < 0", now)
+	if err := s.open(); err != nil {
+		return err
+	}
+	if err := checkNow(now); err != nil {
+		return err
 	}
 	if n := len(result); n > limits.Default.ResultBytes {
 		return invalid("result of %d bytes over the limit %s", n, limits.Default.Row("result_bytes"))
@@ -143,6 +149,9 @@ func (s *Store) Complete(ctx context.Context, l Lease, now int64, result string)
 // the job is neither done nor quarantined; it takes no time, so a holder
 // may release a lease that has ended as long as nobody reclaimed the job.
 func (s *Store) Release(ctx context.Context, l Lease) error {
+	if err := s.open(); err != nil {
+		return err
+	}
 	if err := checkLease(l); err != nil {
 		return err
 	}

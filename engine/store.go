@@ -120,7 +120,12 @@ func New(ctx context.Context, db *sql.DB, opts ...Option) (*Store, error) {
 }
 
 // DB returns the database the store runs on.
-func (s *Store) DB() *sql.DB { return s.db }
+func (s *Store) DB() *sql.DB {
+	if s == nil {
+		return nil
+	}
+	return s.db
+}
 
 // beginner starts transactions: a *sql.DB or a *sql.Conn.
 type beginner interface {
@@ -339,6 +344,9 @@ func (s *Store) writeGuarded(ctx context.Context, q querier, set string, args []
 // and changes nothing when a job with that id exists (whatever its state: a
 // re-enqueue never resets a lease, a token or a result).
 func (s *Store) Enqueue(ctx context.Context, j NewJob) (bool, error) {
+	if err := s.open(); err != nil {
+		return false, err
+	}
 	if err := checkName("job id", j.ID); err != nil {
 		return false, err
 	}
@@ -373,8 +381,12 @@ VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM jobs), ?, ?, ?)`
 }
 
 // Get reads one job as stored, over a connection of its own (no cache):
-// state. It returns nil, nil when there is no such job.
+// state. A missing job is not an error: Get returns nil, nil (where Claim
+// says ErrNotFound), so check the *Job for nil before you read it.
 func (s *Store) Get(ctx context.Context, id string) (*Job, error) {
+	if err := s.open(); err != nil {
+		return nil, err
+	}
 	if err := checkName("job id", id); err != nil {
 		return nil, err
 	}
@@ -425,6 +437,9 @@ func (s *Store) Inspect(ctx context.Context, ids ...string) ([]Job, error) {
 // order, however many are enqueued meanwhile (those appear at the end).
 // Like Jobs it is an inspection read, unseen by the observer.
 func (s *Store) JobsAfter(ctx context.Context, after int64, limit int) (jobs []Job, next int64, err error) {
+	if err := s.open(); err != nil {
+		return nil, 0, err
+	}
 	switch {
 	case after < 0:
 		return nil, 0, invalid("cursor %d < 0", after)
@@ -458,6 +473,9 @@ func (s *Store) JobsAfter(ctx context.Context, after int64, limit int) (jobs []J
 }
 
 func (s *Store) inspect(ctx context.Context, query string, args ...any) ([]Job, error) {
+	if err := s.open(); err != nil {
+		return nil, err
+	}
 	var out []Job
 	err := s.on(ctx, s.db, func(q querier) error {
 		return q.query(ctx, query, args, func(scan func(dst ...any) error) error {

@@ -3,6 +3,9 @@ package leasetest_test
 import (
 	"context"
 	"github.com/leaselab/leaselab/engine/check"
+	"github.com/leaselab/leaselab/engine/internal/testkit/nativeonly"
+	"github.com/leaselab/leaselab/engine/sqlitedb"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,6 +18,23 @@ import (
 
 func TestRun_LeaselabsEnginePasses(t *testing.T) {
 	leasetest.Run(t, leasetest.Engine)
+}
+
+// The engine keeps the contract on a WAL file database as on memory.
+func TestRun_LeaselabsEngineOnAWALFilePasses(t *testing.T) {
+	nativeonly.Test(t, "a file database")
+	leasetest.Run(t, func(t *testing.T) leasetest.Queue {
+		db, err := sqlitedb.OpenWith(filepath.Join(t.TempDir(), "jobs.db"), sqlitedb.Options{WAL: true, MaxOpenConns: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		s, err := engine.New(t.Context(), db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	})
 }
 
 func TestRun_ModelPasses(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
+	"strconv"
 	"sync/atomic"
 	"testing"
 
@@ -141,16 +141,26 @@ var dbSeq atomic.Int64
 // again over the same database).
 func Engine(t *testing.T) Queue {
 	t.Helper()
-	db, err := sqlitedb.Memory(fmt.Sprintf("leasetest-%d-%s", dbSeq.Add(1), strings.NewReplacer("/", "-", " ", "-").Replace(t.Name())))
+	q, err := newEngine()
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { db.Close() })
+	t.Cleanup(func() { q.Close() })
+	return q
+}
+
+// newEngine opens a Store on a fresh in-memory database.
+func newEngine() (*engineQueue, error) {
+	db, err := sqlitedb.Memory("leasetest-" + strconv.FormatInt(dbSeq.Add(1), 10))
+	if err != nil {
+		return nil, err
+	}
 	q := &engineQueue{db: db}
 	if err := q.Reopen(context.Background()); err != nil {
-		t.Fatal(err)
+		db.Close()
+		return nil, err
 	}
-	return q
+	return q, nil
 }
 
 type engineQueue struct {
@@ -162,3 +172,6 @@ func (q *engineQueue) Reopen(ctx context.Context) (err error) {
 	q.Store, err = engine.New(ctx, q.db)
 	return err
 }
+
+// Close closes the database.
+func (q *engineQueue) Close() error { return q.db.Close() }

@@ -13,7 +13,7 @@ import (
 type SequenceOptions struct {
 	// Seed chooses the sequences; the same seed gives the same ones.
 	Seed uint64
-	// Sequences is how many to try (0: 100); Calls the most calls in each
+	// Sequences is how many to try (0: 300); Calls the most calls in each
 	// (0: 40).
 	Sequences, Calls int
 }
@@ -38,7 +38,7 @@ type op struct {
 func Sequences(ctx context.Context, newQueue func() (Queue, error), o SequenceOptions) (*Difference, error) {
 	n, calls := o.Sequences, o.Calls
 	if n <= 0 {
-		n = 100
+		n = 300
 	}
 	if calls <= 0 {
 		calls = 40

@@ -151,10 +151,26 @@ func claimArgs(owner string, now, ttl int64) error {
 	switch {
 	case owner == "":
 		return invalid("empty owner")
-	case now < 0:
-		return invalid("now %d < 0", now)
-	case ttl <= 0:
-		return invalid("ttl %d <= 0", ttl)
+	}
+	if err := nowArg(now); err != nil {
+		return err
+	}
+	return ttlArg(ttl)
+}
+
+// nowArg refuses a now below 0, and one in the band of Unix seconds
+// (engine.SecondsFrom, engine.SecondsTo): the contract's time is ms.
+func nowArg(now int64) error {
+	if now < 0 || (now > engine.SecondsFrom && now < engine.SecondsTo) {
+		return invalid("now %d", now)
+	}
+	return nil
+}
+
+// ttlArg refuses a ttl that is not in (0, engine.MaxTTL].
+func ttlArg(ttl int64) error {
+	if ttl <= 0 || ttl > engine.MaxTTL {
+		return invalid("ttl %d", ttl)
 	}
 	return nil
 }
@@ -198,11 +214,11 @@ func (m *Model) Renew(l engine.Lease, now, ttl int64) (engine.Lease, error) {
 	if err := leaseArgs(l); err != nil {
 		return engine.Lease{}, err
 	}
-	if now < 0 {
-		return engine.Lease{}, invalid("now %d < 0", now)
+	if err := nowArg(now); err != nil {
+		return engine.Lease{}, err
 	}
-	if ttl <= 0 {
-		return engine.Lease{}, invalid("ttl %d <= 0", ttl)
+	if err := ttlArg(ttl); err != nil {
+		return engine.Lease{}, err
 	}
 	j, err := m.holder(engine.OpRenew, l, now, true)
 	if err != nil {
@@ -217,8 +233,8 @@ func (m *Model) Complete(l engine.Lease, now int64, result string) error {
 	if err := leaseArgs(l); err != nil {
 		return err
 	}
-	if now < 0 {
-		return invalid("now %d < 0", now)
+	if err := nowArg(now); err != nil {
+		return err
 	}
 	j, err := m.holder(engine.OpComplete, l, now, true)
 	if err != nil {

@@ -13,7 +13,10 @@ import (
 
 // Open reports ErrNoFiles (or ErrName for a name no build accepts): the
 // GOOS=js build has no file system to keep a database in.
-func Open(path string) (*sql.DB, error) {
+func Open(path string) (*sql.DB, error) { return OpenWith(path, Options{}) }
+
+// OpenWith reports ErrNoFiles, as Open.
+func OpenWith(path string, _ Options) (*sql.DB, error) {
 	if !validPath(path) {
 		return nil, fmt.Errorf("%w: %q", ErrName, path)
 	}

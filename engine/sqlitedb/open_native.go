@@ -13,11 +13,15 @@ import (
 )
 
 // Open opens (creating if missing) the SQLite file at path with a busy
-// timeout, a rollback journal (journal_mode=DELETE, not WAL: a work queue has
-// no long readers to protect, and the database stays one file, with no -wal
-// or -shm file beside it), synchronous=FULL and BEGIN IMMEDIATE write
-// transactions.
-func Open(path string) (*sql.DB, error) {
+// timeout, a rollback journal (journal_mode=DELETE: the database stays one
+// file, with no -wal or -shm file beside it), synchronous=FULL (every
+// commit survives power loss) and BEGIN IMMEDIATE write transactions. It is
+// OpenWith(path, Options{}); a service that needs more commits a second
+// asks OpenWith for WAL.
+func Open(path string) (*sql.DB, error) { return OpenWith(path, Options{}) }
+
+// OpenWith is Open with the journal, the sync and the pool of o.
+func OpenWith(path string, o Options) (*sql.DB, error) {
 	if !validPath(path) {
 		return nil, fmt.Errorf("%w: %q", ErrName, path)
 	}
@@ -25,13 +29,24 @@ func Open(path string) (*sql.DB, error) {
 	if !strings.HasPrefix(path, "/") {
 		u = url.URL{Scheme: "file", Opaque: (&url.URL{Path: path}).EscapedPath()}
 	}
+	journal, sync := "DELETE", "FULL"
+	if o.WAL {
+		journal = "WAL"
+		if !o.Durable {
+			sync = "NORMAL"
+		}
+	}
 	dsn := u.String() + "?" + pragmas(
 		fmt.Sprintf("busy_timeout(%d)", BusyTimeoutMillis),
-		"journal_mode(DELETE)",
-		"synchronous(FULL)",
+		"journal_mode("+journal+")",
+		"synchronous("+sync+")",
 		"foreign_keys(1)",
 	) + "&_txlock=immediate"
-	return pinged(sql.Open("sqlite3", dsn))
+	db, err := sql.Open("sqlite3", dsn)
+	if err == nil && o.MaxOpenConns > 0 {
+		db.SetMaxOpenConns(o.MaxOpenConns)
+	}
+	return pinged(db, err)
 }
 
 // Memory opens the shared in-memory database called name (vfs=memdb): every
