@@ -142,6 +142,6 @@
 //
 // This package links no SQLite driver, so a build without SQLite can
 // import it; package memrun runs timelines on in-memory SQLite, and package
-// cli is the author's commands (check, transcript, trace, export gotest,
-// mutants, explore).
+// engine/command holds the author's commands (check, transcript, trace,
+// export gotest, mutants, explore).
 package timeline
