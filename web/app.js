@@ -10,7 +10,7 @@
 
 import { ErrorView, fitRows, lineCount } from './editor.js';
 import { ExplorePanel } from './explore-panel.js';
-import { LANGS, parts, strings } from './i18n.js';
+import { LANGS, parts, strings, textLang } from './i18n.js';
 import { isTextEntry, loadEngine, Player, runSoon } from './player.js';
 import { h } from './render.js';
 import { b64urlDecode, elementSnippet, iframeSnippet, timelineParams } from './share.js';
@@ -120,6 +120,12 @@ function setWords(t) {
   for (const el of document.querySelectorAll('[data-i18n]')) {
     const text = /** @type {string} */ (t[/** @type {keyof Strings} */ (/** @type {HTMLElement} */ (el).dataset.i18n)]);
     el.replaceChildren(...parts(text, el.querySelector('code') || document.createTextNode('')));
+  }
+  for (const el of document.querySelectorAll('[data-i18n-aria-label]')) {
+    el.setAttribute(
+      'aria-label',
+      String(t[/** @type {keyof Strings} */ (/** @type {HTMLElement} */ (el).dataset.i18nAriaLabel)]),
+    );
   }
   for (const el of document.querySelectorAll('[data-i18n-content]')) {
     el.setAttribute(
@@ -347,7 +353,14 @@ async function fillMutants() {
 function fillPicker() {
   const t = state.t;
   ui.picker.replaceChildren(
-    ...state.library.map((e) => h('option', { value: e.name, text: e.title || e.name, translate: 'no' })),
+    ...state.library.map((e) =>
+      h('option', {
+        value: e.name,
+        text: e.title || e.name,
+        translate: 'no',
+        lang: textLang(e.title || e.name, t.lang),
+      }),
+    ),
     h('option', { value: '', text: t.ownTimeline, disabled: true }),
   );
   syncPicker();

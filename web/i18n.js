@@ -15,6 +15,19 @@
 
 /** @typedef {typeof en} Strings */
 
+/**
+ * The language of a text written by an author (a story's title) shown on a
+ * page in lang: 'en' when the page is not English and the text has Latin
+ * letters and no Hangul, else undefined (the page's own language).
+ * @param {string} text
+ * @param {string} lang
+ */
+export function textLang(text, lang) {
+  return lang !== 'en' && /[A-Za-z]/.test(text) && !/[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]/.test(text)
+    ? 'en'
+    : undefined;
+}
+
 /** @param {number} n @param {string} one @param {string} many */
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
@@ -212,7 +225,7 @@ export const en = {
   pageDescription:
     'Play timelines of claim, expire, reclaim and a stale complete on a virtual clock, on the real engine and a real in-memory SQLite.',
   tagline: 'leases and fencing tokens, step by step',
-  skip: 'Skip to the timeline',
+  skip: 'Skip to the player',
   shareButton: 'Share / Embed',
   keysButton: 'Keys',
   editorTitle: 'Timeline',
@@ -288,6 +301,7 @@ export const en = {
   exploreSearch: 'Search',
   exploreCancel: 'Cancel',
   exploreLoad: 'Load into the editor',
+  exploreResult: 'The timeline found',
   exploreLoading: 'starting the explorer…',
   /** @param {number} states @param {number} depth @param {number} rate */
   exploreProgress: (states, depth, rate) =>
@@ -456,7 +470,7 @@ export const ko = {
   pageTitle: 'leaselab — 임대와 펜싱 토큰, 한 단계씩',
   pageDescription: '가상 시계 위에서 선점, 만료, 재선점, 늦은 완료를 실제 엔진과 실제 메모리 SQLite로 재생합니다.',
   tagline: '임대와 펜싱 토큰, 한 단계씩',
-  skip: '타임라인으로 건너뛰기',
+  skip: '재생 화면으로 건너뛰기',
   shareButton: '공유 / 삽입',
   keysButton: '단축키',
   editorTitle: '타임라인',
@@ -522,6 +536,7 @@ export const ko = {
   exploreSearch: '찾기',
   exploreCancel: '취소',
   exploreLoad: '편집기로 가져오기',
+  exploreResult: '찾은 타임라인',
   exploreLoading: '탐색기를 시작하는 중…',
   exploreProgress: (states, depth, rate) =>
     `상태 ${states.toLocaleString('ko')}개 · 깊이 ${depth} · 초당 ${Math.round(rate).toLocaleString('ko')}개`,

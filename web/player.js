@@ -160,7 +160,7 @@ export function baseName(name) {
  * @typedef {object} PlayerOptions
  * @property {Strings} t the words
  * @property {Set<string>} show the parts to show (PARTS)
- * @property {'h3' | 'h4'} [heading] the panels' heading level (default h4)
+ * @property {'h2' | 'h3' | 'h4' | 'h5' | 'h6'} [heading] the panels' heading level (default h4)
  * @property {boolean} [speed] whether the transport has a speed control (default: 1x, no control)
  * @property {(player: Player) => void} [onChange] called after a run is loaded and after every move of the cursor
  * @property {(text: string, name: string) => Promise<string>} [goTest] the Go test of a timeline (its export)
@@ -733,7 +733,7 @@ function buildParts(speed) {
     play: btn('primary play', { 'i-play': ICONS.play, 'i-pause': ICONS.pause }, 'Space'),
     forward: btn('forward', { _: ICONS.forward }, 'ArrowRight'),
     last: btn('last', { _: ICONS.last }, 'End'),
-    clock: h('output', { class: 'clock-value', text: ms(0) }),
+    clock: h('span', { class: 'clock-value', role: 'timer', 'aria-live': 'off', text: ms(0) }),
     count: h('span', { class: 'step-count' }),
     scrubLabel: h('span', { class: 'visually-hidden' }),
     scrub: h('input', { type: 'range', min: 0, max: 0, value: 0, step: 1 }),
@@ -761,7 +761,10 @@ function buildParts(speed) {
   if (speed) p.transport.append(h('label', { class: 'field speed' }, p.speedLabel, p.speed));
   p.exports.append(p.exportLabel, p.exportJSON, p.exportSVG, p.exportGo);
   p.foot.append(p.summary, p.exports);
-  p.final.append(p.finalTitle, h('div', { class: 'table-scroll' }, p.finalTable));
+  p.final.append(
+    p.finalTitle,
+    h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'jobs' }, p.finalTable),
+  );
   return p;
 }
 

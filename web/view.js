@@ -38,17 +38,19 @@ export class TraceView {
   #laidOut = null;
 
   /**
-   * @param {{heading: 'h3' | 'h4', live: boolean}} o heading: the panels' heading level; live: whether
+   * @param {{heading: 'h2' | 'h3' | 'h4' | 'h5' | 'h6', live: boolean}} o heading: the panels' heading level; live: whether
    *   the explanation is an aria-live region (one per player)
    */
   constructor({ heading, live }) {
     this.root = h('section', { class: 'view' });
     this.title = h('h3', { class: 'view-title', hidden: true });
     this.titleText = '';
-    this.lanes = h('div', { class: 'lanes-scroll', tabindex: 0 });
+    this.lanes = h('div', { class: 'lanes-scroll', tabindex: 0, role: 'region' });
     this.svg = /** @type {SVGSVGElement} */ (document.createElementNS('http://www.w3.org/2000/svg', 'svg'));
     this.svg.setAttribute('class', 'lanes');
-    this.svg.setAttribute('role', 'img');
+    // A group, not an image: a screen reader reaches each lease's and
+    // mark's own title inside it.
+    this.svg.setAttribute('role', 'group');
     this.svg.setAttribute('focusable', 'false');
     this.lanesWindow = h('p', { class: 'lanes-window', hidden: true });
     this.lanes.append(this.svg);
@@ -70,7 +72,8 @@ export class TraceView {
       sql: h(heading, {}),
       verdicts: h(heading, {}),
     };
-    const scroll = (/** @type {HTMLTableElement} */ t) => h('div', { class: 'table-scroll' }, t);
+    const scroll = (/** @type {HTMLTableElement} */ t) =>
+      h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'jobs' }, t);
     this.tablePanel = h('section', { class: 'panel table-panel' }, this.headings.jobs, scroll(this.table));
     this.storagePanel = h('section', { class: 'panel storage-panel' }, this.headings.storage, scroll(this.storage));
     this.sqlPanel = h('section', { class: 'panel sql-panel' }, this.headings.sql, this.sql);
@@ -87,6 +90,8 @@ export class TraceView {
   setWords(t) {
     /** @type {HTMLElement} */ (this.headings.storage.firstChild).textContent = t.storageTitle;
     this.headings.sql.textContent = t.sqlTitle;
+    this.lanes.setAttribute('aria-label', t.lanesLabel);
+    /** @type {HTMLElement} */ (this.storage.parentElement).setAttribute('aria-label', t.storageTitle);
     this.headings.verdicts.textContent = t.verdictsTitle;
     this.#laidOut = null;
     this.#drawLegend(t);
