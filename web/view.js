@@ -184,13 +184,13 @@ export class TraceView {
       if (st.now !== st.time && st.actors.length === 1) {
         this.stepSource.append(h('span', { class: 'own-clock', text: t.ownClock(st.actors[0], ms(st.now)) }));
       }
-      this.explain.textContent = t.stepExplain(cursor, n, ms(st.time), st.explain);
+      setText(this.explain, t.stepExplain(cursor, n, ms(st.time), st.explain));
     } else {
       this.stepSource.replaceChildren(
         h('span', { class: 'line-no', text: t.start }),
         h('code', { translate: 'no', text: tr.title || tr.name }),
       );
-      this.explain.textContent = t.beforeFirst(n);
+      setText(this.explain, t.beforeFirst(n));
     }
     this.note.hidden = !st?.note;
     this.note.replaceChildren(h('span', { class: 'visually-hidden', text: t.note }), st?.note || '');
@@ -224,4 +224,14 @@ export class TraceView {
     this.expect.className = `expect ${ex.ok ? 'ok' : 'bad'}`;
     this.expect.textContent = ex.ok ? t.expectOk(ex.text) : t.expectBad(ex.expected, ex.got);
   }
+}
+
+/**
+ * Sets el's text only when it differs: a live region speaks on every
+ * change, even to the same words.
+ * @param {HTMLElement} el
+ * @param {string} text
+ */
+export function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // axeRulesOff are the axe-core rules the audit does not run, each with the
@@ -152,4 +153,205 @@ func TestA11y_EveryPageInEveryStatePassesAxe(t *testing.T) {
 			})
 		})
 	}
+}
+
+// focusedJS describes the element that has the keyboard's focus, inside
+// shadow roots too: what it is, whether it is drawn, its accessible name
+// (the usual sources, in order) and its outline.
+const focusedJS = `(() => {
+	let a = document.activeElement;
+	while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+	if (!a || a === document.body || a === document.documentElement) return {what: 'body'};
+	const root = a.getRootNode();
+	const byIds = (ids) => ids.split(/\s+/).map((id) => root.getElementById(id)?.textContent ?? '').join(' ');
+	const name = (a.getAttribute('aria-label') || (a.getAttribute('aria-labelledby') && byIds(a.getAttribute('aria-labelledby')))
+		|| (a.labels && a.labels[0] && a.labels[0].textContent) || a.textContent || a.title || '').trim();
+	const r = a.getBoundingClientRect();
+	const s = getComputedStyle(a);
+	return {what: a.tagName.toLowerCase() + (a.id ? '#' + a.id : '') + (a.className && typeof a.className === 'string' ? '.' + a.className.split(' ').join('.') : ''),
+		visible: r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && !a.closest('[hidden]'),
+		name, outline: s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2};
+})()`
+
+type focused struct {
+	What    string `json:"what"`
+	Visible bool   `json:"visible"`
+	Name    string `json:"name"`
+	Outline bool   `json:"outline"`
+}
+
+// focusOK fails the test unless the keyboard's focus is on a drawn,
+// named element with a visible outline, and returns what it is.
+func focusOK(t *testing.T, ctx context.Context, after string) focused {
+	t.Helper()
+	f := eval[focused](t, ctx, focusedJS)
+	switch {
+	case f.What == "body":
+		t.Errorf("after %s the focus fell to the page", after)
+	case !f.Visible || f.Name == "" || !f.Outline:
+		t.Errorf("after %s the focus is on %s: drawn %v, name %q, outline %v; want a drawn, named, outlined element", after, f.What, f.Visible, f.Name, f.Outline)
+	}
+	return f
+}
+
+// tabStops counts the elements under css that Tab stops at.
+func tabStops(t *testing.T, ctx context.Context, css string) int {
+	t.Helper()
+	n := eval[int](t, ctx, fmt.Sprintf(`[...document.querySelector(%q).querySelectorAll('a[href], button, input, select, textarea, [tabindex]')]
+		.filter((e) => e.tabIndex >= 0 && !e.disabled && e.getClientRects().length > 0 && !e.closest('dialog:not([open])')).length`, css))
+	if n < 2 {
+		t.Fatalf("%s has %d tab stops", css, n)
+	}
+	return n
+}
+
+// press sends key k and checks where the focus went.
+func press(t *testing.T, ctx context.Context, k, name string) focused {
+	t.Helper()
+	keys(t, ctx, k)
+	return focusOK(t, ctx, name)
+}
+
+// Walked by the keyboard alone — Tab through the page, the transport to
+// both ends, the editor's Esc, the Explore, Share and Keys dialogs, a
+// search and its load — the focus is always on a drawn, named, outlined
+// element, never on the page.
+func TestA11y_KeyboardFocusNeverFallsToThePage(t *testing.T) {
+	ctx := tab(t)
+	n := len(defaultTrace(t).Steps)
+	open(t, ctx, "")
+	waitEngine(t, ctx)
+	// Tab past the last stop leaves the page for the browser's own
+	// controls: the walk stops at the last one.
+	for i := range tabStops(t, ctx, "body") - 1 {
+		press(t, ctx, kb.Tab, fmt.Sprintf("Tab %d", i+1))
+	}
+	focusButton := func(css string) {
+		t.Helper()
+		eval[bool](t, ctx, fmt.Sprintf(`(document.querySelector(%q).focus(), true)`, css))
+		focusOK(t, ctx, "focusing "+css)
+	}
+	focusButton("#player button.last")
+	if f := press(t, ctx, kb.Enter, "Last step"); !strings.Contains(f.What, "play") {
+		t.Errorf("after Last step the focus is on %s, want Play", f.What)
+	}
+	focusButton("#player button.first")
+	if f := press(t, ctx, kb.Enter, "First step"); !strings.Contains(f.What, "play") {
+		t.Errorf("after First step the focus is on %s, want Play", f.What)
+	}
+	focusButton("#player button.forward")
+	for i := range n {
+		press(t, ctx, kb.Enter, fmt.Sprintf("Step forward %d", i+1))
+	}
+	if got := text(t, ctx, "#player .step-count"); got != fmt.Sprintf("step %d / %d", n, n) {
+		t.Fatalf("stepping forward %d times shows %q", n, got)
+	}
+	focusButton("#player button.back")
+	for i := range n {
+		press(t, ctx, kb.Enter, fmt.Sprintf("Step back %d", i+1))
+	}
+
+	eval[bool](t, ctx, `(document.getElementById('editor').focus(), true)`)
+	press(t, ctx, kb.Escape, "Esc in the editor")
+
+	focusButton("#share-button")
+	press(t, ctx, kb.Enter, "opening Share")
+	for i := range tabStops(t, ctx, "#share") - 1 {
+		press(t, ctx, kb.Tab, fmt.Sprintf("Tab %d in Share", i+1))
+	}
+	if f := press(t, ctx, kb.Escape, "Esc in Share"); f.What != "button#share-button.ghost" {
+		t.Errorf("closing Share put the focus on %s, want its button", f.What)
+	}
+	press(t, ctx, "?", "opening Keys")
+	press(t, ctx, kb.Escape, "Esc in Keys")
+
+	focusButton("#explore-button")
+	press(t, ctx, kb.Enter, "opening Explore")
+	waitFor(t, ctx, `document.querySelector('#explore-mutant').options.length > 0`, 10*time.Second)
+	eval[bool](t, ctx, `(document.querySelector('#explore-mutant').value = 'attempts-off-by-one', true)`)
+	focusButton("#explore-search")
+	press(t, ctx, kb.Enter, "Search")
+	waitFor(t, ctx, `!document.querySelector('#explore-load').hidden && document.getElementById('explore').dataset.state === 'idle'`, 30*time.Second)
+	if f := focusOK(t, ctx, "the search"); f.What != "button#explore-load.ghost" {
+		t.Errorf("after the search the focus is on %s, want Load into the editor", f.What)
+	}
+	keys(t, ctx, kb.Enter)
+	waitFor(t, ctx, `document.querySelector('#editor').value.startsWith('# Found by leaselab explore')`, 10*time.Second)
+	if f := focusOK(t, ctx, "Load into the editor"); f.What != "textarea#editor" {
+		t.Errorf("after Load into the editor the focus is on %s, want the editor", f.What)
+	}
+	noProblems(t, ctx)
+}
+
+// A worksheet's hint walked by the keyboard: the search, each revealed
+// step and the load keep the focus on a named button, then the editor.
+func TestA11y_WorksheetHintKeepsTheFocus(t *testing.T) {
+	ctx := openCourse(t)
+	courseReady(t, ctx, "worksheet")
+	courseEval[bool](t, ctx, `(sr('worksheet', '.hint button[data-hint="search"]').focus(), true)`)
+	focusOK(t, ctx, "focusing the hint")
+	press(t, ctx, kb.Enter, "Show me a timeline")
+	courseWait(t, ctx, `sr('worksheet', '.hint .hint-lines') !== null`, 60*time.Second)
+	for i := 0; courseEval[bool](t, ctx, `sr('worksheet', '.hint button[data-hint="next"]') !== null`); i++ {
+		if f := focusOK(t, ctx, fmt.Sprintf("revealing step %d", i+1)); !strings.Contains(f.Name, "Show step") {
+			t.Fatalf("while steps remain the focus is on %s %q, want the next step's button", f.What, f.Name)
+		}
+		keys(t, ctx, kb.Enter)
+	}
+	if f := focusOK(t, ctx, "the last step"); f.Name != "Open it in the editor" {
+		t.Errorf("after the last step the focus is on %s %q, want Open it in the editor", f.What, f.Name)
+	}
+	keys(t, ctx, kb.Enter)
+	courseWait(t, ctx, `el('worksheet').dataset.differs === 'yes'`, 30*time.Second)
+	if f := focusOK(t, ctx, "opening the found timeline"); !strings.HasPrefix(f.What, "textarea") {
+		t.Errorf("after opening the found timeline the focus is on %s, want the editor", f.What)
+	}
+	noProblems(t, ctx)
+}
+
+// liveJS counts, per live region of the page, the changes made to it
+// from now on, and what it said after each.
+const liveJS = `(() => {
+	window.__live = [];
+	const regions = [...document.querySelectorAll('[aria-live]:not([aria-live="off"]), [role=status], [role=alert], [role=log], output')];
+	for (const el of regions) {
+		const entry = {region: el.id || el.className || el.tagName, said: []};
+		__live.push(entry);
+		new MutationObserver(() => entry.said.push(el.textContent)).observe(el, {childList: true, characterData: true, subtree: true});
+	}
+	return regions.length;
+})()`
+
+type liveRegion struct {
+	Region string   `json:"region"`
+	Said   []string `json:"said"`
+}
+
+// Playing four steps, the page's live regions say four things: each
+// step's sentence once; the clock, the summary and the status say nothing.
+func TestA11y_LiveRegionsSpeakOncePerStep(t *testing.T) {
+	ctx := tab(t)
+	n := len(defaultTrace(t).Steps)
+	open(t, ctx, "")
+	waitEngine(t, ctx)
+	keys(t, ctx, kb.End)
+	for range 4 {
+		keys(t, ctx, kb.ArrowLeft)
+	}
+	if got := eval[int](t, ctx, liveJS); got < 2 {
+		t.Fatalf("the page has %d live regions, want the step's sentence and the status at least", got)
+	}
+	must(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#player .speed-select"), "4")))
+	eval[bool](t, ctx, `(document.querySelector('#player button.play').click(), true)`)
+	waitFor(t, ctx, fmt.Sprintf(`document.querySelector('#player .step-count').textContent === 'step %d / %d' && !document.querySelector('#player button.play').classList.contains('playing')`, n, n), 30*time.Second)
+	for _, r := range eval[[]liveRegion](t, ctx, `window.__live`) {
+		want := 0
+		if strings.Contains(r.Region, "explain") {
+			want = 4
+		}
+		if len(r.Said) != want {
+			t.Errorf("live region %s changed %d times during 4 steps, want %d: %q", r.Region, len(r.Said), want, r.Said)
+		}
+	}
+	noProblems(t, ctx)
 }
