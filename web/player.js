@@ -162,6 +162,7 @@ export function baseName(name) {
  * @property {Set<string>} show the parts to show (PARTS)
  * @property {'h2' | 'h3' | 'h4' | 'h5' | 'h6'} [heading] the panels' heading level (default h4)
  * @property {boolean} [speed] whether the transport has a speed control (default: 1x, no control)
+ * @property {boolean} [fold] whether the SQL and the invariants start folded, a click away (default: open)
  * @property {(player: Player) => void} [onChange] called after a run is loaded and after every move of the cursor
  * @property {(text: string, name: string) => Promise<string>} [goTest] the Go test of a timeline (its export)
  * @property {(err: unknown) => void} [onError] shows what went wrong with an export
@@ -263,7 +264,7 @@ export class Player {
     if (this.#views.length === count) return;
     for (const v of this.#views) this.#resize.unobserve(v.lanes);
     this.#views = Array.from({ length: count }, (_, i) => {
-      const v = new TraceView({ heading: this.opts.heading || 'h4', live: i === 0 });
+      const v = new TraceView({ heading: this.opts.heading || 'h4', live: i === 0, fold: Boolean(this.opts.fold) });
       v.svg.addEventListener('click', (e) => this.#clickLanes(v, e));
       this.#resize.observe(v.lanes);
       v.setWords(this.t);

@@ -38,10 +38,11 @@ export class TraceView {
   #laidOut = null;
 
   /**
-   * @param {{heading: 'h2' | 'h3' | 'h4' | 'h5' | 'h6', live: boolean}} o heading: the panels' heading level; live: whether
-   *   the explanation is an aria-live region (one per player)
+   * @param {{heading: 'h2' | 'h3' | 'h4' | 'h5' | 'h6', live: boolean, fold?: boolean}} o heading: the panels'
+   *   heading level; live: whether the explanation is an aria-live region (one per player); fold: whether the
+   *   SQL and the invariants are folded, their headings the buttons that unfold them
    */
-  constructor({ heading, live }) {
+  constructor({ heading, live, fold = false }) {
     this.root = h('section', { class: 'view' });
     this.title = h('h3', { class: 'view-title', hidden: true });
     this.titleText = '';
@@ -55,6 +56,8 @@ export class TraceView {
     this.lanesWindow = h('p', { class: 'lanes-window', hidden: true });
     this.lanes.append(this.svg);
     this.legend = h('div', { class: 'legend', 'aria-hidden': 'true' });
+    // The lanes' shorthand (A#1 vs B#2, superseded), decoded where it appears.
+    this.decode = h('p', { class: 'decode', hidden: true });
     this.stepSource = h('p', { class: 'step-source' });
     this.explain = h('p', { class: 'explain', 'aria-live': live ? 'polite' : 'off', 'aria-atomic': 'true' });
     this.note = h('p', { class: 'step-note', hidden: true });
@@ -76,10 +79,12 @@ export class TraceView {
       h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'jobs' }, t);
     this.tablePanel = h('section', { class: 'panel table-panel' }, this.headings.jobs, scroll(this.table));
     this.storagePanel = h('section', { class: 'panel storage-panel' }, this.headings.storage, scroll(this.storage));
-    this.sqlPanel = h('section', { class: 'panel sql-panel' }, this.headings.sql, this.sql);
-    this.verdictsPanel = h('section', { class: 'panel verdicts-panel' }, this.headings.verdicts, this.verdicts);
+    const folded = (/** @type {string} */ cls, /** @type {HTMLElement} */ head, /** @type {HTMLElement} */ body) =>
+      fold ? h('details', { class: cls }, h('summary', {}, head), body) : h('section', { class: cls }, head, body);
+    this.sqlPanel = folded('panel sql-panel', this.headings.sql, this.sql);
+    this.verdictsPanel = folded('panel verdicts-panel', this.headings.verdicts, this.verdicts);
     this.panels = h('div', { class: 'panels' }, this.tablePanel, this.storagePanel, this.sqlPanel, this.verdictsPanel);
-    this.root.append(this.title, this.lanesWindow, this.lanes, this.legend, this.explainBox, this.panels);
+    this.root.append(this.title, this.lanesWindow, this.lanes, this.legend, this.decode, this.explainBox, this.panels);
   }
 
   /**
@@ -123,6 +128,17 @@ export class TraceView {
         h('span', {}, h('i', { class: `sw ${sw}` }), t.legend[key]),
       ),
     );
+    const rej = this.trace?.steps.find(
+      (st) => st.rejection?.reason === 'superseded' && st.rejection.current,
+    )?.rejection;
+    this.decode.textContent = rej
+      ? t.decode(rej.presented.owner, rej.presented.token, rej.current.owner || t.nobody, rej.current.token)
+      : '';
+    this.#showDecode();
+  }
+
+  #showDecode() {
+    this.decode.hidden = this.legend.hidden || this.decode.textContent === '';
   }
 
   /**
@@ -132,6 +148,7 @@ export class TraceView {
   applyShow(show) {
     this.lanes.hidden = !show.has('lanes');
     this.legend.hidden = !show.has('lanes');
+    this.#showDecode();
     this.lanesWindow.hidden = !show.has('lanes') || !this.trace || lanesWindow(this.trace.steps.length, 0).count === 1;
     this.explainBox.hidden = !show.has('explain');
     this.tablePanel.hidden = !show.has('table');

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -106,6 +107,7 @@ func TestA11y_EveryPageInEveryStatePassesAxe(t *testing.T) {
 				scheme(t, ctx, look.scheme, look.width)
 				open(t, ctx, "")
 				waitEngine(t, ctx)
+				waitFor(t, ctx, `!document.getElementById('intro').hidden`, 5*time.Second)
 				audit(t, ctx, "/ "+at)
 				eval[bool](t, ctx, `(document.getElementById('share-button').click(), true)`)
 				waitFor(t, ctx, `document.getElementById('share').open`, 5*time.Second)
@@ -124,7 +126,13 @@ func TestA11y_EveryPageInEveryStatePassesAxe(t *testing.T) {
 				scheme(t, ctx, look.scheme, look.width)
 				open(t, ctx, "#t="+tr.Name+"&lang=ko")
 				waitEngine(t, ctx)
-				audit(t, ctx, "/#lang=ko "+at)
+				audit(t, ctx, "/#t=…&lang=ko "+at)
+				closeTab(ctx)
+				intro := tab(t) // the introduction, in Korean: a first visit
+				scheme(t, intro, look.scheme, look.width)
+				open(t, intro, "#lang=ko")
+				waitFor(t, intro, `!document.getElementById('intro').hidden`, 5*time.Second)
+				audit(t, intro, "/#lang=ko "+at)
 			})
 			t.Run("course", func(t *testing.T) {
 				ctx := tab(t)
@@ -354,4 +362,76 @@ func TestA11y_LiveRegionsSpeakOncePerStep(t *testing.T) {
 		}
 	}
 	noProblems(t, ctx)
+}
+
+type introView struct {
+	Shown   bool     `json:"shown"`
+	Text    string   `json:"text"`
+	Links   []string `json:"links"`
+	Decode  string   `json:"decode"`
+	Folded  []bool   `json:"folded"`
+	ShowBtn bool     `json:"showButton"`
+}
+
+const introJS = `(() => ({
+	shown: !document.getElementById('intro').hidden && document.getElementById('intro').getClientRects().length > 0,
+	text: document.getElementById('intro').textContent,
+	links: [...document.querySelectorAll('#start-list a')].map((a) => new URLSearchParams(a.hash.slice(1)).get('t')),
+	decode: document.querySelector('#player .decode').hidden ? '' : document.querySelector('#player .decode').textContent,
+	folded: [...document.querySelectorAll('#engine-more, #player details.sql-panel, #player details.verdicts-panel')].map((d) => !d.open),
+	showButton: !document.getElementById('intro-show').hidden,
+}))()`
+
+// A first visit opens with an introduction — what a lease is, what a
+// token is, why an older one is refused — and four stories to start
+// with, in order; the lanes' shorthand is decoded; the engine, the SQL
+// and the invariants are a click away. Hidden, it stays hidden, and a
+// button brings it back. In Korean too.
+func TestA11y_FirstVisitTeachesBeforeItShowsTheMachinery(t *testing.T) {
+	ctx := tab(t)
+	open(t, ctx, "")
+	defer eval[bool](t, ctx, `(localStorage.removeItem('leaselab.intro'), true)`)
+	v := eval[introView](t, ctx, introJS)
+	if !v.Shown || v.ShowBtn {
+		t.Fatalf("a first visit shows the introduction %v (and its show button %v), want it shown", v.Shown, v.ShowBtn)
+	}
+	for _, want := range []string{"A lease is", "fencing token", "A#1", "superseded", "Start here"} {
+		if !strings.Contains(v.Text, want) {
+			t.Errorf("the introduction lacks %q: %s", want, v.Text)
+		}
+	}
+	if want := []string{"01-late-courier.tl", "11-kleppmann-fencing.tl", "03-lease-boundary.tl", "02-same-name-reclaim.tl"}; !slices.Equal(v.Links, want) {
+		t.Errorf("Start here lists %q, want %q", v.Links, want)
+	}
+	if !strings.Contains(v.Decode, "A#1 vs B#2") || !strings.Contains(v.Decode, "superseded") {
+		t.Errorf("the lanes' shorthand is decoded as %q, want A#1 vs B#2 and superseded", v.Decode)
+	}
+	if len(v.Folded) != 3 || slices.Contains(v.Folded, false) {
+		t.Errorf("the engine, SQL and invariants folded: %v, want all three folded", v.Folded)
+	}
+
+	eval[bool](t, ctx, `(document.querySelectorAll('#start-list a')[1].click(), true)`)
+	waitFor(t, ctx, `document.getElementById('picker').value === '11-kleppmann-fencing.tl'`, 10*time.Second)
+
+	eval[bool](t, ctx, `(document.getElementById('intro-hide').focus(), true)`)
+	if f := press(t, ctx, kb.Enter, "hiding the introduction"); f.What != "h2#lanes-title" {
+		t.Errorf("hiding the introduction put the focus on %s, want the player's heading", f.What)
+	}
+	open(t, ctx, "")
+	if v := eval[introView](t, ctx, introJS); v.Shown || !v.ShowBtn {
+		t.Errorf("once hidden, a visit shows the introduction %v, its show button %v; want it hidden, the button shown", v.Shown, v.ShowBtn)
+	}
+	eval[bool](t, ctx, `(document.getElementById('intro-show').click(), true)`)
+	if v := eval[introView](t, ctx, introJS); !v.Shown {
+		t.Errorf("the show button did not bring the introduction back")
+	}
+
+	ko := tab(t)
+	open(t, ko, "#lang=ko")
+	v = eval[introView](t, ko, introJS)
+	if !v.Shown || !strings.Contains(v.Text, "임대") || !strings.Contains(v.Text, "토큰") || len(v.Links) != 4 || v.Links[0] != "10-korean-courier.tl" {
+		t.Errorf("in Korean the introduction shows %v, %q, links %q; want it in Korean, starting with the Korean courier", v.Shown, v.Text, v.Links)
+	}
+	noProblems(t, ctx)
+	noProblems(t, ko)
 }
