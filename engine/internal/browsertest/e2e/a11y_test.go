@@ -435,3 +435,59 @@ func TestA11y_FirstVisitTeachesBeforeItShowsTheMachinery(t *testing.T) {
 	noProblems(t, ctx)
 	noProblems(t, ko)
 }
+
+// contrastJS returns, for the player on the page, every text of the lanes
+// whose contrast against what it sits on is below 4.5:1 (or that is
+// faded by an opacity), and the focus ring's contrast against the page
+// and a card.
+const contrastJS = `(() => {
+	const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+	const lum = (c) => { const v = rgb(c).map((x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; }); return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]; };
+	const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+	const probe = (v) => { const d = document.createElement('div'); d.style.color = 'var(' + v + ')'; document.body.append(d); const c = getComputedStyle(d).color; d.remove(); return c; };
+	const svg = document.querySelector('#player svg.lanes');
+	const lanes = [...svg.querySelectorAll('rect.lane')].map((r) => getComputedStyle(r).fill);
+	const low = [];
+	for (const el of svg.querySelectorAll('text')) {
+		if (el.closest('.measure')) continue;
+		let faded = false;
+		for (let a = el; a && a !== svg; a = a.parentElement) if (Number(getComputedStyle(a).opacity) < 1) faded = true;
+		const fill = getComputedStyle(el).fill;
+		const held = el.classList.contains('token') ? el.parentElement.querySelector('rect.held') : null;
+		const heldFill = held ? getComputedStyle(held).fill : 'none';
+		const behind = heldFill !== 'none' ? [heldFill] : lanes;
+		const worst = Math.min(...behind.map((b) => ratio(fill, b)));
+		if (faded || worst < 4.5) low.push(el.textContent + ' ' + (el.parentElement.getAttribute('class') || '') + ': ' + (faded ? 'faded' : worst.toFixed(2) + ':1'));
+	}
+	const focus = probe('--focus');
+	return {low, focusPage: ratio(focus, probe('--bg')), focusCard: ratio(focus, probe('--card')), focusLane: Math.min(...lanes.map((l) => ratio(focus, l)))};
+})()`
+
+// Every text of the lanes reads at 4.5:1 against what it sits on — steps
+// not reached yet too, which are drawn in another style, not faded — and
+// the focus ring stands at 3:1 against the page, the cards and the lanes,
+// in both schemes, before the first step, midway and at the end.
+func TestA11y_LanesTextAndFocusRingMeetTheirContrast(t *testing.T) {
+	for _, sch := range []string{"light", "dark"} {
+		for _, story := range []string{index.Default, "11-kleppmann-fencing.tl", "13-crash-restart.tl"} {
+			ctx := tab(t)
+			scheme(t, ctx, sch, 1280)
+			tr := libraryTrace(t, story)
+			for _, step := range []int{0, len(tr.Steps) / 2, len(tr.Steps)} {
+				open(t, ctx, fmt.Sprintf("#t=%s&step=%d", story, step))
+				waitFor(t, ctx, fmt.Sprintf(`document.getElementById('player').dataset.cursor === '%d' && document.getElementById('player').dataset.timeline === %q`, step, story), 10*time.Second)
+				got := eval[struct {
+					Low                             []string
+					FocusPage, FocusCard, FocusLane float64
+				}](t, ctx, contrastJS)
+				for _, l := range got.Low {
+					t.Errorf("%s, %s at step %d: %s", sch, story, step, l)
+				}
+				if got.FocusPage < 3 || got.FocusCard < 3 || got.FocusLane < 3 {
+					t.Errorf("%s: the focus ring stands at %.2f:1 on the page, %.2f:1 on a card, %.2f:1 on the lanes; want 3:1", sch, got.FocusPage, got.FocusCard, got.FocusLane)
+				}
+			}
+			closeTab(ctx)
+		}
+	}
+}
