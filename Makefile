@@ -247,7 +247,7 @@ dist: wasm
 ## 127.0.0.1, prerendered, played in headless Chromium, and read without
 ## JavaScript. Installs the generators from Debian's packages when they are
 ## missing and it can (.ci/need-sites), or stops saying what to install.
-sites: wasm
+sites: wasm $(WEB_TOOLS)/node_modules/.bin/biome
 	bash .ci/need-chromium
 	bash .ci/need-sites
 	$(GO) test -count=1 -tags sites,mutants ./engine/internal/browsertest/sites/

@@ -5,8 +5,7 @@ package e2e_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -16,6 +15,8 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/leaselab/leaselab/engine/internal/browsertest/axe"
 )
 
 // axeRulesOff are the axe-core rules the audit does not run, each with the
@@ -28,53 +29,19 @@ var (
 	axeErr    error
 )
 
-// axeScript is axe-core's script, pinned in web/.tools (make e2e installs
-// it with npm ci).
-func axeScript(t *testing.T) string {
-	t.Helper()
-	axeOnce.Do(func() {
-		var b []byte
-		b, axeErr = os.ReadFile(filepath.Join(webDir, ".tools", "node_modules", "axe-core", "axe.min.js"))
-		axeSource = string(b)
-	})
-	if axeErr != nil {
-		t.Fatalf("axe-core is missing (%v): install it with cd web/.tools && npm ci (make e2e does)", axeErr)
-	}
-	return axeSource
-}
-
-type axeViolation struct {
-	ID     string   `json:"id"`
-	Impact string   `json:"impact"`
-	Help   string   `json:"help"`
-	Nodes  []string `json:"nodes"`
-}
-
-// audit runs axe-core (WCAG 2.0, 2.1 and 2.2 A and AA, and best practice)
-// over the page of ctx as it stands, shadow roots included, and fails the
-// test on every violation of impact serious or critical.
+// audit runs axe-core over the page of ctx as it stands, shadow roots
+// included, and fails the test on every violation of impact serious or
+// critical.
 func audit(t *testing.T, ctx context.Context, where string) {
 	t.Helper()
-	// Injected over the protocol, the script is not subject to the page's
-	// content security policy.
-	if !eval[bool](t, ctx, `typeof axe === 'object'`) {
-		eval[bool](t, ctx, axeScript(t)+"\n;true")
+	axeOnce.Do(func() { axeSource, axeErr = axe.Script(webDir) })
+	if axeErr != nil {
+		t.Fatal(axeErr)
 	}
-	off := "{"
-	for id := range axeRulesOff {
-		off += fmt.Sprintf("%q: {enabled: false},", id)
-	}
-	off += "}"
-	found, err := chromedp.Run(ctx, chromedp.Evaluate[[]axeViolation](fmt.Sprintf(`axe.run(document, {
-		runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']},
-		rules: %s, resultTypes: ['violations'],
-	}).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({
-		id: v.id, impact: v.impact, help: v.help,
-		nodes: v.nodes.map((n) => n.target.join(' >>> ') + (n.failureSummary ? ': ' + n.failureSummary.replace(/\s+/g, ' ') : '')),
-	})))`, off), chromedp.EvalAwaitPromise))
+	found, err := axe.Serious(ctx, axeSource, slices.Collect(maps.Keys(axeRulesOff)), "")
 	must(t, err)
 	for _, v := range found {
-		t.Errorf("%s: axe %s (%s): %s\n\t%s", where, v.ID, v.Impact, v.Help, strings.Join(v.Nodes, "\n\t"))
+		t.Errorf("%s: %s", where, v)
 	}
 }
 
