@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -457,4 +458,56 @@ func TestA11y_LanesTextAndFocusRingMeetTheirContrast(t *testing.T) {
 			closeTab(ctx)
 		}
 	}
+}
+
+// The lanes are a named region a screen reader reaches, and inside it
+// each lease's and step's own title, as Chromium's accessibility tree
+// gives them.
+func TestA11y_LanesItemsReachAScreenReader(t *testing.T) {
+	ctx := tab(t)
+	tr := defaultTrace(t)
+	open(t, ctx, fmt.Sprintf("#t=%s&step=%d", tr.Name, len(tr.Steps)))
+	waitFor(t, ctx, fmt.Sprintf(`document.getElementById('player').dataset.cursor === '%d'`, len(tr.Steps)), 10*time.Second)
+	res, err := chromedp.Call(ctx, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
+	must(t, err)
+	val := func(v *accessibility.Value) string {
+		if v == nil {
+			return ""
+		}
+		return strings.Trim(string(v.Value), `"`)
+	}
+	byID := map[accessibility.NodeID]*accessibility.Node{}
+	for _, n := range res.Nodes {
+		byID[n.NodeID] = n
+	}
+	// A node inside an image is a leaf's part: screen readers do not
+	// reach it (Chromium's tree holds it all the same).
+	reached := func(n *accessibility.Node) bool {
+		for p := byID[n.ParentID]; p != nil; p = byID[p.ParentID] {
+			if r := val(p.Role); r == "img" || r == "image" {
+				return false
+			}
+		}
+		return !n.Ignored
+	}
+	var names []string
+	region := false
+	for _, n := range res.Nodes {
+		if !reached(n) {
+			continue
+		}
+		names = append(names, val(n.Name))
+		if val(n.Role) == "region" && val(n.Name) == "Workers on a shared clock" {
+			region = true
+		}
+	}
+	if !region {
+		t.Errorf("no region named %q in the accessibility tree", "Workers on a shared clock")
+	}
+	for _, want := range []string{"A holds order-7 with token 1", "B holds order-7 with token 2"} {
+		if !slices.ContainsFunc(names, func(s string) bool { return strings.Contains(s, want) }) {
+			t.Errorf("the accessibility tree names nothing %q a screen reader reaches: the lanes' items are hidden", want)
+		}
+	}
+	noProblems(t, ctx)
 }
