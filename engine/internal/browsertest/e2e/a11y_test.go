@@ -511,3 +511,49 @@ func TestA11y_LanesItemsReachAScreenReader(t *testing.T) {
 	}
 	noProblems(t, ctx)
 }
+
+// On the course page each player is a region named by its story's title,
+// a heading one level below the heading before it, its panels' headings
+// one below that; heading-level sets the level.
+func TestA11y_EachPlayerIsARegionHeadedAtItsPlace(t *testing.T) {
+	ctx := openCourse(t)
+	courseReady(t, ctx, "late-courier", "kleppmann-demo")
+	type player struct {
+		ID, Title, Named string
+		Level, Want      int
+		Panels           []string
+	}
+	got := eval[[]player](t, ctx, `[...document.querySelectorAll('lease-timeline')].map((e) => {
+		const heads = [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')].filter((x) => x.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING);
+		const frame = e.shadowRoot.querySelector('[role=region]');
+		const title = e.shadowRoot.querySelector('[role=heading]');
+		return {id: e.id, title: title.textContent, named: frame && e.shadowRoot.getElementById(frame.getAttribute('aria-labelledby'))?.textContent,
+			level: Number(title.getAttribute('aria-level')), want: heads.length ? Math.min(Number(heads[heads.length - 1].tagName[1]) + 1, 6) : 2,
+			panels: [...new Set([...e.shadowRoot.querySelectorAll('.panels h1, .panels h2, .panels h3, .panels h4, .panels h5, .panels h6')].map((h) => h.tagName))]};
+	})`)
+	if len(got) < 5 {
+		t.Fatalf("the course page has %d players", len(got))
+	}
+	for _, p := range got {
+		if p.Named == "" || p.Named != p.Title {
+			t.Errorf("#%s is a region named %q, want its title %q", p.ID, p.Named, p.Title)
+		}
+		if p.Level != p.Want {
+			t.Errorf("#%s's title is a heading of level %d, want %d (one below the heading before it)", p.ID, p.Level, p.Want)
+		}
+		if want := fmt.Sprintf("H%d", min(p.Want+1, 6)); len(p.Panels) > 0 && (len(p.Panels) != 1 || p.Panels[0] != want) {
+			t.Errorf("#%s's panels are headed %q, want %s", p.ID, p.Panels, want)
+		}
+	}
+	level := eval[string](t, ctx, `(() => {
+		const e = document.createElement('lease-timeline');
+		e.setAttribute('heading-level', '5');
+		e.textContent = 'lease 1000ms\njob j\n0ms A claim j -> ok';
+		document.body.append(e);
+		return e.shadowRoot.querySelector('[role=heading]').getAttribute('aria-level');
+	})()`)
+	if level != "5" {
+		t.Errorf("heading-level=\"5\" made the title's level %s", level)
+	}
+	noProblems(t, ctx)
+}
