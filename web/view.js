@@ -4,6 +4,7 @@
 // table, the fenced storage (when the timeline writes to it), the SQL and
 // the invariant verdicts. A worksheet has two views side by side.
 
+import { textLang } from './i18n.js';
 import { laneModel, lanesWindow, windowOf } from './lanes.js';
 import { drawLanes, drawSQL, drawStorage, drawTable, drawVerdicts, h, layoutMeasured } from './render.js';
 import { clockOffset, ms, storageAt, storageChanged, tableAt, writesStorage } from './trace.js';
@@ -205,7 +206,7 @@ export class TraceView {
     } else {
       this.stepSource.replaceChildren(
         h('span', { class: 'line-no', text: t.start }),
-        h('code', { translate: 'no', text: tr.title || tr.name }),
+        h('code', { translate: 'no', text: tr.title || tr.name, lang: textLang(tr.title || tr.name, t.lang) }),
       );
       setText(this.explain, t.beforeFirst(n));
     }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -554,6 +555,36 @@ func TestA11y_EachPlayerIsARegionHeadedAtItsPlace(t *testing.T) {
 	})()`)
 	if level != "5" {
 		t.Errorf("heading-level=\"5\" made the title's level %s", level)
+	}
+	noProblems(t, ctx)
+}
+
+// On the Korean page an English story title is marked lang="en" — in the
+// picker, at the start of the player and in Start here — and a Korean one
+// is not.
+func TestA11y_KoreanPageMarksEnglishTitles(t *testing.T) {
+	ctx := tab(t)
+	open(t, ctx, "#lang=ko&step=0")
+	waitFor(t, ctx, `document.getElementById('player').dataset.lang === 'ko'`, 30*time.Second)
+	got := eval[map[string]string](t, ctx, `Object.fromEntries([
+		...[...document.querySelectorAll('#picker option[value]:not([value=""]), #start-list a')].map((o) => [o.textContent, o.lang]),
+		['start: ' + document.querySelector('#player .step-source code').textContent, document.querySelector('#player .step-source code').lang],
+	])`)
+	hangul := regexp.MustCompile(`\p{Hangul}`)
+	english, korean := 0, 0
+	for title, lang := range got {
+		want := "en"
+		if hangul.MatchString(title) {
+			want, korean = "", korean+1
+		} else {
+			english++
+		}
+		if lang != want {
+			t.Errorf("%q is marked lang=%q, want %q", title, lang, want)
+		}
+	}
+	if english < 10 || korean < 2 {
+		t.Errorf("read %d English and %d Korean titles: %q", english, korean, got)
 	}
 	noProblems(t, ctx)
 }
