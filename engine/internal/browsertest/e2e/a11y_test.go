@@ -283,6 +283,13 @@ func TestA11y_WorksheetHintKeepsTheFocus(t *testing.T) {
 	if f := focusOK(t, ctx, "opening the found timeline"); !strings.HasPrefix(f.What, "textarea") {
 		t.Errorf("after opening the found timeline the focus is on %s, want the editor", f.What)
 	}
+	// The verdict's "Go to step N" is gone once there: the focus moves on.
+	courseWait(t, ctx, `sr('worksheet', '.sheet-verdict button[data-step]') !== null`, 10*time.Second)
+	courseEval[bool](t, ctx, `(sr('worksheet', '.sheet-verdict button[data-step]').focus(), true)`)
+	focusOK(t, ctx, "focusing Go to step")
+	if f := press(t, ctx, kb.Enter, "Go to step"); !strings.Contains(f.What, "play") {
+		t.Errorf("after Go to step the focus is on %s, want Play", f.What)
+	}
 	noProblems(t, ctx)
 }
 
