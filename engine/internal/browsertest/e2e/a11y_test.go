@@ -78,6 +78,10 @@ func TestA11y_EveryPageInEveryStatePassesAxe(t *testing.T) {
 				waitEngine(t, ctx)
 				waitFor(t, ctx, `!document.getElementById('intro').hidden`, 5*time.Second)
 				audit(t, ctx, "/ "+at)
+				eval[bool](t, ctx, `(document.getElementById('keys-button').click(), true)`)
+				waitFor(t, ctx, `document.getElementById('keys').open`, 5*time.Second)
+				audit(t, ctx, "/ Keys "+at)
+				eval[bool](t, ctx, `(document.getElementById('keys-close').click(), true)`)
 				eval[bool](t, ctx, `(document.getElementById('share-button').click(), true)`)
 				waitFor(t, ctx, `document.getElementById('share').open`, 5*time.Second)
 				audit(t, ctx, "/ Share "+at)
@@ -413,9 +417,9 @@ func TestA11y_FirstVisitTeachesBeforeItShowsTheMachinery(t *testing.T) {
 }
 
 // contrastJS returns, for the player on the page, every text of the lanes
-// whose contrast against what it sits on is below 4.5:1 (or that is
-// faded by an opacity), and the focus ring's contrast against the page
-// and a card.
+// whose contrast against what it sits on is below 4.5:1 and every
+// graphic below 3:1 against the lanes (or faded by an opacity), and the
+// focus ring's contrast against the page and a card.
 const contrastJS = `(() => {
 	const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
 	const lum = (c) => { const v = rgb(c).map((x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; }); return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]; };
@@ -435,17 +439,28 @@ const contrastJS = `(() => {
 		const worst = Math.min(...behind.map((b) => ratio(fill, b)));
 		if (faded || worst < 4.5) low.push(el.textContent + ' ' + (el.parentElement.getAttribute('class') || '') + ': ' + (faded ? 'faded' : worst.toFixed(2) + ':1'));
 	}
+	// Graphics: a send, a lease's bar, a step's dot, an expiry's line, by
+	// its fill or its outline, whichever stands out more, at 3:1.
+	for (const el of svg.querySelectorAll('.send, .lease rect.held, .mark .dot, .expiry line')) {
+		let faded = false;
+		for (let a = el; a && a !== svg; a = a.parentElement) if (Number(getComputedStyle(a).opacity) < 1) faded = true;
+		const s = getComputedStyle(el);
+		const paints = [s.fill, s.stroke].filter((c) => c && c !== 'none' && !c.startsWith('url'));
+		const best = Math.max(0, ...paints.map((c) => Math.min(...lanes.map((l) => ratio(c, l)))));
+		if (faded || best < 3) low.push((el.getAttribute('class') || el.tagName) + ' in ' + (el.parentElement.getAttribute('class') || '') + ': ' + (faded ? 'faded' : best.toFixed(2) + ':1'));
+	}
 	const focus = probe('--focus');
 	return {low, focusPage: ratio(focus, probe('--bg')), focusCard: ratio(focus, probe('--card')), focusLane: Math.min(...lanes.map((l) => ratio(focus, l)))};
 })()`
 
-// Every text of the lanes reads at 4.5:1 against what it sits on — steps
-// not reached yet too, which are drawn in another style, not faded — and
+// Every text of the lanes reads at 4.5:1 against what it sits on, and
+// every bar, dot and line stands at 3:1 — steps not reached yet too,
+// which are drawn in another style, not faded — and
 // the focus ring stands at 3:1 against the page, the cards and the lanes,
 // in both schemes, before the first step, midway and at the end.
 func TestA11y_LanesTextAndFocusRingMeetTheirContrast(t *testing.T) {
 	for _, sch := range []string{"light", "dark"} {
-		for _, story := range []string{index.Default, "11-kleppmann-fencing.tl", "13-crash-restart.tl"} {
+		for _, story := range []string{index.Default, "07-receiver-resend.tl", "11-kleppmann-fencing.tl", "13-crash-restart.tl"} {
 			ctx := tab(t)
 			scheme(t, ctx, sch, 1280)
 			tr := libraryTrace(t, story)
