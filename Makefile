@@ -63,7 +63,7 @@ unit-js:
 	@command -v node >/dev/null || { echo "unit-js: Node.js is missing: install it (Debian: apt-get install -y nodejs), then run make unit-js again"; exit 1; }
 	node --test --test-reporter=spec $(WEB_TOOLS)/test/*.test.js
 
-# biome stands for the install: npm ci puts tsc beside it.
+# biome stands for the install: npm ci puts tsc and axe-core beside it.
 $(WEB_TOOLS)/node_modules/.bin/biome: $(WEB_TOOLS)/package-lock.json
 	@command -v npm >/dev/null || { echo "lint-js: npm is missing: install it (Debian: apt-get install -y nodejs npm), then run make lint-js again"; exit 1; }
 	cd $(WEB_TOOLS) && CI=true npm ci --no-audit --no-fund --loglevel=error
@@ -226,7 +226,7 @@ wasm-test: $(SQLITE_ENGINE) web/leaselab.wasm
 ## e2e: the page, the element, the frame and the course page in headless Chromium
 ## Installs Debian's chromium and a Hangul font when they are missing and it
 ## can, or stops saying what to install.
-e2e: wasm
+e2e: wasm $(WEB_TOOLS)/node_modules/.bin/biome
 	bash .ci/need-chromium
 	$(GO) test -count=1 -tags e2e,mutants ./engine/internal/browsertest/e2e/
 
@@ -249,7 +249,7 @@ dist: wasm
 ## 127.0.0.1, prerendered, played in headless Chromium, and read without
 ## JavaScript. Installs the generators from Debian's packages when they are
 ## missing and it can (.ci/need-sites), or stops saying what to install.
-sites: wasm
+sites: wasm $(WEB_TOOLS)/node_modules/.bin/biome
 	bash .ci/need-chromium
 	bash .ci/need-sites
 	$(GO) test -count=1 -tags sites,mutants ./engine/internal/browsertest/sites/

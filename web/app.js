@@ -10,7 +10,7 @@
 
 import { ErrorView, fitRows, lineCount } from './editor.js';
 import { ExplorePanel } from './explore-panel.js';
-import { LANGS, parts, strings } from './i18n.js';
+import { LANGS, parts, strings, textLang } from './i18n.js';
 import { isTextEntry, loadEngine, Player, runSoon } from './player.js';
 import { h } from './render.js';
 import { b64urlDecode, elementSnippet, iframeSnippet, timelineParams } from './share.js';
@@ -78,6 +78,7 @@ const player = new Player($('player'), {
   show: new Set(['lanes', 'explain', 'table', 'sql', 'verdicts', 'export']),
   heading: 'h3',
   speed: true,
+  fold: true,
   onChange: (p) => {
     reflect(p);
     writeHash();
@@ -121,6 +122,12 @@ function setWords(t) {
     const text = /** @type {string} */ (t[/** @type {keyof Strings} */ (/** @type {HTMLElement} */ (el).dataset.i18n)]);
     el.replaceChildren(...parts(text, el.querySelector('code') || document.createTextNode('')));
   }
+  for (const el of document.querySelectorAll('[data-i18n-aria-label]')) {
+    el.setAttribute(
+      'aria-label',
+      String(t[/** @type {keyof Strings} */ (/** @type {HTMLElement} */ (el).dataset.i18nAriaLabel)]),
+    );
+  }
   for (const el of document.querySelectorAll('[data-i18n-content]')) {
     el.setAttribute(
       'content',
@@ -130,6 +137,7 @@ function setWords(t) {
   player.setWords(t);
   drawFold();
   fillPicker();
+  drawStartHere();
   fillMutants();
   drawSourceNote();
 }
@@ -337,6 +345,8 @@ async function fillMutants() {
     ...state.mutants.map((m) => h('option', { value: m.name, text: t.mutantOption(m.name) })),
   );
   ui.mutant.value = known ? state.mutant : '';
+  // A broken engine on screen is never folded away.
+  if (state.mutant) /** @type {HTMLDetailsElement} */ ($('engine-more')).open = true;
   const info = state.mutants.find((m) => m.name === state.mutant);
   ui.mutantNote.hidden = !info;
   ui.mutantNote.textContent = info ? t.mutantNote(info.breaks) : '';
@@ -344,10 +354,74 @@ async function fillMutants() {
 
 // ---- the editor and the picker ----
 
+/**
+ * The first stories to play, in order, per language: a late worker's
+ * stale complete, why a worker comes back late (a pause), when exactly a
+ * lease ends, and why a token, not a name, tells a new claim from an old one.
+ * @type {Record<string, string[]>}
+ */
+const START_HERE = {
+  en: ['01-late-courier.tl', '11-kleppmann-fencing.tl', '03-lease-boundary.tl', '02-same-name-reclaim.tl'],
+  ko: ['10-korean-courier.tl', '16-korean-kleppmann.tl', '03-lease-boundary.tl', '02-same-name-reclaim.tl'],
+};
+
+const INTRO_KEY = 'leaselab.intro';
+
+/** Lists the Start here stories as links in the page's language. */
+function drawStartHere() {
+  const t = state.t;
+  const names = START_HERE[t.lang] || START_HERE.en;
+  $('start-list').replaceChildren(
+    ...names
+      .map((name) => libraryEntry(name))
+      .filter((e) => e !== undefined)
+      .map((e) => {
+        const title = e.title || e.name;
+        const href = `#t=${encodeURIComponent(e.name)}${t.lang === 'en' ? '' : `&lang=${t.lang}`}`;
+        return h('li', {}, h('a', { href, text: title, translate: 'no', lang: textLang(title, t.lang) }));
+      }),
+  );
+}
+
+/**
+ * Shows or hides the introduction (remembered in this browser); focus
+ * moves to what takes its place.
+ * @param {boolean} on
+ * @param {boolean} [remember]
+ */
+function showIntro(on, remember = false) {
+  $('intro').hidden = !on;
+  $('intro-show').hidden = on;
+  if (!remember) return;
+  try {
+    if (on) localStorage.removeItem(INTRO_KEY);
+    else localStorage.setItem(INTRO_KEY, 'hidden');
+  } catch {
+    // storage is off: the choice lasts for this visit
+  }
+  $(on ? 'intro-title' : 'lanes-title').focus();
+}
+
+/** Whether the reader hid the introduction before. */
+function introHidden() {
+  try {
+    return localStorage.getItem(INTRO_KEY) === 'hidden';
+  } catch {
+    return false;
+  }
+}
+
 function fillPicker() {
   const t = state.t;
   ui.picker.replaceChildren(
-    ...state.library.map((e) => h('option', { value: e.name, text: e.title || e.name, translate: 'no' })),
+    ...state.library.map((e) =>
+      h('option', {
+        value: e.name,
+        text: e.title || e.name,
+        translate: 'no',
+        lang: textLang(e.title || e.name, t.lang),
+      }),
+    ),
     h('option', { value: '', text: t.ownTimeline, disabled: true }),
   );
   syncPicker();
@@ -554,6 +628,8 @@ function wireChrome() {
     const b = /** @type {HTMLElement} */ (e.target).closest('button[data-copy]');
     if (b instanceof HTMLElement) copy(/** @type {HTMLInputElement} */ ($(b.dataset.copy || '')));
   });
+  $('intro-hide').addEventListener('click', () => showIntro(false, true));
+  $('intro-show').addEventListener('click', () => showIntro(true, true));
   document.addEventListener('keydown', onKey);
   window.addEventListener('hashchange', () => {
     const want = readHash();
@@ -585,6 +661,10 @@ async function main() {
   const index = await r.json();
   state.library = index.timelines;
   state.defaultName = index.default;
+  // A first visit (no timeline in the link) opens with the introduction.
+  const asked = new URLSearchParams(location.hash.slice(1));
+  drawStartHere();
+  showIntro(!asked.has('t') && !asked.has('src') && !introHidden());
   await openFromHash(true);
   askEarly();
   try {

@@ -51,13 +51,18 @@ export class ExplorePanel {
   #running = null;
   /** @type {{text: string, mutant: string} | null} */
   #found = null;
+  /** Where focus goes when the dialog closes: the Explore button, or the editor after a load. */
+  #returnTo = 'explore-button';
 
   /** @param {ExploreHost} host */
   constructor(host) {
     this.#host = host;
     $('explore-button').addEventListener('click', () => this.open());
     $('explore-close').addEventListener('click', () => this.#dialog.close());
-    this.#dialog.addEventListener('close', () => $('explore-button').focus());
+    this.#dialog.addEventListener('close', () => {
+      $(this.#returnTo).focus();
+      this.#returnTo = 'explore-button';
+    });
     this.#search.addEventListener('click', () => this.#start());
     this.#cancel.addEventListener('click', () => this.#running?.abort());
     this.#load.addEventListener('click', () => this.#loadFound());
@@ -143,9 +148,15 @@ export class ExplorePanel {
 
   /** @param {boolean} on */
   #setRunning(on) {
+    // The button under the keyboard's focus may disable itself: focus moves
+    // to the one that takes over (Cancel; then the load, or Search again).
+    const held = document.activeElement === this.#search || document.activeElement === this.#cancel;
     this.#search.disabled = on;
     this.#cancel.disabled = !on;
+    if (held) (on ? this.#cancel : this.#load.hidden ? this.#search : this.#load).focus();
     this.#dialog.dataset.state = on ? 'running' : 'idle';
+    // Its progress is not read out while it runs, only what it found.
+    this.#status.setAttribute('aria-busy', String(on));
   }
 
   /**
@@ -162,6 +173,7 @@ export class ExplorePanel {
   #loadFound() {
     if (!this.#found) return;
     this.#host.load(this.#found.text, this.#found.mutant);
+    this.#returnTo = 'editor';
     this.#dialog.close();
   }
 }

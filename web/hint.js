@@ -82,7 +82,10 @@ export class Hint {
   constructor(t, onOpen) {
     this.t = t;
     this.onOpen = onOpen;
-    this.root = h('div', { class: 'hint', hidden: true });
+    this.body = h('div', { class: 'hint-body' });
+    // What the hint found is said here once, as it is found or revealed.
+    this.live = h('p', { class: 'visually-hidden', 'aria-live': 'polite' });
+    this.root = h('div', { class: 'hint', hidden: true }, this.body, this.live);
     this.root.addEventListener('click', (e) => this.#click(e));
   }
 
@@ -125,7 +128,7 @@ export class Hint {
     } else if (act === 'next' && this.#found) {
       this.#found.shown = Math.min(this.#found.shown + 1, this.#found.chunks.steps.length);
       this.#draw();
-      /** @type {HTMLElement | null} */ (this.root.querySelector('[data-hint="next"]'))?.focus();
+      this.live.textContent = this.#found.chunks.steps[this.#found.shown - 1].join('\n');
     } else if (act === 'all' && this.#found) {
       this.#found.shown = this.#found.chunks.steps.length;
       this.#draw();
@@ -162,32 +165,57 @@ export class Hint {
     }
     this.#search = null;
     this.#draw();
+    const f = this.#found;
+    if (!f) return;
+    this.live.textContent = f.timeline
+      ? `${this.t.hintFound(f.chunks.steps.length, f.states)} ${[...f.chunks.head, ...f.chunks.steps[0]].join('\n')}`
+      : this.t.hintNone(f.states);
   }
 
   /** @param {{states?: number, error?: string}} [busy] a search under way, or its failure */
   #draw(busy) {
+    // The parts are drawn anew: a button under focus hands it to the one
+    // of the same kind, else to the next sensible one, never to the page.
+    const active = /** @type {Document | ShadowRoot} */ (this.root.getRootNode()).activeElement;
+    const held = active instanceof HTMLElement && this.body.contains(active) ? active.dataset.hint || '' : null;
+    this.#drawParts(busy);
+    if (held === null) return;
+    for (const act of [held, 'next', 'open', 'stop', 'search']) {
+      const b = /** @type {HTMLElement | null} */ (this.body.querySelector(`[data-hint="${act}"]`));
+      if (b) {
+        b.focus();
+        return;
+      }
+    }
+    const status = /** @type {HTMLElement | null} */ (this.body.querySelector('.hint-status'));
+    status?.setAttribute('tabindex', '-1');
+    status?.focus();
+  }
+
+  /** @param {{states?: number, error?: string}} [busy] */
+  #drawParts(busy) {
     const t = this.t;
     const f = this.#found;
     if (busy?.error !== undefined) {
-      this.root.replaceChildren(
+      this.body.replaceChildren(
         h('p', { class: 'hint-status', text: t.hintFailed(busy.error) }),
         this.#button('search', t.showMe),
       );
       return;
     }
     if (busy || this.#search) {
-      this.root.replaceChildren(
-        h('p', { class: 'hint-status', role: 'status', text: t.hintSearching(busy?.states ?? 0) }),
+      this.body.replaceChildren(
+        h('p', { class: 'hint-status', text: t.hintSearching(busy?.states ?? 0) }),
         this.#button('stop', t.hintStop),
       );
       return;
     }
     if (!f) {
-      this.root.replaceChildren(this.#button('search', t.showMe));
+      this.body.replaceChildren(this.#button('search', t.showMe));
       return;
     }
     if (!f.timeline) {
-      this.root.replaceChildren(h('p', { class: 'hint-status', text: t.hintNone(f.states) }));
+      this.body.replaceChildren(h('p', { class: 'hint-status', text: t.hintNone(f.states) }));
       return;
     }
     const n = f.chunks.steps.length;
@@ -195,7 +223,7 @@ export class Hint {
     const buttons = [];
     if (f.shown < n) buttons.push(this.#button('next', t.hintNext(f.shown + 1, n)), this.#button('all', t.hintAll));
     if (this.onOpen) buttons.push(this.#button('open', t.hintOpen));
-    this.root.replaceChildren(
+    this.body.replaceChildren(
       h('p', { class: 'hint-status', text: t.hintFound(n, f.states) }),
       h('pre', { class: 'hint-lines', translate: 'no', text: lines.join('\n') }),
       h('p', { class: 'hint-buttons' }, ...buttons),

@@ -15,6 +15,19 @@
 
 /** @typedef {typeof en} Strings */
 
+/**
+ * The language of a text written by an author (a story's title) shown on a
+ * page in lang: 'en' when the page is not English and the text has Latin
+ * letters and no Hangul, else undefined (the page's own language).
+ * @param {string} text
+ * @param {string} lang
+ */
+export function textLang(text, lang) {
+  return lang !== 'en' && /[A-Za-z]/.test(text) && !/[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]/.test(text)
+    ? 'en'
+    : undefined;
+}
+
 /** @param {number} n @param {string} one @param {string} many */
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
@@ -57,6 +70,9 @@ export const en = {
   lanesDesc: 'One lane per worker: lease bars labelled by token, expiries, reclaims and refused writes.',
   /** @param {number} from @param {number} to @param {number} n */
   lanesWindow: (from, to, n) => `The lanes show steps ${from}–${to} of ${n}, a part at a time; they follow the cursor.`,
+  /** @param {string} a @param {number} ta @param {string} b @param {number} tb */
+  decode: (a, ta, b, tb) =>
+    `${a}#${ta} vs ${b}#${tb}: ${a} presents token ${ta} while ${b} holds token ${tb}. superseded: refused, because a newer token holds the job.`,
   legend: {
     lease: 'lease (token)',
     ends: 'lease ends',
@@ -212,12 +228,13 @@ export const en = {
   pageDescription:
     'Play timelines of claim, expire, reclaim and a stale complete on a virtual clock, on the real engine and a real in-memory SQLite.',
   tagline: 'leases and fencing tokens, step by step',
-  skip: 'Skip to the timeline',
+  skip: 'Skip to the player',
   shareButton: 'Share / Embed',
   keysButton: 'Keys',
   editorTitle: 'Timeline',
   story: 'Story',
   engine: 'Engine',
+  engineMore: 'Engine and broken engines',
   language: 'Language',
   correctEngineOption: 'correct engine',
   /** @param {string} name */
@@ -288,6 +305,7 @@ export const en = {
   exploreSearch: 'Search',
   exploreCancel: 'Cancel',
   exploreLoad: 'Load into the editor',
+  exploreResult: 'The timeline found',
   exploreLoading: 'starting the explorer…',
   /** @param {number} states @param {number} depth @param {number} rate */
   exploreProgress: (states, depth, rate) =>
@@ -305,6 +323,16 @@ export const en = {
 
   // ---- course sites (the author's guide) ----
   guideLink: "Course author's guide",
+  introTitle: 'New here? Leases and tokens in a minute',
+  introLease:
+    'A lease is a claim on a job for a limited time: worker A takes order-7 until 1000 ms. If A stalls (a long pause, a slow network), its lease runs out and another worker may take the job.',
+  introToken:
+    'Every claim gets a fencing token, a number that only grows: A holds token 1, drawn A#1; B, claiming after A’s lease ended, holds token 2, B#2.',
+  introRefused:
+    'When A comes back late and tries to finish with token 1, the engine refuses it as superseded: a newer token holds the job, so A’s stale work cannot undo B’s.',
+  introStart: 'Start here',
+  introHide: 'Hide this introduction',
+  introShow: 'Show the introduction',
 };
 
 /** @type {Strings} */
@@ -333,6 +361,9 @@ export const ko = {
   lanesDesc: '작업자마다 한 줄: 토큰이 붙은 임대 막대, 만료, 재선점, 거절된 쓰기.',
   lanesWindow: (from, to, n) =>
     `레인은 ${n}단계 중 ${from}–${to}단계를 보여 줍니다. 한 번에 일부씩, 커서를 따라갑니다.`,
+  /** @param {string} a @param {number} ta @param {string} b @param {number} tb */
+  decode: (a, ta, b, tb) =>
+    `${a}#${ta} 대 ${b}#${tb}: ${a}는 토큰 ${ta}을 내밀지만 ${b}가 토큰 ${tb}를 쥐고 있습니다. superseded: 더 새 토큰이 작업을 쥐고 있어 거절됨.`,
   legend: {
     lease: '임대 (토큰)',
     ends: '임대 만료',
@@ -456,12 +487,13 @@ export const ko = {
   pageTitle: 'leaselab — 임대와 펜싱 토큰, 한 단계씩',
   pageDescription: '가상 시계 위에서 선점, 만료, 재선점, 늦은 완료를 실제 엔진과 실제 메모리 SQLite로 재생합니다.',
   tagline: '임대와 펜싱 토큰, 한 단계씩',
-  skip: '타임라인으로 건너뛰기',
+  skip: '재생 화면으로 건너뛰기',
   shareButton: '공유 / 삽입',
   keysButton: '단축키',
   editorTitle: '타임라인',
   story: '이야기',
   engine: '엔진',
+  engineMore: '엔진과 고장 난 엔진',
   language: '언어',
   correctEngineOption: '올바른 엔진',
   mutantOption: (name) => `변형: ${name}`,
@@ -522,6 +554,7 @@ export const ko = {
   exploreSearch: '찾기',
   exploreCancel: '취소',
   exploreLoad: '편집기로 가져오기',
+  exploreResult: '찾은 타임라인',
   exploreLoading: '탐색기를 시작하는 중…',
   exploreProgress: (states, depth, rate) =>
     `상태 ${states.toLocaleString('ko')}개 · 깊이 ${depth} · 초당 ${Math.round(rate).toLocaleString('ko')}개`,
@@ -535,6 +568,16 @@ export const ko = {
 
   // ---- course sites (the author's guide) ----
   guideLink: '강의 작성자 안내서',
+  introTitle: '처음인가요? 1분 만에 보는 임대와 토큰',
+  introLease:
+    '임대는 정해진 시간 동안 작업을 맡는 권리입니다. 작업자 A가 작업 하나를 1000 ms까지 맡습니다. A가 멈추면(긴 일시 정지, 느린 네트워크) 임대가 끝나고 다른 작업자가 그 작업을 맡을 수 있습니다.',
+  introToken:
+    '선점할 때마다 펜싱 토큰을 받습니다. 토큰은 커지기만 하는 번호입니다. A는 토큰 1(A#1로 표시)을, A의 임대가 끝난 뒤 선점한 B는 토큰 2(B#2)를 가집니다.',
+  introRefused:
+    'A가 늦게 돌아와 토큰 1로 작업을 끝내려 하면 엔진은 superseded(더 새 토큰이 있음)로 거절합니다. 더 새 토큰이 작업을 쥐고 있으니, A의 낡은 작업이 B의 작업을 되돌릴 수 없습니다.',
+  introStart: '여기서 시작하세요',
+  introHide: '소개 숨기기',
+  introShow: '소개 보기',
 };
 
 /** Every catalogue, by language tag. */

@@ -56,7 +56,7 @@
 
 import { ErrorView, fitRows } from './editor.js';
 import { dedent } from './fences.js';
-import { langOf, strings } from './i18n.js';
+import { langOf, strings, textLang } from './i18n.js';
 import { loadEngine, Player } from './player.js';
 import { courseEngine } from './prerendered.js';
 import { h } from './render.js';
@@ -254,10 +254,14 @@ export class LeaseTimeline extends HTMLElement {
     root.append(ui.frame);
     this.#mutant = this.getAttribute('mutant') || '';
     this.#t = strings(langOf(this));
+    // The element is a region named by its title, a heading one level
+    // below the host's (heading-level="N" sets it); its panels one below.
+    const level = headingLevel(this);
+    ui.title.setAttribute('aria-level', String(level));
     this.#player = new Player(ui.frame, {
       t: this.#t,
       show: this.#show(),
-      heading: 'h4',
+      heading: /** @type {'h3'} */ (`h${Math.min(level + 1, 6)}`),
       onChange: (p) => this.#reflect(p),
       goTest: (text, name) => this.#goTest(text, name),
       onError: (err) => this.#showError(err),
@@ -354,8 +358,21 @@ export class LeaseTimeline extends HTMLElement {
     ui.source.textContent = text;
     if (ui.editor.value !== text) ui.editor.value = text;
     ui.editor.rows = fitRows(text, 6, 22);
-    if (!this.#player?.run) ui.title.textContent = titleOf(text) || this.#t.timeline;
+    if (!this.#player?.run) this.#setTitle(titleOf(text) || this.#t.timeline);
     this.#updateOpenLink();
+  }
+
+  /**
+   * Shows the story's title, marked English when the element speaks
+   * another language and the title is not in it.
+   * @param {string} title
+   */
+  #setTitle(title) {
+    const ui = /** @type {ReturnType<typeof buildChrome>} */ (this.#ui);
+    ui.title.textContent = title;
+    const lang = textLang(title, this.#lang);
+    if (lang) ui.title.lang = lang;
+    else ui.title.removeAttribute('lang');
   }
 
   #setLang() {
@@ -365,9 +382,10 @@ export class LeaseTimeline extends HTMLElement {
     this.#t = t;
     ui.frame.lang = this.#lang;
     ui.editorLabel.textContent = t.editorLabel;
+    ui.source.setAttribute('aria-label', t.editorText);
     ui.open.textContent = `${t.openSimulator} ↗`;
     if (!this.#engine) ui.status.textContent = this.#nearSeen ? t.loading : t.waiting;
-    if (!this.#player?.run) ui.title.textContent = titleOf(this.#text) || t.timeline;
+    if (!this.#player?.run) this.#setTitle(titleOf(this.#text) || t.timeline);
     this.#player?.setWords(t);
   }
 
@@ -445,7 +463,7 @@ export class LeaseTimeline extends HTMLElement {
       return;
     }
     this.#errors?.clear();
-    ui.title.textContent = player.run?.traces[0].title || titleOf(this.#text) || this.#t.timeline;
+    this.#setTitle(player.run?.traces[0].title || titleOf(this.#text) || this.#t.timeline);
     this.#applyShow();
     this.dataset.state = 'ready';
     this.dataset.source = engine.source;
@@ -574,12 +592,28 @@ export class LeaseTimeline extends HTMLElement {
   }
 }
 
+/**
+ * The level of the element's title: its heading-level attribute (1 to 6),
+ * else one below the nearest heading before it in the host page (2 when
+ * none).
+ * @param {HTMLElement} el
+ */
+export function headingLevel(el) {
+  const given = Number(el.getAttribute('heading-level'));
+  if (Number.isInteger(given) && given >= 1 && given <= 6) return given;
+  const heads = [...el.ownerDocument.querySelectorAll('h1, h2, h3, h4, h5, h6')].filter(
+    (x) => x.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING,
+  );
+  const last = heads[heads.length - 1];
+  return last ? Math.min(Number(last.tagName[1]) + 1, 6) : 2;
+}
+
 /** The element's own parts around its player: the header, the editor, the source, the link out. */
 function buildChrome() {
   const ui = {
-    frame: h('div', { class: 'lt', part: 'frame' }),
+    frame: h('div', { class: 'lt', part: 'frame', role: 'region', 'aria-labelledby': 'lt-title' }),
     head: h('div', { class: 'lt-head' }),
-    title: h('p', { class: 'lt-title', translate: 'no' }),
+    title: h('p', { class: 'lt-title', translate: 'no', role: 'heading', id: 'lt-title' }),
     status: h('p', { class: 'lt-status', role: 'status' }),
     edit: h('div', { class: 'lt-edit', hidden: true }),
     editorLabel: h('span', { class: 'lt-label' }),
@@ -592,7 +626,7 @@ function buildChrome() {
       translate: 'no',
     }),
     error: h('div', { class: 'lt-error', role: 'alert', hidden: true }),
-    source: h('pre', { class: 'lt-source', translate: 'no' }),
+    source: h('pre', { class: 'lt-source', translate: 'no', tabindex: 0, role: 'region' }),
     open: h('a', { class: 'lt-open', target: '_blank', rel: 'noopener' }),
   };
   ui.head.append(ui.title, ui.status);

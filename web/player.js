@@ -13,7 +13,7 @@
 import { Hint } from './hint.js';
 import { drawTable, h, nextTask, standaloneSVG, timeAt } from './render.js';
 import { cursorAtTime, cursorTime, ms, outcomeText } from './trace.js';
-import { TraceView } from './view.js';
+import { setText, TraceView } from './view.js';
 
 /** @typedef {import('./trace.js').Trace} Trace */
 /** @typedef {import('./trace.js').Step} Step */
@@ -160,8 +160,9 @@ export function baseName(name) {
  * @typedef {object} PlayerOptions
  * @property {Strings} t the words
  * @property {Set<string>} show the parts to show (PARTS)
- * @property {'h3' | 'h4'} [heading] the panels' heading level (default h4)
+ * @property {'h2' | 'h3' | 'h4' | 'h5' | 'h6'} [heading] the panels' heading level (default h4)
  * @property {boolean} [speed] whether the transport has a speed control (default: 1x, no control)
+ * @property {boolean} [fold] whether the SQL and the invariants start folded, a click away (default: open)
  * @property {(player: Player) => void} [onChange] called after a run is loaded and after every move of the cursor
  * @property {(text: string, name: string) => Promise<string>} [goTest] the Go test of a timeline (its export)
  * @property {(err: unknown) => void} [onError] shows what went wrong with an export
@@ -263,7 +264,7 @@ export class Player {
     if (this.#views.length === count) return;
     for (const v of this.#views) this.#resize.unobserve(v.lanes);
     this.#views = Array.from({ length: count }, (_, i) => {
-      const v = new TraceView({ heading: this.opts.heading || 'h4', live: i === 0 });
+      const v = new TraceView({ heading: this.opts.heading || 'h4', live: i === 0, fold: Boolean(this.opts.fold) });
       v.svg.addEventListener('click', (e) => this.#clickLanes(v, e));
       this.#resize.observe(v.lanes);
       v.setWords(this.t);
@@ -493,11 +494,16 @@ export class Player {
     p.scrub.setAttribute('aria-valuetext', st ? `${t.stepOf(c, n)}, ${ms(st.time)}` : t.start);
     p.clock.textContent = ms(Math.round(this.#clock));
     p.count.textContent = t.stepOf(c, n);
+    // A button that disables itself under the keyboard's focus hands it to
+    // Play, which stays enabled: focus never falls to the page.
+    const focused = /** @type {Document | ShadowRoot} */ (p.play.getRootNode()).activeElement;
     p.first.disabled = p.back.disabled = c === 0;
     p.forward.disabled = p.last.disabled = c >= n;
+    if (focused instanceof HTMLButtonElement && focused.disabled && p.transport.contains(focused)) p.play.focus();
     const main = run.traces[run.traces.length - 1];
-    p.summary.textContent = [t.summary(main.summary), ...(main.warnings ?? [])].join(' · ');
-    p.summary.className = `summary ${main.summary.passed ? 'pass' : 'fail'}`;
+    setText(p.summary, [t.summary(main.summary), ...(main.warnings ?? [])].join(' · '));
+    p.summary.classList.toggle('pass', main.summary.passed);
+    p.summary.classList.toggle('fail', !main.summary.passed);
     this.#views.forEach((v, i) => {
       v.drawStep(c, t);
       drawViewTitle(v, i, run, t);
@@ -665,9 +671,10 @@ function drawSheet(player) {
   if (!run || run.traces.length < 2) return;
   p.breaks.textContent = run.breaks ? t.breaks(run.breaks) : '';
   const d = run.diff;
-  p.verdict.className = `sheet-verdict ${d ? 'differs' : 'same'}`;
+  p.verdict.classList.toggle('differs', Boolean(d));
+  p.verdict.classList.toggle('same', !d);
   if (!d) {
-    p.verdict.replaceChildren(h('p', { text: t.noDiff }));
+    setChildren(p.verdict, [h('p', { text: t.noDiff })]);
     return;
   }
   const [a, b] = run.traces.map((tr) => tr.steps[d.step]);
@@ -681,7 +688,8 @@ function drawSheet(player) {
         `: ${t.cellDiff(c.a || '—', c.b || '—')}`,
       ),
     );
-  p.verdict.replaceChildren(
+  /** @type {HTMLElement[]} */
+  const shown = [
     h(
       'p',
       {},
@@ -694,13 +702,26 @@ function drawSheet(player) {
       class: 'aspects',
       text: d.aspects.map((k) => t.aspects[/** @type {keyof Strings['aspects']} */ (k)] || k).join(', '),
     }),
-  );
-  if (cells.length) p.verdict.append(h('ul', { class: 'cells' }, ...cells));
+  ];
+  if (cells.length) shown.push(h('ul', { class: 'cells' }, ...cells));
   if (player.cursor !== d.step + 1) {
-    p.verdict.append(
-      h('button', { type: 'button', class: 'link', 'data-step': d.step + 1, text: t.goToStep(d.step + 1) }),
-    );
+    shown.push(h('button', { type: 'button', class: 'link', 'data-step': d.step + 1, text: t.goToStep(d.step + 1) }));
   }
+  const focused = /** @type {Document | ShadowRoot} */ (p.verdict.getRootNode()).activeElement;
+  setChildren(p.verdict, shown);
+  // "Go to step" is gone once there: focus moves to the player's Play.
+  if (focused && !focused.isConnected) p.play.focus();
+}
+
+/**
+ * Replaces el's children with nodes only when they read differently: el
+ * is a live region, which speaks on every change.
+ * @param {HTMLElement} el
+ * @param {Node[]} nodes
+ */
+function setChildren(el, nodes) {
+  const next = h('div', {}, ...nodes);
+  if (next.innerHTML !== el.innerHTML) el.replaceChildren(...next.childNodes);
 }
 
 /**
@@ -733,7 +754,7 @@ function buildParts(speed) {
     play: btn('primary play', { 'i-play': ICONS.play, 'i-pause': ICONS.pause }, 'Space'),
     forward: btn('forward', { _: ICONS.forward }, 'ArrowRight'),
     last: btn('last', { _: ICONS.last }, 'End'),
-    clock: h('output', { class: 'clock-value', text: ms(0) }),
+    clock: h('span', { class: 'clock-value', text: ms(0) }),
     count: h('span', { class: 'step-count' }),
     scrubLabel: h('span', { class: 'visually-hidden' }),
     scrub: h('input', { type: 'range', min: 0, max: 0, value: 0, step: 1 }),
@@ -761,7 +782,10 @@ function buildParts(speed) {
   if (speed) p.transport.append(h('label', { class: 'field speed' }, p.speedLabel, p.speed));
   p.exports.append(p.exportLabel, p.exportJSON, p.exportSVG, p.exportGo);
   p.foot.append(p.summary, p.exports);
-  p.final.append(p.finalTitle, h('div', { class: 'table-scroll' }, p.finalTable));
+  p.final.append(
+    p.finalTitle,
+    h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'jobs' }, p.finalTable),
+  );
   return p;
 }
 

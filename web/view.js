@@ -4,6 +4,7 @@
 // table, the fenced storage (when the timeline writes to it), the SQL and
 // the invariant verdicts. A worksheet has two views side by side.
 
+import { textLang } from './i18n.js';
 import { laneModel, lanesWindow, windowOf } from './lanes.js';
 import { drawLanes, drawSQL, drawStorage, drawTable, drawVerdicts, h, layoutMeasured } from './render.js';
 import { clockOffset, ms, storageAt, storageChanged, tableAt, writesStorage } from './trace.js';
@@ -38,21 +39,26 @@ export class TraceView {
   #laidOut = null;
 
   /**
-   * @param {{heading: 'h3' | 'h4', live: boolean}} o heading: the panels' heading level; live: whether
-   *   the explanation is an aria-live region (one per player)
+   * @param {{heading: 'h2' | 'h3' | 'h4' | 'h5' | 'h6', live: boolean, fold?: boolean}} o heading: the panels'
+   *   heading level; live: whether the explanation is an aria-live region (one per player); fold: whether the
+   *   SQL and the invariants are folded, their headings the buttons that unfold them
    */
-  constructor({ heading, live }) {
+  constructor({ heading, live, fold = false }) {
     this.root = h('section', { class: 'view' });
     this.title = h('h3', { class: 'view-title', hidden: true });
     this.titleText = '';
-    this.lanes = h('div', { class: 'lanes-scroll', tabindex: 0 });
+    this.lanes = h('div', { class: 'lanes-scroll', tabindex: 0, role: 'region' });
     this.svg = /** @type {SVGSVGElement} */ (document.createElementNS('http://www.w3.org/2000/svg', 'svg'));
     this.svg.setAttribute('class', 'lanes');
-    this.svg.setAttribute('role', 'img');
+    // A group, not an image: a screen reader reaches each lease's and
+    // mark's own title inside it.
+    this.svg.setAttribute('role', 'group');
     this.svg.setAttribute('focusable', 'false');
     this.lanesWindow = h('p', { class: 'lanes-window', hidden: true });
     this.lanes.append(this.svg);
     this.legend = h('div', { class: 'legend', 'aria-hidden': 'true' });
+    // The lanes' shorthand (A#1 vs B#2, superseded), decoded where it appears.
+    this.decode = h('p', { class: 'decode', hidden: true });
     this.stepSource = h('p', { class: 'step-source' });
     this.explain = h('p', { class: 'explain', 'aria-live': live ? 'polite' : 'off', 'aria-atomic': 'true' });
     this.note = h('p', { class: 'step-note', hidden: true });
@@ -70,13 +76,16 @@ export class TraceView {
       sql: h(heading, {}),
       verdicts: h(heading, {}),
     };
-    const scroll = (/** @type {HTMLTableElement} */ t) => h('div', { class: 'table-scroll' }, t);
+    const scroll = (/** @type {HTMLTableElement} */ t) =>
+      h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'jobs' }, t);
     this.tablePanel = h('section', { class: 'panel table-panel' }, this.headings.jobs, scroll(this.table));
     this.storagePanel = h('section', { class: 'panel storage-panel' }, this.headings.storage, scroll(this.storage));
-    this.sqlPanel = h('section', { class: 'panel sql-panel' }, this.headings.sql, this.sql);
-    this.verdictsPanel = h('section', { class: 'panel verdicts-panel' }, this.headings.verdicts, this.verdicts);
+    const folded = (/** @type {string} */ cls, /** @type {HTMLElement} */ head, /** @type {HTMLElement} */ body) =>
+      fold ? h('details', { class: cls }, h('summary', {}, head), body) : h('section', { class: cls }, head, body);
+    this.sqlPanel = folded('panel sql-panel', this.headings.sql, this.sql);
+    this.verdictsPanel = folded('panel verdicts-panel', this.headings.verdicts, this.verdicts);
     this.panels = h('div', { class: 'panels' }, this.tablePanel, this.storagePanel, this.sqlPanel, this.verdictsPanel);
-    this.root.append(this.title, this.lanesWindow, this.lanes, this.legend, this.explainBox, this.panels);
+    this.root.append(this.title, this.lanesWindow, this.lanes, this.legend, this.decode, this.explainBox, this.panels);
   }
 
   /**
@@ -87,6 +96,8 @@ export class TraceView {
   setWords(t) {
     /** @type {HTMLElement} */ (this.headings.storage.firstChild).textContent = t.storageTitle;
     this.headings.sql.textContent = t.sqlTitle;
+    this.lanes.setAttribute('aria-label', t.lanesLabel);
+    /** @type {HTMLElement} */ (this.storage.parentElement).setAttribute('aria-label', t.storageTitle);
     this.headings.verdicts.textContent = t.verdictsTitle;
     this.#laidOut = null;
     this.#drawLegend(t);
@@ -118,6 +129,17 @@ export class TraceView {
         h('span', {}, h('i', { class: `sw ${sw}` }), t.legend[key]),
       ),
     );
+    const rej = this.trace?.steps.find(
+      (st) => st.rejection?.reason === 'superseded' && st.rejection.current,
+    )?.rejection;
+    this.decode.textContent = rej
+      ? t.decode(rej.presented.owner, rej.presented.token, rej.current.owner || t.nobody, rej.current.token)
+      : '';
+    this.#showDecode();
+  }
+
+  #showDecode() {
+    this.decode.hidden = this.legend.hidden || this.decode.textContent === '';
   }
 
   /**
@@ -127,6 +149,7 @@ export class TraceView {
   applyShow(show) {
     this.lanes.hidden = !show.has('lanes');
     this.legend.hidden = !show.has('lanes');
+    this.#showDecode();
     this.lanesWindow.hidden = !show.has('lanes') || !this.trace || lanesWindow(this.trace.steps.length, 0).count === 1;
     this.explainBox.hidden = !show.has('explain');
     this.tablePanel.hidden = !show.has('table');
@@ -179,13 +202,13 @@ export class TraceView {
       if (st.now !== st.time && st.actors.length === 1) {
         this.stepSource.append(h('span', { class: 'own-clock', text: t.ownClock(st.actors[0], ms(st.now)) }));
       }
-      this.explain.textContent = t.stepExplain(cursor, n, ms(st.time), st.explain);
+      setText(this.explain, t.stepExplain(cursor, n, ms(st.time), st.explain));
     } else {
       this.stepSource.replaceChildren(
         h('span', { class: 'line-no', text: t.start }),
-        h('code', { translate: 'no', text: tr.title || tr.name }),
+        h('code', { translate: 'no', text: tr.title || tr.name, lang: textLang(tr.title || tr.name, t.lang) }),
       );
-      this.explain.textContent = t.beforeFirst(n);
+      setText(this.explain, t.beforeFirst(n));
     }
     this.note.hidden = !st?.note;
     this.note.replaceChildren(h('span', { class: 'visually-hidden', text: t.note }), st?.note || '');
@@ -219,4 +242,14 @@ export class TraceView {
     this.expect.className = `expect ${ex.ok ? 'ok' : 'bad'}`;
     this.expect.textContent = ex.ok ? t.expectOk(ex.text) : t.expectBad(ex.expected, ex.got);
   }
+}
+
+/**
+ * Sets el's text only when it differs: a live region speaks on every
+ * change, even to the same words.
+ * @param {HTMLElement} el
+ * @param {string} text
+ */
+export function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
 }
