@@ -207,9 +207,12 @@ func TestA11y_KeyboardFocusNeverFallsToThePage(t *testing.T) {
 	for i := range tabStops(t, ctx, "body") - 1 {
 		press(t, ctx, kb.Tab, fmt.Sprintf("Tab %d", i+1))
 	}
+	// focusButton focuses css and waits until the focus is there: a dialog
+	// closed just before hands the focus back to its opener in its close
+	// event, which a loaded machine may run after the focus() here.
 	focusButton := func(css string) {
 		t.Helper()
-		eval[bool](t, ctx, fmt.Sprintf(`(document.querySelector(%q).focus(), true)`, css))
+		waitFor(t, ctx, fmt.Sprintf(`(() => { const b = document.querySelector(%q); if (document.activeElement !== b) b.focus(); const d = document.querySelector('dialog[open]'); return document.activeElement === b && (!d || d.contains(b)); })()`, css), 30*time.Second)
 		focusOK(t, ctx, "focusing "+css)
 	}
 	focusButton("#player button.last")
@@ -244,11 +247,14 @@ func TestA11y_KeyboardFocusNeverFallsToThePage(t *testing.T) {
 		t.Errorf("closing Share put the focus on %s, want its button", f.What)
 	}
 	press(t, ctx, "?", "opening Keys")
+	// The Keys dialog opens once its module has loaded: Esc waits for it.
+	waitFor(t, ctx, `document.getElementById('keys').open`, 30*time.Second)
 	press(t, ctx, kb.Escape, "Esc in Keys")
+	waitFor(t, ctx, `!document.getElementById('keys').open`, 30*time.Second)
 
 	focusButton("#explore-button")
 	press(t, ctx, kb.Enter, "opening Explore")
-	waitFor(t, ctx, `document.querySelector('#explore-mutant').options.length > 0`, 10*time.Second)
+	waitFor(t, ctx, `document.getElementById('explore').open && document.querySelector('#explore-mutant').options.length > 0`, 30*time.Second)
 	eval[bool](t, ctx, `(document.querySelector('#explore-mutant').value = 'attempts-off-by-one', true)`)
 	focusButton("#explore-search")
 	press(t, ctx, kb.Enter, "Search")
