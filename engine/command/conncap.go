@@ -12,8 +12,9 @@ import (
 // yet sent a request, is closed (oldest first) to make room for a new
 // one, so a client that opens thousands and leaves them idle cannot use
 // up the process's file descriptors and starve new requests. Only when
-// every connection is busy with a request does Accept wait for one to
-// end (the kernel's backlog holds the new ones meanwhile).
+// every connection is busy with a request does Accept hold the one new
+// connection it accepted until one ends (the kernel's backlog holds the
+// others meanwhile).
 //
 // Wrap the listener with listener and set the server's ConnState to
 // track: the cap counts the connections its listener accepted until the
@@ -116,18 +117,22 @@ type cappedListener struct {
 	closeOnce sync.Once
 }
 
-// Accept waits for room under the cap, then accepts.
+// Accept accepts a connection, then makes room for it under the cap: an
+// idle connection is closed only for a new one that has arrived, and with
+// every connection busy the new one waits, accepted but not yet served
+// (the one connection over the cap), for one to go idle or close.
 func (l *cappedListener) Accept() (net.Conn, error) {
+	conn, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
 	for !l.cap.room() {
 		select {
 		case <-l.cap.freed:
 		case <-l.closed:
+			conn.Close()
 			return nil, net.ErrClosed
 		}
-	}
-	conn, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
 	}
 	l.cap.add(conn)
 	return conn, nil

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 )
@@ -78,16 +79,41 @@ func TestServer_IdleConnectionsOverTheCapDoNotStarveANewRequest(t *testing.T) {
 	if n := capped.(*cappedListener).cap.open(); n > max {
 		t.Fatalf("%d connections open, cap %d", n, max)
 	}
-	// The oldest were closed by the server (EOF); the newest still answer.
-	for i := range idle + 1 - max {
-		conns[i].SetReadDeadline(time.Now().Add(10 * time.Second))
-		if _, err := readers[i].ReadByte(); !errors.Is(err, io.EOF) {
-			t.Fatalf("connection %d, among the longest idle: read %v, want EOF (closed by the server)", i, err)
-		}
+	// The server closed as many as the new connections needed (the idle
+	// ones past the cap, and one for the new client), all among the longest
+	// idle (which of the oldest exactly depends on when the server saw each
+	// go idle, which a loaded machine may reorder a little); the newest
+	// still answers.
+	if closed := closedByServer(conns, readers); len(closed) != idle+1-max || closed[len(closed)-1] >= idle/2 {
+		t.Fatalf("the server closed connections %v; want %d of them, all among the %d longest idle", closed, idle+1-max, idle/2)
 	}
 	if err := getOn(t, conns[idle-1], readers[idle-1]); err != nil {
 		t.Fatalf("the newest idle connection: %v", err)
 	}
+}
+
+// closedByServer is the indexes of conns the server has closed (a read
+// ends in EOF), in order. The reads run at once, each for at most half a
+// second: a connection the server closed reads EOF at once.
+func closedByServer(conns []net.Conn, readers []*bufio.Reader) []int {
+	eof := make([]bool, len(conns))
+	var wg sync.WaitGroup
+	for i := range conns {
+		wg.Go(func() {
+			conns[i].SetReadDeadline(time.Now().Add(500 * time.Millisecond))
+			_, err := readers[i].ReadByte()
+			eof[i] = errors.Is(err, io.EOF)
+			conns[i].SetReadDeadline(time.Time{})
+		})
+	}
+	wg.Wait()
+	var out []int
+	for i, closed := range eof {
+		if closed {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // With every connection busy Accept waits; a connection going idle makes
