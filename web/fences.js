@@ -198,11 +198,58 @@ export function attributeOptions(els) {
 }
 
 /**
+ * A code block's text, line by line, whatever markup the highlighter made
+ * of its lines: the text of its text nodes, a newline for each <br>, and a
+ * newline after a line's element (a div, or Prism's .token-line as
+ * Docusaurus writes it: `<span class="token-line">…<br></span>`, no newline
+ * character) that does not end in one. textContent alone would join such
+ * lines into one.
+ * @param {Node} code
+ */
+export function fenceText(code) {
+  let out = '';
+  /** @param {Node} n */
+  const walk = (n) => {
+    for (const c of n.childNodes) {
+      if (c.nodeType === Node.TEXT_NODE || c.nodeType === Node.CDATA_SECTION_NODE) out += c.nodeValue || '';
+      else if (c.nodeType === Node.ELEMENT_NODE) {
+        const el = /** @type {Element} */ (c);
+        if (el.tagName === 'BR') {
+          out += '\n';
+          continue;
+        }
+        walk(el);
+        if ((el.tagName === 'DIV' || el.classList.contains('token-line')) && out !== '' && !out.endsWith('\n'))
+          out += '\n';
+      }
+    }
+  };
+  walk(code);
+  return out;
+}
+
+/**
+ * Why a fence's text cannot be read as a timeline, or "" when it can: its
+ * directive has keys that are no option, or it holds no line that is not
+ * blank or a comment (a text read as one line, a directive that swallowed
+ * the timeline). prerender refuses the same fences (engine/coursesite).
+ * @param {Fence} fence
+ */
+export function unreadable(fence) {
+  if (fence.unknown.length)
+    return `the directive's keys ${fence.unknown.join(', ')} are no option (${OPTION_KEYS.join(' ')})`;
+  if (!fence.text.split('\n').some((l) => l.trim() !== '' && !l.trim().startsWith('#'))) {
+    return 'the fence holds no step: its text has no line but blanks and comments';
+  }
+  return '';
+}
+
+/**
  * Whether a code block's first line is the directive with the marker.
  * @param {Element} code
  */
 export function isMarked(code) {
-  const text = code.textContent || '';
+  const text = fenceText(code);
   const start = text.search(/\S/);
   return start >= 0 && text.startsWith('#!', start) && parseFence(text).marked;
 }
@@ -219,7 +266,7 @@ export function convert(code) {
   if (block.hasAttribute('data-leaselab-fence')) return null;
   const els = [code];
   for (let e = /** @type {Element | null} */ (pre); e && e !== block.parentElement; e = e.parentElement) els.push(e);
-  const fence = parseFence(code.textContent || '');
+  const fence = parseFence(fenceText(code));
   const options = { ...attributeOptions(els), ...fence.options };
   const el = document.createElement('lease-timeline');
   for (const [k, v] of Object.entries(options)) el.setAttribute(k, v);
@@ -229,7 +276,11 @@ export function convert(code) {
   block.before(el);
   block.setAttribute('hidden', '');
   block.setAttribute('data-leaselab-fence', '');
-  if (fence.unknown.length) console.warn(`lease-timeline: the fence's directive has unknown keys: ${fence.unknown}`);
+  const why = unreadable(fence);
+  if (why) {
+    el.dataset.fenceError = why;
+    console.error(`lease-timeline: ${location.pathname}: code block ${codeBlockNumber(block)}: ${why}`);
+  }
   return el;
 }
 
@@ -242,6 +293,18 @@ export function convertAll(root) {
   const codes = new Set(root.querySelectorAll(FENCE_SELECTOR));
   for (const c of root.querySelectorAll('pre > code')) if (!codes.has(c) && isMarked(c)) codes.add(c);
   return [...codes].map(convert).filter((e) => e !== null);
+}
+
+/**
+ * The fence's number among the page's code blocks (1-based), to name it in
+ * a message: the page's HTML lines are gone once it is parsed.
+ * @param {Element} block
+ */
+function codeBlockNumber(block) {
+  return (
+    [...document.querySelectorAll('pre')].indexOf(/** @type {HTMLPreElement} */ (block.querySelector('pre') || block)) +
+    1
+  );
 }
 
 /** @param {Element} n */
