@@ -5,6 +5,7 @@ package sites_test
 import (
 	"context"
 	"fmt"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
@@ -243,5 +245,67 @@ func TestElement_RunsUnderTheGuidesContentSecurityPolicy(t *testing.T) {
 	status := eval[string](t, ctx, `document.getElementById('p').dataset.blocked + ': ' + document.getElementById('p').shadowRoot.querySelector('.lt-status').textContent`)
 	if !strings.HasPrefix(status, "csp: ") || !strings.Contains(status, "add 'wasm-unsafe-eval' to its script-src") {
 		t.Errorf("under %q the player says %q, want what the policy blocks and what to add", stricter, status)
+	}
+}
+
+// The guide's element snippet plays; without JavaScript the guide's
+// plain HTML page, with its one script, reads as two timelines: its fence
+// and its element, each monospace, a line per step.
+func TestGuide_BothFormsReadAsTheTimelineWithoutJavaScript(t *testing.T) {
+	ctx := tab(t)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(elementPage(t, snippet(t, "element.html")))))
+	waitFor(t, ctx, `document.querySelector('lease-timeline')?.dataset.state === 'ready'`, time.Minute)
+	if got := eval[string](t, ctx, `(() => { const e = document.querySelector('lease-timeline'); return e.dataset.cursor + '/' + e.dataset.steps; })()`); got != "1/1" {
+		t.Errorf("the element snippet's player is at %s, want 1/1", got)
+	}
+	dir := t.TempDir()
+	copyTree(t, bundle, filepath.Join(dir, coursesite.BundleDir()))
+	must(t, os.WriteFile(filepath.Join(dir, "lesson.html"), []byte(snippet(t, "page.html")), 0o644))
+	url := servePython(t, dir)
+	ctx = tab(t)
+	_, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
+	must(t, err)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(url+"/lesson.html")))
+	type form struct {
+		Text, Font string
+		Players    int
+	}
+	got := eval[[]form](t, ctx, `[...document.querySelectorAll('pre')].map((p) => ({text: p.innerText, font: getComputedStyle(p).fontFamily,
+		players: document.querySelectorAll('lease-timeline:defined').length}))`)
+	want := []string{
+		"1000ms  B claim order-7     -> ok token=2\n1001ms  A complete order-7  -> refused superseded\n",
+		"0ms      A claim parcel-1   -> ok token=1 lease_until=1000\n1000ms   B claim parcel-1   -> ok token=2\n",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("without JavaScript the page shows %d preformatted blocks, want the fence and the element: %+v", len(got), got)
+	}
+	for i, w := range want {
+		if !strings.Contains(got[i].Text, w) || !strings.Contains(got[i].Font, "monospace") || got[i].Players != 0 {
+			t.Errorf("without JavaScript form %d reads %+v, want %q line by line in monospace, no player", i+1, got[i], w)
+		}
+	}
+}
+
+// A fence as Docusaurus' Prism writes it — a line per element, a <br>
+// and no newline character — plays with every step on the page; a fence
+// whose directive swallowed the timeline says so, not "0 steps".
+func TestFence_ReadsDocusaurusLinesAndSaysWhenItCannotRead(t *testing.T) {
+	var lines strings.Builder
+	for _, l := range strings.Split(strings.TrimSuffix("#! lease-timeline step=2\n"+courier, "\n"), "\n") {
+		lines.WriteString(`<span class="token-line" style="color:#393A34"><span class="token plain">` + html.EscapeString(l) + `</span><br></span>`)
+	}
+	url := elementPage(t, `<div class="language-lease-timeline codeBlockContainer_x theme-code-block"><div class="codeBlockContent_x">`+
+		`<pre tabindex="0" class="prism-code language-lease-timeline codeBlock_x thin-scrollbar"><code class="codeBlockLines_x">`+lines.String()+`</code></pre></div></div>`+
+		`<pre><code class="language-lease-timeline">#! step=2 `+strings.ReplaceAll(html.EscapeString(courier), "\n", " ")+`</code></pre>`)
+	ctx := tab(t)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(url)))
+	waitFor(t, ctx, `(() => { const p = [...document.querySelectorAll('lease-timeline')]; p.forEach((e) => e.scrollIntoView());
+		return p.length === 2 && p[0].dataset.state === 'ready' && p[1].dataset.state === 'error'; })()`, time.Minute)
+	got := eval[[]string](t, ctx, `[...document.querySelectorAll('lease-timeline')].map((e) => e.dataset.cursor + '/' + e.dataset.steps + ' ' + e.shadowRoot.querySelector('.lt-error').textContent)`)
+	if got[0] != "2/3 " {
+		t.Errorf("the Docusaurus fence's player is %q, want at step 2 of 3", got[0])
+	}
+	if !strings.Contains(got[1], "the directive's keys #, Late, courier") {
+		t.Errorf("the swallowed fence's player says %q, want why it cannot be read", got[1])
 	}
 }
