@@ -286,14 +286,68 @@ export function convert(code) {
 
 /**
  * Converts every fence under root (fenceSelector's and the marked code
+ * blocks), in the page's order, whose block ready accepts; returns the
+ * elements made and how many fences ready refused.
+ * @param {ParentNode} root
+ * @param {(block: Element) => boolean} [ready]
+ */
+export function convertReady(root, ready = () => true) {
+  const codes = new Set(root.querySelectorAll(FENCE_SELECTOR));
+  for (const c of root.querySelectorAll('pre > code')) if (!codes.has(c) && isMarked(c)) codes.add(c);
+  let waiting = 0;
+  const made = [];
+  for (const c of codes) {
+    const pre = c.parentElement;
+    if (pre && !ready(fenceBlock(pre))) {
+      if (!fenceBlock(pre).hasAttribute('data-leaselab-fence')) waiting++;
+      continue;
+    }
+    const el = convert(c);
+    if (el) made.push(el);
+  }
+  return { made, waiting };
+}
+
+/**
+ * Converts every fence under root (fenceSelector's and the marked code
  * blocks), in the page's order; returns the elements made.
  * @param {ParentNode} root
  */
 export function convertAll(root) {
-  const codes = new Set(root.querySelectorAll(FENCE_SELECTOR));
-  for (const c of root.querySelectorAll('pre > code')) if (!codes.has(c) && isMarked(c)) codes.add(c);
-  return [...codes].map(convert).filter((e) => e !== null);
+  return convertReady(root).made;
 }
+
+/**
+ * Whether a framework renders the page on the server and hydrates it in
+ * the browser — React (Docusaurus, Next, Gatsby) or Vue (VitePress, Nuxt)
+ * — so that a fence is converted only once the framework has taken its
+ * block over: a page changed before then is a hydration mismatch (React
+ * throws the page away and renders it again; Vue warns).
+ * @param {Document} doc
+ */
+export function hydrates(doc) {
+  if (doc.querySelector('#__docusaurus, #__next, #___gatsby, #__nuxt')) return true;
+  const gen = doc.querySelector('meta[name="generator"]')?.getAttribute('content') || '';
+  return /^VitePress\b/.test(gen) && doc.getElementById('app') !== null;
+}
+
+/**
+ * Whether the page's framework has hydrated block: React has a fiber for
+ * it, or the Vue app is mounted (Vue hydrates the whole page at once).
+ * @param {Element} block
+ */
+function hydrated(block) {
+  if (Object.keys(block).some((k) => k.startsWith('__reactFiber$'))) return true;
+  const app = block.ownerDocument.querySelector('#app, #__nuxt');
+  return app !== null && '__vue_app__' in app;
+}
+
+/** How long a page waits for its framework to hydrate a fence before converting it all the same (ms). */
+const HYDRATION_WAIT_MS = 20000;
+
+/** Runs f when the page's main thread is idle (React hydrates in slices). @param {() => void} f */
+const whenIdle = (f) =>
+  'requestIdleCallback' in globalThis ? requestIdleCallback(f, { timeout: 500 }) : setTimeout(f, 50);
 
 /**
  * The fence's number among the page's code blocks (1-based), to name it in
@@ -317,7 +371,16 @@ const holdsCode = (n) => n.tagName === 'PRE' || n.tagName === 'CODE' || n.queryS
  */
 export function start(doc) {
   const now = () => {
-    convertAll(doc);
+    const ready = hydrates(doc) ? hydrated : () => true;
+    if (hydrates(doc)) {
+      const until = performance.now() + HYDRATION_WAIT_MS;
+      const pass = () => {
+        if (convertReady(doc, hydrated).waiting === 0) return;
+        if (performance.now() < until) whenIdle(pass);
+        else convertAll(doc);
+      };
+      whenIdle(pass);
+    } else convertAll(doc);
     let queued = false;
     new MutationObserver((records) => {
       const added = records.some((r) =>
@@ -327,7 +390,7 @@ export function start(doc) {
       queued = true;
       queueMicrotask(() => {
         queued = false;
-        convertAll(doc);
+        convertReady(doc, ready);
       });
     }).observe(doc.documentElement, { childList: true, subtree: true });
   };

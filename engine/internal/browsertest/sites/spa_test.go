@@ -1,0 +1,198 @@
+//go:build sites
+
+package sites_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/leaselab/leaselab/engine/coursesite"
+)
+
+// npmModules installs testdata/name's package-lock.json (npm ci) once per
+// lock file, in the user's cache folder, and returns its node_modules.
+func npmModules(t *testing.T, name string) string {
+	t.Helper()
+	lock, err := os.ReadFile(filepath.Join("testdata", name, "package-lock.json"))
+	must(t, err)
+	sum := sha256.Sum256(lock)
+	cache, err := os.UserCacheDir()
+	must(t, err)
+	dir := filepath.Join(cache, "leaselab-sites", name+"-"+hex.EncodeToString(sum[:8]))
+	modules := filepath.Join(dir, "node_modules")
+	if _, err := os.Stat(filepath.Join(dir, ".installed")); err == nil {
+		return modules
+	}
+	must(t, os.RemoveAll(dir))
+	must(t, os.MkdirAll(dir, 0o755))
+	for _, f := range []string{"package.json", "package-lock.json"} {
+		b, err := os.ReadFile(filepath.Join("testdata", name, f))
+		must(t, err)
+		must(t, os.WriteFile(filepath.Join(dir, f), b, 0o644))
+	}
+	if out, err := command(dir, "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"); err != nil {
+		t.Fatalf("npm ci for %s: %v\n%s", name, err, out)
+	}
+	must(t, os.WriteFile(filepath.Join(dir, ".installed"), nil, 0o644))
+	return modules
+}
+
+// npmSite copies testdata/name into a temporary folder with the modules
+// of its lock file and the bundle in public (a folder of the site), writes
+// config at configFile, and runs its build; it returns the folder.
+func npmSite(t *testing.T, name, public, configFile, config string, build ...string) string {
+	t.Helper()
+	modules := npmModules(t, name)
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("testdata", name), dir)
+	must(t, os.Symlink(modules, filepath.Join(dir, "node_modules")))
+	must(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, configFile)), 0o755))
+	must(t, os.WriteFile(filepath.Join(dir, configFile), []byte(config), 0o644))
+	copyTree(t, bundle, filepath.Join(dir, public, coursesite.BundleDir()))
+	if out, err := command(dir, filepath.Join(dir, "node_modules", ".bin", build[0]), build[1:]...); err != nil {
+		t.Fatalf("%s: %v\n%s", strings.Join(build, " "), err, out)
+	}
+	return dir
+}
+
+// withConfig is the guide's snippet for a generator's configuration with
+// the site's own keys added at its start (a title, languages).
+func withConfig(t *testing.T, name, keys string) string {
+	t.Helper()
+	s := snippet(t, name)
+	if !strings.Contains(s, "export default {\n") {
+		t.Fatalf("the guide's %s does not start its object as the test expects:\n%s", name, s)
+	}
+	return strings.Replace(s, "export default {\n", "export default {\n"+keys, 1)
+}
+
+// consoleProblems, run before a page's scripts, records what the page
+// writes to the console as an error or warning (a framework's hydration
+// mismatch is one) in __seen.problems.
+const consoleProblems = `for (const level of ['error', 'warn']) {
+	const f = console[level].bind(console);
+	console[level] = (...args) => { window.__seen.problems.push(level + ' ' + args.map(String).join(' ')); f(...args); };
+}`
+
+// spaTab is a tab that records the console's errors and warnings too.
+func spaTab(t *testing.T) context.Context {
+	t.Helper()
+	ctx := tab(t)
+	_, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: consoleProblems})
+	must(t, err)
+	return ctx
+}
+
+// A step of a walk through a single-page site: a link to click (its
+// text), or "back", and the path and number of fences of the page it
+// leads to.
+type spaStep struct {
+	click, path string
+	fences      int
+}
+
+// walkSPA opens start, then follows each step by the site's own
+// client-side navigation; on every page it waits until each of its fences
+// is a player that ran, with the right number of players and of hidden
+// fences, and no problem on the console. It returns the tab.
+func walkSPA(t *testing.T, url string, start spaStep, steps []spaStep) context.Context {
+	t.Helper()
+	ctx := spaTab(t)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(url+start.path)))
+	eval[bool](t, ctx, `(window.__spa = 'same document', true)`)
+	for _, s := range append([]spaStep{start}, steps...) {
+		switch s.click {
+		case "":
+		case "back":
+			eval[bool](t, ctx, `(history.back(), true)`)
+		default:
+			eval[bool](t, ctx, fmt.Sprintf(`(() => { const a = [...document.querySelectorAll('main a, .vp-doc a, article a')].find((a) => a.textContent.trim() === %q);
+				if (!a) throw new Error('no link ' + %[1]q); a.click(); return true; })()`, s.click))
+		}
+		waitFor(t, ctx, fmt.Sprintf(`location.pathname.endsWith(%q)`, s.path), 30*time.Second)
+		waitFor(t, ctx, fmt.Sprintf(`(() => { const p = %s; p.forEach((e) => e.dataset.state !== 'ready' && e.scrollIntoView({block: 'center'}));
+			return p.length === %d && p.every((e) => e.dataset.state === 'ready' && Number(e.dataset.steps) > 0)
+				&& document.querySelectorAll('[data-leaselab-fence]').length === %[2]d; })()`, players, s.fences), time.Minute)
+		if got := eval[string](t, ctx, `window.__spa || ''`); got != "same document" {
+			t.Fatalf("going to %s loaded a new document: not the site's client-side navigation", s.path)
+		}
+		noProblems(t, ctx)
+	}
+	return ctx
+}
+
+// VitePress 1.x, built from its pinned lock file with the guide's
+// configuration: every fence plays on a fresh load, after client-side
+// navigation forward and back and a switch of language, with no problem
+// on the console (a hydration mismatch is one); once prerendered, the
+// pages draw with no byte of the engine fetched.
+func TestSite_VitePress(t *testing.T) {
+	dir := npmSite(t, "vitepress", "public", ".vitepress/config.js",
+		withConfig(t, ".vitepress/config.js", "  title: 'Queues that survive crashes',\n  locales: { root: { label: 'English', lang: 'en' }, ko: { label: '한국어', lang: 'ko' } },\n"),
+		"vitepress", "build")
+	site := filepath.Join(dir, ".vitepress", "dist")
+	url := servePython(t, site)
+	walk := []spaStep{
+		{"the worksheet", "/lessons/worksheet.html", 1},
+		{"back", "/", 2},
+		{"in Korean", "/ko/", 1},
+		{"English", "/", 2},
+	}
+	playSPA(t, site, url, walk, spaStep{"", "/lessons/worksheet.html", 1}, "prerendered 4 timelines (1 worksheets) from 3 pages")
+}
+
+// Docusaurus 3.x (classic, React 19), built from its pinned lock file with
+// the guide's configuration: every fence — whose lines Prism writes
+// without a newline character — plays on a fresh load and after
+// client-side navigation forward and back, with no problem on the console
+// (React's hydration error #418 is one); once prerendered, the pages draw
+// with no byte of the engine fetched.
+func TestSite_Docusaurus(t *testing.T) {
+	dir := npmSite(t, "docusaurus", "static", "docusaurus.config.js",
+		withConfig(t, "docusaurus.config.js", `  title: 'Queues that survive crashes',
+  url: 'http://127.0.0.1',
+  baseUrl: '/',
+  presets: [['classic', { docs: { routeBasePath: '/' }, blog: false, pages: false }]],
+`),
+		"docusaurus", "build", "--out-dir", "build")
+	site := filepath.Join(dir, "build")
+	url := servePython(t, site)
+	walk := []spaStep{
+		{"the worksheet", "/lessons/worksheet", 1},
+		{"back", "/", 2},
+		{"the worksheet", "/lessons/worksheet", 1},
+		{"the course", "/", 2},
+	}
+	playSPA(t, site, url, walk, spaStep{"", "/lessons/worksheet/", 1}, "prerendered 3 timelines (1 worksheets) from 2 pages")
+}
+
+// playSPA walks a built single-page site from its first page, then from
+// a deeper one back to the first (other), runs leaselab prerender (whose
+// report says prerendered), and walks it again: every player draws its
+// prerendered trace, and no byte of the engine is fetched.
+func playSPA(t *testing.T, site, url string, walk []spaStep, other spaStep, prerendered string) {
+	t.Helper()
+	walkSPA(t, url, spaStep{"", "/", 2}, walk)
+	walkSPA(t, url, other, []spaStep{{"the course", "/", 2}})
+	out, err := command(root, leaselab, "prerender", site)
+	if err != nil || !strings.Contains(out, prerendered) {
+		t.Fatalf("leaselab prerender: %v\n%s", err, out)
+	}
+	ctx := walkSPA(t, url, spaStep{"", "/", 2}, walk)
+	if n := eval[int](t, ctx, wasmFetches); n != 0 {
+		t.Errorf("the prerendered site fetched the engine %d times", n)
+	}
+	if src := eval[[]string](t, ctx, players+`.map((e) => e.dataset.source)`); strings.Join(src, ",") != "prerendered,prerendered" {
+		t.Errorf("after prerendering the players' sources are %q", src)
+	}
+}
