@@ -49,7 +49,7 @@ gotest:
 ## lint-js: the page's JavaScript: Biome's lint and format check, and tsc --noEmit over its JSDoc types
 ## (both pinned in web/.tools, installed by npm ci when missing)
 WEB_TOOLS := web/.tools
-WEB_JS = $(filter-out $(APP_BUNDLE) web/engine-worker.bundle.js,$(wildcard web/*.js web/bench/*.js $(WEB_TOOLS)/test/*.js)) wasm/node/run.mjs
+WEB_JS = $(filter-out $(APP_BUNDLE) web/engine-worker.bundle.js,$(wildcard web/*.js web/npm/*.js web/bench/*.js $(WEB_TOOLS)/test/*.js)) wasm/node/run.mjs
 lint-js: $(WEB_TOOLS)/node_modules/.bin/biome
 	cd $(WEB_TOOLS) && ./node_modules/.bin/biome check $(patsubst wasm/%,../../wasm/%,$(patsubst web/%,../%,$(patsubst $(WEB_TOOLS)/%,%,$(WEB_JS))))
 	cd $(WEB_TOOLS) && ./node_modules/.bin/tsc -p .

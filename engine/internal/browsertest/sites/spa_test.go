@@ -48,14 +48,27 @@ func npmModules(t *testing.T, name string) string {
 }
 
 // npmSite copies testdata/name into a temporary folder with the modules
-// of its lock file and the bundle in public (a folder of the site), writes
-// config at configFile, and runs its build; it returns the folder.
-func npmSite(t *testing.T, name, public, configFile, config string, build ...string) string {
+// of its lock file (and the packages of extra: name -> folder) and the
+// bundle in public (a folder of the site), writes config at configFile,
+// and runs its build; it returns the folder.
+func npmSite(t *testing.T, name string, extra map[string]string, public, configFile, config string, build ...string) string {
 	t.Helper()
 	modules := npmModules(t, name)
 	dir := t.TempDir()
 	copyTree(t, filepath.Join("testdata", name), dir)
-	must(t, os.Symlink(modules, filepath.Join(dir, "node_modules")))
+	if len(extra) == 0 {
+		must(t, os.Symlink(modules, filepath.Join(dir, "node_modules")))
+	} else {
+		entries, err := os.ReadDir(modules)
+		must(t, err)
+		must(t, os.Mkdir(filepath.Join(dir, "node_modules"), 0o755))
+		for _, e := range entries {
+			must(t, os.Symlink(filepath.Join(modules, e.Name()), filepath.Join(dir, "node_modules", e.Name())))
+		}
+		for pkg, from := range extra {
+			must(t, os.Symlink(from, filepath.Join(dir, "node_modules", pkg)))
+		}
+	}
 	must(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, configFile)), 0o755))
 	must(t, os.WriteFile(filepath.Join(dir, configFile), []byte(config), 0o644))
 	copyTree(t, bundle, filepath.Join(dir, public, coursesite.BundleDir()))
@@ -93,6 +106,11 @@ func spaTab(t *testing.T) context.Context {
 	return ctx
 }
 
+// fenceSPA and elementSPA are the players a walk counts: the fences
+// leaselab.js made into players (each hiding its fence), or the elements
+// a build-time plugin wrote into the pages (no fence).
+const fenceSPA, elementSPA = players, `[...document.querySelectorAll('lease-timeline')]`
+
 // A step of a walk through a single-page site: a link to click (its
 // text), or "back", and the path and number of fences of the page it
 // leads to.
@@ -105,7 +123,7 @@ type spaStep struct {
 // client-side navigation; on every page it waits until each of its fences
 // is a player that ran, with the right number of players and of hidden
 // fences, and no problem on the console. It returns the tab.
-func walkSPA(t *testing.T, url string, start spaStep, steps []spaStep) context.Context {
+func walkSPA(t *testing.T, url, sel string, start spaStep, steps []spaStep) context.Context {
 	t.Helper()
 	ctx := spaTab(t)
 	must(t, chromedp.Do(ctx, chromedp.Navigate(url+start.path)))
@@ -122,7 +140,7 @@ func walkSPA(t *testing.T, url string, start spaStep, steps []spaStep) context.C
 		waitFor(t, ctx, fmt.Sprintf(`location.pathname.endsWith(%q)`, s.path), 30*time.Second)
 		waitFor(t, ctx, fmt.Sprintf(`(() => { const p = %s; p.forEach((e) => e.dataset.state !== 'ready' && e.scrollIntoView({block: 'center'}));
 			return p.length === %d && p.every((e) => e.dataset.state === 'ready' && Number(e.dataset.steps) > 0)
-				&& document.querySelectorAll('[data-leaselab-fence]').length === %[2]d; })()`, players, s.fences), time.Minute)
+				&& document.querySelectorAll('[data-leaselab-fence]').length === (%[3]t ? %[2]d : 0); })()`, sel, s.fences, sel == fenceSPA), time.Minute)
 		if got := eval[string](t, ctx, `window.__spa || ''`); got != "same document" {
 			t.Fatalf("going to %s loaded a new document: not the site's client-side navigation", s.path)
 		}
@@ -131,24 +149,27 @@ func walkSPA(t *testing.T, url string, start spaStep, steps []spaStep) context.C
 	return ctx
 }
 
+// vitepressWalk walks testdata/vitepress from its first page: forward,
+// back, to the Korean page and back to English.
+var vitepressWalk = []spaStep{
+	{"the worksheet", "/lessons/worksheet.html", 1},
+	{"back", "/", 2},
+	{"in Korean", "/ko/", 1},
+	{"English", "/", 2},
+}
+
 // VitePress 1.x, built from its pinned lock file with the guide's
 // configuration: every fence plays on a fresh load, after client-side
 // navigation forward and back and a switch of language, with no problem
 // on the console (a hydration mismatch is one); once prerendered, the
 // pages draw with no byte of the engine fetched.
 func TestSite_VitePress(t *testing.T) {
-	dir := npmSite(t, "vitepress", "public", ".vitepress/config.js",
+	dir := npmSite(t, "vitepress", nil, "public", ".vitepress/config.js",
 		withConfig(t, ".vitepress/config.js", "  title: 'Queues that survive crashes',\n  locales: { root: { label: 'English', lang: 'en' }, ko: { label: '한국어', lang: 'ko' } },\n"),
 		"vitepress", "build")
 	site := filepath.Join(dir, ".vitepress", "dist")
 	url := servePython(t, site)
-	walk := []spaStep{
-		{"the worksheet", "/lessons/worksheet.html", 1},
-		{"back", "/", 2},
-		{"in Korean", "/ko/", 1},
-		{"English", "/", 2},
-	}
-	playSPA(t, site, url, walk, spaStep{"", "/lessons/worksheet.html", 1}, "prerendered 4 timelines (1 worksheets) from 3 pages")
+	playSPA(t, site, url, fenceSPA, vitepressWalk, spaStep{"", "/lessons/worksheet.html", 1}, "prerendered 4 timelines (1 worksheets) from 3 pages")
 }
 
 // Docusaurus 3.x (classic, React 19), built from its pinned lock file with
@@ -158,7 +179,7 @@ func TestSite_VitePress(t *testing.T) {
 // (React's hydration error #418 is one); once prerendered, the pages draw
 // with no byte of the engine fetched.
 func TestSite_Docusaurus(t *testing.T) {
-	dir := npmSite(t, "docusaurus", "static", "docusaurus.config.js",
+	dir := npmSite(t, "docusaurus", nil, "static", "docusaurus.config.js",
 		withConfig(t, "docusaurus.config.js", `  title: 'Queues that survive crashes',
   url: 'http://127.0.0.1',
   baseUrl: '/',
@@ -173,26 +194,26 @@ func TestSite_Docusaurus(t *testing.T) {
 		{"the worksheet", "/lessons/worksheet", 1},
 		{"the course", "/", 2},
 	}
-	playSPA(t, site, url, walk, spaStep{"", "/lessons/worksheet/", 1}, "prerendered 3 timelines (1 worksheets) from 2 pages")
+	playSPA(t, site, url, fenceSPA, walk, spaStep{"", "/lessons/worksheet/", 1}, "prerendered 3 timelines (1 worksheets) from 2 pages")
 }
 
 // playSPA walks a built single-page site from its first page, then from
 // a deeper one back to the first (other), runs leaselab prerender (whose
 // report says prerendered), and walks it again: every player draws its
 // prerendered trace, and no byte of the engine is fetched.
-func playSPA(t *testing.T, site, url string, walk []spaStep, other spaStep, prerendered string) {
+func playSPA(t *testing.T, site, url, sel string, walk []spaStep, other spaStep, prerendered string) {
 	t.Helper()
-	walkSPA(t, url, spaStep{"", "/", 2}, walk)
-	walkSPA(t, url, other, []spaStep{{"the course", "/", 2}})
+	walkSPA(t, url, sel, spaStep{"", "/", 2}, walk)
+	walkSPA(t, url, sel, other, []spaStep{{"the course", "/", 2}})
 	out, err := command(root, leaselab, "prerender", site)
 	if err != nil || !strings.Contains(out, prerendered) {
 		t.Fatalf("leaselab prerender: %v\n%s", err, out)
 	}
-	ctx := walkSPA(t, url, spaStep{"", "/", 2}, walk)
+	ctx := walkSPA(t, url, sel, spaStep{"", "/", 2}, walk)
 	if n := eval[int](t, ctx, wasmFetches); n != 0 {
 		t.Errorf("the prerendered site fetched the engine %d times", n)
 	}
-	if src := eval[[]string](t, ctx, players+`.map((e) => e.dataset.source)`); strings.Join(src, ",") != "prerendered,prerendered" {
+	if src := eval[[]string](t, ctx, sel+`.map((e) => e.dataset.source)`); strings.Join(src, ",") != "prerendered,prerendered" {
 		t.Errorf("after prerendering the players' sources are %q", src)
 	}
 }
