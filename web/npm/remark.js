@@ -29,6 +29,11 @@ function elementNode(el, mdx) {
       .join('');
     return { type: 'html', value: `<lease-timeline${attrs}><pre>${escapeHTML(el.text)}</pre></lease-timeline>` };
   }
+  // Marked as JSX the author wrote (MDX's _mdxExplicitJsx), so that MDX
+  // does not hand the pre to the site's component for code blocks (which
+  // Docusaurus' drops, leaving the text without its lines in print and
+  // without JavaScript).
+  const explicit = { _mdxExplicitJsx: true };
   return {
     type: 'mdxJsxFlowElement',
     name: 'lease-timeline',
@@ -38,8 +43,15 @@ function elementNode(el, mdx) {
       value: value === '' ? null : value,
     })),
     children: [
-      { type: 'mdxJsxFlowElement', name: 'pre', attributes: [], children: [{ type: 'text', value: el.text }] },
+      {
+        type: 'mdxJsxFlowElement',
+        name: 'pre',
+        attributes: [],
+        children: [{ type: 'text', value: el.text }],
+        data: explicit,
+      },
     ],
+    data: explicit,
   };
 }
 

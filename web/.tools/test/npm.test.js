@@ -78,6 +78,7 @@ test('remark: a fence becomes an MDX element whose pre holds the text exactly; r
   });
   const t = tree();
   remarkLeaselab()(t, { path: 'docs/a.md' });
+  const explicit = { _mdxExplicitJsx: true };
   assert.deepEqual(t.children[1], {
     type: 'mdxJsxFlowElement',
     name: 'lease-timeline',
@@ -91,8 +92,10 @@ test('remark: a fence becomes an MDX element whose pre holds the text exactly; r
         name: 'pre',
         attributes: [],
         children: [{ type: 'text', value: 'lease 1s\n  job a\n' }],
+        data: explicit,
       },
     ],
+    data: explicit,
   });
   assert.equal(t.children[2].type, 'code');
   const h = tree();

@@ -172,6 +172,15 @@ func TestSite_VitePress(t *testing.T) {
 	playSPA(t, site, url, fenceSPA, vitepressWalk, spaStep{"", "/lessons/worksheet.html", 1}, "prerendered 4 timelines (1 worksheets) from 3 pages")
 }
 
+// docusaurusWalk walks testdata/docusaurus from its first page: forward,
+// back, forward and by a link back.
+var docusaurusWalk = []spaStep{
+	{"the worksheet", "/lessons/worksheet", 1},
+	{"back", "/", 2},
+	{"the worksheet", "/lessons/worksheet", 1},
+	{"the course", "/", 2},
+}
+
 // Docusaurus 3.x (classic, React 19), built from its pinned lock file with
 // the guide's configuration: every fence — whose lines Prism writes
 // without a newline character — plays on a fresh load and after
@@ -188,13 +197,7 @@ func TestSite_Docusaurus(t *testing.T) {
 		"docusaurus", "build", "--out-dir", "build")
 	site := filepath.Join(dir, "build")
 	url := servePython(t, site)
-	walk := []spaStep{
-		{"the worksheet", "/lessons/worksheet", 1},
-		{"back", "/", 2},
-		{"the worksheet", "/lessons/worksheet", 1},
-		{"the course", "/", 2},
-	}
-	playSPA(t, site, url, fenceSPA, walk, spaStep{"", "/lessons/worksheet/", 1}, "prerendered 3 timelines (1 worksheets) from 2 pages")
+	playSPA(t, site, url, fenceSPA, docusaurusWalk, spaStep{"", "/lessons/worksheet/", 1}, "prerendered 3 timelines (1 worksheets) from 2 pages")
 }
 
 // playSPA walks a built single-page site from its first page, then from
