@@ -26,7 +26,14 @@ import (
 // file: name and value, or none), it returns the page's URL.
 func elementPage(t *testing.T, body string, header ...string) string {
 	t.Helper()
-	dir := t.TempDir()
+	_, url := elementSite(t, body, header...)
+	return url
+}
+
+// elementSite is elementPage, and the site's folder.
+func elementSite(t *testing.T, body string, header ...string) (dir, url string) {
+	t.Helper()
+	dir = t.TempDir()
 	copyTree(t, bundle, filepath.Join(dir, coursesite.BundleDir()))
 	page := `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title>
 <script src="` + coursesite.BundleDir() + `/leaselab.js" defer></script></head><body>` + body + `</body></html>`
@@ -39,7 +46,7 @@ func elementPage(t *testing.T, body string, header ...string) string {
 		files.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	return srv.URL + "/page.html"
+	return dir, srv.URL + "/page.html"
 }
 
 const courier = `# Late courier
@@ -230,8 +237,9 @@ func TestElement_RunsUnderTheGuidesContentSecurityPolicy(t *testing.T) {
 	if !strings.Contains(policy, "'wasm-unsafe-eval'") {
 		t.Fatalf("the guide's policy %q does not allow compiling WebAssembly", policy)
 	}
+	body := `<lease-timeline id="p">` + courier + `</lease-timeline>`
 	run := func(policy string) context.Context {
-		url := elementPage(t, `<lease-timeline id="p">`+courier+`</lease-timeline>`, "Content-Security-Policy", policy)
+		url := elementPage(t, body, "Content-Security-Policy", policy)
 		ctx := tab(t)
 		must(t, chromedp.Do(ctx, chromedp.Navigate(url)))
 		return ctx
@@ -246,6 +254,15 @@ func TestElement_RunsUnderTheGuidesContentSecurityPolicy(t *testing.T) {
 	if !strings.HasPrefix(status, "csp: ") || !strings.Contains(status, "add 'wasm-unsafe-eval' to its script-src") {
 		t.Errorf("under %q the player says %q, want what the policy blocks and what to add", stricter, status)
 	}
+	// Prerendered, the player draws under the stricter policy too.
+	dir, url := elementSite(t, body, "Content-Security-Policy", stricter)
+	if out, err := command(root, leaselab, "prerender", dir); err != nil {
+		t.Fatalf("leaselab prerender: %v\n%s", err, out)
+	}
+	ctx = tab(t)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(url)))
+	waitFor(t, ctx, `document.getElementById('p').dataset.state === 'ready' && document.getElementById('p').dataset.source === 'prerendered' && document.getElementById('p').dataset.steps === '3'`, time.Minute)
+	noProblems(t, ctx)
 }
 
 // The guide's element snippet plays; without JavaScript the guide's

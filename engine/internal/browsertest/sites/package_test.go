@@ -53,7 +53,7 @@ func TestPackage_InstallsAndItsMarkdownItPluginBuildsVitePress(t *testing.T) {
 	if !strings.Contains(string(page), `<lease-timeline step="3" show="lanes explain table" id="courier"><pre>`) || strings.Contains(string(page), "language-lease-timeline") {
 		t.Fatalf("the built page does not hold the plugin's elements in place of its fences")
 	}
-	url := servePython(t, site)
+	url := serveCounting(t, site)
 	playSPA(t, site, url, elementSPA, vitepressWalk, spaStep{"", "/lessons/worksheet.html", 1}, "prerendered 4 timelines (1 worksheets) from 3 pages")
 }
 
@@ -78,6 +78,6 @@ func TestPackage_ItsRemarkPluginBuildsDocusaurus(t *testing.T) {
 		i := strings.Index(string(page), "<lease-timeline")
 		t.Fatalf("the built page does not hold the plugin's element, its text line by line: %q", string(page)[max(i, 0):min(max(i, 0)+400, len(page))])
 	}
-	url := servePython(t, site)
+	url := serveCounting(t, site)
 	playSPA(t, site, url, elementSPA, docusaurusWalk, spaStep{"", "/lessons/worksheet/", 1}, "prerendered 3 timelines (1 worksheets) from 2 pages")
 }

@@ -7,9 +7,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -168,7 +171,7 @@ func TestSite_VitePress(t *testing.T) {
 		withConfig(t, ".vitepress/config.js", "  title: 'Queues that survive crashes',\n  locales: { root: { label: 'English', lang: 'en' }, ko: { label: '한국어', lang: 'ko' } },\n"),
 		"vitepress", "build")
 	site := filepath.Join(dir, ".vitepress", "dist")
-	url := servePython(t, site)
+	url := serveCounting(t, site)
 	playSPA(t, site, url, fenceSPA, vitepressWalk, spaStep{"", "/lessons/worksheet.html", 1}, "prerendered 4 timelines (1 worksheets) from 3 pages")
 }
 
@@ -196,25 +199,67 @@ func TestSite_Docusaurus(t *testing.T) {
 `),
 		"docusaurus", "build", "--out-dir", "build")
 	site := filepath.Join(dir, "build")
-	url := servePython(t, site)
+	url := serveCounting(t, site)
 	playSPA(t, site, url, fenceSPA, docusaurusWalk, spaStep{"", "/lessons/worksheet/", 1}, "prerendered 3 timelines (1 worksheets) from 2 pages")
 }
 
-// playSPA walks a built single-page site from its first page, then from
-// a deeper one back to the first (other), runs leaselab prerender (whose
-// report says prerendered), and walks it again: every player draws its
-// prerendered trace, and no byte of the engine is fetched.
+// serveCounting serves dir with Go's http.FileServer on 127.0.0.1 and
+// counts the .wasm files it sends, which GET /__wasm-served answers (the
+// engine loads in a worker, whose fetches the page's performance list
+// does not hold: the server sees them all).
+func serveCounting(t *testing.T, dir string) string {
+	t.Helper()
+	var wasm atomic.Int64
+	files := http.FileServer(http.Dir(dir))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/__wasm-served" {
+			fmt.Fprint(w, wasm.Load())
+			return
+		}
+		if strings.HasSuffix(r.URL.Path, ".wasm") {
+			wasm.Add(1)
+		}
+		files.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// wasmServed is how many .wasm files serveCounting's server at url sent.
+func wasmServed(t *testing.T, url string) int {
+	t.Helper()
+	r, err := http.Get(url + "/__wasm-served")
+	must(t, err)
+	defer r.Body.Close()
+	var n int
+	_, err = fmt.Fscan(r.Body, &n)
+	must(t, err)
+	return n
+}
+
+// playSPA walks a built single-page site, served by serveCounting, from
+// its first page, then from a deeper one back to the first (other), runs
+// leaselab prerender (whose report says prerendered), and walks it again:
+// every player draws its prerendered trace, and the server sends no
+// WebAssembly.
 func playSPA(t *testing.T, site, url, sel string, walk []spaStep, other spaStep, prerendered string) {
 	t.Helper()
 	walkSPA(t, url, sel, spaStep{"", "/", 2}, walk)
 	walkSPA(t, url, sel, other, []spaStep{{"the course", "/", 2}})
+	if wasmServed(t, url) == 0 {
+		t.Fatal("the server counted no WebAssembly sent before prerendering: it cannot see the engine's fetches")
+	}
 	out, err := command(root, leaselab, "prerender", site)
 	if err != nil || !strings.Contains(out, prerendered) {
 		t.Fatalf("leaselab prerender: %v\n%s", err, out)
 	}
+	before := wasmServed(t, url)
 	ctx := walkSPA(t, url, sel, spaStep{"", "/", 2}, walk)
 	if n := eval[int](t, ctx, wasmFetches); n != 0 {
 		t.Errorf("the prerendered site fetched the engine %d times", n)
+	}
+	if n := wasmServed(t, url) - before; n != 0 {
+		t.Errorf("the server sent %d WebAssembly files to the prerendered site, want none", n)
 	}
 	if src := eval[[]string](t, ctx, sel+`.map((e) => e.dataset.source)`); strings.Join(src, ",") != "prerendered,prerendered" {
 		t.Errorf("after prerendering the players' sources are %q", src)
