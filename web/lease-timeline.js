@@ -385,7 +385,8 @@ export class LeaseTimeline extends HTMLElement {
   #applyScheme() {
     const theme = this.getAttribute('theme');
     const site = theme === 'light' || theme === 'dark' ? '' : siteScheme(document);
-    const css = site ? `:host { color-scheme: ${site}; }` : '';
+    // On screen only: in print a player is light whatever the site shows.
+    const css = site ? `@media screen { :host { color-scheme: ${site}; } }` : '';
     if (css === this.#schemeCSS) return;
     this.#schemeCSS = css;
     this.#schemeSheet.replaceSync(css);

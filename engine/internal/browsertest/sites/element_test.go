@@ -222,6 +222,15 @@ func TestElement_FollowsTheSitesDarkMode(t *testing.T) {
 		if got := eval[string](t, ctx, colour("light")); got != light {
 			t.Errorf("%s dark: the theme=light player is %s, want %s", c.site, got, light)
 		}
+		if c.site == "Docusaurus" { // in print a player is light whatever the site shows
+			_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"})
+			must(t, err)
+			if got := eval[string](t, ctx, colour("auto")); got != light {
+				t.Errorf("printed on a dark site the player is %s, want %s", got, light)
+			}
+			_, err = chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: ""})
+			must(t, err)
+		}
 		eval[any](t, ctx, c.off)
 		waitFor(t, ctx, colour("auto")+` === '`+light+`'`, 5*time.Second)
 		// The test's site has one switch at a time, as a real site has.
