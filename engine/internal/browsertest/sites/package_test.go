@@ -64,10 +64,7 @@ func TestPackage_InstallsAndItsMarkdownItPluginBuildsVitePress(t *testing.T) {
 // with nothing on the console, and is prerendered.
 func TestPackage_ItsRemarkPluginBuildsDocusaurus(t *testing.T) {
 	proj := installPackage(t)
-	config := withConfig(t, "docusaurus.config.js (plugin)", `  title: 'Queues that survive crashes',
-  url: 'http://127.0.0.1',
-  baseUrl: '/',
-`)
+	config := withConfig(t, "docusaurus.config.js (plugin)", docusaurusConfig)
 	config = strings.Replace(config, "{ docs: { remarkPlugins: [leaselab] } }", "{ docs: { routeBasePath: '/', remarkPlugins: [leaselab] }, blog: false, pages: false }", 1)
 	dir := npmSite(t, "docusaurus", map[string]string{"leaselab": filepath.Join(proj, "node_modules", "leaselab")}, "static", "docusaurus.config.js",
 		config, "docusaurus", "build", "--out-dir", "build")
@@ -79,5 +76,5 @@ func TestPackage_ItsRemarkPluginBuildsDocusaurus(t *testing.T) {
 		t.Fatalf("the built page does not hold the plugin's element, its text line by line: %q", string(page)[max(i, 0):min(max(i, 0)+400, len(page))])
 	}
 	url := serveCounting(t, site)
-	playSPA(t, site, url, elementSPA, docusaurusWalk, spaStep{"", "/lessons/worksheet/", 1}, "prerendered 3 timelines (1 worksheets) from 2 pages")
+	playSPA(t, site, url, elementSPA, docusaurusWalk, spaStep{"", "/lessons/worksheet/", 1}, "prerendered 5 timelines (2 worksheets) from 4 pages")
 }
