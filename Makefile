@@ -49,7 +49,7 @@ gotest:
 ## lint-js: the page's JavaScript: Biome's lint and format check, and tsc --noEmit over its JSDoc types
 ## (both pinned in web/.tools, installed by npm ci when missing)
 WEB_TOOLS := web/.tools
-WEB_JS = $(filter-out $(APP_BUNDLE) web/engine-worker.bundle.js,$(wildcard web/*.js web/bench/*.js $(WEB_TOOLS)/test/*.js)) wasm/node/run.mjs
+WEB_JS = $(filter-out $(APP_BUNDLE) web/engine-worker.bundle.js,$(wildcard web/*.js web/npm/*.js web/bench/*.js $(WEB_TOOLS)/test/*.js)) wasm/node/run.mjs
 lint-js: $(WEB_TOOLS)/node_modules/.bin/biome
 	cd $(WEB_TOOLS) && ./node_modules/.bin/biome check $(patsubst wasm/%,../../wasm/%,$(patsubst web/%,../%,$(patsubst $(WEB_TOOLS)/%,%,$(WEB_JS))))
 	cd $(WEB_TOOLS) && ./node_modules/.bin/tsc -p .
@@ -243,12 +243,14 @@ dist: wasm
 	@test -n "$$DIST" || { echo "dist: say where to write the bundle: make dist DIST=dir"; exit 2; }
 	$(GO) run ./engine/internal/build/dist -web web -out "$$DIST"
 
-## sites: course sites built by MkDocs (plain and Material) and Hugo from Debian's packages, served plainly, played in headless Chromium
+## sites: course sites built by MkDocs (plain and Material), Hugo, VitePress and Docusaurus, served plainly, played in headless Chromium
 ## The site tests (engine/internal/browsertest/sites): the bundle in sites built from
 ## testdata/ and the guide's snippets, served by a plain static server on
 ## 127.0.0.1, prerendered, played in headless Chromium, and read without
-## JavaScript. Installs the generators from Debian's packages when they are
-## missing and it can (.ci/need-sites), or stops saying what to install.
+## JavaScript. VitePress and Docusaurus come from their pinned lock files
+## (npm ci, once per lock file, in the user's cache folder). Installs the
+## generators from Debian's packages when they are missing and it can
+## (.ci/need-sites), or stops saying what to install.
 sites: wasm $(WEB_TOOLS)/node_modules/.bin/biome
 	bash .ci/need-chromium
 	bash .ci/need-sites

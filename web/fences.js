@@ -198,11 +198,58 @@ export function attributeOptions(els) {
 }
 
 /**
+ * A code block's text, line by line, whatever markup the highlighter made
+ * of its lines: the text of its text nodes, a newline for each <br>, and a
+ * newline after a line's element (a div, or Prism's .token-line as
+ * Docusaurus writes it: `<span class="token-line">…<br></span>`, no newline
+ * character) that does not end in one. textContent alone would join such
+ * lines into one.
+ * @param {Node} code
+ */
+export function fenceText(code) {
+  let out = '';
+  /** @param {Node} n */
+  const walk = (n) => {
+    for (const c of n.childNodes) {
+      if (c.nodeType === Node.TEXT_NODE || c.nodeType === Node.CDATA_SECTION_NODE) out += c.nodeValue || '';
+      else if (c.nodeType === Node.ELEMENT_NODE) {
+        const el = /** @type {Element} */ (c);
+        if (el.tagName === 'BR') {
+          out += '\n';
+          continue;
+        }
+        walk(el);
+        if ((el.tagName === 'DIV' || el.classList.contains('token-line')) && out !== '' && !out.endsWith('\n'))
+          out += '\n';
+      }
+    }
+  };
+  walk(code);
+  return out;
+}
+
+/**
+ * Why a fence's text cannot be read as a timeline, or "" when it can: its
+ * directive has keys that are no option, or it holds no line that is not
+ * blank or a comment (a text read as one line, a directive that swallowed
+ * the timeline). prerender refuses the same fences (engine/coursesite).
+ * @param {Fence} fence
+ */
+export function unreadable(fence) {
+  if (fence.unknown.length)
+    return `the directive's keys ${fence.unknown.join(', ')} are no option (${OPTION_KEYS.join(' ')})`;
+  if (!fence.text.split('\n').some((l) => l.trim() !== '' && !l.trim().startsWith('#'))) {
+    return 'the fence holds no step: its text has no line but blanks and comments';
+  }
+  return '';
+}
+
+/**
  * Whether a code block's first line is the directive with the marker.
  * @param {Element} code
  */
 export function isMarked(code) {
-  const text = code.textContent || '';
+  const text = fenceText(code);
   const start = text.search(/\S/);
   return start >= 0 && text.startsWith('#!', start) && parseFence(text).marked;
 }
@@ -219,7 +266,7 @@ export function convert(code) {
   if (block.hasAttribute('data-leaselab-fence')) return null;
   const els = [code];
   for (let e = /** @type {Element | null} */ (pre); e && e !== block.parentElement; e = e.parentElement) els.push(e);
-  const fence = parseFence(code.textContent || '');
+  const fence = parseFence(fenceText(code));
   const options = { ...attributeOptions(els), ...fence.options };
   const el = document.createElement('lease-timeline');
   for (const [k, v] of Object.entries(options)) el.setAttribute(k, v);
@@ -229,8 +276,36 @@ export function convert(code) {
   block.before(el);
   block.setAttribute('hidden', '');
   block.setAttribute('data-leaselab-fence', '');
-  if (fence.unknown.length) console.warn(`lease-timeline: the fence's directive has unknown keys: ${fence.unknown}`);
+  const why = unreadable(fence);
+  if (why) {
+    el.dataset.fenceError = why;
+    console.error(`lease-timeline: ${location.pathname}: code block ${codeBlockNumber(block)}: ${why}`);
+  }
   return el;
+}
+
+/**
+ * Converts every fence under root (fenceSelector's and the marked code
+ * blocks), in the page's order, whose block ready accepts; returns the
+ * elements made and how many fences ready refused.
+ * @param {ParentNode} root
+ * @param {(block: Element) => boolean} [ready]
+ */
+export function convertReady(root, ready = () => true) {
+  const codes = new Set(root.querySelectorAll(FENCE_SELECTOR));
+  for (const c of root.querySelectorAll('pre > code')) if (!codes.has(c) && isMarked(c)) codes.add(c);
+  let waiting = 0;
+  const made = [];
+  for (const c of codes) {
+    const pre = c.parentElement;
+    if (pre && !ready(fenceBlock(pre))) {
+      if (!fenceBlock(pre).hasAttribute('data-leaselab-fence')) waiting++;
+      continue;
+    }
+    const el = convert(c);
+    if (el) made.push(el);
+  }
+  return { made, waiting };
 }
 
 /**
@@ -239,9 +314,51 @@ export function convert(code) {
  * @param {ParentNode} root
  */
 export function convertAll(root) {
-  const codes = new Set(root.querySelectorAll(FENCE_SELECTOR));
-  for (const c of root.querySelectorAll('pre > code')) if (!codes.has(c) && isMarked(c)) codes.add(c);
-  return [...codes].map(convert).filter((e) => e !== null);
+  return convertReady(root).made;
+}
+
+/**
+ * Whether a framework renders the page on the server and hydrates it in
+ * the browser — React (Docusaurus, Next, Gatsby) or Vue (VitePress, Nuxt)
+ * — so that a fence is converted only once the framework has taken its
+ * block over: a page changed before then is a hydration mismatch (React
+ * throws the page away and renders it again; Vue warns).
+ * @param {Document} doc
+ */
+export function hydrates(doc) {
+  if (doc.querySelector('#__docusaurus, #__next, #___gatsby, #__nuxt')) return true;
+  const gen = doc.querySelector('meta[name="generator"]')?.getAttribute('content') || '';
+  return /^VitePress\b/.test(gen) && doc.getElementById('app') !== null;
+}
+
+/**
+ * Whether the page's framework has hydrated block: React has a fiber for
+ * it, or the Vue app is mounted (Vue hydrates the whole page at once).
+ * @param {Element} block
+ */
+function hydrated(block) {
+  if (Object.keys(block).some((k) => k.startsWith('__reactFiber$'))) return true;
+  const app = block.ownerDocument.querySelector('#app, #__nuxt');
+  return app !== null && '__vue_app__' in app;
+}
+
+/** How long a page waits for its framework to hydrate a fence before converting it all the same (ms). */
+const HYDRATION_WAIT_MS = 20000;
+
+/** Runs f when the page's main thread is idle (React hydrates in slices). @param {() => void} f */
+const whenIdle = (f) =>
+  'requestIdleCallback' in globalThis ? requestIdleCallback(f, { timeout: 500 }) : setTimeout(f, 50);
+
+/**
+ * The fence's number among the page's code blocks (1-based), to name it in
+ * a message: the page's HTML lines are gone once it is parsed.
+ * @param {Element} block
+ */
+function codeBlockNumber(block) {
+  return (
+    [...document.querySelectorAll('pre')].indexOf(/** @type {HTMLPreElement} */ (block.querySelector('pre') || block)) +
+    1
+  );
 }
 
 /** @param {Element} n */
@@ -254,7 +371,16 @@ const holdsCode = (n) => n.tagName === 'PRE' || n.tagName === 'CODE' || n.queryS
  */
 export function start(doc) {
   const now = () => {
-    convertAll(doc);
+    const ready = hydrates(doc) ? hydrated : () => true;
+    if (hydrates(doc)) {
+      const until = performance.now() + HYDRATION_WAIT_MS;
+      const pass = () => {
+        if (convertReady(doc, hydrated).waiting === 0) return;
+        if (performance.now() < until) whenIdle(pass);
+        else convertAll(doc);
+      };
+      whenIdle(pass);
+    } else convertAll(doc);
     let queued = false;
     new MutationObserver((records) => {
       const added = records.some((r) =>
@@ -264,7 +390,7 @@ export function start(doc) {
       queued = true;
       queueMicrotask(() => {
         queued = false;
-        convertAll(doc);
+        convertReady(doc, ready);
       });
     }).observe(doc.documentElement, { childList: true, subtree: true });
   };

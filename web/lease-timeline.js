@@ -13,14 +13,19 @@
 //   1001ms  A complete order-7  -> refused superseded
 //   </lease-timeline>
 //
-// The timeline is the element's text, or the file src= names. Attributes:
+// The timeline is the element's text, or the file src= names, or a
+// <script type="text/plain"> child's text (a framework's template keeps
+// its whitespace, where it collapses an element's), or the text property.
+// Attributes, each reflected by a property of the same name (step a
+// number, autoplay a boolean, the others strings):
 //   show      which parts to draw, space-separated: lanes explain table sql
 //             verdicts editor export (default "lanes explain table export";
 //             a worksheet adds editor)
 //   step      the step the cursor starts at (0: before the first)
 //   autoplay  play once the trace is drawn
 //   height    the element's height (a number of px, or a CSS length); it scrolls inside
-//   theme     light, dark, or auto (the default: prefers-color-scheme)
+//   theme     light, dark, or auto (the default: the site's scheme where it
+//             sets one — siteScheme — else prefers-color-scheme)
 //   lang      en or ko (default: the nearest lang attribute, or the page's)
 //   mutant    a named mutant: worksheet mode, the correct and the broken
 //             engine side by side, with the first step where they differ
@@ -50,9 +55,16 @@
 //            solved  a worksheet's reader wrote a timeline that tells the
 //                    mutant apart: detail {mutant, step, line, text}
 //            ready, step and solved bubble and cross shadow roots.
-//   methods  play(), pause(), step(n) (the cursor to step n), reset() (the
+//   methods  play(), pause(), seek(n) (the cursor to step n), reset() (the
 //            author's text again and the cursor where it started); called
-//            before the first run, they wait for it.
+//            before the first run, they wait for it. No method shares a
+//            name with an attribute: React and Vue set a known name as a
+//            property.
+//   define(name?) registers the element (the module does it under
+//            lease-timeline when it is free).
+//
+// Disconnected, the element keeps no listener nor observer on the page;
+// connected again it takes them up.
 
 import { ErrorView, fitRows } from './editor.js';
 import { dedent } from './fences.js';
@@ -135,6 +147,53 @@ addEventListener('resize', lookAtWaiting, { passive: true });
 new ResizeObserver(lookAtWaiting).observe(document.documentElement);
 
 /**
+ * The scheme the site has switched to, or "" where it says none (the
+ * player then follows prefers-color-scheme). What any theme can set:
+ * data-leaselab-theme="dark|light" on <html>, or the custom property
+ * --leaselab-scheme: dark|light on it; and what the generators set:
+ * Material for MkDocs' data-md-color-scheme on <body> (slate is dark),
+ * Docusaurus' data-theme on <html>, VitePress's class dark on <html>.
+ * @param {Document} doc
+ * @returns {'dark' | 'light' | ''}
+ */
+export function siteScheme(doc) {
+  const html = doc.documentElement;
+  /** @param {string | null | undefined} v */
+  const scheme = (v) => {
+    const t = (v || '').trim().toLowerCase();
+    return t === 'dark' || t === 'light' ? t : '';
+  };
+  const own =
+    scheme(html.getAttribute('data-leaselab-theme')) ||
+    scheme(getComputedStyle(html).getPropertyValue('--leaselab-scheme'));
+  if (own) return own;
+  const md = doc.body?.getAttribute('data-md-color-scheme');
+  if (md) return md === 'slate' ? 'dark' : 'light';
+  const docusaurus = scheme(html.getAttribute('data-theme'));
+  if (docusaurus) return docusaurus;
+  return html.classList.contains('dark') ? 'dark' : '';
+}
+
+/** The attributes whose change may change siteScheme. */
+const SCHEME_ATTRIBUTES = ['class', 'style', 'data-theme', 'data-md-color-scheme', 'data-leaselab-theme'];
+
+/**
+ * What a site's Content-Security-Policy must allow for the engine, when
+ * message is the policy's refusal; else "".
+ * @param {string} message
+ */
+export function cspAdvice(message) {
+  if (!/Content Security Policy|unsafe-eval/i.test(message)) return '';
+  if (/WebAssembly|unsafe-eval/i.test(message)) {
+    return "The site's Content-Security-Policy blocks compiling WebAssembly: add 'wasm-unsafe-eval' to its script-src.";
+  }
+  if (/Worker/i.test(message)) {
+    return "The site's Content-Security-Policy blocks the engine's worker: allow the bundle's origin in its worker-src (or script-src).";
+  }
+  return "The site's Content-Security-Policy blocks the engine: allow the bundle's origin in script-src, worker-src and connect-src, and 'wasm-unsafe-eval' in script-src.";
+}
+
+/**
  * The first comment line: the timeline's title, as the engine reads it.
  * @param {string} text
  */
@@ -168,7 +227,7 @@ export class LeaseTimeline extends HTMLElement {
   #authored = '';
   #lastCursor = -1;
   #solved = false;
-  /** what play(), step(n) and reset() asked before the first run */
+  /** what play(), seek(n) and reset() asked before the first run */
   #pending = { play: false, step: /** @type {number | null} */ (null) };
   #nearSeen = false;
   /** @type {Error | null} why src= could not be read: nothing runs until it can */
@@ -176,9 +235,36 @@ export class LeaseTimeline extends HTMLElement {
   #textReady = Promise.resolve(); // settles once the text (or src=) is read
   #debounce = 0;
   #sizeSheet = new CSSStyleSheet();
+  #schemeSheet = new CSSStyleSheet();
+  #schemeCSS = '';
+  /** the element's own text changing (the author's script) */
+  #textWatch = new MutationObserver(() => this.#textChanged());
+  /** the site's scheme changing (its dark-mode switch) */
+  #schemeWatch = new MutationObserver(() => this.#applyScheme());
+  /** @type {string | null} a text given by the text property (over the element's) */
+  #given = null;
+
+  constructor() {
+    super();
+    // A framework may set a property before the element is defined: it
+    // then sits on the instance, over the accessor; set it again through it.
+    for (const k of PROPERTIES) {
+      if (Object.hasOwn(this, k)) {
+        const v = /** @type {any} */ (this)[k];
+        delete (/** @type {any} */ (this)[k]);
+        /** @type {any} */ (this)[k] = v;
+      }
+    }
+  }
 
   connectedCallback() {
     if (!this.#ui) this.#build();
+    else this.#player?.connect();
+    this.#textWatch.observe(this, { childList: true, characterData: true, subtree: true });
+    this.#schemeWatch.observe(document.documentElement, { attributes: true, attributeFilter: SCHEME_ATTRIBUTES });
+    if (document.body)
+      this.#schemeWatch.observe(document.body, { attributes: true, attributeFilter: SCHEME_ATTRIBUTES });
+    this.#applyScheme();
     // Near the viewport already (the first timelines of a page): run now,
     // not a frame later when the observer would say so.
     if (isNear(this)) this[NEAR]();
@@ -189,7 +275,10 @@ export class LeaseTimeline extends HTMLElement {
   }
 
   disconnectedCallback() {
-    this.#player?.pause();
+    this.#player?.disconnect();
+    this.#textWatch.disconnect();
+    this.#schemeWatch.disconnect();
+    clearTimeout(this.#debounce);
     waiting.delete(this);
     near.unobserve(this);
   }
@@ -216,6 +305,7 @@ export class LeaseTimeline extends HTMLElement {
       name: () => {
         this.#name = this.#nameOf();
       },
+      theme: () => this.#applyScheme(),
     };
     changes[/** @type {keyof typeof changes} */ (name)]?.();
     if (['lang', 'mutant', 'src', 'name'].includes(name)) this.#rerun();
@@ -248,7 +338,7 @@ export class LeaseTimeline extends HTMLElement {
 
   #build() {
     const root = this.attachShadow({ mode: 'open' });
-    root.adoptedStyleSheets = [...sharedSheets, this.#sizeSheet];
+    root.adoptedStyleSheets = [...sharedSheets, this.#sizeSheet, this.#schemeSheet];
     const ui = buildChrome();
     this.#ui = ui;
     root.append(ui.frame);
@@ -275,15 +365,35 @@ export class LeaseTimeline extends HTMLElement {
     this.#wire(ui);
     this.dataset.state = 'text';
     this.#textReady = this.#readText().then(() => this.#applyShow());
-    // The author may change the text later.
-    new MutationObserver(() => {
-      if (this.hasAttribute('src')) return;
-      const text = dedent(this.textContent || '');
-      if (text !== this.#text) {
-        this.#setAuthored(text);
-        this.#rerun();
-      }
-    }).observe(this, { childList: true, characterData: true, subtree: true });
+  }
+
+  /** The author changed the element's text (or its text/plain script's). */
+  #textChanged() {
+    if (this.hasAttribute('src') || this.#given !== null) return;
+    const text = this.#ownText();
+    if (text !== this.#authored) {
+      this.#setAuthored(text);
+      this.#rerun();
+    }
+  }
+
+  /** The element's own text: a <script type="text/plain"> child's, else its text, dedented. */
+  #ownText() {
+    const script = [...this.children].find(
+      (c) => c.tagName === 'SCRIPT' && /** @type {HTMLScriptElement} */ (c).type === 'text/plain',
+    );
+    return dedent((script || this).textContent || '');
+  }
+
+  /** Follows the site's scheme where theme is auto (or absent). */
+  #applyScheme() {
+    const theme = this.getAttribute('theme');
+    const site = theme === 'light' || theme === 'dark' ? '' : siteScheme(document);
+    // On screen only: in print a player is light whatever the site shows.
+    const css = site ? `@media screen { :host { color-scheme: ${site}; } }` : '';
+    if (css === this.#schemeCSS) return;
+    this.#schemeCSS = css;
+    this.#schemeSheet.replaceSync(css);
   }
 
   /**
@@ -319,8 +429,12 @@ export class LeaseTimeline extends HTMLElement {
     this.#name = this.#nameOf();
     const src = this.getAttribute('src');
     this.#srcError = null;
+    if (this.#given !== null) {
+      this.#setAuthored(this.#given);
+      return;
+    }
     if (!src) {
-      this.#setAuthored(dedent(this.textContent || ''));
+      this.#setAuthored(this.#ownText());
       return;
     }
     try {
@@ -329,7 +443,7 @@ export class LeaseTimeline extends HTMLElement {
       this.#setAuthored(await r.text());
     } catch (err) {
       this.#srcError = err instanceof Error ? err : new Error(String(err));
-      this.#setAuthored(dedent(this.textContent || ''));
+      this.#setAuthored(this.#ownText());
       this.#showError(this.#srcError);
       this.dataset.state = 'error';
     }
@@ -452,6 +566,14 @@ export class LeaseTimeline extends HTMLElement {
       return;
     }
     const first = !player.run;
+    // A fence fences.js could not read (data-fence-error): said, not run
+    // as a trace of no step.
+    const unreadable = this.dataset.fenceError;
+    if (unreadable && this.#text === this.#authored) {
+      ui.status.textContent = '';
+      this.#failed(new Error(unreadable), first);
+      return;
+    }
     ui.status.textContent = this.#t.running;
     const req = { text: this.#text, name: this.#name, mutant: this.#mutant, lang: this.#lang, worksheet: true };
     if (first) Object.assign(req, { cursor: this.#startStep() });
@@ -479,15 +601,18 @@ export class LeaseTimeline extends HTMLElement {
    */
   #failed(err, first) {
     const ui = /** @type {ReturnType<typeof buildChrome>} */ (this.#ui);
-    if (err?.unavailable) ui.status.textContent = this.#t.unavailable(err.message);
-    else this.#showError(err);
+    if (err?.unavailable) {
+      const csp = cspAdvice(String(err.message));
+      ui.status.textContent = this.#t.unavailable(err.message) + (csp ? ` ${csp}` : '');
+      if (csp) this.dataset.blocked = 'csp';
+    } else this.#showError(err);
     if (first || err?.unavailable) this.dataset.state = 'error';
     const errors = Array.isArray(err?.errors) ? err.errors : [{ line: 0, col: 0, msg: String(err?.message || err) }];
     const detail = { line: errors[0].line, col: errors[0].col, message: String(err?.message || err), errors };
     this.#emit('error', detail, false);
   }
 
-  /** Autoplay, and what play() and step(n) asked before the first run. */
+  /** Autoplay, and what play() and seek(n) asked before the first run. */
   #afterFirstRun() {
     const p = this.#pending;
     if (p.step !== null) this.#player?.seek(p.step);
@@ -535,7 +660,7 @@ export class LeaseTimeline extends HTMLElement {
    * Moves the cursor to step n (0: before the first step), clamped.
    * @param {number} n
    */
-  step(n) {
+  seek(n) {
     const c = Math.trunc(Number(n)) || 0;
     if (this.#player?.run) this.#player.seek(c);
     else this.#pending.step = c;
@@ -551,6 +676,90 @@ export class LeaseTimeline extends HTMLElement {
     }
     const start = this.#startStep();
     if (this.#player?.run) this.#player.seek(start);
+  }
+
+  // ---- the properties: each attribute's, and the text ----
+
+  /** The step the cursor starts at (the step attribute); 0 when absent. */
+  get step() {
+    return this.#startStep();
+  }
+  set step(v) {
+    this.#reflectAttr('step', v);
+  }
+  /** The parts shown (the show attribute). */
+  get show() {
+    return this.getAttribute('show') || '';
+  }
+  set show(v) {
+    this.#reflectAttr('show', v);
+  }
+  /** A worksheet's mutant (the mutant attribute). */
+  get mutant() {
+    return this.getAttribute('mutant') || '';
+  }
+  set mutant(v) {
+    this.#reflectAttr('mutant', v);
+  }
+  /** The timeline's name in messages and exports (the name attribute). */
+  get name() {
+    return this.getAttribute('name') || '';
+  }
+  set name(v) {
+    this.#reflectAttr('name', v);
+  }
+  /** The element's height (the height attribute). */
+  get height() {
+    return this.getAttribute('height') || '';
+  }
+  set height(v) {
+    this.#reflectAttr('height', v);
+  }
+  /** light, dark or auto (the theme attribute; absent: auto). */
+  get theme() {
+    const v = this.getAttribute('theme');
+    return v === 'light' || v === 'dark' ? v : 'auto';
+  }
+  set theme(v) {
+    this.#reflectAttr('theme', v);
+  }
+  /** The file the text is read from (the src attribute). */
+  get src() {
+    return this.getAttribute('src') || '';
+  }
+  set src(v) {
+    this.#reflectAttr('src', v);
+  }
+  /** Whether it plays once drawn (the autoplay attribute). */
+  get autoplay() {
+    return this.hasAttribute('autoplay');
+  }
+  set autoplay(v) {
+    this.toggleAttribute('autoplay', Boolean(v));
+  }
+  /**
+   * The author's timeline. Set, it replaces the element's text (and its
+   * whitespace is kept as given: a framework's way to pass it); null
+   * gives the element's text back.
+   */
+  get text() {
+    return this.#ui ? this.#authored : (this.#given ?? this.#ownText());
+  }
+  set text(v) {
+    this.#given = v === null || v === undefined ? null : dedent(String(v));
+    if (!this.#ui) return;
+    this.#textReady = this.#readText();
+    this.#rerun();
+  }
+
+  /**
+   * Sets attribute name to v; null, undefined or false removes it.
+   * @param {string} name
+   * @param {unknown} v
+   */
+  #reflectAttr(name, v) {
+    if (v === null || v === undefined || v === false) this.removeAttribute(name);
+    else this.setAttribute(name, String(v));
   }
 
   /** @param {any} err */
@@ -635,4 +844,23 @@ function buildChrome() {
   return ui;
 }
 
-if (!customElements.get('lease-timeline')) customElements.define('lease-timeline', LeaseTimeline);
+/** The properties that reflect an attribute (and text). */
+const PROPERTIES = ['step', 'show', 'mutant', 'name', 'height', 'theme', 'src', 'autoplay', 'text'];
+
+/**
+ * Registers the element under name (lease-timeline by default), for a host
+ * that registers its elements itself; a name already taken is left alone.
+ * Returns the class registered under the name.
+ * @param {string} [name]
+ * @returns {CustomElementConstructor}
+ */
+export function define(name = 'lease-timeline') {
+  const known = customElements.get(name);
+  if (known) return known;
+  // A class is registered once: another name gets a subclass of its own.
+  const cls = customElements.getName?.(LeaseTimeline) ? class extends LeaseTimeline {} : LeaseTimeline;
+  customElements.define(name, cls);
+  return cls;
+}
+
+define();

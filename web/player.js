@@ -225,14 +225,41 @@ export class Player {
     this.parts.verdict.after(this.hint.root);
     host.append(this.parts.sheet, this.parts.views, this.parts.transport, this.parts.foot, this.parts.final);
     this.#wire();
-    // Printing, and a print emulated (which fires no beforeprint), wants
-    // the final table whole.
-    window.addEventListener('beforeprint', () => this.#drawFinal(true));
-    window.matchMedia?.('print').addEventListener('change', (e) => {
-      if (e.matches) this.#drawFinal(true);
-    });
+    this.connect();
     this.setViews(1);
     this.setWords(opts.t);
+  }
+
+  /** @type {AbortController | null} the page-wide listeners' (connect) */
+  #page = null;
+
+  /**
+   * Listens to the page (printing) and watches the lanes' size; the
+   * constructor does, and a player disconnect() stopped does again.
+   */
+  connect() {
+    if (this.#page) return;
+    this.#page = new AbortController();
+    const signal = this.#page.signal;
+    // Printing, and a print emulated (which fires no beforeprint), wants
+    // the final table whole.
+    window.addEventListener('beforeprint', () => this.#drawFinal(true), { signal });
+    window.matchMedia?.('print').addEventListener(
+      'change',
+      (e) => {
+        if (e.matches) this.#drawFinal(true);
+      },
+      { signal },
+    );
+    for (const v of this.#views) this.#resize.observe(v.lanes);
+  }
+
+  /** Pauses, and leaves no listener nor observer on the page (connect() takes them up again). */
+  disconnect() {
+    this.pause();
+    this.#page?.abort();
+    this.#page = null;
+    this.#resize.disconnect();
   }
 
   /** The cursor: 0 before the first step, k after the k-th. */

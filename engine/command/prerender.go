@@ -23,7 +23,9 @@ import (
 // page_bytes is skipped with one; the rest of the site is prerendered. It
 // returns ExitBadInput for a site that cannot be read, holds no bundle of
 // this version, has a bundle it refuses to write into, a refused page, or
-// a timeline that does not parse (the others are written); ExitFail when a
+// a timeline that does not parse or a fence it cannot read (a directive
+// with a key that is no option, a text with no step: an error naming the
+// page and line; the others are written); ExitFail when a
 // timeline's expectations fail on the correct engine (its trace is written
 // all the same); ExitPass otherwise.
 func Prerender(args []string, o IO) int {
@@ -56,7 +58,7 @@ func Prerender(args []string, o IO) int {
 		fmt.Fprintf(o.Stdout, "BAD INPUT: %d pages refused or not parsed (see above); the others are prerendered\n", rep.PagesRefused)
 	}
 	if rep.Bad > 0 {
-		fmt.Fprintf(o.Stdout, "BAD INPUT: %d timelines do not parse (see above); the page shows their errors\n", rep.Bad)
+		fmt.Fprintf(o.Stdout, "BAD INPUT: %d timelines do not parse or cannot be read (see above); the page shows their errors\n", rep.Bad)
 	}
 	switch {
 	case rep.PagesRefused > 0 || rep.Bad > 0:

@@ -3,6 +3,7 @@ package command_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"github.com/leaselab/leaselab/engine/command"
 	"html"
 	"os"
@@ -150,5 +151,48 @@ func TestPrerender_BadInputIsTwo(t *testing.T) {
 	code, out, errOut := runCmd(command.Prerender, "", dir)
 	if code != command.ExitBadInput || !strings.Contains(errOut, "p.html: timeline 2 (timeline.tl): timeline.tl:4:") || len(readIndex(t, dir).Traces) != 1 {
 		t.Errorf("a bad timeline: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// A fence prerender cannot read — a directive whose keys are no option
+// (the text a highlighter made one line), a text of comments only — is an
+// error naming the page and its line, bad input, and no trace of no step
+// is written for it; the readable fence beside it is prerendered.
+func TestPrerender_RefusesAnUnreadableFenceNamingPageAndLine(t *testing.T) {
+	swallowed := "#! step=2 # Late courier lease 1000ms job order-7"
+	dir := site(t, map[string]string{
+		"lesson/a.html": fencePage("en", passing, swallowed),
+		"b.html":        fencePage("en", "# only a title\n"),
+	})
+	code, out, errOut := runCmd(command.Prerender, "", dir)
+	if code != command.ExitBadInput || !strings.Contains(out, "prerendered 1 timelines") || !strings.Contains(out, "BAD INPUT: 2 timelines") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	// The first fence's pre starts on line 1 and takes a line for each of its newlines.
+	line := strings.Count(passing, "\n") + 1 + 1
+	for _, w := range []string{
+		fmt.Sprintf("lesson/a.html: timeline 2 (timeline.tl): line %d: cannot be read: the directive's keys #, Late, courier", line),
+		"b.html: timeline 1 (timeline.tl): line 1: cannot be read: the fence holds no step",
+	} {
+		if !strings.Contains(errOut, w) {
+			t.Errorf("stderr does not say %q:\n%s", w, errOut)
+		}
+	}
+	if idx := readIndex(t, dir); len(idx.Traces) != 1 {
+		t.Errorf("the index holds %d traces, want the readable fence's alone", len(idx.Traces))
+	}
+}
+
+// The count of pages excludes the bundle's own (its guide and examples
+// hold timelines): they are not the site's.
+func TestPrerender_CountsNotTheBundlesOwnPages(t *testing.T) {
+	dir := site(t, map[string]string{
+		"index.html": fencePage("en", passing),
+		"assets/" + coursesite.BundleDir() + "/guide.html":   fencePage("en", "lease 2s\n"),
+		"assets/" + coursesite.BundleDir() + "/example.html": fencePage("en", "lease 3s\n"),
+	})
+	code, out, errOut := runCmd(command.Prerender, "", dir)
+	if code != command.ExitPass || !strings.Contains(out, "prerendered 1 timelines (0 worksheets) from 1 pages") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

@@ -3,6 +3,7 @@ package coursesite
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,6 +54,23 @@ func ParseFence(raw string) Fence {
 	}
 	f.Text = Dedent(strings.Join(lines[first+1:], "\n"))
 	return f
+}
+
+// Unreadable says why a fence's text cannot be read as a timeline, or is
+// "" when it can (fences.js unreadable): its directive has keys that are
+// no option, or it has no line but blanks and comments (a text a
+// highlighter's markup made one line, a directive that swallowed the
+// timeline). Such a fence would run as a trace of no step.
+func Unreadable(f Fence) string {
+	if len(f.Unknown) > 0 {
+		return fmt.Sprintf("the directive's keys %s are no option (%s)", strings.Join(f.Unknown, ", "), strings.Join(OptionKeys, " "))
+	}
+	for _, l := range strings.Split(f.Text, "\n") {
+		if t := jsTrim(l); t != "" && !strings.HasPrefix(t, "#") {
+			return ""
+		}
+	}
+	return "the fence holds no step: its text has no line but blanks and comments"
 }
 
 type token struct {

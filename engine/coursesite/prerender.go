@@ -80,11 +80,11 @@ func EncodeIndex(idx Index) ([]byte, error) {
 // Report is what Prerender did.
 type Report struct {
 	Bundles    []string // the bundle folders written into, relative to the site
-	Pages      int      // HTML pages that hold a timeline
+	Pages      int      // HTML pages that hold a timeline, not counting a bundle's own
 	Timelines  int      // distinct runs prerendered (a worksheet counts once)
 	Worksheets int      // of which worksheets
 	Skipped    int      // worksheets skipped: this build has no mutants
-	Bad        int      // runs whose text is bad input (nothing written for them)
+	Bad        int      // runs whose text is bad input, fences that cannot be read (nothing written for them)
 	Failed     int      // runs whose correct engine's expectations failed (written all the same)
 	// PagesSkipped counts the pages over limits.PageBytes: not read, left
 	// to the engine in the browser.
@@ -159,8 +159,9 @@ func Prerender(ctx context.Context, dir string, log io.Writer) (Report, error) {
 type otherBundle struct{ dir, version string }
 
 // survey lists the site's bundles of this version, those of other
-// versions, and its HTML pages (slash paths relative to the root). It
-// does not enter a symbolic link to a folder.
+// versions, and its HTML pages (slash paths relative to the root), not
+// counting the pages inside a bundle. It does not enter a symbolic link to
+// a folder.
 func survey(root *os.Root, log io.Writer) (bundles []string, others []otherBundle, pages []string, err error) {
 	err = fs.WalkDir(root.FS(), ".", func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -188,7 +189,18 @@ func survey(root *os.Root, log io.Writer) (bundles []string, others []otherBundl
 		}
 		return nil
 	})
-	return bundles, others, pages, err
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	// The bundle's own pages (its guide, its examples) are not the site's.
+	dirs := slices.Clone(bundles)
+	for _, o := range others {
+		dirs = append(dirs, o.dir)
+	}
+	pages = slices.DeleteFunc(pages, func(p string) bool {
+		return slices.ContainsFunc(dirs, func(d string) bool { return d == "." || strings.HasPrefix(p, d+"/") })
+	})
+	return bundles, others, pages, nil
 }
 
 // collect finds the timelines of every page and returns the distinct runs,
@@ -220,8 +232,10 @@ func collect(root *os.Root, pages []string, log io.Writer, rep *Report) []job {
 		}
 		for i, f := range found {
 			where := fmt.Sprintf("%s: timeline %d (%s)", page, i+1, f.Run.Name)
-			if len(f.Unknown) > 0 {
-				fmt.Fprintf(log, "%s: the directive's keys %s are no option (%s): ignored\n", where, strings.Join(f.Unknown, ", "), strings.Join(OptionKeys, " "))
+			if f.Unreadable != "" {
+				rep.Bad++
+				fmt.Fprintf(log, "%s: line %d: cannot be read: %s: nothing written for it\n", where, f.Line, f.Unreadable)
+				continue
 			}
 			if f.Src != "" {
 				text, err := readSrc(root, page, f.Src)

@@ -17,6 +17,12 @@ type Found struct {
 	Options map[string]string // the element's attributes (a fence's options)
 	Src     string            // an element's src= (its text is that file's), else ""
 	Unknown []string          // a fence directive's keys that are no option
+	// Unreadable says why a fence's text cannot be read as a timeline
+	// (Unreadable), or is "".
+	Unreadable string
+	// Line is the page's line where the fence's pre starts (1-based), or 0
+	// when it is not known.
+	Line int
 	// Run is the run the player asks for; its Text is empty when Src
 	// names the text.
 	Run Run
@@ -43,18 +49,52 @@ func Find(page []byte) ([]Found, error) {
 	if root := firstElement(doc, atom.Html); root != nil {
 		docLang = attr(root, "lang")
 	}
+	lines := preLines(page)
+	pres := map[*html.Node]int{}
 	var out []Found
 	for n := range doc.Descendants() {
 		if n.Type != html.ElementNode {
 			continue
 		}
+		if n.DataAtom == atom.Pre {
+			pres[n] = len(pres)
+		}
 		if n.Data == "lease-timeline" {
 			out = append(out, element(n, docLang))
 		} else if n.DataAtom == atom.Code && isFence(n) {
-			out = append(out, fence(n, docLang))
+			f := fence(n, docLang)
+			if i := pres[n.Parent]; i < len(lines) {
+				f.Line = lines[i]
+			}
+			out = append(out, f)
+		}
+	}
+	if len(pres) != len(lines) { // the parser made a pre no tag wrote: the lines are not known
+		for i := range out {
+			out[i].Line = 0
 		}
 	}
 	return out, nil
+}
+
+// preLines is the line of each <pre> start tag of a page, in order.
+func preLines(page []byte) []int {
+	var out []int
+	z := html.NewTokenizer(bytes.NewReader(page))
+	line := 1
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			return out
+		}
+		raw := z.Raw()
+		if tt == html.StartTagToken || tt == html.SelfClosingTagToken {
+			if name, _ := z.TagName(); string(name) == "pre" {
+				out = append(out, line)
+			}
+		}
+		line += bytes.Count(raw, []byte{'\n'})
+	}
 }
 
 // element reads a <lease-timeline> as lease-timeline.js does.
@@ -117,7 +157,7 @@ func isFence(code *html.Node) bool {
 			return true
 		}
 	}
-	text := textContent(code)
+	text := fenceText(code)
 	return strings.HasPrefix(strings.TrimLeftFunc(text, isJSSpace), "#!") && ParseFence(text).Marked
 }
 
@@ -129,7 +169,7 @@ func fence(code *html.Node, docLang string) Found {
 	for e := pre; e != nil && e != block.Parent; e = e.Parent {
 		els = append(els, e)
 	}
-	parsed := ParseFence(textContent(code))
+	parsed := ParseFence(fenceText(code))
 	opts := attributeOptions(els)
 	for k, v := range parsed.Options {
 		opts[k] = v
@@ -146,7 +186,7 @@ func fence(code *html.Node, docLang string) Found {
 	if name == "" {
 		name = "timeline.tl"
 	}
-	return Found{Fence: true, Options: opts, Unknown: parsed.Unknown,
+	return Found{Fence: true, Options: opts, Unknown: parsed.Unknown, Unreadable: Unreadable(parsed),
 		Run: Run{Text: parsed.Text, Name: name, Lang: LangTag(lang), Mutant: opts["mutant"]}}
 }
 
@@ -218,6 +258,34 @@ func textContent(n *html.Node) string {
 			b.WriteString(d.Data)
 		}
 	}
+	return b.String()
+}
+
+// fenceText is a code block's text line by line, whatever markup the
+// highlighter made of its lines (fences.js fenceText): its text, a newline
+// for each <br>, and a newline after a line's element (a div, or Prism's
+// token-line that Docusaurus writes without a newline character) that
+// does not end in one.
+func fenceText(code *html.Node) string {
+	var b strings.Builder
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch {
+			case c.Type == html.TextNode:
+				b.WriteString(c.Data)
+			case c.Type != html.ElementNode:
+			case c.DataAtom == atom.Br:
+				b.WriteByte('\n')
+			default:
+				walk(c)
+				if (c.DataAtom == atom.Div || hasClass(c, "token-line")) && b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+					b.WriteByte('\n')
+				}
+			}
+		}
+	}
+	walk(code)
 	return b.String()
 }
 

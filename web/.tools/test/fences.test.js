@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { canonicalForm, directiveTokens, parseFence, traceKey } from '../../fences.js';
+import { canonicalForm, directiveTokens, parseFence, traceKey, unreadable } from '../../fences.js';
 
 const vectors = JSON.parse(readFileSync(new URL('prerender-vectors.json', import.meta.url), 'utf8'));
 
@@ -37,4 +37,15 @@ test('directive tokens: bare keys, quoted values, an empty value, a stray =', ()
     ['e', ''],
   ]);
   assert.deepEqual(directiveTokens('a =b c'), [['a', null]], 'parsing stops at a token that starts with =');
+});
+
+test('a fence that cannot be read: unknown directive keys, or nothing but blanks and comments', () => {
+  assert.equal(unreadable(parseFence('#! step=2\nlease 1s\n')), '');
+  assert.equal(unreadable(parseFence('# a title\nlease 1s\n')), '');
+  assert.match(
+    unreadable(parseFence("#! step=2 # Kleppmann's lease 1s")),
+    /^the directive's keys #, Kleppmann's, lease, 1s are no option/,
+  );
+  assert.match(unreadable(parseFence('# a title lease 1s job a')), /^the fence holds no step/);
+  assert.match(unreadable(parseFence('#! lease-timeline\n\n# only\n')), /^the fence holds no step/);
 });

@@ -1,7 +1,8 @@
 // Package sites holds the course-site tests (make sites, part of make
-// test): real sites built by real generators from Debian's packages —
-// MkDocs with its own theme, Material for MkDocs with pymdownx, and Hugo —
-// from the sources in testdata/ and the configuration snippets of the
+// test): real sites built by real generators — MkDocs with its own theme,
+// Material for MkDocs with pymdownx, and Hugo (with and without
+// guessSyntax) from Debian's packages; VitePress 1.x and Docusaurus 3.x
+// from the pinned lock files in testdata/ — from the sources in testdata/ and the configuration snippets of the
 // author's guide (web/guide.html), with the bundle (make dist) copied in,
 // served by a plain static server on 127.0.0.1 (python3 -m http.server, or
 // Go's http.FileServer under a sub-path, one of them sending .wasm as
@@ -10,6 +11,11 @@
 // the text is readable without JavaScript, and once `leaselab prerender`
 // has run, every player draws its trace without fetching the engine. The
 // guide itself is played too: its plain HTML page and its events example.
+// The single-page sites are walked by their own client-side navigation,
+// with no error, warning or hydration mismatch on the console. The
+// element's contract is held too: its properties, its cleanup (100
+// players leave no listener), the site's dark mode, a Content-Security-
+// Policy sent as a header.
 //
 // They carry the build tag sites:
 //

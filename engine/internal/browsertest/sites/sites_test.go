@@ -5,8 +5,10 @@ package sites_test
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -52,11 +54,31 @@ func buildMkDocs(t *testing.T, src, config string) string {
 }
 
 // buildHugo builds testdata/hugo with Hugo, its head partial the guide's
-// snippet, the bundle in static/; it returns the built site.
-func buildHugo(t *testing.T) string {
+// snippet, the bundle in static/; it returns the built site. With
+// guessSyntax, the configuration adds the guide's guessSyntax snippet and
+// every fence starts with the marker, as the guide says then.
+func buildHugo(t *testing.T, guessSyntax bool) string {
 	t.Helper()
 	dir := t.TempDir()
 	copyTree(t, filepath.Join("testdata", "hugo"), dir)
+	if guessSyntax {
+		config := filepath.Join(dir, "hugo.toml")
+		b, err := os.ReadFile(config)
+		must(t, err)
+		must(t, os.WriteFile(config, append(b, "\n"+snippet(t, "hugo.toml (guessSyntax)")...), 0o644))
+		must(t, filepath.WalkDir(filepath.Join(dir, "content"), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			md := strings.ReplaceAll(string(b), "```lease-timeline\n#! ", "```lease-timeline\n#! lease-timeline ")
+			md = regexp.MustCompile("```lease-timeline\n([^#])").ReplaceAllString(md, "```lease-timeline\n#! lease-timeline\n$1")
+			return os.WriteFile(p, []byte(md), 0o644)
+		}))
+	}
 	partial := filepath.Join(dir, "layouts", "partials", "leaselab.html")
 	must(t, os.MkdirAll(filepath.Dir(partial), 0o755))
 	must(t, os.WriteFile(partial, []byte(snippet(t, "layouts/partials/leaselab.html")), 0o644))
@@ -94,8 +116,21 @@ func TestSite_MaterialForMkDocs(t *testing.T) {
 // Hugo, under its baseURL's sub-path, from a host that sends .wasm as
 // application/octet-stream (the engine is compiled from its bytes).
 func TestSite_Hugo(t *testing.T) {
-	site := buildHugo(t)
+	site := buildHugo(t, false)
 	url := serveUnder(t, site, "/course/", true)
+	playSite(t, site, url, []coursePage{{"/", 2, ""}, {"/lessons/worksheet/", 1, "sheet"}})
+}
+
+// Hugo with guessSyntax, which renames the fences language-fallback: the
+// guide's marker on each fence's first line keeps them timelines.
+func TestSite_HugoGuessSyntaxKeepsMarkedFences(t *testing.T) {
+	site := buildHugo(t, true)
+	page, err := os.ReadFile(filepath.Join(site, "index.html"))
+	must(t, err)
+	if !strings.Contains(string(page), "language-fallback") || strings.Contains(string(page), "language-lease-timeline") {
+		t.Fatalf("guessSyntax did not rename the fences language-fallback: the test tests nothing")
+	}
+	url := serveUnder(t, site, "/course/", false)
 	playSite(t, site, url, []coursePage{{"/", 2, ""}, {"/lessons/worksheet/", 1, "sheet"}})
 }
 
@@ -160,9 +195,9 @@ func playersPlay(t *testing.T, url string, n int) {
 	if src := eval[[]string](t, ctx, players+`.map((e) => e.dataset.source)`); strings.Join(src, ",") != strings.TrimSuffix(strings.Repeat("engine,", n), ",") {
 		t.Errorf("before prerendering the players' sources are %q, want engine", src)
 	}
-	eval[bool](t, ctx, players+`[0].step(2) || true`)
+	eval[bool](t, ctx, players+`[0].seek(2) || true`)
 	waitFor(t, ctx, players+`[0].dataset.cursor === '2' && __seen.events.some((e) => e.type === 'step' && e.detail.cursor === 2)`, 5*time.Second)
-	eval[bool](t, ctx, players+`[0].step(0) || `+players+`[0].play() || true`)
+	eval[bool](t, ctx, players+`[0].seek(0) || `+players+`[0].play() || true`)
 	waitFor(t, ctx, `Number(`+players+`[0].dataset.cursor) >= 1`, 10*time.Second)
 	eval[bool](t, ctx, players+`[0].pause() || true`)
 	if ready := eval[int](t, ctx, `__seen.events.filter((e) => e.type === 'ready').length`); ready < n {

@@ -22,6 +22,12 @@
 // it, for hosts that send precompressed files; a host that does not (a
 // plain python3 -m http.server, GitHub Pages) needs none of them.
 //
+// Beside the folder it writes the same files as an npm package,
+// DIR/leaselab-VERSION.0.tgz (npm install ./leaselab-VERSION.0.tgz;
+// nothing is published): the element, and web/npm's build-time plugins
+// for remark (Docusaurus, any unified site) and markdown-it (VitePress)
+// with their types.
+//
 // The folder is written afresh: an old one of the same version is
 // replaced whole; other versions beside it are left alone.
 package main
@@ -82,8 +88,14 @@ func main() {
 		fmt.Fprintln(os.Stderr, "dist:", err)
 		os.Exit(1)
 	}
+	pkg, err := writePackage(*web, dir, *out)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "dist: the npm package:", err)
+		os.Exit(1)
+	}
 	fmt.Printf("dist: %s (leaselab %s); copy it into your site and include %s/leaselab.js (see its guide.html)\n",
 		dir, coursesite.Version(), coursesite.BundleDir())
+	fmt.Printf("dist: %s, the same as an npm package with the remark and markdown-it plugins (npm install %[1]s)\n", pkg)
 }
 
 // build writes the bundle into out and returns its folder.

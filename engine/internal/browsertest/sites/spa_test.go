@@ -1,0 +1,286 @@
+//go:build sites
+
+package sites_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/leaselab/leaselab/engine/coursesite"
+)
+
+// npmModules installs testdata/name's package-lock.json (npm ci) once per
+// lock file, in the user's cache folder, and returns its node_modules.
+func npmModules(t *testing.T, name string) string {
+	t.Helper()
+	lock, err := os.ReadFile(filepath.Join("testdata", name, "package-lock.json"))
+	must(t, err)
+	sum := sha256.Sum256(lock)
+	cache, err := os.UserCacheDir()
+	must(t, err)
+	dir := filepath.Join(cache, "leaselab-sites", name+"-"+hex.EncodeToString(sum[:8]))
+	modules := filepath.Join(dir, "node_modules")
+	if _, err := os.Stat(filepath.Join(dir, ".installed")); err == nil {
+		return modules
+	}
+	must(t, os.RemoveAll(dir))
+	must(t, os.MkdirAll(dir, 0o755))
+	for _, f := range []string{"package.json", "package-lock.json"} {
+		b, err := os.ReadFile(filepath.Join("testdata", name, f))
+		must(t, err)
+		must(t, os.WriteFile(filepath.Join(dir, f), b, 0o644))
+	}
+	if out, err := command(dir, "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"); err != nil {
+		t.Fatalf("npm ci for %s: %v\n%s", name, err, out)
+	}
+	must(t, os.WriteFile(filepath.Join(dir, ".installed"), nil, 0o644))
+	return modules
+}
+
+// npmSite copies testdata/name into a temporary folder with the modules
+// of its lock file (and the packages of extra: name -> folder) and the
+// bundle in public (a folder of the site), writes config at configFile,
+// and runs its build; it returns the folder.
+func npmSite(t *testing.T, name string, extra map[string]string, public, configFile, config string, build ...string) string {
+	t.Helper()
+	modules := npmModules(t, name)
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("testdata", name), dir)
+	if len(extra) == 0 {
+		must(t, os.Symlink(modules, filepath.Join(dir, "node_modules")))
+	} else {
+		entries, err := os.ReadDir(modules)
+		must(t, err)
+		must(t, os.Mkdir(filepath.Join(dir, "node_modules"), 0o755))
+		for _, e := range entries {
+			must(t, os.Symlink(filepath.Join(modules, e.Name()), filepath.Join(dir, "node_modules", e.Name())))
+		}
+		for pkg, from := range extra {
+			must(t, os.Symlink(from, filepath.Join(dir, "node_modules", pkg)))
+		}
+	}
+	must(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, configFile)), 0o755))
+	must(t, os.WriteFile(filepath.Join(dir, configFile), []byte(config), 0o644))
+	copyTree(t, bundle, filepath.Join(dir, public, coursesite.BundleDir()))
+	if out, err := command(dir, filepath.Join(dir, "node_modules", ".bin", build[0]), build[1:]...); err != nil {
+		t.Fatalf("%s: %v\n%s", strings.Join(build, " "), err, out)
+	}
+	return dir
+}
+
+// withConfig is the guide's snippet for a generator's configuration with
+// the site's own keys added at its start (a title, languages).
+func withConfig(t *testing.T, name, keys string) string {
+	t.Helper()
+	s := snippet(t, name)
+	if !strings.Contains(s, "export default {\n") {
+		t.Fatalf("the guide's %s does not start its object as the test expects:\n%s", name, s)
+	}
+	return strings.Replace(s, "export default {\n", "export default {\n"+keys, 1)
+}
+
+// consoleProblems, run before a page's scripts, records what the page
+// writes to the console as an error or warning (a framework's hydration
+// mismatch is one) in __seen.problems.
+const consoleProblems = `for (const level of ['error', 'warn']) {
+	const f = console[level].bind(console);
+	console[level] = (...args) => { window.__seen.problems.push(level + ' ' + args.map(String).join(' ')); f(...args); };
+}`
+
+// spaTab is a tab that records the console's errors and warnings too.
+func spaTab(t *testing.T) context.Context {
+	t.Helper()
+	ctx := tab(t)
+	_, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: consoleProblems})
+	must(t, err)
+	return ctx
+}
+
+// fenceSPA and elementSPA are the players a walk counts: the fences
+// leaselab.js made into players (each hiding its fence), or the elements
+// a build-time plugin wrote into the pages (no fence).
+const fenceSPA, elementSPA = players, `[...document.querySelectorAll('lease-timeline')]`
+
+// A step of a walk through a single-page site: a link to click (its
+// text; "load:TEXT" for a link that loads a new document, as a switch of
+// language in Docusaurus does), or "back", and the path and number of
+// fences of the page it leads to.
+type spaStep struct {
+	click, path string
+	fences      int
+}
+
+// walkSPA opens start, then follows each step by the site's own
+// client-side navigation; on every page it waits until each of its fences
+// is a player that ran, with the right number of players and of hidden
+// fences, and no problem on the console. It returns the tab.
+func walkSPA(t *testing.T, url, sel string, start spaStep, steps []spaStep) context.Context {
+	t.Helper()
+	ctx := spaTab(t)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(url+start.path)))
+	eval[bool](t, ctx, `(window.__spa = 'same document', true)`)
+	for _, s := range append([]spaStep{start}, steps...) {
+		link, load := strings.CutPrefix(s.click, "load:")
+		switch link {
+		case "":
+		case "back":
+			eval[bool](t, ctx, `(history.back(), true)`)
+		default:
+			find := fmt.Sprintf(`[...document.querySelectorAll('main a, .vp-doc a, article a')].find((a) => a.textContent.trim() === %q)`, link)
+			if load { // followed in this tab (Docusaurus opens such a link in a new one)
+				must(t, chromedp.Do(ctx, chromedp.Navigate(eval[string](t, ctx, find+`?.href || ''`))))
+				break
+			}
+			eval[bool](t, ctx, fmt.Sprintf(`(() => { const a = %s; if (!a) throw new Error('no link ' + %q); a.click(); return true; })()`, find, link))
+		}
+		waitFor(t, ctx, fmt.Sprintf(`location.pathname.endsWith(%q)`, s.path), 30*time.Second)
+		if load {
+			eval[bool](t, ctx, `(window.__spa = 'same document', true)`)
+		}
+		waitFor(t, ctx, fmt.Sprintf(`(() => { const p = %s; p.forEach((e) => e.dataset.state !== 'ready' && e.scrollIntoView({block: 'center'}));
+			return p.length === %d && p.every((e) => e.dataset.state === 'ready' && Number(e.dataset.steps) > 0)
+				&& document.querySelectorAll('[data-leaselab-fence]').length === (%[3]t ? %[2]d : 0); })()`, sel, s.fences, sel == fenceSPA), time.Minute)
+		if got := eval[string](t, ctx, `window.__spa || ''`); got != "same document" {
+			t.Fatalf("going to %s loaded a new document: not the site's client-side navigation", s.path)
+		}
+		noProblems(t, ctx)
+	}
+	return ctx
+}
+
+// vitepressWalk walks testdata/vitepress from its first page: forward,
+// back, to the Korean page and back to English.
+var vitepressWalk = []spaStep{
+	{"the worksheet", "/lessons/worksheet.html", 1},
+	{"back", "/", 2},
+	{"in Korean", "/ko/", 1},
+	{"English", "/", 2},
+}
+
+// VitePress 1.x, built from its pinned lock file with the guide's
+// configuration: every fence plays on a fresh load, after client-side
+// navigation forward and back and a switch of language, with no problem
+// on the console (a hydration mismatch is one); once prerendered, the
+// pages draw with no byte of the engine fetched.
+func TestSite_VitePress(t *testing.T) {
+	dir := npmSite(t, "vitepress", nil, "public", ".vitepress/config.js",
+		withConfig(t, ".vitepress/config.js", "  title: 'Queues that survive crashes',\n  locales: { root: { label: 'English', lang: 'en' }, ko: { label: '한국어', lang: 'ko' } },\n"),
+		"vitepress", "build")
+	site := filepath.Join(dir, ".vitepress", "dist")
+	url := serveCounting(t, site)
+	playSPA(t, site, url, fenceSPA, vitepressWalk, spaStep{"", "/lessons/worksheet.html", 1}, "prerendered 4 timelines (1 worksheets) from 3 pages")
+}
+
+// docusaurusWalk walks testdata/docusaurus from its first page: forward,
+// back, forward and by a link back, to Korean (a new document: each
+// language is a site of its own), forward and back.
+var docusaurusWalk = []spaStep{
+	{"the worksheet", "/lessons/worksheet", 1},
+	{"back", "/", 2},
+	{"the worksheet", "/lessons/worksheet", 1},
+	{"the course", "/", 2},
+	{"load:in Korean", "/ko/", 1},
+	{"연습 문제", "/ko/lessons/worksheet", 1},
+	{"back", "/ko/", 1},
+}
+
+// docusaurusConfig is the site's own keys of testdata/docusaurus's
+// configuration: a title, its URL, and English and Korean.
+const docusaurusConfig = `  title: 'Queues that survive crashes',
+  url: 'http://127.0.0.1',
+  baseUrl: '/',
+  i18n: { defaultLocale: 'en', locales: ['en', 'ko'] },
+`
+
+// Docusaurus 3.x (classic, React 19), built from its pinned lock file with
+// the guide's configuration: every fence — whose lines Prism writes
+// without a newline character — plays on a fresh load and after
+// client-side navigation forward and back, with no problem on the console
+// (React's hydration error #418 is one); once prerendered, the pages draw
+// with no byte of the engine fetched.
+func TestSite_Docusaurus(t *testing.T) {
+	dir := npmSite(t, "docusaurus", nil, "static", "docusaurus.config.js",
+		withConfig(t, "docusaurus.config.js", docusaurusConfig+
+			"  presets: [['classic', { docs: { routeBasePath: '/' }, blog: false, pages: false }]],\n"),
+		"docusaurus", "build", "--out-dir", "build")
+	site := filepath.Join(dir, "build")
+	url := serveCounting(t, site)
+	playSPA(t, site, url, fenceSPA, docusaurusWalk, spaStep{"", "/lessons/worksheet/", 1}, "prerendered 5 timelines (2 worksheets) from 4 pages")
+}
+
+// serveCounting serves dir with Go's http.FileServer on 127.0.0.1 and
+// counts the .wasm files it sends, which GET /__wasm-served answers (the
+// engine loads in a worker, whose fetches the page's performance list
+// does not hold: the server sees them all).
+func serveCounting(t *testing.T, dir string) string {
+	t.Helper()
+	var wasm atomic.Int64
+	files := http.FileServer(http.Dir(dir))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/__wasm-served" {
+			fmt.Fprint(w, wasm.Load())
+			return
+		}
+		if strings.HasSuffix(r.URL.Path, ".wasm") {
+			wasm.Add(1)
+		}
+		files.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// wasmServed is how many .wasm files serveCounting's server at url sent.
+func wasmServed(t *testing.T, url string) int {
+	t.Helper()
+	r, err := http.Get(url + "/__wasm-served")
+	must(t, err)
+	defer r.Body.Close()
+	var n int
+	_, err = fmt.Fscan(r.Body, &n)
+	must(t, err)
+	return n
+}
+
+// playSPA walks a built single-page site, served by serveCounting, from
+// its first page, then from a deeper one back to the first (other), runs
+// leaselab prerender (whose report says prerendered), and walks it again:
+// every player draws its prerendered trace, and the server sends no
+// WebAssembly.
+func playSPA(t *testing.T, site, url, sel string, walk []spaStep, other spaStep, prerendered string) {
+	t.Helper()
+	walkSPA(t, url, sel, spaStep{"", "/", 2}, walk)
+	walkSPA(t, url, sel, other, []spaStep{{"the course", "/", 2}})
+	if wasmServed(t, url) == 0 {
+		t.Fatal("the server counted no WebAssembly sent before prerendering: it cannot see the engine's fetches")
+	}
+	out, err := command(root, leaselab, "prerender", site)
+	if err != nil || !strings.Contains(out, prerendered) {
+		t.Fatalf("leaselab prerender: %v\n%s", err, out)
+	}
+	before := wasmServed(t, url)
+	ctx := walkSPA(t, url, sel, spaStep{"", "/", 2}, walk)
+	if n := eval[int](t, ctx, wasmFetches); n != 0 {
+		t.Errorf("the prerendered site fetched the engine %d times", n)
+	}
+	if n := wasmServed(t, url) - before; n != 0 {
+		t.Errorf("the server sent %d WebAssembly files to the prerendered site, want none", n)
+	}
+	if src := eval[[]string](t, ctx, sel+`.map((e) => e.dataset.source)`); len(src) == 0 || slices.ContainsFunc(src, func(s string) bool { return s != "prerendered" }) {
+		t.Errorf("after prerendering the players' sources are %q, want prerendered for all", src)
+	}
+}

@@ -1,0 +1,53 @@
+// @ts-check
+// markdown-it.js: a markdown-it plugin (VitePress, and any site built with
+// markdown-it) that turns each ```lease-timeline fence into the element
+// at build time:
+//   <lease-timeline step="3"><pre>TEXT</pre></lease-timeline>
+// The text is in a <pre>, whose whitespace a Vue template keeps and which
+// reads as the timeline without JavaScript. The page still includes the
+// bundle's leaselab.js, which defines the element. A fence that cannot be
+// read throws, naming the page and the fence's line.
+//
+//   import leaselab from 'leaselab/markdown-it';
+//   export default { markdown: { config: (md) => md.use(leaselab, { vue: true }) } };
+//
+// Option vue: the element carries v-pre, so that Vue reads {{ }} in a
+// timeline as text.
+
+import { isTimelineFence, timelineElement } from './fence-element.js';
+
+/**
+ * @typedef {object} Token the part of a markdown-it token the plugin reads
+ * @property {string} info
+ * @property {string} content
+ * @property {[number, number] | null} map
+ */
+
+/**
+ * @param {any} md a markdown-it instance
+ * @param {{vue?: boolean}} [options]
+ */
+export default function leaselab(md, options = {}) {
+  const fallback = md.renderer.rules.fence;
+  /**
+   * @param {Token[]} tokens
+   * @param {number} idx
+   * @param {any} opts
+   * @param {any} env
+   * @param {any} self
+   */
+  md.renderer.rules.fence = (tokens, idx, opts, env, self) => {
+    const t = tokens[idx];
+    const lang = t.info.trim().split(/\s+/)[0];
+    if (!isTimelineFence(lang, t.content)) {
+      return fallback ? fallback(tokens, idx, opts, env, self) : self.renderToken(tokens, idx, opts);
+    }
+    const page = env?.relativePath || env?.path || 'markdown';
+    const el = timelineElement(t.content, `${page}:${(t.map?.[0] ?? 0) + 1}`);
+    const esc = md.utils.escapeHtml;
+    const attrs = Object.entries(el.attributes)
+      .map(([k, v]) => (v === '' ? ` ${k}` : ` ${k}="${esc(v)}"`))
+      .join('');
+    return `<lease-timeline${attrs}${options.vue ? ' v-pre' : ''}><pre>${esc(el.text)}</pre></lease-timeline>\n`;
+  };
+}
