@@ -34,7 +34,7 @@ func TestSite_CoursePagesPassAxe(t *testing.T) {
 		{"Material for MkDocs", func(t *testing.T) string {
 			return serveUnder(t, buildMkDocs(t, "material", "mkdocs.yml (Material)"), "/docs/course/", false)
 		}, 3, "lease-timeline"},
-		{"Hugo", func(t *testing.T) string { return serveUnder(t, buildHugo(t), "/course/", true) }, 2, ""},
+		{"Hugo", func(t *testing.T) string { return serveUnder(t, buildHugo(t, false), "/course/", true) }, 2, ""},
 	} {
 		t.Run(s.name, func(t *testing.T) {
 			ctx := openPlayers(t, s.url(t)+"/", s.fences)
