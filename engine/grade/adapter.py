@@ -4,6 +4,7 @@
 # output breaks the protocol and is reported; standard error is theirs.
 import importlib.util
 import json
+import os
 import sys
 import traceback
 
@@ -18,6 +19,7 @@ def answer(out, obj):
 def main():
     out = sys.stdout
     path = sys.argv[1]
+    sys.path.insert(0, os.path.dirname(path))  # the student's own helper modules
     try:
         spec = importlib.util.spec_from_file_location("student", path)
         mod = importlib.util.module_from_spec(spec)

@@ -34,6 +34,9 @@ type Options struct {
 	Seed      uint64
 	// Rounds is how many rounds each concurrency test races (0: 20).
 	Rounds int
+	// FailFast stops at the first failed test; the tests after it are
+	// not in the report.
+	FailFast bool
 	// Progress, if not nil, hears each test's name as it starts.
 	Progress func(name string)
 }
@@ -157,6 +160,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			test.Failure = f
 		}
 		r.Tests = append(r.Tests, test)
+		if o.FailFast && test.Failure != nil {
+			break
+		}
 	}
 	r.Elapsed = time.Since(start)
 	return r, nil

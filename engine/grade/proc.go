@@ -84,6 +84,9 @@ func Python(module, dir string) (Program, error) {
 	return Program{Command: py, Args: []string{"-u", ad, abs}, Dir: dir}, nil
 }
 
+// startMax bounds a program's start, up to its ready line.
+const startMax = 10 * time.Second
+
 // start runs p and waits for its first line: {"ready":true} (or an
 // import error).
 func start(ctx context.Context, p Program, callMax time.Duration) (*process, error) {
@@ -114,7 +117,9 @@ func start(ctx context.Context, p Program, callMax time.Duration) (*process, err
 		close(pr.lines)
 	}()
 	go func() { cmd.Wait(); close(pr.done) }()
+	pr.callMax = max(callMax, startMax) // a start is no call: Python's start-up takes its own time
 	a, err := pr.read(ctx, "")
+	pr.callMax = callMax
 	if err != nil {
 		pr.close()
 		return nil, err
