@@ -40,7 +40,7 @@ func Grade(args []string, o IO) int {
 		c.fs.Usage()
 		return ExitBadInput
 	}
-	dir, err := os.MkdirTemp("", "leaselab-grade-")
+	dir, err := grade.TempDir()
 	if err != nil {
 		fmt.Fprintln(o.Stderr, "leaselab grade:", err)
 		return ExitBadInput

@@ -64,6 +64,8 @@ type Test struct {
 	Skipped string
 	// Failure is nil when the test passed.
 	Failure *Failure
+	// Elapsed is how long it ran.
+	Elapsed time.Duration
 }
 
 // Failure is where the student's code parted from the contract.
@@ -142,7 +144,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		if o.Progress != nil {
 			o.Progress(t.name)
 		}
-		test := Test{Name: t.name}
+		test, began := Test{Name: t.name}, time.Now()
 		switch {
 		case t.skip != "":
 			test.Skipped = t.skip
@@ -159,6 +161,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			}
 			test.Failure = f
 		}
+		test.Elapsed = time.Since(began)
 		r.Tests = append(r.Tests, test)
 		if o.FailFast && test.Failure != nil {
 			break

@@ -27,7 +27,7 @@ func needPython(t *testing.T) {
 // gradeFile grades the module at path, stopping at the first failure.
 func gradeFile(t *testing.T, path string, o grade.Options) (*grade.Report, error) {
 	t.Helper()
-	dir := t.TempDir()
+	dir := tempDir(t)
 	prog, err := grade.Python(path, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -193,4 +193,15 @@ func TestRun_RefusesAModuleThatDoesNotLoad(t *testing.T) {
 	if !errors.As(err, &b) || b.Kind != "import" || !strings.Contains(b.Message, "ModuleNotFoundError") {
 		t.Fatalf("got %v; want an import failure naming ModuleNotFoundError", err)
 	}
+}
+
+// tempDir is a run's directory, removed when t ends.
+func tempDir(t testing.TB) string {
+	t.Helper()
+	dir, err := grade.TempDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
 }

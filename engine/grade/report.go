@@ -180,6 +180,7 @@ func WriteJUnit(w io.Writer, r *Report) error {
 	type testcase struct {
 		Name      string   `xml:"name,attr"`
 		Classname string   `xml:"classname,attr"`
+		Time      string   `xml:"time,attr"`
 		Failure   *failure `xml:"failure,omitempty"`
 		Skipped   *skipped `xml:"skipped,omitempty"`
 	}
@@ -194,7 +195,7 @@ func WriteJUnit(w io.Writer, r *Report) error {
 	}
 	s := suite{Name: "leaselab grade", Tests: len(r.Tests), Time: fmt.Sprintf("%.3f", r.Elapsed.Seconds())}
 	for _, t := range r.Tests {
-		c := testcase{Name: t.Name, Classname: "leaselab.grade"}
+		c := testcase{Name: t.Name, Classname: "leaselab.grade", Time: fmt.Sprintf("%.3f", t.Elapsed.Seconds())}
 		switch {
 		case t.Skipped != "":
 			s.Skipped++
