@@ -49,7 +49,7 @@ func Grade(args []string, o IO) int {
 	var prog grade.Program
 	if *cmdLine != "" {
 		f := strings.Fields(*cmdLine)
-		prog = grade.Program{Command: f[0], Args: f[1:], Dir: dir}
+		prog = grade.Program{Command: f[0], Args: f[1:]} // in this directory: its paths are the user's
 	} else {
 		module := c.fs.Arg(0)
 		if _, err := os.Stat(module); err != nil {

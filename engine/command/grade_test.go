@@ -95,3 +95,12 @@ func TestGrade_CodeThatCannotRunIsExitTwo(t *testing.T) {
 		t.Errorf("a syntax error is not named: %q", errOut)
 	}
 }
+
+// Any program that speaks the protocol is graded, with -cmd.
+func TestGrade_CmdGradesAProgramSpeakingTheProtocol(t *testing.T) {
+	needPython(t)
+	code, out, errOut := main1(t, "", "grade", "-sequences", "10", "-cmd", "python3 ../grade/testdata/loop.py")
+	if code != ExitPass || !strings.Contains(out, "PASS  step 8: claim_many") {
+		t.Fatalf("exit %d:\n%s\n%s", code, out, errOut)
+	}
+}
