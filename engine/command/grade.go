@@ -35,8 +35,15 @@ func Grade(args []string, o IO) int {
 	if code, done := c.parse(args); done {
 		return code
 	}
+	var files []string // flags may follow the module too
+	for rest := c.fs.Args(); len(rest) > 0; rest = c.fs.Args() {
+		files = append(files, rest[0])
+		if code, done := c.parse(rest[1:]); done {
+			return code
+		}
+	}
 	if !slices.Contains(grade.Langs(), *lang) || !slices.Contains([]string{"text", "gradescope", "junit"}, *format) ||
-		(*cmdLine == "") == (c.fs.NArg() != 1) {
+		(*cmdLine == "") == (len(files) != 1) {
 		c.fs.Usage()
 		return ExitBadInput
 	}
@@ -51,7 +58,7 @@ func Grade(args []string, o IO) int {
 		f := strings.Fields(*cmdLine)
 		prog = grade.Program{Command: f[0], Args: f[1:]} // in this directory: its paths are the user's
 	} else {
-		module := c.fs.Arg(0)
+		module := files[0]
 		if _, err := os.Stat(module); err != nil {
 			fmt.Fprintln(o.Stderr, "leaselab grade:", err)
 			return ExitBadInput

@@ -69,11 +69,11 @@
 // Run plays, each on a fresh program and database: the lab's eight steps
 // in order (each a timeline of calls before, at and after every boundary
 // of its function, with the checks a timeline cannot write: a negative
-// ttl, claim_many on threads); every library story the lab's functions can
-// tell; each mutant's distinguishing timeline, found by the explorer
-// (package engine/explore), in a build with the mutants tag; two races
-// (claim_many with eight owners, and two processes claiming one job at
-// once, many rounds); and a bounded random search for a sequence of calls
+// ttl, claim_many with eight owners on threads, many rounds); every library
+// story the lab's functions can tell; each mutant's distinguishing
+// timeline, found by the explorer (package engine/explore), in a build
+// with the mutants tag; two processes claiming one job at once, many
+// rounds; and a bounded random search for a sequence of calls
 // on which the program and the contract disagree, shrunk to the shortest.
 //
 // After each call the answer and the table are compared with the

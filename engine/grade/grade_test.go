@@ -72,8 +72,8 @@ func TestRun_PassesACorrectImplementation(t *testing.T) {
 			ran++
 		}
 	}
-	if ran < 8+6+3 {
-		t.Errorf("only %d tests ran; want the 8 steps, at least 6 stories, 2 races and the search", ran)
+	if ran < 8+6+2 {
+		t.Errorf("only %d tests ran; want the 8 steps, at least 6 stories, the race and the search", ran)
 	}
 }
 
@@ -111,7 +111,7 @@ func TestRun_FailsEachWrongFragmentAtItsStep(t *testing.T) {
 			"step 7: release", `release(path, "j1", "A", 1)`, "True", "True"},
 		{"claim_many claims for the first only", "        return list(pool.map(lambda o: claim(path, job_id, o, now, ttl), owners))",
 			"        return [claim(path, job_id, owners[0], now, ttl)]",
-			"step 8: claim_many", `claim_many(path, "m1", ["A", "B", "C"], 0, 1000)`, "", "[1]"},
+			"step 8: claim_many", `claim_many(path, "m1", ["A", "B", "C", "D", "E", "F", "G", "H"], 0, 1000)`, "", "[1]"},
 		{"state answers a stale copy", "def state(path, job_id):\n", "_cache = {}\n\n\ndef state(path, job_id):\n    if job_id in _cache:\n        return _cache[job_id]\n    _cache[job_id] = _state(path, job_id)\n    return _cache[job_id]\n\n\ndef _state(path, job_id):\n",
 			"step 3: state", `state(path, "j1")`, "", ""},
 	}
