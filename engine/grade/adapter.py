@@ -41,8 +41,9 @@ def main():
             continue
         try:
             ret = fn(*req["args"])
-        except Exception as e:
-            answer(out, {"error": type(e).__name__, "message": str(e)})
+        except Exception as e:  # a ValueError of the student's own kind is still one
+            kind = "ValueError" if isinstance(e, ValueError) else type(e).__name__
+            answer(out, {"error": kind, "message": str(e)})
             continue
         try:
             answer(out, {"return": ret})

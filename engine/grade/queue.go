@@ -113,22 +113,42 @@ func (q *labQueue) Get(ctx context.Context, id string) (*engine.Job, error) {
 	if string(a.Return) == "null" {
 		return nil, nil
 	}
-	var r struct {
-		ID     *string  `json:"id"`
-		Owner  *string  `json:"owner"`
-		Until  *float64 `json:"until"`
-		Fence  *int64   `json:"fence"`
-		Result *string  `json:"result"`
-		Done   *int64   `json:"done"`
-	}
+	var r map[string]any
 	if err := json.Unmarshal(a.Return, &r); err != nil {
 		return nil, fmt.Errorf("state returned %s, not a dict of the row", pyJSON(a.Return))
 	}
-	if r.ID == nil || r.Until == nil || r.Fence == nil || r.Done == nil {
-		return &engine.Job{}, nil // {} or a dict without the keys: no row
+	rid, _ := r["id"].(string)
+	until, okU := number(r["until"])
+	fence, okF := number(r["fence"])
+	done, okD := number(r["done"])
+	if rid == "" || !okU || !okF || !okD {
+		return &engine.Job{}, nil // {} or a dict without the row's keys: no row
 	}
-	row := q.job(*r.ID, r.Owner, *r.Until, *r.Fence, r.Result, *r.Done)
+	owner, result := optString(r["owner"]), optString(r["result"])
+	row := q.job(rid, owner, until, int64(fence), result, int64(done))
 	return &row, nil
+}
+
+// number is a JSON number, or a bool as 0 or 1 (done may be one).
+func number(v any) (float64, bool) {
+	switch v := v.(type) {
+	case float64:
+		return v, true
+	case bool:
+		if v {
+			return 1, true
+		}
+		return 0, true
+	}
+	return 0, false
+}
+
+// optString is a string, or nil for null.
+func optString(v any) *string {
+	if s, ok := v.(string); ok {
+		return &s
+	}
+	return nil
 }
 
 func (q *labQueue) Claim(ctx context.Context, id, owner string, now, ttl int64) (engine.Lease, error) {
