@@ -32,6 +32,7 @@ func Grade(args []string, o IO) int {
 	callMax := c.fs.Duration("call-timeout", 5*time.Second, "the longest one answer may take")
 	totalMax := c.fs.Duration("timeout", 120*time.Second, "the longest the whole run may take")
 	seqs := c.fs.Int("sequences", 120, "how many random call sequences the search tries")
+	failFast := c.fs.Bool("fail-fast", false, "stop at the first failed test")
 	if code, done := c.parse(args); done {
 		return code
 	}
@@ -69,7 +70,7 @@ func Grade(args []string, o IO) int {
 		}
 	}
 	r, err := grade.Run(context.Background(), grade.Options{Program: prog, Dir: dir,
-		CallTimeout: *callMax, TotalTimeout: *totalMax, Sequences: *seqs})
+		CallTimeout: *callMax, TotalTimeout: *totalMax, Sequences: *seqs, FailFast: *failFast})
 	if err != nil {
 		var b *grade.Broken
 		if errors.As(err, &b) {

@@ -69,9 +69,12 @@ func TestGrade_WrongExitsOneAndItsTimelinePassesOnTheEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	tl := filepath.Join(dir, "difference.tl")
-	code, out, errOut := main1(t, "", "grade", "-lang", "ko", "-timeline", tl, "-sequences", "10", student)
+	code, out, errOut := main1(t, "", "grade", "-lang", "ko", "-timeline", tl, "-fail-fast", student)
 	if code != ExitFail || !strings.Contains(out, "첫 번째 차이: step 4: claim") || !strings.Contains(out, `claim(path, "j1"`) {
 		t.Fatalf("exit %d:\n%s\n%s", code, out, errOut)
+	}
+	if strings.Contains(out, "step 5") {
+		t.Errorf("-fail-fast went on after step 4:\n%s", out)
 	}
 	if code, out, _ := main1(t, "", "check", tl); code != ExitPass {
 		t.Fatalf("check of the grader's timeline: exit %d\n%s", code, out)
