@@ -69,7 +69,7 @@ func Grade(args []string, o IO) int {
 			return ExitBadInput
 		}
 	}
-	r, err := grade.Run(context.Background(), grade.Options{Program: prog, Dir: dir,
+	r, err := grade.Grade(context.Background(), grade.Options{Program: prog, Dir: dir,
 		CallTimeout: *callMax, TotalTimeout: *totalMax, Sequences: *seqs, FailFast: *failFast})
 	if err != nil {
 		var b *grade.Broken

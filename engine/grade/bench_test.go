@@ -15,7 +15,7 @@ func BenchmarkGrade(b *testing.B) {
 		if err != nil {
 			b.Skip(err)
 		}
-		r, err := grade.Run(b.Context(), grade.Options{Program: prog, Dir: dir})
+		r, err := grade.Grade(b.Context(), grade.Options{Program: prog, Dir: dir})
 		if err != nil || !r.Passed() {
 			b.Fatalf("the correct implementation did not pass: %v", err)
 		}

@@ -62,11 +62,13 @@
 //
 // For Python, the student writes only the functions, in student.py: the
 // adapter that speaks the protocol (adapter.py, embedded) is written to
-// the run's directory and imports the module.
+// the run's directory and imports the module. A Go student implements Lab
+// and calls Run(t, lab) from their own go test instead: the same tests,
+// each a subtest.
 //
 // # What a run checks
 //
-// Run plays, each on a fresh program and database: the lab's eight steps
+// Grade plays, each on a fresh program and database: the lab's eight steps
 // in order (each a timeline of calls before, at and after every boundary
 // of its function, with the checks a timeline cannot write: a negative
 // ttl, claim_many with eight owners on threads, many rounds); every library

@@ -21,8 +21,10 @@ var stepFiles embed.FS
 
 // Options are a grading run's program and bounds.
 type Options struct {
-	// Program starts the student's program (Python for a Python module).
+	// Program starts the student's program (Python for a Python module);
+	// Lab, when not nil, is a Go student's functions instead.
 	Program Program
+	Lab     Lab
 	// Dir is a fresh directory for the run's database files.
 	Dir string
 	// CallTimeout bounds each answer (0: 5 s); TotalTimeout the whole run
@@ -120,7 +122,7 @@ type grader struct {
 	miss []string
 }
 
-// Run grades the program of o: the lab's eight steps in order, every
+// Grade grades the program of o: the lab's eight steps in order, every
 // library story the lab's functions can tell, each mutant's
 // distinguishing timeline (in a build with mutants), two races (claim_many
 // on threads in step 8; two processes claiming one job) and a bounded random search
@@ -128,7 +130,7 @@ type grader struct {
 // shortest first. Each test starts the program afresh, on a fresh
 // database file in o.Dir. The error is a *Broken when the program cannot
 // start or load (nothing was graded), or the context's.
-func Run(ctx context.Context, o Options) (*Report, error) {
+func Grade(ctx context.Context, o Options) (*Report, error) {
 	o.defaults()
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, o.TotalTimeout)
@@ -178,6 +180,9 @@ type testCase struct {
 }
 
 func (g *grader) start(ctx context.Context) (*process, error) {
+	if g.o.Lab != nil {
+		return &process{lab: g.o.Lab, callMax: g.o.CallTimeout}, nil
+	}
 	return start(ctx, g.o.Program, g.o.CallTimeout)
 }
 

@@ -36,7 +36,7 @@ func gradeFile(t *testing.T, path string, o grade.Options) (*grade.Report, error
 	if o.CallTimeout == 0 {
 		o.CallTimeout = 5 * time.Second
 	}
-	return grade.Run(context.Background(), o)
+	return grade.Grade(context.Background(), o)
 }
 
 // variant writes testdata/correct.py with old replaced by new (exactly

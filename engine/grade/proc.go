@@ -21,7 +21,7 @@ var pythonAdapter []byte
 
 // Broken is why a student's program stopped keeping the protocol: it did
 // not start, hung, exited, or wrote something that is not an answer. A
-// test that meets one fails with it; Run's exit status is 2 when the
+// test that meets one fails with it; leaselab grade's exit status is 2 when the
 // program could not even start.
 type Broken struct {
 	Kind    string // "start", "hang", "exit", "stdout", "import"
@@ -55,6 +55,7 @@ type process struct {
 	broken  *Broken
 	missing []string
 	done    chan struct{} // closed when the process has exited
+	lab     Lab           // a Go student's functions, called in this process; nil for a program
 }
 
 // Program is how to start a student's program: Command and Args, run in
@@ -137,6 +138,9 @@ func (p *process) call(ctx context.Context, fn string, args ...any) (answer, err
 	if p.broken != nil {
 		return answer{}, p.broken
 	}
+	if p.lab != nil {
+		return p.callLab(ctx, fn, args)
+	}
 	req, err := json.Marshal(map[string]any{"fn": fn, "args": args})
 	if err != nil {
 		return answer{}, err
@@ -180,7 +184,7 @@ func (p *process) fail(b *Broken) error {
 }
 
 func (p *process) kill() {
-	if p.cmd.Process != nil {
+	if p.cmd != nil && p.cmd.Process != nil {
 		p.cmd.Process.Kill()
 	}
 }
@@ -188,6 +192,9 @@ func (p *process) kill() {
 // close ends the program: its input closed, killed if it does not exit
 // at once.
 func (p *process) close() {
+	if p.lab != nil {
+		return
+	}
 	p.in.Close()
 	select {
 	case <-p.done:
