@@ -48,29 +48,25 @@ func Grade(args []string, o IO) int {
 		c.fs.Usage()
 		return ExitBadInput
 	}
-	dir, err := grade.TempDir()
+	var (
+		opts    grade.Options
+		cleanup func()
+		err     error
+	)
+	if *cmdLine != "" {
+		opts, cleanup, err = studentDir()
+		f := strings.Fields(*cmdLine)
+		opts.Program = grade.Program{Command: f[0], Args: f[1:]} // in this directory: its paths are the user's
+	} else {
+		opts, cleanup, err = pythonStudent(files[0])
+	}
 	if err != nil {
-		fmt.Fprintln(o.Stderr, "leaselab grade:", err)
+		fmt.Fprintln(o.Stderr, "leaselab grade: cannot run the student's code:", err)
 		return ExitBadInput
 	}
-	defer os.RemoveAll(dir)
-	var prog grade.Program
-	if *cmdLine != "" {
-		f := strings.Fields(*cmdLine)
-		prog = grade.Program{Command: f[0], Args: f[1:]} // in this directory: its paths are the user's
-	} else {
-		module := files[0]
-		if _, err := os.Stat(module); err != nil {
-			fmt.Fprintln(o.Stderr, "leaselab grade:", err)
-			return ExitBadInput
-		}
-		if prog, err = grade.Python(module, dir); err != nil {
-			fmt.Fprintln(o.Stderr, "leaselab grade: cannot run the student's code:", err)
-			return ExitBadInput
-		}
-	}
-	r, err := grade.Grade(context.Background(), grade.Options{Program: prog, Dir: dir,
-		CallTimeout: *callMax, TotalTimeout: *totalMax, Sequences: *seqs, FailFast: *failFast})
+	defer cleanup()
+	opts.CallTimeout, opts.TotalTimeout, opts.Sequences, opts.FailFast = *callMax, *totalMax, *seqs, *failFast
+	r, err := grade.Grade(context.Background(), opts)
 	if err != nil {
 		var b *grade.Broken
 		if errors.As(err, &b) {
@@ -112,4 +108,30 @@ func Grade(args []string, o IO) int {
 		return ExitFail
 	}
 	return ExitPass
+}
+
+// studentDir is a run's fresh directory, and what removes it.
+func studentDir() (grade.Options, func(), error) {
+	dir, err := grade.TempDir()
+	if err != nil {
+		return grade.Options{}, nil, err
+	}
+	return grade.Options{Dir: dir}, func() { os.RemoveAll(dir) }, nil
+}
+
+// pythonStudent is a run of the Python module at module, in a fresh
+// directory.
+func pythonStudent(module string) (grade.Options, func(), error) {
+	if _, err := os.Stat(module); err != nil {
+		return grade.Options{}, nil, err
+	}
+	o, cleanup, err := studentDir()
+	if err != nil {
+		return o, nil, err
+	}
+	if o.Program, err = grade.Python(module, o.Dir); err != nil {
+		cleanup()
+		return o, nil, err
+	}
+	return o, cleanup, nil
 }

@@ -79,6 +79,14 @@ func TestGrade_WrongExitsOneAndItsTimelinePassesOnTheEngine(t *testing.T) {
 	if code, out, _ := main1(t, "", "check", tl); code != ExitPass {
 		t.Fatalf("check of the grader's timeline: exit %d\n%s", code, out)
 	}
+	// check -impl replays it on the student's code, where it differs.
+	code, out, _ = main1(t, "", "check", "-impl", student, tl)
+	if code != ExitFail || !strings.Contains(out, "differs from the contract") || !strings.Contains(out, `call:     claim(path, "j1"`) {
+		t.Fatalf("check -impl on the wrong code: exit %d\n%s", code, out)
+	}
+	if code, out, _ := main1(t, "", "check", "-impl", "../grade/testdata/correct.py", tl); code != ExitPass {
+		t.Fatalf("check -impl on the correct code: exit %d\n%s", code, out)
+	}
 }
 
 // Code that cannot be run is exit 2, saying why.

@@ -100,7 +100,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 const usage = `usage: leaselab COMMAND [flags] [FILE|-]
 
 Commands (each takes -h):
-  check       run timelines as tests, a table each     leaselab check [-lang en|ko] [-mutant NAME] [-library] FILE|- ...
+  check       run timelines as tests, a table each     leaselab check [-lang en|ko] [-mutant NAME] [-library] [-impl student.py] FILE|- ...
   transcript  a timeline step by step, in words        leaselab transcript [-lang en|ko] [-mutant NAME] FILE|-
   trace       a timeline's trace as JSON               leaselab trace [-lang en|ko] [-mutant NAME] FILE|-
   export      a Go test that replays a timeline        leaselab export gotest [-name TestName] FILE|-

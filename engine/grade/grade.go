@@ -261,6 +261,29 @@ func outsideLab(tl *timeline.Timeline) string {
 	return ""
 }
 
+// Timeline plays one timeline's text, called name, on o's program (a
+// fresh one, on a fresh database in o.Dir) beside the contract: nil when
+// the program answered every call and held every row as the contract
+// does. The error is for a text that does not parse, a program that
+// cannot start, or a timeline the lab's functions cannot tell.
+func Timeline(ctx context.Context, o Options, name, src string) (*Failure, error) {
+	o.defaults()
+	tl, err := timeline.Parse(name, src)
+	if err != nil {
+		return nil, err
+	}
+	if why := outsideLab(tl); why != "" {
+		return nil, fmt.Errorf("%s: the lab's functions cannot tell it: %s", name, why)
+	}
+	g := &grader{o: o}
+	f, err := g.timeline(ctx, name, src)
+	var b *Broken
+	if errors.As(err, &b) {
+		return &Failure{Broken: b, Call: b.Call}, nil
+	}
+	return f, err
+}
+
 // timeline plays src on a fresh program and database beside the contract.
 func (g *grader) timeline(ctx context.Context, name, src string) (*Failure, error) {
 	tl, err := timeline.Parse(name, src)

@@ -117,6 +117,7 @@ func TestRun_FailsEachWrongFragmentAtItsStep(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each waits on its own Python processes
 			r, err := gradeFile(t, variant(t, tc.old, tc.new), grade.Options{FailFast: true})
 			if err != nil {
 				t.Fatal(err)
