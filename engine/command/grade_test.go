@@ -9,8 +9,13 @@ import (
 	"testing"
 )
 
+// needPython skips without python3, except in CI, where it fails; and in
+// a mutant run, which does not change what the grader compares with.
 func needPython(t *testing.T) {
 	t.Helper()
+	if os.Getenv("LEASELAB_MUTANT") != "" {
+		t.Skip("the grader compares with the model, which a mutant run does not change")
+	}
 	if _, err := exec.LookPath("python3"); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatal("python3 is needed to grade Python students: install it (.ci/need-sites installs it)")

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/explore"
@@ -29,10 +30,33 @@ func mutantScope() explore.Scope {
 		Steps: 8, TTL: 1000, MaxStates: 300_000}
 }
 
+// found are the explorer's finds, searched once a process: the same
+// scope and goal always give the same timeline.
+var found = sync.OnceValue(func() map[string]find {
+	out := map[string]find{}
+	for _, name := range labMutants {
+		r, err := explore.Explore(context.Background(), mutantScope(), explore.Goal{Mutant: name}, nil)
+		if err == nil {
+			out[name] = find{timeline: r.Timeline}
+		} else {
+			out[name] = find{err: err}
+		}
+	}
+	return out
+})
+
+// find is the explorer's timeline for a mutant ("" when none), or why it
+// could not search.
+type find struct {
+	timeline string
+	err      error
+}
+
 // mutantTests are each lab mutant's distinguishing timeline, found by the
 // explorer within mutantScope, to be played on the student's code.
 func (g *grader) mutantTests() []testCase {
 	var ts []testCase
+	finds := found()
 	for _, m := range engine.Mutants() {
 		tc := testCase{name: "mutant: " + m.Name}
 		if !slices.Contains(labMutants, m.Name) {
@@ -40,11 +64,11 @@ func (g *grader) mutantTests() []testCase {
 			ts = append(ts, tc)
 			continue
 		}
-		r, err := explore.Explore(context.Background(), mutantScope(), explore.Goal{Mutant: m.Name}, nil)
+		r := finds[m.Name]
 		switch {
-		case err != nil:
-			tc.skip = "the explorer: " + err.Error()
-		case r.Timeline == "":
+		case r.err != nil:
+			tc.skip = "the explorer: " + r.err.Error()
+		case r.timeline == "":
 			tc.skip = "the explorer found no timeline the lab's functions can tell"
 		}
 		if tc.skip != "" {
@@ -52,14 +76,14 @@ func (g *grader) mutantTests() []testCase {
 			continue
 		}
 		name := "mutant-" + m.Name + ".tl"
-		tl, err := timeline.Parse(name, r.Timeline)
+		tl, err := timeline.Parse(name, r.timeline)
 		if err == nil {
 			tc.skip = outsideLab(tl)
 		} else {
 			tc.skip = "the explorer's timeline does not parse: " + err.Error()
 		}
 		tc.run = func(ctx context.Context) (*Failure, error) {
-			f, err := g.timeline(ctx, name, r.Timeline)
+			f, err := g.timeline(ctx, name, r.timeline)
 			if f != nil {
 				f.Detail = fmt.Sprintf("%s\nthis timeline tells the contract from a broken engine: %s", f.Detail, m.Breaks)
 			}
