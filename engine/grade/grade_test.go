@@ -211,3 +211,26 @@ func tempDir(t testing.TB) string {
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	return dir
 }
+
+// The overall limit ends a run whose code hangs longer than it, however
+// long the per-call limit: the test it was in fails saying so, and so do
+// the tests after it, without starting.
+func TestGrade_OverallLimitEndsAHangingRun(t *testing.T) {
+	needPython(t)
+	hang := variant(t, "def init_db(path):\n", "def init_db(path):\n    import time\n    time.sleep(60)\n")
+	r, err := gradeFile(t, hang, grade.Options{CallTimeout: time.Minute, TotalTimeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Tests) < 2 {
+		t.Fatalf("%d tests reported; want every one", len(r.Tests))
+	}
+	for _, test := range r.Tests {
+		if test.Skipped != "" {
+			continue
+		}
+		if test.Failure == nil || test.Failure.Broken == nil || !strings.Contains(test.Failure.Broken.Message, "overall time limit") {
+			t.Fatalf("%s: %+v; want a failure naming the overall time limit", test.Name, test.Failure)
+		}
+	}
+}
