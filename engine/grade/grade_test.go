@@ -112,6 +112,11 @@ func TestRun_FailsEachWrongFragmentAtItsStep(t *testing.T) {
 		{"complete ignores the owner", "\"UPDATE jobs SET result=?, done=1 WHERE id=? AND owner=? AND fence=? AND done=0 AND until>?\",\n            (result, job_id, owner, fence, now)",
 			"\"UPDATE jobs SET result=?, done=1 WHERE id=? AND fence=? AND done=0 AND until>?\",\n            (result, job_id, fence, now)",
 			"step 6: complete", `complete(path, "j1", "C", 2, 1100, "C")`, "False", "True"},
+		{"complete ignores the fence", "AND owner=? AND fence=? AND done=0 AND until>?\",\n            (result, job_id, owner, fence, now)",
+			"AND owner=? AND done=0 AND until>?\",\n            (result, job_id, owner, now)",
+			"step 6: complete", `complete(path, "j2", "A", 1, 3100, "A")`, "False", "True"},
+		{"claim ignores until", "row[2] or row[0] > now", "row[2]",
+			"step 4: claim", `claim(path, "j1", "B", 999, 1000)`, "None", "2"},
 		{"release resets the fence", "SET owner=NULL, until=0 WHERE", "SET owner=NULL, until=0, fence=0 WHERE",
 			"step 7: release", `release(path, "j1", "A", 1)`, "True", "True"},
 		{"claim_many claims for the first only", "        return list(pool.map(lambda o: claim(path, job_id, o, now, ttl), owners))",
@@ -168,7 +173,7 @@ func TestRun_ReportsAProgramThatHangsExitsOrPrints(t *testing.T) {
 		name, old, new, kind, step string
 	}{
 		{"hangs", "def enqueue(path, job_id):\n", "def enqueue(path, job_id):\n    while True:\n        pass\n", "hang", "step 1: init_db"},
-		{"exits", "def state(path, job_id):\n", "def state(path, job_id):\n    import os\n    os._exit(3)\n", "exit", "step 1: init_db"},
+		{"exits", "def state(path, job_id):\n", "def state(path, job_id):\n    import os\n    os._exit(3)\n", "exit", "step 3: state"},
 		{"prints", "def renew(path, job_id, owner, fence, now, ttl):\n", "def renew(path, job_id, owner, fence, now, ttl):\n    print('renewing', job_id)\n", "stdout", "step 5: renew"},
 	}
 	for _, tc := range cases {

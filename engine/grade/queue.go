@@ -363,7 +363,8 @@ func boolWant(ok bool, err error) string {
 	return "False"
 }
 
-// dictText is a row as state's dict.
+// dictText is a row as state's dict, its keys in the order pyAny prints
+// the student's.
 func dictText(j *engine.Job) string {
 	owner, result := "None", "None"
 	if j.Owner != "" {
@@ -376,7 +377,7 @@ func dictText(j *engine.Job) string {
 	if j.Status == engine.StatusDone {
 		done = 1
 	}
-	return fmt.Sprintf("{'id': %q, 'owner': %s, 'until': %d, 'fence': %d, 'result': %s, 'done': %d}", j.ID, owner, j.LeaseUntil, j.Token, result, done)
+	return fmt.Sprintf(`{"done": %d, "fence": %d, "id": %q, "owner": %s, "result": %s, "until": %d}`, done, j.Token, j.ID, owner, result, j.LeaseUntil) // pyAny's order
 }
 
 // pyJSON is a JSON value as Python would print it.
