@@ -74,7 +74,7 @@ $(WEB_TOOLS)/node_modules/.bin/biome: $(WEB_TOOLS)/package-lock.json
 mutants:
 	$(GO) run -tags mutants ./engine/internal/testkit/mutants
 
-## bench: the engine's cycle against goqite's, natively and in the browser (bench-browser first), and the server's memory under the worst texts; the file cycle per journal (default, WAL); the conformance suite on the engine (goal: at most 10 s)
+## bench: the engine's cycle against goqite's, natively and in the browser (bench-browser first), and the server's memory under the worst texts; the file cycle per journal (default, WAL); the conformance suite on the engine (goal: at most 10 s); leaselab grade on a correct Python student (goal: at most 10 s)
 ## Our checked enqueue->claim->complete cycle against goqite's
 ## send->receive->delete, interleaved on memdb and on a file; prints cycles/s
 ## and the ratios (medians over 100 ms rounds, then over the 3 runs); first,
@@ -87,6 +87,7 @@ bench: bench-browser
 	$(GO) run ./engine/internal/bench/load
 	$(GO) test -run '^$$' -bench '^BenchmarkFileJournal$$' -benchtime 2s ./engine/internal/bench/cycle/
 	$(GO) test -run '^$$' -bench '^BenchmarkConformance$$' -benchtime 5x ./engine/leasetest/
+	$(GO) test -run '^$$' -bench '^BenchmarkGrade$$' -benchtime 3x ./engine/grade/
 
 ## bench-browser: the simulator against the official SQLite WebAssembly build, in headless Chromium
 ## The simulator in headless Chromium side by side with the

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leaselab/leaselab/engine/grade"
 	"github.com/leaselab/leaselab/engine/timeline"
 	"github.com/leaselab/leaselab/engine/timeline/memrun"
 )
@@ -16,16 +17,29 @@ import (
 // each timeline on a fresh in-memory database, a compact table per
 // timeline (line, time, actor, op, job, outcome, token, lease_until,
 // expectation), the failures under it, and a summary line, in -lang's
-// words. -library checks the embedded library too. It returns
+// words. -library checks the embedded library too; -impl plays each
+// timeline on a student's fencing-lab module too, beside the contract
+// (package engine/grade), a difference failing the timeline. It returns
 // ExitBadInput if any file is unreadable or bad (after checking the
 // others), else ExitFail if any timeline failed, else ExitPass.
 func Check(args []string, o IO) int {
-	c := newCommand("check", o, "leaselab check [-lang en|ko] [-mutant NAME] [-library] FILE|- ...\n\n"+
+	c := newCommand("check", o, "leaselab check [-lang en|ko] [-mutant NAME] [-library] [-impl student.py] FILE|- ...\n\n"+
 		"Runs each timeline as a test on a fresh in-memory database and prints a table per timeline.")
 	lang, mutant := c.langFlag(), c.mutantFlag()
 	lib := c.fs.Bool("library", false, "check every timeline of the embedded library")
+	impl := c.fs.String("impl", "", "also play each timeline on this student's fencing-lab module (see leaselab grade) beside the contract")
 	if code, done := c.parse(args); done {
 		return code
+	}
+	var student *grade.Options
+	if *impl != "" {
+		so, cleanup, err := pythonStudent(*impl)
+		if err != nil {
+			fmt.Fprintln(o.Stderr, "leaselab check: -impl:", err)
+			return ExitBadInput
+		}
+		defer cleanup()
+		student = &so
 	}
 	if !checkMutant(*mutant, o.Stderr) || !checkLang(*lang, o.Stderr) {
 		return ExitBadInput
@@ -41,10 +55,31 @@ func Check(args []string, o IO) int {
 		if i > 0 {
 			fmt.Fprintln(o.Stdout)
 		}
-		t.add(checkOne(o, w, src, timeline.Options{Lang: *lang, Mutant: *mutant}))
+		r, steps, exps := checkOne(o, w, src, timeline.Options{Lang: *lang, Mutant: *mutant})
+		if student != nil && r != bad {
+			r = min(bad, max(r, checkImpl(o, *student, *impl, src)))
+		}
+		t.add(r, steps, exps)
 	}
 	fmt.Fprintln(o.Stdout)
 	return t.report(o.Stdout, w, len(sources))
+}
+
+// checkImpl plays src on the student's code beside the contract and says
+// how it went.
+func checkImpl(o IO, student grade.Options, impl string, src source) result {
+	f, err := grade.Timeline(context.Background(), student, src.name, src.text)
+	switch {
+	case err != nil:
+		fmt.Fprintf(o.Stdout, "%s on %s: could not run: %v\n", src.name, impl, err)
+		return bad
+	case f != nil:
+		f.Timeline = "" // it is the file itself
+		fmt.Fprintf(o.Stdout, "%s on %s: differs from the contract at %s\n%s", src.name, impl, f.Where, grade.FailureText(f))
+		return failed
+	}
+	fmt.Fprintf(o.Stdout, "%s on %s: every answer and row as the contract's\n", src.name, impl)
+	return passed
 }
 
 // sources are the library's timelines (with -library) and the files named,

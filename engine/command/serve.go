@@ -85,6 +85,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return Mutants(args[1:], o)
 	case "explore":
 		return Explore(args[1:], o)
+	case "grade":
+		return Grade(args[1:], o)
 	case "prerender":
 		return Prerender(args[1:], o)
 	case "help", "-h", "-help", "--help":
@@ -98,13 +100,15 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 const usage = `usage: leaselab COMMAND [flags] [FILE|-]
 
 Commands (each takes -h):
-  check       run timelines as tests, a table each     leaselab check [-lang en|ko] [-mutant NAME] [-library] FILE|- ...
+  check       run timelines as tests, a table each     leaselab check [-lang en|ko] [-mutant NAME] [-library] [-impl student.py] FILE|- ...
   transcript  a timeline step by step, in words        leaselab transcript [-lang en|ko] [-mutant NAME] FILE|-
   trace       a timeline's trace as JSON               leaselab trace [-lang en|ko] [-mutant NAME] FILE|-
   export      a Go test that replays a timeline        leaselab export gotest [-name TestName] FILE|-
   mutants     the broken engines this build holds      leaselab mutants [-lang en|ko]
   explore     find the shortest timeline that tells a  leaselab explore (-mutant NAME | -engine NAME [-property INV] | -all)
               broken engine apart or breaks an invariant
+  grade       grade a student's fencing-lab code        leaselab grade [-lang en|ko] [-format text|gradescope|junit] student.py
+              against the contract, step by step
   prerender   run a built course site's timelines ahead leaselab prerender SITE_DIR
               of time, so its pages draw them at once
   serve       the simulator and the HTTP API           leaselab serve [-addr 127.0.0.1:8080] [-web web] [-db leaselab.db] [-clock client|server]

@@ -77,7 +77,22 @@ type Difference struct {
 // Error names the place, the call, the answers and the rows.
 func (d *Difference) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s", d.Where, d.Call)
+	fmt.Fprintf(&b, "%s: %s", d.Where, d.Summary())
+	if len(d.Sequence) > 0 {
+		fmt.Fprintf(&b, "\nshortest failing sequence (%d calls):", len(d.Sequence))
+		for i, c := range d.Sequence {
+			fmt.Fprintf(&b, "\n  %d. %s", i+1, c)
+		}
+	}
+	fmt.Fprintf(&b, "\nrows want:%s\nrows got: %s", rowsText(d.WantRows), rowsText(d.GotRows))
+	return b.String()
+}
+
+// Summary is the call and how it differed, on one line: the answers, the
+// invariant broken, or that the rows differ.
+func (d *Difference) Summary() string {
+	var b strings.Builder
+	b.WriteString(d.Call.String())
 	switch {
 	case d.Invariant != "":
 		fmt.Fprintf(&b, ": breaks %s: %s", d.Invariant, d.Detail)
@@ -86,13 +101,6 @@ func (d *Difference) Error() string {
 	default:
 		b.WriteString(": the rows differ")
 	}
-	if len(d.Sequence) > 0 {
-		fmt.Fprintf(&b, "\nshortest failing sequence (%d calls):", len(d.Sequence))
-		for i, c := range d.Sequence {
-			fmt.Fprintf(&b, "\n  %d. %s", i+1, c)
-		}
-	}
-	fmt.Fprintf(&b, "\nrows want:%s\nrows got: %s", rowsText(d.WantRows), rowsText(d.GotRows))
 	return b.String()
 }
 

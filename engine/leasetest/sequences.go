@@ -16,6 +16,10 @@ type SequenceOptions struct {
 	// Sequences is how many to try (0: 300); Calls the most calls in each
 	// (0: 40).
 	Sequences, Calls int
+	// Plain enqueues every job with no quantity, deadline or attempts
+	// budget, and never presents a negative token: for a Queue whose
+	// enqueue takes only an id and whose tokens are counted from 0.
+	Plain bool
 }
 
 // op is one generated call before it is bound to a history: renew,
@@ -24,6 +28,7 @@ type SequenceOptions struct {
 type op struct {
 	call  Call
 	shift int64
+	plain bool // a plain sequence's: never a negative token
 }
 
 // Sequences runs random sequences of calls on a fresh Queue from newQueue
@@ -45,7 +50,7 @@ func Sequences(ctx context.Context, newQueue func() (Queue, error), o SequenceOp
 	}
 	rng := rand.New(rand.NewPCG(o.Seed, 0x1ea5e))
 	for range n {
-		seq := generate(rng, 1+rng.IntN(calls))
+		seq := generate(rng, 1+rng.IntN(calls), o.Plain)
 		d, err := replay(ctx, newQueue, seq)
 		if err != nil || d == nil {
 			if err != nil {
@@ -66,8 +71,9 @@ var (
 	shifts  = []int64{0, 0, 0, 0, -1, 1}
 )
 
-// generate makes k calls at nondecreasing instants.
-func generate(rng *rand.Rand, k int) []op {
+// generate makes k calls at nondecreasing instants; plain ones enqueue
+// jobs by id alone.
+func generate(rng *rand.Rand, k int, plain bool) []op {
 	pick := func(xs []string) string { return xs[rng.IntN(len(xs))] }
 	var now int64
 	seq := make([]op, 0, k)
@@ -81,6 +87,9 @@ func generate(rng *rand.Rand, k int) []op {
 			c.New = engine.NewJob{ID: c.Job, Qty: rng.Int64N(3), MaxAttempts: rng.Int64N(3)}
 			if rng.IntN(2) == 0 {
 				c.New.Deadline = now + 500*rng.Int64N(4)
+			}
+			if plain {
+				c.New = engine.NewJob{ID: c.Job}
 			}
 		case 2:
 			c.Op = engine.OpState
@@ -98,7 +107,7 @@ func generate(rng *rand.Rand, k int) []op {
 		if c.Op == engine.OpRenew || c.Op == engine.OpComplete || c.Op == engine.OpRelease {
 			shift = shifts[rng.IntN(len(shifts))]
 		}
-		seq = append(seq, op{call: c, shift: shift})
+		seq = append(seq, op{call: c, shift: shift, plain: plain})
 	}
 	return seq
 }
@@ -120,6 +129,9 @@ func replay(ctx context.Context, newQueue func() (Queue, error), seq []op) (*Dif
 		if c.Op == engine.OpRenew || c.Op == engine.OpComplete || c.Op == engine.OpRelease {
 			c.Lease, _ = p.held(ctx, c.Owner, c.Job)
 			c.Lease.Token += o.shift
+			if o.plain && c.Lease.Token < 0 {
+				c.Lease.Token = 0
+			}
 			c.Job, c.Owner = "", ""
 		}
 		made = append(made, c)

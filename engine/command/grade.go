@@ -1,0 +1,137 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/leaselab/leaselab/engine/grade"
+)
+
+// Grade runs `leaselab grade`: it grades a student's implementation of the
+// fencing lab's functions (package engine/grade) — a Python module, or
+// with -cmd any program that speaks the grader's protocol — step by step
+// beside the contract, in a fresh temporary directory. Exit: ExitPass
+// when every test passed, ExitFail at a difference, ExitBadInput when the
+// student's code could not be run at all (with why) or bad flags.
+func Grade(args []string, o IO) int {
+	c := newCommand("grade", o, "leaselab grade [-lang en|ko] [-format text|gradescope|junit] [-o FILE] [-timeline FILE] student.py\n"+
+		"       leaselab grade [flags] -cmd 'PROGRAM ARGS...'\n\n"+
+		"Grades an implementation of the fencing lab's functions (init_db, enqueue, state, claim, renew,\n"+
+		"complete, release, claim_many) against the contract: the lab's steps in order, the library's\n"+
+		"stories, each mutant's timeline (a build with -tags mutants), races, and a random search.")
+	lang := c.fs.String("lang", "en", "language of the report: "+strings.Join(grade.Langs(), ", "))
+	format := c.fs.String("format", "text", "text, gradescope (results.json) or junit (JUnit XML)")
+	out := c.fs.String("o", "", "write the report to FILE instead of standard output")
+	tlOut := c.fs.String("timeline", "", "write the timeline that reproduces the first difference to FILE")
+	cmdLine := c.fs.String("cmd", "", "the student's program, speaking the protocol on stdin/stdout (instead of a Python module)")
+	callMax := c.fs.Duration("call-timeout", 5*time.Second, "the longest one answer may take")
+	totalMax := c.fs.Duration("timeout", 120*time.Second, "the longest the whole run may take")
+	seqs := c.fs.Int("sequences", 120, "how many random call sequences the search tries")
+	failFast := c.fs.Bool("fail-fast", false, "stop at the first failed test")
+	if code, done := c.parse(args); done {
+		return code
+	}
+	var files []string // flags may follow the module too
+	for rest := c.fs.Args(); len(rest) > 0; rest = c.fs.Args() {
+		files = append(files, rest[0])
+		if code, done := c.parse(rest[1:]); done {
+			return code
+		}
+	}
+	if !slices.Contains(grade.Langs(), *lang) || !slices.Contains([]string{"text", "gradescope", "junit"}, *format) ||
+		(*cmdLine == "") == (len(files) != 1) {
+		c.fs.Usage()
+		return ExitBadInput
+	}
+	var (
+		opts    grade.Options
+		cleanup func()
+		err     error
+	)
+	if *cmdLine != "" {
+		opts, cleanup, err = studentDir()
+		f := strings.Fields(*cmdLine)
+		opts.Program = grade.Program{Command: f[0], Args: f[1:]} // in this directory: its paths are the user's
+	} else {
+		opts, cleanup, err = pythonStudent(files[0])
+	}
+	if err != nil {
+		fmt.Fprintln(o.Stderr, "leaselab grade: cannot run the student's code:", err)
+		return ExitBadInput
+	}
+	defer cleanup()
+	opts.CallTimeout, opts.TotalTimeout, opts.Sequences, opts.FailFast = *callMax, *totalMax, *seqs, *failFast
+	r, err := grade.Grade(context.Background(), opts)
+	if err != nil {
+		var b *grade.Broken
+		if errors.As(err, &b) {
+			fmt.Fprintln(o.Stderr, "leaselab grade: cannot run the student's code:", err)
+		} else {
+			fmt.Fprintln(o.Stderr, "leaselab grade:", err)
+		}
+		return ExitBadInput
+	}
+	w := o.Stdout
+	if *out != "" {
+		f, err := os.Create(*out)
+		if err != nil {
+			fmt.Fprintln(o.Stderr, "leaselab grade:", err)
+			return ExitBadInput
+		}
+		defer f.Close()
+		w = f
+	}
+	switch *format {
+	case "gradescope":
+		err = grade.WriteGradescope(w, r)
+	case "junit":
+		err = grade.WriteJUnit(w, r)
+	default:
+		grade.WriteText(w, r, *lang)
+	}
+	if err != nil {
+		fmt.Fprintln(o.Stderr, "leaselab grade:", err)
+		return ExitBadInput
+	}
+	if first := r.First(); first != nil {
+		if *tlOut != "" && first.Failure.Timeline != "" {
+			if err := os.WriteFile(*tlOut, []byte(first.Failure.Timeline), 0o644); err != nil {
+				fmt.Fprintln(o.Stderr, "leaselab grade:", err)
+				return ExitBadInput
+			}
+		}
+		return ExitFail
+	}
+	return ExitPass
+}
+
+// studentDir is a run's fresh directory, and what removes it.
+func studentDir() (grade.Options, func(), error) {
+	dir, err := grade.TempDir()
+	if err != nil {
+		return grade.Options{}, nil, err
+	}
+	return grade.Options{Dir: dir}, func() { os.RemoveAll(dir) }, nil
+}
+
+// pythonStudent is a run of the Python module at module, in a fresh
+// directory.
+func pythonStudent(module string) (grade.Options, func(), error) {
+	if _, err := os.Stat(module); err != nil {
+		return grade.Options{}, nil, err
+	}
+	o, cleanup, err := studentDir()
+	if err != nil {
+		return o, nil, err
+	}
+	if o.Program, err = grade.Python(module, o.Dir); err != nil {
+		cleanup()
+		return o, nil, err
+	}
+	return o, cleanup, nil
+}

@@ -1,0 +1,55 @@
+# The Python side of leaselab grade's protocol: it imports the student's
+# module and answers one JSON request a line on standard input with one JSON
+# answer a line on standard output. The student's own output on standard
+# output breaks the protocol and is reported; standard error is theirs.
+import importlib.util
+import json
+import os
+import sys
+import traceback
+
+FUNCTIONS = ("init_db", "enqueue", "state", "claim", "renew", "complete", "release", "claim_many")
+
+
+def answer(out, obj):
+    out.write(json.dumps(obj) + "\n")
+    out.flush()
+
+
+def main():
+    out = sys.stdout
+    path = sys.argv[1]
+    sys.path.insert(0, os.path.dirname(path))  # the student's own helper modules
+    try:
+        spec = importlib.util.spec_from_file_location("student", path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["student"] = mod
+        spec.loader.exec_module(mod)
+    except BaseException as e:  # the student's import failed: say why and stop
+        answer(out, {"error": type(e).__name__, "message": traceback.format_exc(limit=-3)})
+        return
+    missing = [f for f in FUNCTIONS if not callable(getattr(mod, f, None))]
+    answer(out, {"ready": True, "missing": missing})
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        req = json.loads(line)
+        fn = getattr(mod, req["fn"], None)
+        if not callable(fn):
+            answer(out, {"error": "AttributeError", "message": "student.py defines no " + req["fn"]})
+            continue
+        try:
+            ret = fn(*req["args"])
+        except Exception as e:  # a ValueError of the student's own kind is still one
+            kind = "ValueError" if isinstance(e, ValueError) else type(e).__name__
+            answer(out, {"error": kind, "message": str(e)})
+            continue
+        try:
+            answer(out, {"return": ret})
+        except (TypeError, ValueError) as e:
+            answer(out, {"error": "TypeError", "message": "the return value is not JSON: " + str(e)})
+
+
+if __name__ == "__main__":
+    main()

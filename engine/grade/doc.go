@@ -1,0 +1,87 @@
+// Package grade grades a student's own implementation of the fencing lab:
+// the functions init_db, enqueue, state, claim, renew, complete, release
+// and claim_many over a SQLite table jobs(id, owner, until, fence, result,
+// done), checked step by step against the lease contract (the reference
+// model of package engine/model, through the conformance machinery of
+// package engine/leasetest).
+//
+// # The lab's functions
+//
+// Every function takes the SQLite file's path first; time is a number of
+// ms the caller passes.
+//
+//	init_db(path)                                 make the table if it is missing; keep every row
+//	enqueue(path, job_id) -> bool                 add a job (owner NULL, until 0, fence 0, done 0);
+//	                                              False and no change if it exists
+//	state(path, job_id) -> dict | None            the row: id, owner, until, fence, result, done
+//	claim(path, job_id, owner, now, ttl) -> int | None
+//	                                              ValueError when ttl <= 0; None for a missing or
+//	                                              done job or while until > now; else owner, until =
+//	                                              now + ttl, fence + 1, and the new fence
+//	renew(path, job_id, owner, fence, now, ttl) -> bool
+//	                                              ValueError when ttl <= 0; True and until = now + ttl
+//	                                              only for the row's owner and fence, not done, until > now
+//	complete(path, job_id, owner, fence, now, result) -> bool
+//	                                              the same check; result stored and done = 1
+//	release(path, job_id, owner, fence) -> bool   for the row's owner and fence, not done: owner NULL,
+//	                                              until 0, the fence kept
+//	claim_many(path, job_id, owners, now, ttl) -> list
+//	                                              every owner's claim at once, on threads; the
+//	                                              answers in the owners' order: one fence, the rest None
+//
+// # The protocol
+//
+// The grader starts the student's program and speaks to it in lines of
+// JSON, so that it may be written in any language. The program first
+// writes one line saying it is ready, and which functions it lacks:
+//
+//	{"ready": true, "missing": []}
+//
+// (or {"error": "ImportError", "message": "..."} if it cannot start; the
+// grader then stops and says why). Then, for each request on standard
+// input, one line,
+//
+//	{"fn": "claim", "args": ["/tmp/.../jobs-3.db", "j1", "A", 1000, 500]}
+//
+// it writes one answer on standard output: the return value, or the kind
+// of exception raised (ValueError for an invalid argument):
+//
+//	{"return": 2}
+//	{"return": null}
+//	{"error": "ValueError", "message": "ttl must be positive"}
+//
+// The arguments are the function's, in its order; None is null, a dict a
+// JSON object. Standard output carries nothing else: anything else there
+// fails the test that meets it, saying what was written. Standard error
+// is the student's log, whose end is shown when the program breaks. Each
+// answer must come within a per-call limit, and the whole run within an
+// overall one: a program that hangs or exits fails the test it was in and
+// is started afresh for the next. Each test starts the program anew on a
+// fresh database file in the run's own temporary directory; between calls
+// the grader reads the table from that file itself.
+//
+// For Python, the student writes only the functions, in student.py: the
+// adapter that speaks the protocol (adapter.py, embedded) is written to
+// the run's directory and imports the module. A Go student implements Lab
+// and calls Run(t, lab) from their own go test instead: the same tests,
+// each a subtest.
+//
+// # What a run checks
+//
+// Grade plays, each on a fresh program and database: the lab's eight steps
+// in order (each a timeline of calls before, at and after every boundary
+// of its function, with the checks a timeline cannot write: a negative
+// ttl, claim_many with eight owners on threads, many rounds); every library
+// story the lab's functions can tell; each mutant's distinguishing
+// timeline, found by the explorer (package engine/explore), in a build
+// with the mutants tag; two processes claiming one job at once, many
+// rounds; and a bounded random search for a sequence of calls
+// on which the program and the contract disagree, shrunk to the shortest.
+//
+// After each call the answer and the table are compared with the
+// contract's. How the lab's answers map onto the engine's (a refusal's
+// reason, the columns the lab lacks) is labQueue's doc. A Failure names
+// the call as Python writes it, the contract's answer and the student's,
+// both tables, and a timeline that reproduces it, which leaselab check
+// replays on the engine.
+package grade

@@ -1,0 +1,306 @@
+package grade
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/leasetest"
+)
+
+// stepExtras are the checks of a step that a timeline cannot write: a
+// negative ttl, and claim_many's threads, many rounds of eight owners (a
+// claim whose read and write are not one transaction lets two win in a
+// few).
+var stepExtras = map[string]func(g *grader) func(ctx context.Context, q *labQueue) (*Failure, error){
+	"claim": func(*grader) func(context.Context, *labQueue) (*Failure, error) {
+		return func(ctx context.Context, q *labQueue) (*Failure, error) {
+			return lockstep(ctx, q, "negative ttl",
+				func() { q.Enqueue(ctx, engine.NewJob{ID: "j1"}) },
+				func() { q.Claim(ctx, "j1", "A", 0, -5) },
+				func() { q.Claim(ctx, "j1", "A", 0, 1000) },
+			)
+		}
+	},
+	"renew": func(*grader) func(context.Context, *labQueue) (*Failure, error) {
+		return func(ctx context.Context, q *labQueue) (*Failure, error) {
+			l := engine.Lease{JobID: "j1", Owner: "A", Token: 1, Qty: 1}
+			return lockstep(ctx, q, "negative ttl",
+				func() { q.Enqueue(ctx, engine.NewJob{ID: "j1"}) },
+				func() { q.Claim(ctx, "j1", "A", 0, 1000) },
+				func() { q.Renew(ctx, l, 10, -1) },
+				func() { q.Renew(ctx, l, 10, 1000) },
+			)
+		}
+	},
+	"claim_many": func(g *grader) func(context.Context, *labQueue) (*Failure, error) {
+		return func(ctx context.Context, q *labQueue) (*Failure, error) {
+			return claimManyRounds(ctx, q, g.o.Rounds, len(owners))
+		}
+	},
+}
+
+// lockstep makes each call on the student's code (and so on the contract)
+// and compares the answer and the table after it.
+func lockstep(ctx context.Context, q *labQueue, where string, calls ...func()) (*Failure, error) {
+	for i, c := range calls {
+		c()
+		if f, err := q.compare(ctx, fmt.Sprintf("%s, call %d", where, i+1)); f != nil || err != nil {
+			return f, err
+		}
+	}
+	return nil, nil
+}
+
+// compare holds the last call's answer and the table to the contract's.
+func (q *labQueue) compare(ctx context.Context, where string) (*Failure, error) {
+	want := q.shadow.Jobs()
+	got, err := q.Jobs(ctx)
+	f := &Failure{Where: where, Call: q.last.Call, Want: q.last.Want, Got: q.last.Got, WantRows: want, GotRows: got, Broken: q.p.broken}
+	switch {
+	case q.p.broken != nil:
+		return f, nil
+	case err != nil:
+		f.Detail = err.Error()
+		return f, nil
+	case !agree(q.last.Want, q.last.Got):
+		return f, nil
+	case !slices.Equal(want, got):
+		f.Detail = "the answers agree, the tables differ"
+		return f, nil
+	}
+	return nil, nil
+}
+
+// agree: the student's answer is the contract's (an exception of the same
+// kind, whatever its message).
+func agree(want, got string) bool {
+	if strings.HasPrefix(want, "raise ") {
+		return got == want || strings.HasPrefix(got, want+":")
+	}
+	return want == got
+}
+
+// owners are the contenders of a claim_many.
+var owners = []string{"A", "B", "C", "D", "E", "F", "G", "H"}
+
+// claimManyRounds calls claim_many with n contenders on a fresh job, rounds
+// times: the answer must list a fence for exactly one of them, None for
+// the rest, in input order; the table must show that one as the owner.
+// Then it calls it again while that lease stands: every answer is None.
+func claimManyRounds(ctx context.Context, q *labQueue, rounds, n int) (*Failure, error) {
+	who := owners[:n]
+	for r := range rounds {
+		job := fmt.Sprintf("m%d", r+1)
+		where := fmt.Sprintf("round %d", r+1)
+		if _, err := q.Enqueue(ctx, engine.NewJob{ID: job}); err != nil && q.p.broken != nil {
+			return nil, err
+		}
+		for i, now := range []int64{0, 500} {
+			a, err := q.raw(ctx, "", "claim_many", q.path, job, who, now, 1000)
+			if err != nil {
+				return nil, err
+			}
+			var got []*int64
+			q.last.Want = manyWant(who, i == 0)
+			f := &Failure{Where: where, Call: q.last.Call, Want: q.last.Want, Got: q.last.Got}
+			if a.Error != "" || json.Unmarshal(a.Return, &got) != nil || len(got) != n {
+				f.Detail = fmt.Sprintf("claim_many must answer a list of %d, one per owner in input order", n)
+				return f, nil
+			}
+			winner := ""
+			for k, v := range got {
+				if v != nil {
+					if winner != "" || *v != 1 || i == 1 {
+						f.Detail = "exactly one owner may win a new job, with fence 1, and none while its lease stands"
+						return f, nil
+					}
+					winner = who[k]
+				}
+			}
+			if i == 0 {
+				if winner == "" {
+					f.Detail = "one owner must win a new job"
+					return f, nil
+				}
+				q.shadow.Claim(job, winner, now, 1000)
+			}
+			q.last.Want = q.last.Got // the answer is as it must be; now the table
+			if f, err := q.compare(ctx, where); f != nil || err != nil {
+				if f != nil {
+					f.Call, f.Want, f.Got = q.last.Call, q.last.Want, q.last.Got
+				}
+				return f, err
+			}
+		}
+	}
+	return nil, nil
+}
+
+// manyWant is what claim_many answers, with the winner left open.
+func manyWant(who []string, first bool) string {
+	if !first {
+		return "[" + strings.TrimSuffix(strings.Repeat("None, ", len(who)), ", ") + "]"
+	}
+	return fmt.Sprintf("a list of %d: 1 for exactly one owner, None for the others", len(who))
+}
+
+// raceProcesses runs the program twice over one database file; each round
+// both claim one fresh job at the same instant, and exactly one may win.
+func (g *grader) raceProcesses(ctx context.Context) (*Failure, error) {
+	return g.withQueue(ctx, func(ctx context.Context, q *labQueue) (*Failure, error) {
+		other, err := g.start(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer other.close()
+		ps := []*process{q.p, other}
+		for r := range g.o.Rounds {
+			job := fmt.Sprintf("p%d", r+1)
+			if _, err := q.Enqueue(ctx, engine.NewJob{ID: job}); err != nil && q.p.broken != nil {
+				return nil, err
+			}
+			var (
+				wg      sync.WaitGroup
+				answers [2]answer
+				errs    [2]error
+			)
+			for i, p := range ps {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					answers[i], errs[i] = p.call(ctx, "claim", q.path, job, owners[i], int64(0), int64(1000))
+				}()
+			}
+			wg.Wait()
+			call := fmt.Sprintf("claim(path, %q, \"A\", 0, 1000) and claim(path, %q, \"B\", 0, 1000) in two processes at once", job, job)
+			f := &Failure{Where: fmt.Sprintf("round %d", r+1), Call: call, Want: "1 from one process, None from the other"}
+			for _, err := range errs {
+				if err != nil {
+					return nil, err
+				}
+			}
+			f.Got = pyJSON(answers[0].Return) + " and " + pyJSON(answers[1].Return)
+			wins := 0
+			for _, a := range answers {
+				if a.Error != "" {
+					f.Got = "raise " + a.Error + ": " + a.Message
+					return f, nil
+				}
+				if string(a.Return) != "null" {
+					wins++
+				}
+			}
+			if wins != 1 {
+				f.Detail = "the read and the write of a claim must be one transaction (BEGIN IMMEDIATE), or both processes win"
+				f.GotRows, _ = q.Jobs(ctx)
+				return f, nil
+			}
+		}
+		return nil, nil
+	})
+}
+
+// search runs random sequences beside the contract (leasetest.Sequences)
+// on one program, a fresh database each, and reports the shortest that
+// differs.
+func (g *grader) search(ctx context.Context) (*Failure, error) {
+	p, err := g.start(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer p.close()
+	fresh := func() (*labQueue, error) { return newLabQueue(ctx, p, g.dbPath()) }
+	d, err := leasetest.Sequences(ctx, func() (leasetest.Queue, error) { return fresh() },
+		leasetest.SequenceOptions{Seed: g.o.Seed, Sequences: g.o.Sequences, Calls: 30, Plain: true})
+	if err != nil || d == nil {
+		if p.broken != nil {
+			return nil, p.broken
+		}
+		return nil, err
+	}
+	// Play the shortest sequence once more, to say its last call in the
+	// lab's terms.
+	q, err := fresh()
+	if err != nil {
+		return nil, err
+	}
+	defer q.Close()
+	for _, c := range d.Sequence {
+		apply(ctx, q, c)
+	}
+	f := failureOf(d, q)
+	f.Timeline = sequenceTimeline(d.Sequence, f)
+	return f, nil
+}
+
+// apply makes c on q.
+func apply(ctx context.Context, q leasetest.Queue, c leasetest.Call) {
+	switch c.Op {
+	case engine.OpEnqueue:
+		q.Enqueue(ctx, c.New)
+	case engine.OpState:
+		q.Get(ctx, c.Job)
+	case engine.OpClaim:
+		q.Claim(ctx, c.Job, c.Owner, c.Now, c.TTL)
+	case engine.OpClaimNext:
+		q.ClaimNext(ctx, c.Owner, c.Now, c.TTL)
+	case engine.OpRenew:
+		q.Renew(ctx, c.Lease, c.Now, c.TTL)
+	case engine.OpComplete:
+		q.Complete(ctx, c.Lease, c.Now, c.Result)
+	case engine.OpRelease:
+		q.Release(ctx, c.Lease)
+	}
+}
+
+// sequenceTimeline writes calls as a timeline the engine replays: each
+// call a step at its instant, presenting its token; a job never enqueued
+// is enqueued at the end, so that the timeline may name it.
+func sequenceTimeline(calls []leasetest.Call, f *Failure) string {
+	var b strings.Builder
+	b.WriteString("# The shortest sequence of calls on which your code and the contract differ\n")
+	known, named := map[string]bool{}, []string{}
+	name := func(j string) string {
+		if !known[j] && !slices.Contains(named, j) {
+			named = append(named, j)
+		}
+		return j
+	}
+	var now int64
+	for i, c := range calls {
+		if c.Op != engine.OpRelease {
+			now = max(now, c.Now)
+		}
+		if i == len(calls)-1 {
+			fmt.Fprintf(&b, "# Here your code answered %s where the contract answers %s.\n", f.Got, f.Want)
+		}
+		switch c.Op {
+		case engine.OpEnqueue:
+			known[c.New.ID] = true
+			fmt.Fprintf(&b, "%dms admin enqueue %s\n", now, c.New.ID)
+		case engine.OpState:
+			fmt.Fprintf(&b, "%dms admin state %s\n", now, name(c.Job))
+		case engine.OpClaim:
+			fmt.Fprintf(&b, "%dms %s claim %s ttl=%d\n", now, c.Owner, name(c.Job), c.TTL)
+		case engine.OpClaimNext:
+			fmt.Fprintf(&b, "%dms %s claim ttl=%d\n", now, c.Owner, c.TTL)
+		case engine.OpRenew:
+			fmt.Fprintf(&b, "%dms %s renew %s ttl=%d token=%d\n", now, c.Lease.Owner, name(c.Lease.JobID), c.TTL, c.Lease.Token)
+		case engine.OpComplete:
+			fmt.Fprintf(&b, "%dms %s complete %s token=%d result=%s\n", now, c.Lease.Owner, name(c.Lease.JobID), c.Lease.Token, c.Result)
+		case engine.OpRelease:
+			fmt.Fprintf(&b, "%dms %s release %s token=%d\n", now, c.Lease.Owner, name(c.Lease.JobID), c.Lease.Token)
+		}
+	}
+	for _, j := range named {
+		if !known[j] {
+			fmt.Fprintf(&b, "%dms admin enqueue %s  # only so that the timeline may name it\n", now, j)
+		}
+	}
+	return b.String()
+}

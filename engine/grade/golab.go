@@ -1,0 +1,172 @@
+package grade
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+)
+
+// Lab is the fencing lab's functions in Go, for a student who writes them
+// in Go and grades them from their own go test with Run. The arguments and
+// answers are the Python functions' (see the package doc): a nil fence is
+// None, and an error that wraps ErrValue is the ValueError of an invalid
+// argument. State answers nil for no row, else the row's columns by name.
+type Lab interface {
+	InitDB(path string) error
+	Enqueue(path, jobID string) (bool, error)
+	State(path, jobID string) (map[string]any, error)
+	Claim(path, jobID, owner string, now, ttl int64) (*int64, error)
+	Renew(path, jobID, owner string, fence, now, ttl int64) (bool, error)
+	Complete(path, jobID, owner string, fence, now int64, result string) (bool, error)
+	Release(path, jobID, owner string, fence int64) (bool, error)
+	ClaimMany(path, jobID string, owners []string, now, ttl int64) ([]*int64, error)
+}
+
+// ErrValue is the lab's ValueError: a Lab's error that wraps it is an
+// invalid argument.
+var ErrValue = errors.New("ValueError")
+
+// Run grades lab from a go test: each of Grade's tests is a subtest of t,
+// failing with the call, both answers and both tables.
+func Run(t *testing.T, lab Lab) {
+	t.Helper()
+	dir, err := TempDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	r, err := Grade(t.Context(), Options{Lab: lab, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, test := range r.Tests {
+		t.Run(test.Name, func(t *testing.T) {
+			switch {
+			case test.Skipped != "":
+				t.Skip(test.Skipped)
+			case test.Failure != nil:
+				t.Errorf("%s\n%s", test.Failure.Where, FailureText(test.Failure))
+			}
+		})
+	}
+}
+
+// callLab makes one call on a Go Lab as the protocol would, within the
+// per-call limit; a panic is the program's exit.
+func (p *process) callLab(ctx context.Context, fn string, args []any) (answer, error) {
+	what := callText(fn, args)
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return answer{}, err
+	}
+	var in []json.RawMessage
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return answer{}, err
+	}
+	type result struct {
+		a     answer
+		panic any
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if v := recover(); v != nil {
+				done <- result{panic: v}
+			}
+		}()
+		done <- result{a: dispatch(p.lab, fn, in)}
+	}()
+	t := time.NewTimer(p.callMax)
+	defer t.Stop()
+	select {
+	case r := <-done:
+		if r.panic != nil {
+			return answer{}, p.fail(&Broken{Kind: "exit", Call: what, Message: fmt.Sprintf("panic: %v", r.panic)})
+		}
+		return r.a, nil
+	case <-t.C:
+		return answer{}, p.fail(&Broken{Kind: "hang", Call: what, Message: fmt.Sprintf("no answer within %v: the code hangs", p.callMax)})
+	case <-ctx.Done():
+		return answer{}, p.fail(&Broken{Kind: "hang", Call: what, Message: "the overall time limit ran out"})
+	}
+}
+
+// dispatch calls fn on lab with the JSON arguments in.
+func dispatch(lab Lab, fn string, in []json.RawMessage) answer {
+	var (
+		path, job, owner, result string
+		now, ttl, fence          int64
+		owners                   []string
+		ret                      any
+		err                      error
+	)
+	args := func(ptrs ...any) bool {
+		if len(in) != len(ptrs) {
+			return false
+		}
+		for i, p := range ptrs {
+			if json.Unmarshal(in[i], p) != nil {
+				return false
+			}
+		}
+		return true
+	}
+	ok := true
+	switch fn {
+	case "init_db":
+		if ok = args(&path); ok {
+			err = lab.InitDB(path)
+		}
+	case "enqueue":
+		if ok = args(&path, &job); ok {
+			ret, err = lab.Enqueue(path, job)
+		}
+	case "state":
+		if ok = args(&path, &job); ok {
+			var row map[string]any
+			row, err = lab.State(path, job)
+			if row != nil {
+				ret = row
+			}
+		}
+	case "claim":
+		if ok = args(&path, &job, &owner, &now, &ttl); ok {
+			ret, err = lab.Claim(path, job, owner, now, ttl)
+		}
+	case "renew":
+		if ok = args(&path, &job, &owner, &fence, &now, &ttl); ok {
+			ret, err = lab.Renew(path, job, owner, fence, now, ttl)
+		}
+	case "complete":
+		if ok = args(&path, &job, &owner, &fence, &now, &result); ok {
+			ret, err = lab.Complete(path, job, owner, fence, now, result)
+		}
+	case "release":
+		if ok = args(&path, &job, &owner, &fence); ok {
+			ret, err = lab.Release(path, job, owner, fence)
+		}
+	case "claim_many":
+		if ok = args(&path, &job, &owners, &now, &ttl); ok {
+			ret, err = lab.ClaimMany(path, job, owners, now, ttl)
+		}
+	default:
+		return answer{Error: "AttributeError", Message: "no function " + fn}
+	}
+	switch {
+	case !ok:
+		return answer{Error: "TypeError", Message: "the arguments of " + fn + " do not fit"}
+	case errors.Is(err, ErrValue):
+		return answer{Error: "ValueError", Message: err.Error()}
+	case err != nil:
+		return answer{Error: "error", Message: err.Error()}
+	}
+	raw, jerr := json.Marshal(ret)
+	if jerr != nil {
+		return answer{Error: "TypeError", Message: "the return value is not JSON: " + jerr.Error()}
+	}
+	return answer{Return: raw}
+}

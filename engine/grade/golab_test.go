@@ -1,0 +1,181 @@
+package grade_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/leaselab/leaselab/engine/grade"
+	"github.com/leaselab/leaselab/engine/sqlitedb"
+)
+
+// goLab is the fencing lab in Go over the lab's table, as a Go student
+// writes it; claimBoundary >= makes it the wrong fragment of step 4.
+type goLab struct {
+	mu            sync.Mutex
+	dbs           map[string]*sql.DB
+	claimBoundary bool
+}
+
+func (l *goLab) db(path string) (*sql.DB, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if db := l.dbs[path]; db != nil {
+		return db, nil
+	}
+	db, err := sqlitedb.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if l.dbs == nil {
+		l.dbs = map[string]*sql.DB{}
+	}
+	l.dbs[path] = db
+	return db, nil
+}
+
+func (l *goLab) close() {
+	for _, db := range l.dbs {
+		db.Close()
+	}
+}
+
+func (l *goLab) exec(path, q string, args ...any) (bool, error) {
+	db, err := l.db(path)
+	if err != nil {
+		return false, err
+	}
+	r, err := db.Exec(q, args...)
+	if err != nil {
+		return false, err
+	}
+	n, err := r.RowsAffected()
+	return n == 1, err
+}
+
+func (l *goLab) InitDB(path string) error {
+	_, err := l.exec(path, `CREATE TABLE IF NOT EXISTS jobs(id TEXT PRIMARY KEY, owner TEXT, until REAL NOT NULL DEFAULT 0,
+		fence INTEGER NOT NULL DEFAULT 0, result TEXT, done INTEGER NOT NULL DEFAULT 0)`)
+	return err
+}
+
+func (l *goLab) Enqueue(path, id string) (bool, error) {
+	return l.exec(path, "INSERT OR IGNORE INTO jobs(id) VALUES (?)", id)
+}
+
+func (l *goLab) State(path, id string) (map[string]any, error) {
+	db, err := l.db(path)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		owner, result sql.NullString
+		until         float64
+		fence, done   int64
+	)
+	err = db.QueryRow("SELECT owner, until, fence, result, done FROM jobs WHERE id=?", id).Scan(&owner, &until, &fence, &result, &done)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	row := map[string]any{"id": id, "owner": nil, "until": until, "fence": fence, "result": nil, "done": done}
+	if owner.Valid {
+		row["owner"] = owner.String
+	}
+	if result.Valid {
+		row["result"] = result.String
+	}
+	return row, nil
+}
+
+func (l *goLab) Claim(path, id, owner string, now, ttl int64) (*int64, error) {
+	if ttl <= 0 {
+		return nil, fmt.Errorf("%w: ttl %d", grade.ErrValue, ttl)
+	}
+	db, err := l.db(path)
+	if err != nil {
+		return nil, err
+	}
+	tx, err := db.BeginTx(context.Background(), nil) // BEGIN IMMEDIATE
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	var (
+		until       float64
+		fence, done int64
+	)
+	err = tx.QueryRow("SELECT until, fence, done FROM jobs WHERE id=?", id).Scan(&until, &fence, &done)
+	held := until > float64(now)
+	if l.claimBoundary {
+		held = until >= float64(now)
+	}
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case done != 0 || held:
+		return nil, nil
+	}
+	fence++
+	if _, err := tx.Exec("UPDATE jobs SET owner=?, until=?, fence=? WHERE id=?", owner, now+ttl, fence, id); err != nil {
+		return nil, err
+	}
+	return &fence, tx.Commit()
+}
+
+func (l *goLab) Renew(path, id, owner string, fence, now, ttl int64) (bool, error) {
+	if ttl <= 0 {
+		return false, fmt.Errorf("%w: ttl %d", grade.ErrValue, ttl)
+	}
+	return l.exec(path, "UPDATE jobs SET until=? WHERE id=? AND owner=? AND fence=? AND done=0 AND until>?", now+ttl, id, owner, fence, now)
+}
+
+func (l *goLab) Complete(path, id, owner string, fence, now int64, result string) (bool, error) {
+	return l.exec(path, "UPDATE jobs SET result=?, done=1 WHERE id=? AND owner=? AND fence=? AND done=0 AND until>?", result, id, owner, fence, now)
+}
+
+func (l *goLab) Release(path, id, owner string, fence int64) (bool, error) {
+	return l.exec(path, "UPDATE jobs SET owner=NULL, until=0 WHERE id=? AND owner=? AND fence=? AND done=0", id, owner, fence)
+}
+
+func (l *goLab) ClaimMany(path, id string, owners []string, now, ttl int64) ([]*int64, error) {
+	out := make([]*int64, len(owners))
+	errs := make([]error, len(owners))
+	var wg sync.WaitGroup
+	for i, o := range owners {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i], errs[i] = l.Claim(path, id, o, now, ttl)
+		}()
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
+}
+
+func TestRun_GradesAGoLab(t *testing.T) {
+	lab := &goLab{}
+	t.Cleanup(lab.close)
+	grade.Run(t, lab)
+}
+
+func TestGrade_FailsAGoLabAtItsWrongBoundary(t *testing.T) {
+	lab := &goLab{claimBoundary: true}
+	t.Cleanup(lab.close)
+	r, err := grade.Grade(t.Context(), grade.Options{Lab: lab, Dir: tempDir(t), FailFast: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := r.First()
+	if first == nil || first.Name != "step 4: claim" || !strings.HasPrefix(first.Failure.Call, `claim(path, "j1"`) {
+		t.Fatalf("got %+v; want step 4 failing at a claim", first)
+	}
+}

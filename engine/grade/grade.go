@@ -1,0 +1,330 @@
+package grade
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/leasetest"
+	"github.com/leaselab/leaselab/engine/timeline"
+)
+
+//go:embed steps/*.tl
+var stepFiles embed.FS
+
+// Options are a grading run's program and bounds.
+type Options struct {
+	// Program starts the student's program (Python for a Python module);
+	// Lab, when not nil, is a Go student's functions instead.
+	Program Program
+	Lab     Lab
+	// Dir is a fresh directory for the run's database files.
+	Dir string
+	// CallTimeout bounds each answer (0: 5 s); TotalTimeout the whole run
+	// (0: 120 s).
+	CallTimeout, TotalTimeout time.Duration
+	// Sequences is how many random call sequences the search tries (0:
+	// 120); Seed chooses them.
+	Sequences int
+	Seed      uint64
+	// Rounds is how many rounds each race runs (0: 50): claim_many's in
+	// step 8, and two processes'.
+	Rounds int
+	// FailFast stops at the first failed test; the tests after it are
+	// not in the report.
+	FailFast bool
+	// Progress, if not nil, hears each test's name as it starts.
+	Progress func(name string)
+}
+
+func (o *Options) defaults() {
+	if o.CallTimeout <= 0 {
+		o.CallTimeout = 5 * time.Second
+	}
+	if o.TotalTimeout <= 0 {
+		o.TotalTimeout = 120 * time.Second
+	}
+	if o.Sequences <= 0 {
+		o.Sequences = 120
+	}
+	if o.Rounds <= 0 {
+		o.Rounds = 50
+	}
+}
+
+// Test is one graded test: a step of the lab, a library story, a
+// mutant's timeline, a race or the search.
+type Test struct {
+	Name string
+	// Skipped says why the test did not run; "" when it ran.
+	Skipped string
+	// Failure is nil when the test passed.
+	Failure *Failure
+	// Elapsed is how long it ran.
+	Elapsed time.Duration
+}
+
+// Failure is where the student's code parted from the contract.
+type Failure struct {
+	// Where is the timeline's NAME:LINE, "call N" of a random sequence, or
+	// "round N" of a race.
+	Where string
+	// Call is the lab's call as Python writes it; Want the contract's
+	// answer, Got the student's ("raise ValueError", "None", "True", ...).
+	Call, Want, Got string
+	// Detail says more: the engine's terms of the difference, a broken
+	// invariant, the shortest sequence.
+	Detail string
+	// WantRows and GotRows are the table after the call, the contract's
+	// and the student's (read from their file).
+	WantRows, GotRows []engine.Job
+	// Timeline reproduces the difference on the engine (leaselab check
+	// replays it); "" when none can.
+	Timeline string
+	// Broken is set when the program hung, exited or wrote to standard
+	// output.
+	Broken *Broken
+}
+
+// Report is a grading run's result.
+type Report struct {
+	Tests []Test
+	// Missing are the lab's functions the module does not define.
+	Missing []string
+	// Elapsed is how long the run took.
+	Elapsed time.Duration
+}
+
+// Passed reports whether every test that ran passed.
+func (r *Report) Passed() bool { return r.First() == nil }
+
+// First is the first failed test, or nil.
+func (r *Report) First() *Test {
+	for i := range r.Tests {
+		if r.Tests[i].Failure != nil {
+			return &r.Tests[i]
+		}
+	}
+	return nil
+}
+
+// grader is one run.
+type grader struct {
+	o    Options
+	seq  int
+	miss []string
+}
+
+// Grade grades the program of o: the lab's eight steps in order, every
+// library story the lab's functions can tell, each mutant's
+// distinguishing timeline (in a build with mutants), two races (claim_many
+// on threads in step 8; two processes claiming one job) and a bounded random search
+// for a sequence of calls on which the program and the contract disagree,
+// shortest first. Each test starts the program afresh, on a fresh
+// database file in o.Dir. The error is a *Broken when the program cannot
+// start or load (nothing was graded), or the context's.
+func Grade(ctx context.Context, o Options) (*Report, error) {
+	o.defaults()
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, o.TotalTimeout)
+	defer cancel()
+	g := &grader{o: o}
+	p, err := g.start(ctx)
+	if err != nil {
+		return nil, err
+	}
+	g.miss = p.missing
+	p.close()
+	r := &Report{Missing: g.miss}
+	for _, t := range g.tests() {
+		if o.Progress != nil {
+			o.Progress(t.name)
+		}
+		test, began := Test{Name: t.name}, time.Now()
+		switch {
+		case t.skip != "":
+			test.Skipped = t.skip
+		case ctx.Err() != nil:
+			test.Failure = &Failure{Broken: &Broken{Kind: "hang", Message: fmt.Sprintf("the overall time limit (%v) ran out before this test", o.TotalTimeout)}}
+		default:
+			f, err := t.run(ctx)
+			if err != nil {
+				var b *Broken
+				if !errors.As(err, &b) {
+					return nil, err
+				}
+				f = &Failure{Broken: b, Call: b.Call}
+			}
+			test.Failure = f
+		}
+		test.Elapsed = time.Since(began)
+		r.Tests = append(r.Tests, test)
+		if o.FailFast && test.Failure != nil {
+			break
+		}
+	}
+	r.Elapsed = time.Since(start)
+	return r, nil
+}
+
+type testCase struct {
+	name, skip string
+	run        func(ctx context.Context) (*Failure, error)
+}
+
+func (g *grader) start(ctx context.Context) (*process, error) {
+	if g.o.Lab != nil {
+		return &process{lab: g.o.Lab, callMax: g.o.CallTimeout}, nil
+	}
+	return start(ctx, g.o.Program, g.o.CallTimeout)
+}
+
+// dbPath is a fresh database file's path.
+func (g *grader) dbPath() string {
+	g.seq++
+	return filepath.Join(g.o.Dir, "jobs-"+strconv.Itoa(g.seq)+".db")
+}
+
+// stepNames are the lab's steps, in order, and the function each
+// introduces.
+var stepNames = []string{"init_db", "enqueue", "state", "claim", "renew", "complete", "release", "claim_many"}
+
+func (g *grader) tests() []testCase {
+	var ts []testCase
+	for i, fn := range stepNames {
+		name := fmt.Sprintf("step %d: %s", i+1, fn)
+		file := fmt.Sprintf("steps/%d-%s.tl", i+1, strings.ReplaceAll(fn, "_", "-"))
+		src, err := stepFiles.ReadFile(file)
+		if err != nil {
+			panic(err) // embedded: a missing step is a build's mistake
+		}
+		ts = append(ts, testCase{name: name, run: func(ctx context.Context) (*Failure, error) {
+			if f, err := g.timeline(ctx, path.Base(file), string(src)); f != nil || err != nil {
+				return f, err
+			}
+			if extra := stepExtras[fn]; extra != nil {
+				return g.withQueue(ctx, extra(g))
+			}
+			return nil, nil
+		}})
+	}
+	for _, name := range timeline.LibraryNames() {
+		tl, err := timeline.LoadLibrary(name)
+		if err != nil {
+			panic(err)
+		}
+		tc := testCase{name: "story: " + name}
+		if why := outsideLab(tl); why != "" {
+			tc.skip = why
+		} else {
+			src, err := timeline.LibrarySource(name)
+			if err != nil {
+				panic(err)
+			}
+			tc.run = func(ctx context.Context) (*Failure, error) { return g.timeline(ctx, name, src) }
+		}
+		ts = append(ts, tc)
+	}
+	ts = append(ts, g.mutantTests()...)
+	ts = append(ts,
+		testCase{name: "race: two processes claim one job", run: g.raceProcesses},
+		testCase{name: "search: random calls beside the contract", run: g.search},
+	)
+	return ts
+}
+
+// outsideLab says why a story cannot be told with the lab's functions, ""
+// when it can.
+func outsideLab(tl *timeline.Timeline) string {
+	for _, j := range tl.Jobs {
+		if j.Qty > 1 || j.Deadline != 0 || j.MaxAttempts != 0 {
+			return "its jobs have a quantity, a deadline or an attempts budget, which the lab's table has no column for"
+		}
+	}
+	for _, s := range tl.Steps {
+		switch s.Verb {
+		case timeline.VerbDeliver, timeline.VerbWrite, timeline.VerbRead, timeline.VerbSend:
+			return "its " + string(s.Verb) + " steps are not one of the lab's functions"
+		case timeline.VerbEnqueue:
+			if s.Qty > 1 || s.Deadline != 0 || s.MaxAttempts != 0 {
+				return "its jobs have a quantity, a deadline or an attempts budget, which the lab's table has no column for"
+			}
+		}
+	}
+	return ""
+}
+
+// Timeline plays one timeline's text, called name, on o's program (a
+// fresh one, on a fresh database in o.Dir) beside the contract: nil when
+// the program answered every call and held every row as the contract
+// does. The error is for a text that does not parse, a program that
+// cannot start, or a timeline the lab's functions cannot tell.
+func Timeline(ctx context.Context, o Options, name, src string) (*Failure, error) {
+	o.defaults()
+	tl, err := timeline.Parse(name, src)
+	if err != nil {
+		return nil, err
+	}
+	if why := outsideLab(tl); why != "" {
+		return nil, fmt.Errorf("%s: the lab's functions cannot tell it: %s", name, why)
+	}
+	g := &grader{o: o}
+	f, err := g.timeline(ctx, name, src)
+	var b *Broken
+	if errors.As(err, &b) {
+		return &Failure{Broken: b, Call: b.Call}, nil
+	}
+	return f, err
+}
+
+// timeline plays src on a fresh program and database beside the contract.
+func (g *grader) timeline(ctx context.Context, name, src string) (*Failure, error) {
+	tl, err := timeline.Parse(name, src)
+	if err != nil {
+		return nil, err
+	}
+	var f *Failure
+	_, err = g.withQueue(ctx, func(ctx context.Context, q *labQueue) (*Failure, error) {
+		d, err := leasetest.Timeline(ctx, tl, q)
+		if err != nil || d == nil {
+			return nil, err
+		}
+		f = failureOf(d, q)
+		f.Timeline = src
+		return f, nil
+	})
+	return f, err
+}
+
+// withQueue runs fn on a fresh program over a fresh database.
+func (g *grader) withQueue(ctx context.Context, fn func(ctx context.Context, q *labQueue) (*Failure, error)) (*Failure, error) {
+	p, err := g.start(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer p.close()
+	q, err := newLabQueue(ctx, p, g.dbPath())
+	if err != nil {
+		return nil, err
+	}
+	defer q.Close()
+	return fn(ctx, q)
+}
+
+// failureOf is a leasetest Difference in the lab's terms.
+func failureOf(d *leasetest.Difference, q *labQueue) *Failure {
+	f := &Failure{Where: d.Where, Call: q.last.Call, Want: q.last.Want, Got: q.last.Got,
+		WantRows: d.WantRows, GotRows: d.GotRows, Broken: q.p.broken}
+	if f.Want == "" {
+		f.Want = d.Want
+	}
+	f.Detail = "in the engine's terms: " + d.Summary()
+	return f
+}

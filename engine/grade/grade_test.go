@@ -1,0 +1,241 @@
+package grade_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/leaselab/leaselab/engine/grade"
+)
+
+// needPython skips without python3, except in CI, where it fails. It
+// skips in a mutant run too: the grader compares with the model, which no
+// mutant run changes, so the Python students' tests prove nothing there.
+func needPython(t *testing.T) {
+	t.Helper()
+	if os.Getenv("LEASELAB_MUTANT") != "" {
+		t.Skip("the grader compares with the model, which a mutant run does not change")
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("python3 is needed to grade the Python adapter's students: install it (.ci/need-sites installs it)")
+		}
+		t.Skip("python3 is not installed: the grader's Python tests need it")
+	}
+}
+
+// gradeFile grades the module at path, stopping at the first failure.
+func gradeFile(t *testing.T, path string, o grade.Options) (*grade.Report, error) {
+	t.Helper()
+	dir := tempDir(t)
+	prog, err := grade.Python(path, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Program, o.Dir = prog, dir
+	if o.CallTimeout == 0 {
+		o.CallTimeout = 5 * time.Second
+	}
+	return grade.Grade(context.Background(), o)
+}
+
+// variant writes testdata/correct.py with old replaced by new (exactly
+// once) as a module in a temporary directory.
+func variant(t *testing.T, old, new string) string {
+	t.Helper()
+	src, err := os.ReadFile("testdata/correct.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(src), old) != 1 {
+		t.Fatalf("the fragment %q is not in correct.py exactly once", old)
+	}
+	path := filepath.Join(t.TempDir(), "student.py")
+	if err := os.WriteFile(path, []byte(strings.Replace(string(src), old, new, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestRun_PassesACorrectImplementation(t *testing.T) {
+	needPython(t)
+	r, err := gradeFile(t, "testdata/correct.py", grade.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first := r.First(); first != nil {
+		t.Fatalf("%s failed:\n%s", first.Name, grade.FailureText(first.Failure))
+	}
+	ran := 0
+	for _, test := range r.Tests {
+		if test.Skipped == "" {
+			ran++
+		}
+	}
+	if ran < 8+6+2 {
+		t.Errorf("only %d tests ran; want the 8 steps, at least 6 stories, the race and the search", ran)
+	}
+}
+
+// The lab's wrong fragments, and the other mistakes a student makes: each
+// must fail at the step that introduces its function, naming the call.
+func TestRun_FailsEachWrongFragmentAtItsStep(t *testing.T) {
+	needPython(t)
+	cases := []struct {
+		name, old, new string
+		step, call     string // the failed test, and the start of the call it names
+		want, got      string
+	}{
+		{"init_db not idempotent", "CREATE TABLE IF NOT EXISTS jobs", "CREATE TABLE jobs",
+			"step 1: init_db", `init_db(path)`, "None", "raise OperationalError"},
+		{"enqueue replaces", "INSERT OR IGNORE", "INSERT OR REPLACE",
+			"step 2: enqueue", `enqueue(path, "j1")`, "False", "True"},
+		{"state answers an empty dict", "        if row is None:\n            return None\n", "        if not row:\n            return {}\n",
+			"step 3: state", `state(path, "j2")`, "None", "{}"},
+		{"claim refuses at until", "row[2] or row[0] > now", "row[2] or row[0] >= now",
+			"step 4: claim", `claim(path, "j1", "A", 0, 1000)`, "1", "None"}, // a fresh job's until is 0: >= refuses it at 0
+		{"claim takes ttl 0", "    if ttl <= 0:\n        raise ValueError(\"ttl must be positive\")\n    conn = _connect(path)\n    try:\n        conn.execute(\"BEGIN IMMEDIATE\")",
+			"    conn = _connect(path)\n    try:\n        conn.execute(\"BEGIN IMMEDIATE\")",
+			"step 4: claim", `claim(path, "j1", "A", 0, 0)`, "raise ValueError", "1"},
+		{"renew revives at until", "AND done=0 AND until>?\",\n            (now + ttl", "AND done=0 AND until>=?\",\n            (now + ttl",
+			"step 5: renew", `renew(path, "j1", "A", 1, 1999, 1000)`, "False", "True"},
+		{"renew ignores the fence", "\"UPDATE jobs SET until=? WHERE id=? AND owner=? AND fence=? AND done=0 AND until>?\",\n            (now + ttl, job_id, owner, fence, now)",
+			"\"UPDATE jobs SET until=? WHERE id=? AND owner=? AND done=0 AND until>?\",\n            (now + ttl, job_id, owner, now)",
+			"step 5: renew", `renew(path, "j1", "A", 2, 1500, 1000)`, "False", "True"},
+		{"complete overwrites a done job", "AND done=0 AND until>?\",\n            (result", "AND done>=0 AND until>?\",\n            (result",
+			"step 6: complete", `complete(path, "j1", "B", 2, 1999, "again")`, "False", "True"},
+		{"complete ignores the owner", "\"UPDATE jobs SET result=?, done=1 WHERE id=? AND owner=? AND fence=? AND done=0 AND until>?\",\n            (result, job_id, owner, fence, now)",
+			"\"UPDATE jobs SET result=?, done=1 WHERE id=? AND fence=? AND done=0 AND until>?\",\n            (result, job_id, fence, now)",
+			"step 6: complete", `complete(path, "j1", "C", 2, 1100, "C")`, "False", "True"},
+		{"complete ignores the fence", "AND owner=? AND fence=? AND done=0 AND until>?\",\n            (result, job_id, owner, fence, now)",
+			"AND owner=? AND done=0 AND until>?\",\n            (result, job_id, owner, now)",
+			"step 6: complete", `complete(path, "j2", "A", 1, 3100, "A")`, "False", "True"},
+		{"claim ignores until", "row[2] or row[0] > now", "row[2]",
+			"step 4: claim", `claim(path, "j1", "B", 999, 1000)`, "None", "2"},
+		{"release resets the fence", "SET owner=NULL, until=0 WHERE", "SET owner=NULL, until=0, fence=0 WHERE",
+			"step 7: release", `release(path, "j1", "A", 1)`, "True", "True"},
+		{"claim_many claims for the first only", "        return list(pool.map(lambda o: claim(path, job_id, o, now, ttl), owners))",
+			"        return [claim(path, job_id, owners[0], now, ttl)]",
+			"step 8: claim_many", `claim_many(path, "m1", ["A", "B", "C", "D", "E", "F", "G", "H"], 0, 1000)`, "", "[1]"},
+		{"state answers a stale copy", "def state(path, job_id):\n", "_cache = {}\n\n\ndef state(path, job_id):\n    if job_id in _cache:\n        return _cache[job_id]\n    _cache[job_id] = _state(path, job_id)\n    return _cache[job_id]\n\n\ndef _state(path, job_id):\n",
+			"step 3: state", `state(path, "j1")`, "", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each waits on its own Python processes
+			r, err := gradeFile(t, variant(t, tc.old, tc.new), grade.Options{FailFast: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			first := r.First()
+			if first == nil {
+				t.Fatal("passed; want a failure")
+			}
+			f := first.Failure
+			if first.Name != tc.step || !strings.HasPrefix(f.Call, tc.call) {
+				t.Fatalf("failed at %s, call %s; want %s, call %s\n%s", first.Name, f.Call, tc.step, tc.call, grade.FailureText(f))
+			}
+			if (tc.want != "" && f.Want != tc.want) || !strings.HasPrefix(f.Got, tc.got) {
+				t.Errorf("want %q got %q; want them %q and %q", f.Want, f.Got, tc.want, tc.got)
+			}
+			if f.Timeline == "" && tc.step != "step 8: claim_many" {
+				t.Error("no timeline reproduces the failure")
+			}
+		})
+	}
+}
+
+func TestRun_FailsARacyClaimAtClaimMany(t *testing.T) {
+	needPython(t)
+	r, err := gradeFile(t, "testdata/race.py", grade.Options{FailFast: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := r.First()
+	if first == nil {
+		t.Fatal("passed; want claim_many to let more than one owner win")
+	}
+	if first.Name != "step 8: claim_many" || !strings.HasPrefix(first.Failure.Call, "claim_many(") {
+		t.Fatalf("failed at %s, call %s; want step 8, claim_many\n%s", first.Name, first.Failure.Call, grade.FailureText(first.Failure))
+	}
+}
+
+// A program that breaks the protocol fails the test it was in, saying
+// how, and never hangs the grader.
+func TestRun_ReportsAProgramThatHangsExitsOrPrints(t *testing.T) {
+	needPython(t)
+	cases := []struct {
+		name, old, new, kind, step string
+	}{
+		{"hangs", "def enqueue(path, job_id):\n", "def enqueue(path, job_id):\n    while True:\n        pass\n", "hang", "step 1: init_db"},
+		{"exits", "def state(path, job_id):\n", "def state(path, job_id):\n    import os\n    os._exit(3)\n", "exit", "step 3: state"},
+		{"prints", "def renew(path, job_id, owner, fence, now, ttl):\n", "def renew(path, job_id, owner, fence, now, ttl):\n    print('renewing', job_id)\n", "stdout", "step 5: renew"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := gradeFile(t, variant(t, tc.old, tc.new), grade.Options{FailFast: true, CallTimeout: 300 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			first := r.First()
+			if first == nil || first.Failure.Broken == nil {
+				t.Fatalf("want a broken-protocol failure, got %+v", first)
+			}
+			if first.Name != tc.step || first.Failure.Broken.Kind != tc.kind {
+				t.Errorf("failed at %s as %q; want %s as %q: %v", first.Name, first.Failure.Broken.Kind, tc.step, tc.kind, first.Failure.Broken)
+			}
+		})
+	}
+}
+
+func TestRun_RefusesAModuleThatDoesNotLoad(t *testing.T) {
+	needPython(t)
+	path := filepath.Join(t.TempDir(), "student.py")
+	if err := os.WriteFile(path, []byte("import no_such_module_here\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := gradeFile(t, path, grade.Options{})
+	var b *grade.Broken
+	if !errors.As(err, &b) || b.Kind != "import" || !strings.Contains(b.Message, "ModuleNotFoundError") {
+		t.Fatalf("got %v; want an import failure naming ModuleNotFoundError", err)
+	}
+}
+
+// tempDir is a run's directory, removed when t ends.
+func tempDir(t testing.TB) string {
+	t.Helper()
+	dir, err := grade.TempDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+// The overall limit ends a run whose code hangs longer than it, however
+// long the per-call limit: the test it was in fails saying so, and so do
+// the tests after it, without starting.
+func TestGrade_OverallLimitEndsAHangingRun(t *testing.T) {
+	needPython(t)
+	hang := variant(t, "def init_db(path):\n", "def init_db(path):\n    import time\n    time.sleep(60)\n")
+	r, err := gradeFile(t, hang, grade.Options{CallTimeout: time.Minute, TotalTimeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Tests) < 2 {
+		t.Fatalf("%d tests reported; want every one", len(r.Tests))
+	}
+	for _, test := range r.Tests {
+		if test.Skipped != "" {
+			continue
+		}
+		if test.Failure == nil || test.Failure.Broken == nil || !strings.Contains(test.Failure.Broken.Message, "overall time limit") {
+			t.Fatalf("%s: %+v; want a failure naming the overall time limit", test.Name, test.Failure)
+		}
+	}
+}

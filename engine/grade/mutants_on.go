@@ -1,0 +1,95 @@
+//go:build mutants
+
+package grade
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/explore"
+	"github.com/leaselab/leaselab/engine/timeline"
+)
+
+// labMutants are the mutants whose broken rule is one of the lab's
+// functions; the others break the courier's deadline, attempts budget,
+// receiver or storage, which the lab has no function for.
+var labMutants = []string{
+	engine.MutantSchemaReset, engine.MutantEnqueueReplace, engine.MutantStateEmptyRow,
+	engine.MutantClaimBoundary, engine.MutantRenewBoundary, engine.MutantCompleteDone,
+	engine.MutantReleaseResetsToken, engine.MutantClaimManyFirstOnly, engine.MutantOwnerNotCompared,
+	engine.MutantValidityInclusive, engine.MutantIDOnly,
+}
+
+// mutantScope is the explorer's scope for the lab: plain jobs only (the
+// lab's table has no quantity, deadline or budget), three workers.
+func mutantScope() explore.Scope {
+	return explore.Scope{Workers: 3, Jobs: []explore.Job{{ID: "a", Qty: 1}, {ID: "b", Qty: 1, Later: true}},
+		Steps: 8, TTL: 1000, MaxStates: 300_000}
+}
+
+// found are the explorer's finds, searched once a process: the same
+// scope and goal always give the same timeline.
+var found = sync.OnceValue(func() map[string]find {
+	out := map[string]find{}
+	for _, name := range labMutants {
+		r, err := explore.Explore(context.Background(), mutantScope(), explore.Goal{Mutant: name}, nil)
+		if err == nil {
+			out[name] = find{timeline: r.Timeline}
+		} else {
+			out[name] = find{err: err}
+		}
+	}
+	return out
+})
+
+// find is the explorer's timeline for a mutant ("" when none), or why it
+// could not search.
+type find struct {
+	timeline string
+	err      error
+}
+
+// mutantTests are each lab mutant's distinguishing timeline, found by the
+// explorer within mutantScope, to be played on the student's code.
+func (g *grader) mutantTests() []testCase {
+	var ts []testCase
+	finds := found()
+	for _, m := range engine.Mutants() {
+		tc := testCase{name: "mutant: " + m.Name}
+		if !slices.Contains(labMutants, m.Name) {
+			tc.skip = "it breaks a rule the lab has no function for: " + m.Breaks
+			ts = append(ts, tc)
+			continue
+		}
+		r := finds[m.Name]
+		switch {
+		case r.err != nil:
+			tc.skip = "the explorer: " + r.err.Error()
+		case r.timeline == "":
+			tc.skip = "the explorer found no timeline the lab's functions can tell"
+		}
+		if tc.skip != "" {
+			ts = append(ts, tc)
+			continue
+		}
+		name := "mutant-" + m.Name + ".tl"
+		tl, err := timeline.Parse(name, r.timeline)
+		if err == nil {
+			tc.skip = outsideLab(tl)
+		} else {
+			tc.skip = "the explorer's timeline does not parse: " + err.Error()
+		}
+		tc.run = func(ctx context.Context) (*Failure, error) {
+			f, err := g.timeline(ctx, name, r.timeline)
+			if f != nil {
+				f.Detail = fmt.Sprintf("%s\nthis timeline tells the contract from a broken engine: %s", f.Detail, m.Breaks)
+			}
+			return f, err
+		}
+		ts = append(ts, tc)
+	}
+	return ts
+}
