@@ -63,7 +63,7 @@ func TestStorageWrite_TokenBelowAcceptedIsFenced(t *testing.T) {
 			if !errors.As(err, &rej) || !errors.Is(err, engine.ErrFenced) || rej.Refusal() != engine.RefusedFenced {
 				t.Fatalf("write with token %d = %v; want a fenced Rejection", tc.token, err)
 			}
-			if got := rej.Error(); got != "write refused (fenced): presented A#4 for file-f, stored B#5, now 0" {
+			if got := rej.Error(); got != "write refused (fenced): presented A#4 for file-f, stored B#5" {
 				t.Fatalf("Error() = %q", got)
 			}
 			if after := storedAll(t, s); !reflect.DeepEqual(after, before) {

@@ -115,7 +115,7 @@ func (st *step) write(op Op) {
 	}
 	high, seen := st.c.stored[op.JobID]
 	if seen && op.Token < high {
-		st.fail(StorageFenced, op.JobID, "storage %s: write by %s accepted after token %d was",
+		st.fail(StorageFenced, op.JobID, "storage %s: write by %s accepted after a write with token %d was accepted",
 			op.JobID, lease(op.Owner, op.Token), high)
 		return
 	}
@@ -132,8 +132,9 @@ func (st *step) granted(op Op, l engine.Lease) {
 	g := t.grant
 	at := st.c.trueTime(op.Owner, op.Now)
 	if g.token != 0 && g.endedBy == "" && at < st.c.trueTime(g.owner, g.until) {
-		st.fail(SingleLease, id, "job %s: %s granted at %d while %s is valid until %d%s",
-			id, lease(l.Owner, l.Token), op.Now, lease(g.owner, g.token), g.until, st.skew(op.Owner, g.owner, at))
+		st.fail(SingleLease, id, "job %s: %s granted at %d%s while %s is valid until %d%s%s",
+			id, lease(l.Owner, l.Token), op.Now, st.onClock(op.Owner, g.owner, op.Now),
+			lease(g.owner, g.token), g.until, st.onClock(g.owner, op.Owner, g.until), st.skew(op.Owner, g.owner))
 	}
 	if l.Token <= t.maxToken {
 		st.fail(TokensIncrease, id, "job %s: token %d granted at %d, not above %d",
@@ -183,13 +184,23 @@ func (st *step) withinDeadline(id string, l engine.Lease) {
 // skew explains a single-lease violation that clocks out of step allowed:
 // the true instant of the grant and both clocks' offsets; "" when the two
 // owners' clocks agree.
-func (st *step) skew(newOwner, oldOwner string, at int64) string {
+func (st *step) skew(newOwner, oldOwner string) string {
 	a, b := st.c.offsets[newOwner], st.c.offsets[oldOwner]
 	if a == b {
 		return ""
 	}
-	return fmt.Sprintf(" on %s's clock (true time %d: %s's clock is %s, %s's %s; fencing must stop the stale holder)",
-		newOwner, at, newOwner, offsetText(a), oldOwner, offsetText(b))
+	return fmt.Sprintf(" (%s's clock is %s, %s's %s; fencing must stop the stale holder)",
+		newOwner, offsetText(a), oldOwner, offsetText(b))
+}
+
+// onClock says whose clock instant t (read on owner's clock) is on, and
+// the true time it stands for; "" when owner's and other's clocks agree,
+// so the instant means the same to both.
+func (st *step) onClock(owner, other string, t int64) string {
+	if st.c.offsets[owner] == st.c.offsets[other] {
+		return ""
+	}
+	return fmt.Sprintf(" on %s's clock (true time %d)", owner, st.c.trueTime(owner, t))
 }
 
 func offsetText(o int64) string {

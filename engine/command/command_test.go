@@ -143,3 +143,16 @@ func TestExport_WritesATestForTheCallersPackage(t *testing.T) {
 		}
 	}
 }
+
+// A lease that ends while a step takes its time (a slow send) is told
+// after that step, not before it; one that ended before the step, before.
+func TestTranscript_ExpiryComesAfterTheStepThatOutlastedIt(t *testing.T) {
+	const story = "lease 1000ms\njob a\njob b\n0ms A claim b\n1000ms B send took=1200ms -> refused expired job=a\n"
+	_, out, _ := main1(t, story, "transcript", "-")
+	ended := strings.Index(out, "1000 ms, lease ended: b (A, token 1)")
+	step := strings.Index(out, "line 5:")
+	during := strings.Index(out, "2000 ms, lease ended: a (B, token 1)")
+	if ended < 0 || step < 0 || during < 0 || !(ended < step && step < during) {
+		t.Fatalf("expiries out of order (before %d, step %d, during %d):\n%s", ended, step, during, out)
+	}
+}

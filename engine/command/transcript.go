@@ -35,6 +35,24 @@ func Transcript(args []string, o IO) int {
 	return ExitFail
 }
 
+// expiriesBefore writes the leases that ended before st began and returns
+// the ones that ended while it took its time (a slow send), which go after
+// the step that outlasted them.
+func expiriesBefore(out io.Writer, w *words, st timeline.Step) (during []timeline.Expiry) {
+	for _, e := range st.Expired {
+		if e.At > st.Time {
+			during = append(during, e)
+			continue
+		}
+		writeExpiry(out, w, e)
+	}
+	return during
+}
+
+func writeExpiry(out io.Writer, w *words, e timeline.Expiry) {
+	fmt.Fprintf(out, "  %d ms, %s: %s (%s, token %d)\n", e.At, w.expired, e.Job, e.Owner, e.Token)
+}
+
 // writeTranscript writes tr's transcript to out, step by step, and stops
 // at the first step out refuses.
 func writeTranscript(out io.Writer, w *words, tr *timeline.Trace) {
@@ -44,9 +62,7 @@ func writeTranscript(out io.Writer, w *words, tr *timeline.Trace) {
 		if _, err := fmt.Fprintln(out); err != nil {
 			return
 		}
-		for _, e := range st.Expired {
-			fmt.Fprintf(out, "  %d ms, %s: %s (%s, token %d)\n", e.At, w.expired, e.Job, e.Owner, e.Token)
-		}
+		during := expiriesBefore(out, w, st)
 		if st.Note != "" {
 			for _, l := range strings.Split(st.Note, "\n") {
 				fmt.Fprintf(out, "  # %s\n", l)
@@ -63,6 +79,9 @@ func writeTranscript(out io.Writer, w *words, tr *timeline.Trace) {
 				}
 				fmt.Fprintf(out, "    %s %s: %s\n", mark, v.Invariant, v.Detail)
 			}
+		}
+		for _, e := range during {
+			writeExpiry(out, w, e)
 		}
 	}
 	for _, e := range tr.Later {

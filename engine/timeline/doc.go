@@ -106,7 +106,8 @@
 //
 //	token lease_until attempts qty deadline max_attempts status owner result reason job
 //	                      the step's job after the step (for claim-next and send, the job it got);
-//	                      attempts= is the count of claims, max_attempts= the budget
+//	                      attempts= is the count of claims, max_attempts= the budget;
+//	                      after a write, token= is the token the write presented
 //	delivered total receipt.qty receipt.owner receipt.token     the receiver (send, deliver)
 //	storage.value storage.owner storage.token                   the fenced storage (write, read)
 //	winner losers loser.NAME     a concurrent claim: who won (none), what every loser heard,

@@ -2,6 +2,8 @@ package timeline
 
 import (
 	"fmt"
+
+	"github.com/leaselab/leaselab/engine"
 	"strconv"
 	"strings"
 )
@@ -155,6 +157,14 @@ func stepField(key string, st *Step) (value string, ok, handled bool) {
 	switch key {
 	case "job":
 		return orNone(st.Job), true, true
+	case "token":
+		if st.Op != string(engine.OpWrite) {
+			return "", false, false
+		}
+		if st.Presented == nil {
+			return "no token presented", false, true
+		}
+		return i(st.Presented.Token), true, true
 	case "delivered", "total", "receipt.qty", "receipt.owner", "receipt.token":
 		if rc == nil {
 			return "no receipt", false, true

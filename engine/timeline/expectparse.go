@@ -18,7 +18,7 @@ var refusalsOf = map[engine.Op][]engine.Refusal{
 	engine.OpClaimMany: {engine.RefusedNotFound, engine.RefusedDone, engine.RefusedQuarantined, engine.RefusedHeld},
 	engine.OpRenew:     writeRefusals,
 	engine.OpComplete:  writeRefusals,
-	engine.OpRelease:   writeRefusals,
+	engine.OpRelease:   {engine.RefusedNotFound, engine.RefusedSuperseded, engine.RefusedDone, engine.RefusedQuarantined},
 	engine.OpSend:      writeRefusals, // its complete
 	engine.OpWrite:     {engine.RefusedFenced},
 }

@@ -8,7 +8,33 @@ import (
 
 // explain says in one sentence what the step did and why, in the run's
 // language; prev is the step's job as it stood before the step (nil: none).
-func (r *runner) explain(s *StepLine, st *Step, prev *engine.Job) string {
+func (r *runner) explain(s *StepLine, st *Step, prev *engine.Job, before map[string]engine.Job, after []engine.Job) string {
+	text := r.explainStep(s, st, prev)
+	return text + r.sideEffects(st, before, after)
+}
+
+// sideEffects names, after the step's sentence, every row other than the
+// step's job that the step changed (a claim-next that quarantines the job
+// it passes over); "" when there is none.
+func (r *runner) sideEffects(st *Step, before map[string]engine.Job, after []engine.Job) string {
+	if st.Op == string(engine.OpReopen) || st.Op == string(engine.OpEnqueue) {
+		return ""
+	}
+	var out strings.Builder
+	for _, j := range after {
+		if j.ID == st.Job {
+			continue
+		}
+		if old, ok := before[j.ID]; ok && old.Status == j.Status && old.Owner == j.Owner && old.Token == j.Token {
+			continue
+		}
+		out.WriteString(" " + r.book.say(r.book.alsoChanged, j.ID, r.describe(rowOf(j), st.Now)))
+	}
+	return out.String()
+}
+
+// explainStep is the sentence about the step's own job.
+func (r *runner) explainStep(s *StepLine, st *Step, prev *engine.Job) string {
 	b := r.book
 	actor := ""
 	if len(s.Actors) > 0 {
@@ -128,7 +154,7 @@ func (r *runner) explainOther(s *StepLine, st *Step, actor string) string {
 		if st.Outcome.Kind == string(engine.OutcomeRefused) {
 			return b.say(b.wroteFenced, actor, s.Key, st.Presented.Token, st.Rejection.Current.Owner, st.Rejection.Current.Token)
 		}
-		return b.say(b.wrote, actor, s.Key, st.Presented.Token, s.Value)
+		return r.wrote(s, st, actor)
 	case string(engine.OpRead):
 		if st.Stored == nil {
 			return b.say(b.readMissing, actor, s.Key)
@@ -154,6 +180,23 @@ func (r *runner) explainOther(s *StepLine, st *Step, actor string) string {
 	return b.say(b.waited, st.Time)
 }
 
+// wrote explains a write the storage accepted, and says so when the
+// writer's lease is no longer the job's live one: the storage accepts a
+// stale token it has not yet seen beaten.
+func (r *runner) wrote(s *StepLine, st *Step, actor string) string {
+	b := r.book
+	tok := st.Presented.Token
+	row, ok := r.table.get(st.Job)
+	switch {
+	case !ok || tok == 0:
+	case row.Token > tok && row.Owner != "":
+		return b.say(b.wroteStale, actor, s.Key, tok, s.Value, row.Owner, row.Token)
+	case row.Token == tok && row.Owner == actor && row.Status == engine.StatusLeased && st.Now >= row.LeaseUntil:
+		return b.say(b.wroteEnded, actor, s.Key, tok, s.Value, row.LeaseUntil)
+	}
+	return b.say(b.wrote, actor, s.Key, tok, s.Value)
+}
+
 // clockNote is what the clock of a worker whose clock is off read, to go
 // before the sentence's full stop; "" for a worker whose clock is right.
 func (r *runner) clockNote(actor string, st *Step) string {
@@ -174,10 +217,17 @@ func (r *runner) claimed(s *StepLine, st *Step, actor string, prev *engine.Job) 
 	capped := r.capNote(l.LeaseUntil, s, st)
 	if prev != nil && prev.Owner != "" && prev.Status == engine.StatusLeased && prev.LeaseUntil <= st.Now {
 		format := b.reclaimed
-		if prev.Owner == actor {
+		trueUntil := prev.LeaseUntil - r.tl.Offset(prev.Owner)
+		switch {
+		case prev.Owner == actor:
 			format = b.reclaimedSelf
+		case r.tl.Offset(prev.Owner) == r.tl.Offset(actor):
+		case trueUntil > st.Time:
+			format = b.reclaimedEarly
+		default:
+			format = b.reclaimedClock
 		}
-		return b.say(format, actor, l.Job, l.Token, l.LeaseUntil, capped, prev.Owner, prev.Token, prev.LeaseUntil)
+		return b.say(format, actor, l.Job, l.Token, l.LeaseUntil, capped, prev.Owner, prev.Token, prev.LeaseUntil, trueUntil)
 	}
 	format := b.claimed
 	if st.Op == string(engine.OpClaimNext) {

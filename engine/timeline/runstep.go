@@ -42,7 +42,7 @@ func (r *runner) step(i int, s *StepLine) (Step, error) {
 	if j, ok := before[st.Job]; ok {
 		prev = &j
 	}
-	st.Explain = r.explain(s, &st, prev)
+	st.Explain = r.explain(s, &st, prev, before, after)
 	if s.Expect != nil {
 		st.Expect = r.judge(s, &st)
 	}
