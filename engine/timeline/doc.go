@@ -125,7 +125,14 @@
 // mistake as NAME:LINE:COL: message, saying what to write instead (an
 // ErrorList with every mistake, however many; errors.Is(err,
 // ErrBadInput)). A line's first mistake is its only one, and a job whose
-// line is wrong still counts as declared, so nothing cascades. The bounds
+// line is wrong still counts as declared, so nothing cascades: a misspelt
+// header word ("lease:", "lese") is one error, and the line is read as the
+// header it was meant to be. Times are whole milliseconds in ms or s. What
+// parses but likely is not what the author meant is a warning
+// (Timeline.Warnings), which check prints and the page shows: a duration
+// with no unit (pause 2 is 2 ms; a bare instant such as deadline=100 is ms
+// by design), a clock offset with no sign, a clock for a worker that never
+// acts, and names that look alike. The bounds
 // of package engine/limits (text bytes, steps, jobs, workers, contenders in
 // one claim, the latest instant) are checked here too: an excess is an
 // error at the line and column where the text goes over, naming the limit

@@ -33,6 +33,7 @@ func (p *parser) leaseHeader(w []token) {
 		p.errorf(w[0].col, "a second lease line (the first is line %d)", p.leaseLine)
 		return
 	}
+	p.leaseLine = p.line // even if it is malformed: the claims after it are not told they lack one
 	if len(w) == 3 && isUnit(w[2].text) {
 		p.errorf(w[2].col, "no space between a number and its unit: write `lease %s%s`", w[1].text, w[2].text)
 		return
@@ -41,7 +42,7 @@ func (p *parser) leaseHeader(w []token) {
 		p.errorf(w[0].col, "a lease line is `lease DURATION`, e.g. `lease 1000ms`")
 		return
 	}
-	d, ok := p.millis(w[1], "lease")
+	d, ok := p.duration(w[1], "lease", "lease "+w[1].text)
 	if !ok {
 		return
 	}
@@ -49,7 +50,7 @@ func (p *parser) leaseHeader(w []token) {
 		p.errorf(w[1].col, "lease must be more than 0 ms")
 		return
 	}
-	p.tl.Lease, p.leaseLine = d, p.line
+	p.tl.Lease = d
 }
 
 // epochHeader reads `epoch T`: the timeline's instants are real ones (Unix
@@ -142,7 +143,7 @@ func (p *parser) deadline(t token, at int64) (int64, bool) {
 	}
 	d, ok := parseMillis(t.text)
 	if !ok {
-		p.errorf(t.col, "malformed deadline %q: a duration like 1000ms, 1.5s or 1000", t.text)
+		p.errorf(t.col, "%s", malformedTime("deadline", t.text, "a duration like 1000ms, 1.5s or 1000"))
 		return 0, false
 	}
 	if !rel {
@@ -178,9 +179,17 @@ func (p *parser) clockHeader(w []token) {
 	case strings.HasPrefix(text, "-"):
 		text, sign = text[1:], -1
 	}
-	off, ok := p.millis(token{text: text, col: w[2].col + 1}, "clock offset")
+	col := w[2].col + 1
+	if text == w[2].text {
+		col--
+	}
+	off, ok := p.millis(token{text: text, col: col}, "clock offset")
 	if !ok {
 		return
+	}
+	if text == w[2].text && off != 0 {
+		p.warnf(w[2].col, "clock offset %s has no sign and is read as ahead: write +%s (%s's clock ahead) or -%s (behind)",
+			text, text, worker, text)
 	}
 	p.offsets[worker] = sign * off
 	p.tl.Clocks = append(p.tl.Clocks, ClockDecl{Line: p.line, Worker: worker, Offset: sign * off})

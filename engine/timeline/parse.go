@@ -37,7 +37,11 @@ func ParseLimits(name, src string, lim limits.Limits) (*Timeline, error) {
 		})
 		return nil, p.errs
 	}
-	p.tl.Warnings = lookAlikes(p.tl, p.known)
+	p.tl.Warnings = append(append(p.warns, idleClocks(p.tl)...), lookAlikes(p.tl, p.known)...)
+	sort.SliceStable(p.tl.Warnings, func(i, j int) bool {
+		a, b := p.tl.Warnings[i], p.tl.Warnings[j]
+		return a.Line < b.Line || (a.Line == b.Line && a.Col < b.Col)
+	})
 	return p.tl, nil
 }
 
@@ -49,12 +53,13 @@ func lineColAt(src string, off int) (line, col int) {
 }
 
 type parser struct {
-	name string
-	lim  limits.Limits
-	tl   *Timeline
-	errs ErrorList
-	line int
-	col  int // where the text went over its limit
+	name  string
+	lim   limits.Limits
+	tl    *Timeline
+	errs  ErrorList
+	warns []*Error
+	line  int
+	col   int // where the text went over its limit
 
 	leaseLine int
 	prevEnd   int64 // the clock after the previous good step
@@ -140,7 +145,7 @@ func Title(src string) string {
 // isStep reports whether a lexed line counts as a step, good or bad (lex
 // may have refused it): its first word is not a header's.
 func isStep(ll lexed) bool {
-	return len(ll.words) > 0 && !isHeaderWord(ll.words[0].text)
+	return len(ll.words) > 0 && !isHeaderWord(ll.words[0].text) && headerTypo(ll.words[0].text) == ""
 }
 
 // isComment reports whether ll is a comment-only line that says something
@@ -182,6 +187,9 @@ func (p *parser) line1(ll lexed, source string) {
 	case isHeaderWord(ll.words[0].text):
 		p.note = nil
 		p.header(ll)
+	case headerTypo(ll.words[0].text) != "":
+		p.note = nil
+		p.typoHeader(ll, headerTypo(ll.words[0].text))
 	default:
 		p.steps++
 		note := p.note

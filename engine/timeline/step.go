@@ -117,7 +117,7 @@ func (p *parser) stepTime(w []token, s *StepLine) bool {
 	}
 	ms, ok := parseMillis(text)
 	if !ok {
-		p.errorf(t.col, "malformed time %q: a step starts with a time like 0ms, 1.5s, 1000 or +200ms", t.text)
+		p.errorf(t.col, "%s", malformedTime("time", t.text, "a step starts with a time like 0ms, 1.5s, 1000 or +200ms"))
 		return false
 	}
 	if rel {
@@ -235,7 +235,7 @@ func (p *parser) stepObject(w []token, s *StepLine) ([]token, bool) {
 			p.errorf(rest[1].col, "no space between a number and its unit: write %s%s", rest[0].text, rest[1].text)
 			return nil, false
 		}
-		d, ok := p.millis(rest[0], "pause")
+		d, ok := p.duration(rest[0], "pause", "pause "+rest[0].text)
 		if ok && d <= 0 {
 			p.errorf(rest[0].col, "a pause lasts more than 0 ms")
 			ok = false
@@ -266,9 +266,9 @@ func (p *parser) stepArgs(kv []keyValue, s *StepLine, w []token) bool {
 		var ok bool
 		switch a.key {
 		case "ttl":
-			s.TTL, ok = p.millis(a.val, a.key)
+			s.TTL, ok = p.duration(a.val, a.key, a.key+"="+a.val.text)
 		case "took":
-			s.Took, ok = p.millis(a.val, a.key)
+			s.Took, ok = p.duration(a.val, a.key, a.key+"="+a.val.text)
 		case "token":
 			s.Token, ok = p.count(a.val, a.key)
 			s.HasToken = true
@@ -306,7 +306,7 @@ func (p *parser) stepArgs(kv []keyValue, s *StepLine, w []token) bool {
 func (p *parser) stepDefaults(kv []keyValue, s *StepLine, w []token) bool {
 	if s.Verb == VerbClaim || s.Verb == VerbRenew || s.Verb == VerbSend {
 		if !hasKey(kv, "ttl") {
-			if p.tl.Lease == 0 {
+			if p.tl.Lease == 0 && p.leaseLine == 0 {
 				p.errorf(w[2].col, "%s needs a lease duration: add a `lease 1000ms` header line or ttl=", s.Verb)
 				return false
 			}

@@ -45,7 +45,7 @@ func (p *parser) ident(t token, what string) (string, bool) {
 func (p *parser) millis(t token, key string) (int64, bool) {
 	n, ok := parseMillis(t.text)
 	if !ok {
-		p.errorf(t.col, "malformed %s %q: a duration like 1000ms, 1.5s or 1000", key, t.text)
+		p.errorf(t.col, "%s", malformedTime(key, t.text, "a duration like 1000ms, 1.5s or 1000"))
 		return 0, false
 	}
 	return n, p.withinTime(t.col, n, key)
