@@ -15,6 +15,7 @@
 package check
 
 import (
+	"github.com/leaselab/leaselab/engine/lang"
 	"strings"
 
 	"github.com/leaselab/leaselab/engine"
@@ -96,6 +97,20 @@ type Verdict struct {
 	Invariant string `json:"invariant"`
 	OK        bool   `json:"ok"`
 	Detail    string `json:"detail,omitempty"`
+	details   []lang.Phrase
+}
+
+// DetailIn is Detail in language l (package engine/lang): the same
+// violations, in the same order, in l's words.
+func (v Verdict) DetailIn(l string) string {
+	if len(v.details) == 0 {
+		return v.Detail
+	}
+	parts := make([]string, len(v.details))
+	for i, d := range v.details {
+		parts[i] = d.In(l)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // Checker judges a history step by step. It remembers what earlier steps
@@ -167,7 +182,7 @@ func (c *Checker) ObserveChanged(ops []Op, changed []engine.Job) []Verdict {
 }
 
 func (c *Checker) observe(ops []Op, rows []engine.Job, whole bool) []Verdict {
-	st := &step{c: c, rows: make(map[string]*engine.Job, len(rows)), viol: make(map[string][]string)}
+	st := &step{c: c, rows: make(map[string]*engine.Job, len(rows)), viol: make(map[string][]lang.Phrase)}
 	for _, op := range ops {
 		switch op.Kind {
 		case engine.OpEnqueue, engine.OpRelease, engine.OpWrite:
@@ -190,7 +205,8 @@ func (st *step) verdicts() []Verdict {
 	for _, name := range Invariants() {
 		v := Verdict{Invariant: name, OK: len(st.viol[name]) == 0}
 		if !v.OK {
-			v.Detail = strings.Join(st.viol[name], "; ")
+			v.details = st.viol[name]
+			v.Detail = v.DetailIn("en")
 		}
 		out = append(out, v)
 	}

@@ -2,6 +2,8 @@ package check
 
 import (
 	"fmt"
+
+	"github.com/leaselab/leaselab/engine/lang"
 	"strings"
 
 	"github.com/leaselab/leaselab/engine"
@@ -11,9 +13,9 @@ import (
 // what earlier steps granted; then the rows against the rows before.
 type step struct {
 	c       *Checker
-	rows    map[string]*engine.Job // the rows after the step, by id (first of duplicates)
-	viol    map[string][]string    // violations by invariant, in the order found
-	flagged map[string]bool        // invariant+"\x00"+job already has a violation this step
+	rows    map[string]*engine.Job   // the rows after the step, by id (first of duplicates)
+	viol    map[string][]lang.Phrase // violations by invariant, in the order found
+	flagged map[string]bool          // invariant+"\x00"+job already has a violation this step
 }
 
 func (st *step) fail(inv, job, format string, args ...any) {
@@ -21,7 +23,7 @@ func (st *step) fail(inv, job, format string, args ...any) {
 		st.flagged = make(map[string]bool)
 	}
 	st.flagged[inv+"\x00"+job] = true
-	st.viol[inv] = append(st.viol[inv], fmt.Sprintf(format, args...))
+	st.viol[inv] = append(st.viol[inv], lang.P(format, args...))
 }
 
 // failOnce records a violation found in the rows unless the operations of
@@ -158,7 +160,7 @@ func (st *step) stale(t *jobTrack, op Op) bool {
 			op.JobID, op.Kind, lease(op.Owner, op.Token), lease(g.owner, g.token))
 	case g.endedBy != "":
 		st.fail(NoStaleWrite, op.JobID, "job %s: %s by %s accepted after the lease was %s",
-			op.JobID, op.Kind, lease(op.Owner, op.Token), g.endedBy)
+			op.JobID, op.Kind, lease(op.Owner, op.Token), lang.Word(g.endedBy))
 	case op.Kind != engine.OpRelease && op.Now >= g.until:
 		st.fail(NoLateWrite, op.JobID, "job %s: %s by %s accepted at %d, but the lease ended at %d",
 			op.JobID, op.Kind, lease(op.Owner, op.Token), op.Now, g.until)
@@ -184,33 +186,33 @@ func (st *step) withinDeadline(id string, l engine.Lease) {
 // skew explains a single-lease violation that clocks out of step allowed:
 // the true instant of the grant and both clocks' offsets; "" when the two
 // owners' clocks agree.
-func (st *step) skew(newOwner, oldOwner string) string {
+func (st *step) skew(newOwner, oldOwner string) lang.Phrase {
 	a, b := st.c.offsets[newOwner], st.c.offsets[oldOwner]
 	if a == b {
-		return ""
+		return lang.P("")
 	}
-	return fmt.Sprintf(" (%s's clock is %s, %s's %s; fencing must stop the stale holder)",
+	return lang.P(" (%s's clock is %s, %s's %s; fencing must stop the stale holder)",
 		newOwner, offsetText(a), oldOwner, offsetText(b))
 }
 
 // onClock says whose clock instant t (read on owner's clock) is on, and
 // the true time it stands for; "" when owner's and other's clocks agree,
 // so the instant means the same to both.
-func (st *step) onClock(owner, other string, t int64) string {
+func (st *step) onClock(owner, other string, t int64) lang.Phrase {
 	if st.c.offsets[owner] == st.c.offsets[other] {
-		return ""
+		return lang.P("")
 	}
-	return fmt.Sprintf(" on %s's clock (true time %d)", owner, st.c.trueTime(owner, t))
+	return lang.P(" on %s's clock (true time %d)", owner, st.c.trueTime(owner, t))
 }
 
-func offsetText(o int64) string {
+func offsetText(o int64) lang.Phrase {
 	switch {
 	case o > 0:
-		return fmt.Sprintf("%d ms ahead", o)
+		return lang.P("%d ms ahead", o)
 	case o < 0:
-		return fmt.Sprintf("%d ms behind", -o)
+		return lang.P("%d ms behind", -o)
 	}
-	return "right"
+	return lang.P("right")
 }
 
 // judgeRows judges every row against the row before it and against the

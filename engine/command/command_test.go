@@ -156,3 +156,24 @@ func TestTranscript_ExpiryComesAfterTheStepThatOutlastedIt(t *testing.T) {
 		t.Fatalf("expiries out of order (before %d, step %d, during %d):\n%s", ended, step, during, out)
 	}
 }
+
+// With -lang ko, check's parse errors, warnings, failed expectations and
+// invariant details are Korean, as its table is.
+func TestCheck_KoreanThroughout(t *testing.T) {
+	_, out, errOut := main1(t, "lease 1s\njob j\n0 A clam j\n", "check", "-lang", "ko", "-")
+	if !strings.Contains(errOut, ":3:5: 알 수 없는 동사") || !strings.Contains(out, "잘못된 입력") {
+		t.Errorf("parse error:\n%s\n%s", errOut, out)
+	}
+	story := "clock B +300ms\nclock C +1ms\nlease 1000ms\njob j\n0 A claim j -> ok token=2\n800 B claim j\n"
+	_, out, errOut = main1(t, story, "check", "-lang", "ko", "-")
+	for _, want := range []string{"경고: ", "C의 시계가 정해졌지만"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("warnings lack %q:\n%s", want, errOut)
+		}
+	}
+	for _, want := range []string{"기대 token=2, 실제 token=1", "불변식 single-lease 위반: 일 j:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the table lacks %q:\n%s", want, out)
+		}
+	}
+}

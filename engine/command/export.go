@@ -38,7 +38,7 @@ func Export(args []string, o IO) int {
 	}
 	tl, err := timeline.Parse(src.name, src.text)
 	if err != nil {
-		printErrors(o.Stderr, err)
+		printErrors(o.Stderr, err, "en")
 		return ExitBadInput
 	}
 	for _, w := range tl.Warnings {

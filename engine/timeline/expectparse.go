@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"github.com/leaselab/leaselab/engine/lang"
 	"strconv"
 	"strings"
 
@@ -207,7 +208,7 @@ var jobFieldKeys = []string{"token", "lease_until", "attempts", "attempt", "qty"
 	"status", "owner", "result", "reason", "job"}
 
 // fieldOwners say whose the step's own fields are, for messages.
-var fieldOwners = map[string]string{
+var fieldOwners = map[string]lang.Word{
 	"delivered": "the receiver's: only send and deliver have it", "total": "the receiver's: only send and deliver have it",
 	"receipt": "the receiver's: only send and deliver have it",
 	"storage": "the storage's: only write and read have it",
@@ -236,7 +237,7 @@ func (p *parser) fieldValue(key string, val token, keyCol int, s *StepLine) (str
 	case "lease_until", "deadline":
 		n, ok := parseMillis(val.text)
 		if !ok {
-			p.errorf(val.col, "malformed %s %q: an instant like 1000ms, 1.5s or 1000", key, val.text)
+			p.errorf(val.col, "malformed %s %q: an instant like 1000ms, 1.5s or 1000", lang.Word(key), val.text)
 		}
 		return strconv.FormatInt(n, 10), ok
 	case "delivered", "enqueued":
@@ -301,7 +302,7 @@ func (p *parser) oneOf(val token, what string, options ...string) (string, bool)
 	if containsString(options, val.text) {
 		return val.text, true
 	}
-	p.errorf(val.col, "%s is %s or %s, not %q", what, strings.Join(options[:len(options)-1], ", "), options[len(options)-1], val.text)
+	p.errorf(val.col, "%s is %s or %s, not %q", lang.Word(what), strings.Join(options[:len(options)-1], ", "), options[len(options)-1], val.text)
 	return "", false
 }
 
@@ -316,7 +317,7 @@ func (p *parser) contender(val token, s *StepLine, what string) (string, bool) {
 		return "", false
 	}
 	if !containsString(s.Actors, name) {
-		p.errorf(val.col, "%s %q is not one of the contenders %s", what, name, strings.Join(s.Actors, ","))
+		p.errorf(val.col, "%s %q is not one of the contenders %s", lang.Word(what), name, strings.Join(s.Actors, ","))
 		return "", false
 	}
 	return name, true

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"github.com/leaselab/leaselab/engine/lang"
 	"strings"
 )
 
@@ -14,7 +15,11 @@ func (p *parser) header(ll lexed) {
 	w := ll.words[0]
 	switch {
 	case p.steps > 0:
-		p.errorf(w.col, "%q lines come before the first step%s", w.text, map[bool]string{true: " (enqueue adds a job mid-timeline)"}[w.text == "job"])
+		if w.text == "job" {
+			p.errorf(w.col, "%q lines come before the first step (enqueue adds a job mid-timeline)", w.text)
+			return
+		}
+		p.errorf(w.col, "%q lines come before the first step", w.text)
 	case ll.arrow != 0:
 		p.errorf(ll.arrow, "a header line has no expectation")
 	case w.text == "lease":
@@ -143,7 +148,7 @@ func (p *parser) deadline(t token, at int64) (int64, bool) {
 	}
 	d, ok := parseMillis(t.text)
 	if !ok {
-		p.errorf(t.col, "%s", malformedTime("deadline", t.text, "a duration like 1000ms, 1.5s or 1000"))
+		p.errorf(t.col, "%s", malformedTime("deadline", t.text, lang.P("a duration like 1000ms, 1.5s or 1000")))
 		return 0, false
 	}
 	if !rel {

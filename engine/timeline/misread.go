@@ -1,9 +1,10 @@
 package timeline
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/leaselab/leaselab/engine/lang"
 )
 
 // What parses but is likely not what the author meant gets a warning
@@ -15,7 +16,7 @@ import (
 
 // warnf records a warning at col of the current line.
 func (p *parser) warnf(col int, format string, args ...any) {
-	p.warns = append(p.warns, &Error{Name: p.name, Line: p.line, Col: col, Msg: fmt.Sprintf(format, args...)})
+	p.warns = append(p.warns, newError(p.name, p.line, col, lang.P(format, args...)))
 }
 
 // duration reads a duration (lease, ttl=, took=, pause), written as
@@ -32,49 +33,48 @@ func (p *parser) duration(t token, key, written string) (int64, bool) {
 
 // millisHint says why text is no time the language reads, when it can
 // tell: a unit it does not have, or a fraction of a millisecond; "" else.
-func millisHint(text string) string {
+func millisHint(text string) lang.Phrase {
 	num := strings.TrimRight(text, "abcdefghijklmnopqrstuvwxyz")
 	unit := text[len(num):]
 	if d := strings.TrimPrefix(num, "+"); d == "" || d[0] < '0' || d[0] > '9' {
-		return ""
+		return lang.P("")
 	}
 	n, err := strconv.ParseInt(strings.TrimPrefix(num, "+"), 10, 64)
 	switch {
 	case unit == "ms" || unit == "":
 		if strings.Contains(num, ".") {
-			return "times are whole milliseconds (0.5s is 500ms)"
+			return lang.P("times are whole milliseconds (0.5s is 500ms)")
 		}
 	case unit == "m" || unit == "min":
 		if err == nil && n < 1<<40 {
-			return fmt.Sprintf("the units are ms and s: write %ds for %d minute%s", n*60, n, plural(n))
+			if n == 1 {
+				return lang.P("the units are ms and s: write 60s for 1 minute")
+			}
+			return lang.P("the units are ms and s: write %ds for %d minutes", n*60, n)
 		}
-		return "the units are ms and s"
+		return lang.P("the units are ms and s")
 	case unit == "h":
 		if err == nil && n < 1<<40 {
-			return fmt.Sprintf("the units are ms and s: write %ds for %d hour%s", n*3600, n, plural(n))
+			if n == 1 {
+				return lang.P("the units are ms and s: write 3600s for 1 hour")
+			}
+			return lang.P("the units are ms and s: write %ds for %d hours", n*3600, n)
 		}
-		return "the units are ms and s"
+		return lang.P("the units are ms and s")
 	case unit == "s":
 	default:
-		return fmt.Sprintf("%q is not a unit: the units are ms and s", unit)
+		return lang.P("%q is not a unit: the units are ms and s", unit)
 	}
-	return ""
-}
-
-func plural(n int64) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
+	return lang.P("")
 }
 
 // malformedTime is the message for text that is no time: why, when
 // millisHint can tell, else the shapes a time takes (usual).
-func malformedTime(what, text, usual string) string {
-	if h := millisHint(text); h != "" {
-		return fmt.Sprintf("malformed %s %q: %s", what, text, h)
+func malformedTime(what, text string, usual lang.Phrase) lang.Phrase {
+	if h := millisHint(text); h.Format() != "" {
+		return lang.P("malformed %s %q: %s", lang.Word(what), text, h)
 	}
-	return fmt.Sprintf("malformed %s %q: %s", what, text, usual)
+	return lang.P("malformed %s %q: %s", lang.Word(what), text, usual)
 }
 
 // headerTypo is the header word a line's first word was meant to be — a
@@ -122,12 +122,12 @@ func idleClocks(tl *Timeline) []*Error {
 		if containsString(tl.Actors, c.Worker) {
 			continue
 		}
-		hint := ""
+		hint := lang.P("")
 		if len([]rune(c.Worker)) > 2 {
 			hint = didYouMean(c.Worker, tl.Actors)
 		}
-		out = append(out, &Error{Name: tl.Name, Line: c.Line, Col: 1, Msg: fmt.Sprintf(
-			"%s's clock is set, but %s never acts: the clock changes nothing%s", c.Worker, c.Worker, hint)})
+		out = append(out, newError(tl.Name, c.Line, 1, lang.P(
+			"%s's clock is set, but %s never acts: the clock changes nothing%s", c.Worker, c.Worker, hint)))
 	}
 	return out
 }

@@ -1,7 +1,7 @@
 package timeline
 
 import (
-	"fmt"
+	"github.com/leaselab/leaselab/engine/lang"
 	"sort"
 	"strings"
 
@@ -103,7 +103,7 @@ func (p *parser) errorf(col int, format string, args ...any) {
 		return
 	}
 	p.lineBad = true
-	p.errs = append(p.errs, &Error{Name: p.name, Line: p.line, Col: col, Msg: fmt.Sprintf(format, args...)})
+	p.errs = append(p.errs, newError(p.name, p.line, col, lang.P(format, args...)))
 }
 
 // limitf records that the text goes over a limit, naming it and its value,
@@ -117,7 +117,7 @@ func (p *parser) limitf(col int, lim limits.Row, format string, args ...any) {
 		return
 	}
 	p.overLimit[lim] = true
-	p.errorf(col, "%s: over the limit %s", fmt.Sprintf(format, args...), lim)
+	p.errorf(col, "%s: over the limit %s", lang.P(format, args...), lim)
 }
 
 // Title returns the title Parse gives src (Timeline.Title): its first

@@ -177,7 +177,7 @@ func (r *runner) setup() (*Trace, error) {
 		Clocks: append([]ClockDecl{}, tl.Clocks...), Steps: make([]Step, 0, len(tl.Steps)), Later: []Expiry{},
 	}
 	for _, w := range tl.Warnings {
-		tr.Warnings = append(tr.Warnings, w.Error())
+		tr.Warnings = append(tr.Warnings, w.In(r.lang))
 	}
 	schema := r.takeSQL()
 	if err := r.fresh(); err != nil {

@@ -150,7 +150,7 @@ func (r *runner) verdicts(s *StepLine, ops []check.Op, changed []engine.Job, who
 	}
 	out := make([]Verdict, 0, len(vs))
 	for _, v := range vs {
-		out = append(out, Verdict{Invariant: v.Invariant, OK: v.OK, Detail: v.Detail,
+		out = append(out, Verdict{Invariant: v.Invariant, OK: v.OK, Detail: v.DetailIn(r.lang),
 			Expected: !v.OK && s.Expect != nil && containsString(s.Expect.Violates, v.Invariant)})
 	}
 	return out

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"github.com/leaselab/leaselab/engine/lang"
 	"math"
 	"strings"
 )
@@ -117,7 +118,7 @@ func (p *parser) stepTime(w []token, s *StepLine) bool {
 	}
 	ms, ok := parseMillis(text)
 	if !ok {
-		p.errorf(t.col, "%s", malformedTime("time", t.text, "a step starts with a time like 0ms, 1.5s, 1000 or +200ms"))
+		p.errorf(t.col, "%s", malformedTime("time", t.text, lang.P("a step starts with a time like 0ms, 1.5s, 1000 or +200ms")))
 		return false
 	}
 	if rel {
@@ -218,10 +219,14 @@ func (p *parser) stepObject(w []token, s *StepLine) ([]token, bool) {
 	has := len(rest) > 0 && !strings.Contains(rest[0].text, "=")
 	switch {
 	case obj == objNone && has:
-		p.errorf(rest[0].col, "%s takes no job%s", s.Verb, map[bool]string{true: ": it claims the oldest claimable one (expect it with -> job=" + rest[0].text + ")"}[s.Verb == VerbSend])
+		if s.Verb == VerbSend {
+			p.errorf(rest[0].col, "%s takes no job: it claims the oldest claimable one (expect it with -> job=%s)", s.Verb, rest[0].text)
+		} else {
+			p.errorf(rest[0].col, "%s takes no job", s.Verb)
+		}
 		return nil, false
 	case (obj == objJob || obj == objKey || obj == objDuration) && !has:
-		p.errorf(w[2].col, "%s needs %s: `%s`", s.Verb, map[verbObject]string{objJob: "a job", objKey: "a key", objDuration: "a duration"}[obj], usage[s.Verb])
+		p.errorf(w[2].col, "%s needs %s: `%s`", s.Verb, map[verbObject]lang.Word{objJob: "a job", objKey: "a key", objDuration: "a duration"}[obj], usage[s.Verb])
 		return nil, false
 	case !has && len(s.Actors) > 1:
 		p.errorf(w[2].col, "a concurrent claim names its job: `%s claim JOB`", w[1].text)
@@ -386,7 +391,7 @@ func (p *parser) keyValues(words []token, allowed []string, what string) ([]keyV
 			p.errorf(w.col, "no space between a number and its unit: write %s%s", words[i-1].text, w.text)
 			return nil, false
 		case !found:
-			p.errorf(w.col, "unexpected %q: arguments are key=value (%s takes %s)", w.text, what, fieldsText(allowed))
+			p.errorf(w.col, "unexpected %q: arguments are key=value (%s takes %s)", w.text, lang.Word(what), fieldsText(allowed))
 			return nil, false
 		case !p.allowedKey(key, w.col, allowed, what):
 			return nil, false
@@ -421,11 +426,11 @@ func (p *parser) allowedKey(key string, col int, allowed []string, what string) 
 	case key == "attempts" && containsString(allowed, "max_attempts"):
 		p.errorf(col, "the attempts budget is max_attempts=N (attempts= after -> checks the count of claims)")
 	case len(allowed) == 0:
-		p.errorf(col, "%s takes no arguments", what)
+		p.errorf(col, "%s takes no arguments", lang.Word(what))
 	case allArgKeys[key]:
-		p.errorf(col, "%s takes no %s= (it takes %s)", what, key, fieldsText(allowed))
+		p.errorf(col, "%s takes no %s= (it takes %s)", lang.Word(what), key, fieldsText(allowed))
 	default:
-		p.errorf(col, "unknown field %q: %s takes %s%s", key, what, fieldsText(allowed), didYouMean(key, allowed))
+		p.errorf(col, "unknown field %q: %s takes %s%s", key, lang.Word(what), fieldsText(allowed), didYouMean(key, allowed))
 	}
 	return false
 }
@@ -461,7 +466,7 @@ func containsString(list []string, s string) bool {
 // result_bytes: the engine would refuse it at run time.
 func (p *parser) withinResult(t token, key string) bool {
 	if len(t.text) > p.lim.ResultBytes {
-		p.limitf(t.col, p.lim.Row("result_bytes"), "%s of %d bytes", key, len(t.text))
+		p.limitf(t.col, p.lim.Row("result_bytes"), "%s of %d bytes", lang.Word(key), len(t.text))
 		return false
 	}
 	return true
