@@ -69,7 +69,7 @@ func TestMain_DashReadsStandardInput(t *testing.T) {
 		{[]string{"check", "-"}, "PASS: 1 timeline, 4 steps, 4 expectations held"},
 		{[]string{"trace", "-"}, `"format": 2`},
 		{[]string{"transcript", "-"}, "# A's lease ends; B takes the job."},
-		{[]string{"export", "gotest", "-"}, "func TestStdin(t *testing.T) {"},
+		{[]string{"export", "gotest", "-"}, "func TestLateCourier(t *testing.T) {"},
 	} {
 		code, out, errOut := main1(t, story, tc.args...)
 		if code != 0 || !strings.Contains(out, tc.want) {
@@ -126,9 +126,9 @@ func TestExport_WritesATestForTheCallersPackage(t *testing.T) {
 		want []string
 	}{
 		{[]string{"export", "gotest", "-"}, 0, []string{"package leaselabtest\n"}},
-		{[]string{"export", "gotest", "-package", "worker", "-"}, 0, []string{"package worker\n", "func TestStdin(t *testing.T) {"}},
+		{[]string{"export", "gotest", "-package", "worker", "-"}, 0, []string{"package worker\n", "func TestLateCourier(t *testing.T) {"}},
 		{[]string{"export", "gotest", "-package", "worker_test", "-queue", "newQueue", "-"}, 0,
-			[]string{"package worker_test\n", `leasetest.RunTimeline(t, "stdin.tl", testStdinSource, newQueue)`}},
+			[]string{"package worker_test\n", `leasetest.RunTimeline(t, "stdin.tl", testLateCourierSource, newQueue)`}},
 		{[]string{"export", "gotest", "-package", "my-worker", "-"}, ExitBadInput, nil},
 		{[]string{"export", "gotest", "-queue", "new(", "-"}, ExitBadInput, nil},
 	} {

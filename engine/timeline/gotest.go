@@ -192,6 +192,33 @@ func GoTestName(name string) string {
 	return b.String()
 }
 
+// GoTestNameOf is the test function name for tl: from its file's name
+// (GoTestName) when that names the story, else from its title's first
+// words, up to a colon, a dash or a comma ("# Clock skew: …" gives
+// TestClockSkew). A file's name says nothing when it is standard input's
+// or the page's ("stdin.tl", "timeline.tl", "untitled.tl") or has no
+// letters.
+func GoTestNameOf(tl *Timeline) string {
+	fromFile := GoTestName(tl.Name)
+	switch fromFile {
+	case "TestTimeline", "TestStdin", "TestUntitled":
+	default:
+		return fromFile
+	}
+	head := tl.Title
+	if i := strings.IndexAny(head, ":,—(;"); i >= 0 {
+		head = head[:i]
+	}
+	words := strings.Fields(head)
+	if len(words) > 6 {
+		words = words[:6]
+	}
+	if fromTitle := GoTestName(strings.Join(words, " ")); fromTitle != "TestTimeline" {
+		return fromTitle
+	}
+	return fromFile
+}
+
 // CheckGoTestNames returns ErrPackageName or ErrTestName when pkg or
 // funcName is not a name go test takes for a test file's package and a
 // test function.
