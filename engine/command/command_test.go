@@ -5,6 +5,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/leaselab/leaselab/engine/explore"
 )
 
 func main1(t *testing.T, stdin string, args ...string) (int, string, string) {
@@ -175,5 +178,28 @@ func TestCheck_KoreanThroughout(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("the table lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// The explorer says what it searches and where it stops before it starts,
+// and what it searched when it stops, at the time limit too.
+func TestExplore_StatesItsBoundsAndWhatItSearched(t *testing.T) {
+	code, _, errOut := main1(t, "", "explore", "-property", "single-lease", "-steps", "2", "-progress=false")
+	if code != ExitFail ||
+		!strings.Contains(errOut, "searching every history of up to 2 steps (3 workers, jobs a, b, leases of 1000 ms), at most 2000000 states or 2m0s") ||
+		!strings.Contains(errOut, "nothing found: searched every history of up to 2 steps (") {
+		t.Errorf("exit %d:\n%s", code, errOut)
+	}
+	code, _, errOut = main1(t, "", "explore", "-property", "single-lease", "-time", "1ns", "-progress=false")
+	if code != ExitFail || !strings.Contains(errOut, "nothing found within the time limit of 1ns: searched ") {
+		t.Errorf("exit %d:\n%s", code, errOut)
+	}
+}
+
+// A progress line names the states, the depth, the rate and the time.
+func TestExplore_ProgressLine(t *testing.T) {
+	got := progressLine(explore.Progress{States: 5120, Depth: 4, Rate: 6045.4}, 1400*time.Millisecond)
+	if want := "explore: 5120 states, depth 4, 6045 states/s, 1s"; got != want {
+		t.Errorf("%q, want %q", got, want)
 	}
 }
