@@ -59,6 +59,7 @@ import { ms, signedMs } from './trace.js';
  * @property {{actor: string, start: number, end: number, step: number}[]} sends
  * @property {{actor: string, start: number, end: number, step: number}[]} pauses
  * @property {Map<string, number>} offsets each worker's clock offset (ms), for those off true time
+ * @property {number | null} service the lock service's clock offset (ms) when the trace has one: it judges every lease
  * @property {number} [origin] the axis's first instant (0 unless the model is a window of a longer one)
  */
 
@@ -106,6 +107,7 @@ function newModel(trace) {
     sends: /** @type {LaneModel['sends']} */ ([]),
     pauses: /** @type {LaneModel['pauses']} */ ([]),
     offsets,
+    service: trace.service ? trace.service.offset : null,
     /** @param {string} a */
     addActor: (a) => {
       if (a && !actors.includes(a)) actors.push(a);
@@ -142,7 +144,7 @@ function leaseBook(m) {
       job: lease.job,
       token: lease.token,
       start: at,
-      end: lease.lease_until - (m.offsets.get(lease.owner) || 0),
+      end: lease.lease_until - (m.service ?? (m.offsets.get(lease.owner) || 0)),
       until: lease.lease_until,
       cause: 'ends',
       step,

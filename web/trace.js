@@ -151,6 +151,7 @@
  * @property {string} mutant
  * @property {string[]} actors
  * @property {{line: number, worker: string, offset: number}[]} [clocks]
+ * @property {{line: number, worker: string, offset: number}} [service] the lock service's clock, which judges every lease, when the timeline declares one
  * @property {Statement[]} setup
  * @property {Row[]} start
  * @property {Step[]} steps
@@ -309,12 +310,14 @@ export function storageChanged(st) {
 }
 
 /**
- * How far a worker's clock reads ahead of true time (ms; negative:
- * behind), from the trace's `clocks`; 0 for a worker whose clock is right.
+ * How far the clock a worker's leases are judged on reads ahead of true
+ * time (ms; negative: behind): the lock service's when the trace has one,
+ * else the worker's own from `clocks`; 0 for a clock that is right.
  * @param {Trace} trace
  * @param {string} worker
  */
 export function clockOffset(trace, worker) {
+  if (trace.service) return trace.service.offset;
   const c = (trace.clocks || []).find((k) => k.worker === worker);
   return c ? c.offset : 0;
 }

@@ -23,6 +23,9 @@
 //	                                        (deadline 0 is none, max_attempts 0 unlimited)
 //	clock WORKER OFFSET                     the worker's clock reads OFFSET ahead of true time
 //	                                        (+200ms; -200ms is behind)
+//	service clock OFFSET                    the lock service's clock: every lease is granted and
+//	                                        judged on it, as Chubby, ZooKeeper and etcd judge
+//	                                        them, and a worker's clock shapes only its belief
 //	epoch T                                 times are real instants, e.g. Unix ms from a log:
 //	                                        every one is at or after T, the limit max_time
 //	                                        bounds them from T, and a job line's deadline=+D
@@ -53,7 +56,8 @@
 // the previous step left the clock (+200ms). Times never go back; several
 // steps may share an instant and run in the order written. TIME is true
 // time: a worker with a `clock` line gives the engine its own now (TIME plus
-// its offset). ACTOR and JOB names are Unicode letters and digits with `-`
+// its offset), unless a `service clock` line makes every now the service's
+// (TIME plus the service's offset). ACTOR and JOB names are Unicode letters and digits with `-`
 // and `_`, compared in Unicode NFC. Values with spaces are quoted:
 // result="two words".
 //

@@ -199,16 +199,39 @@ func (r *runner) wrote(s *StepLine, st *Step, actor string) string {
 
 // clockNote is what the clock of a worker whose clock is off read, to go
 // before the sentence's full stop; "" for a worker whose clock is right.
+//
+// With a service clock, the instant is the service's, and a worker whose
+// own clock differs is told what it believes its new lease runs until.
 func (r *runner) clockNote(actor string, st *Step) string {
-	off := r.tl.Offset(actor)
-	if off == 0 || actor == "" || st.Op == string(OpPause) || st.Op == string(OpCrash) {
+	if actor == "" || st.Op == string(OpPause) || st.Op == string(OpCrash) {
 		return ""
 	}
-	how := sentence(r.book.ahead, off)
-	if off < 0 {
-		how = sentence(r.book.behind, -off)
+	b := r.book
+	if sv := r.tl.Service; sv != nil {
+		note := ""
+		if sv.Offset != 0 {
+			note = b.say(b.serviceClock, st.Now, r.offsetWords(sv.Offset))
+		}
+		own := r.tl.Offset(actor)
+		granted := st.Op == string(engine.OpClaim) || st.Op == string(engine.OpClaimNext) || st.Op == string(engine.OpRenew)
+		if own != sv.Offset && granted && st.Lease != nil && st.Outcome.Kind == string(engine.OutcomeOK) {
+			note += b.say(b.believes, actor, st.Time+own, st.Lease.LeaseUntil-sv.Offset+own)
+		}
+		return note
 	}
-	return r.book.say(r.book.ownClock, actor, st.Now, how)
+	off := r.tl.Offset(actor)
+	if off == 0 {
+		return ""
+	}
+	return b.say(b.ownClock, actor, st.Now, r.offsetWords(off))
+}
+
+// offsetWords is a clock's offset in words: "300 ms ahead".
+func (r *runner) offsetWords(off int64) string {
+	if off < 0 {
+		return sentence(r.book.behind, -off)
+	}
+	return sentence(r.book.ahead, off)
 }
 
 func (r *runner) claimed(s *StepLine, st *Step, actor string, prev *engine.Job) string {
@@ -217,11 +240,11 @@ func (r *runner) claimed(s *StepLine, st *Step, actor string, prev *engine.Job) 
 	capped := r.capNote(l.LeaseUntil, s, st)
 	if prev != nil && prev.Owner != "" && prev.Status == engine.StatusLeased && prev.LeaseUntil <= st.Now {
 		format := b.reclaimed
-		trueUntil := prev.LeaseUntil - r.tl.Offset(prev.Owner)
+		trueUntil := prev.LeaseUntil - r.tl.Judge(prev.Owner)
 		switch {
 		case prev.Owner == actor:
 			format = b.reclaimedSelf
-		case r.tl.Offset(prev.Owner) == r.tl.Offset(actor):
+		case r.tl.Judge(prev.Owner) == r.tl.Judge(actor):
 		case trueUntil > st.Time:
 			format = b.reclaimedEarly
 		default:

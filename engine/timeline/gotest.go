@@ -135,7 +135,14 @@ func (f *goFile) setup() string {
 	if tl.Lease != 0 {
 		fmt.Fprintf(&b, "\n\t// lease %d ms: the ttl of every claim, renew and send without ttl=\n", tl.Lease)
 	}
+	if tl.Service != nil {
+		fmt.Fprintf(&b, "\t// the lock service's clock is %s: every step passes its now\n", offsetWords(tl.Service.Offset))
+	}
 	for _, c := range tl.Clocks {
+		if tl.Service != nil {
+			fmt.Fprintf(&b, "\t// %s's clock is %s: it shapes only what %s believes\n", c.Worker, offsetWords(c.Offset), c.Worker)
+			continue
+		}
 		fmt.Fprintf(&b, "\t// %s's clock is %s: its steps pass its own now\n", c.Worker, offsetWords(c.Offset))
 	}
 	switch {
@@ -318,8 +325,12 @@ func (f *goFile) step(s *StepLine) goStep {
 	g.Comment = append(g.Comment, fmt.Sprintf("line %d: %s", s.Line, s.Source))
 	now := s.Time
 	if len(s.Actors) > 0 {
-		now += f.TL.Offset(s.Actors[0])
-		if now != s.Time {
+		now += f.TL.Judge(s.Actors[0])
+		switch {
+		case now == s.Time:
+		case f.TL.Service != nil:
+			g.Comment = append(g.Comment, fmt.Sprintf("the service's clock reads %d ms at %d ms", now, s.Time))
+		default:
 			g.Comment = append(g.Comment, fmt.Sprintf("%s's clock reads %d ms at %d ms", s.Actors[0], now, s.Time))
 		}
 	}

@@ -6,10 +6,12 @@ import (
 )
 
 // The header lines, before the first step: `lease DURATION`,
-// `job ID [qty=N] [deadline=T] [max_attempts=N]` and
-// `clock WORKER OFFSET`.
+// `job ID [qty=N] [deadline=T] [max_attempts=N]`, `clock WORKER OFFSET`,
+// `service clock OFFSET` and `epoch T`.
 
-func isHeaderWord(s string) bool { return s == "lease" || s == "job" || s == "clock" || s == "epoch" }
+func isHeaderWord(s string) bool {
+	return s == "lease" || s == "job" || s == "clock" || s == "epoch" || s == "service"
+}
 
 func (p *parser) header(ll lexed) {
 	w := ll.words[0]
@@ -28,6 +30,8 @@ func (p *parser) header(ll lexed) {
 		p.jobHeader(ll.words)
 	case w.text == "epoch":
 		p.epochHeader(ll.words)
+	case w.text == "service":
+		p.serviceHeader(ll.words)
 	default:
 		p.clockHeader(ll.words)
 	}
@@ -177,25 +181,54 @@ func (p *parser) clockHeader(w []token) {
 		p.errorf(w[1].col, "%s's clock is given twice", worker)
 		return
 	}
-	text, sign := w[2].text, int64(1)
+	off, ok := p.offset(w[2], worker)
+	if !ok {
+		return
+	}
+	p.offsets[worker] = off
+	p.tl.Clocks = append(p.tl.Clocks, ClockDecl{Line: p.line, Worker: worker, Offset: off})
+}
+
+// offset reads a clock offset, +D ahead of true time or -D behind, and
+// warns of one with no sign (read as ahead); whose names the clock.
+func (p *parser) offset(t token, whose any) (int64, bool) {
+	text, sign := t.text, int64(1)
 	switch {
 	case strings.HasPrefix(text, "+"):
 		text = text[1:]
 	case strings.HasPrefix(text, "-"):
 		text, sign = text[1:], -1
 	}
-	col := w[2].col + 1
-	if text == w[2].text {
+	col := t.col + 1
+	if text == t.text {
 		col--
 	}
 	off, ok := p.millis(token{text: text, col: col}, "clock offset")
 	if !ok {
+		return 0, false
+	}
+	if text == t.text && off != 0 {
+		p.warnf(t.col, "clock offset %s has no sign and is read as ahead: write +%s (%s's clock ahead) or -%s (behind)",
+			text, text, whose, text)
+	}
+	return sign * off, true
+}
+
+// serviceHeader reads `service clock OFFSET`: the lock service's clock,
+// on which every lease is granted and judged; the workers' clocks then
+// shape only what each believes.
+func (p *parser) serviceHeader(w []token) {
+	switch {
+	case len(w) != 3 || w[1].text != "clock":
+		p.errorf(w[0].col, "a service line is `service clock OFFSET`, e.g. `service clock +200ms` (the lock service's clock, which judges every lease, is 200 ms ahead) or `service clock +0ms`")
+		return
+	case p.tl.Service != nil:
+		p.errorf(w[0].col, "a second service clock line (the first is line %d)", p.tl.Service.Line)
 		return
 	}
-	if text == w[2].text && off != 0 {
-		p.warnf(w[2].col, "clock offset %s has no sign and is read as ahead: write +%s (%s's clock ahead) or -%s (behind)",
-			text, text, worker, text)
+	off, ok := p.offset(w[2], lang.Word("the service"))
+	if !ok {
+		return
 	}
-	p.offsets[worker] = sign * off
-	p.tl.Clocks = append(p.tl.Clocks, ClockDecl{Line: p.line, Worker: worker, Offset: sign * off})
+	p.tl.Service = &ClockDecl{Line: p.line, Worker: "service", Offset: off}
 }

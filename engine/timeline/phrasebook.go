@@ -72,6 +72,8 @@ type phrasebook struct {
 	// The stories around the queue.
 	supersededDone string // owner, token, since: the newer holder has written
 	ownClock       string // actor, its now, offset text: a worker whose clock is off
+	serviceClock   string // the service's now, offset text: a service whose clock is off
+	believes       string // actor, its own clock's reading, the lease's end by its own clock
 	ahead, behind  string // ms: an offset in words
 	paused         string // actor, from, to
 	crashed        string // actor, the leases it forgot

@@ -127,6 +127,11 @@ func newRunner(ctx context.Context, db *sql.DB, tl *Timeline, opts Options) (*ru
 	for _, c := range tl.Clocks {
 		r.checker.SetClock(c.Worker, c.Offset)
 	}
+	if tl.Service != nil { // every lease is on the service's clock
+		for _, a := range tl.Actors {
+			r.checker.SetClock(a, tl.Service.Offset)
+		}
+	}
 	return r, r.open()
 }
 
@@ -174,7 +179,7 @@ func (r *runner) setup() (*Trace, error) {
 	tr := &Trace{
 		Format: FormatVersion, Name: tl.Name, Title: tl.Title, Lang: r.lang, Mutant: r.mutant,
 		Lease: tl.Lease, Jobs: append([]JobDecl{}, tl.Jobs...), Actors: append([]string{}, tl.Actors...),
-		Clocks: append([]ClockDecl{}, tl.Clocks...), Steps: make([]Step, 0, len(tl.Steps)), Later: []Expiry{},
+		Clocks: append([]ClockDecl{}, tl.Clocks...), Service: tl.Service, Steps: make([]Step, 0, len(tl.Steps)), Later: []Expiry{},
 	}
 	for _, w := range tl.Warnings {
 		tr.Warnings = append(tr.Warnings, w.In(r.lang))

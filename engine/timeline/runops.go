@@ -240,7 +240,7 @@ func (r *runner) send(s *StepLine, st *Step) []check.Op {
 		st.Receipt = rc
 		return err
 	}
-	clock := skewedClock{c: &r.clock, off: r.tl.Offset(actor)}
+	clock := skewedClock{c: &r.clock, off: r.tl.Judge(actor)}
 	l, err := r.store.Dispatch(r.ctx, actor, clock, s.TTL, deliver)
 	st.Outcome, st.Rejection = outcomeOf(err)
 	if l.JobID == "" {

@@ -54,7 +54,7 @@ func (r *runner) now(s *StepLine) int64 {
 	if len(s.Actors) == 0 {
 		return s.Time
 	}
-	return s.Time + r.tl.Offset(s.Actors[0])
+	return s.Time + r.tl.Judge(s.Actors[0])
 }
 
 // run runs the step's operation. moved names the rows an enqueue replaced
@@ -190,7 +190,7 @@ func (r *runner) track(jobs []engine.Job, end int64) []Expiry {
 			delete(r.live, j.ID)
 			continue
 		}
-		e := Expiry{At: j.LeaseUntil - r.tl.Offset(j.Owner), Job: j.ID, Owner: j.Owner, Token: j.Token}
+		e := Expiry{At: j.LeaseUntil - r.tl.Judge(j.Owner), Job: j.ID, Owner: j.Owner, Token: j.Token}
 		if r.ended[j.ID] == e {
 			continue // reported already; the row still shows the ended lease
 		}

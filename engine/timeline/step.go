@@ -201,7 +201,11 @@ func (p *parser) actorFree(name string, col int, t int64, fresh int) bool {
 			name, pa.from, pa.to, pa.line, pa.to)
 		return false
 	}
-	if off := p.offsets[name]; t+off < 0 {
+	if sv := p.tl.Service; sv != nil && t+sv.Offset < 0 {
+		p.errorf(col, "the service's clock reads %d ms at %d ms (it is %d ms behind): the first step comes at %d ms or later", t+sv.Offset, t, -sv.Offset, -sv.Offset)
+		return false
+	}
+	if off := p.offsets[name]; p.tl.Service == nil && t+off < 0 {
 		p.errorf(col, "%s's clock reads %d ms at %d ms (it is %d ms behind): its first step comes at %d ms or later", name, t+off, t, -off, -off)
 		return false
 	}

@@ -81,6 +81,12 @@ type Timeline struct {
 	// Clocks are the `clock` header lines: workers whose clock is off true
 	// time.
 	Clocks []ClockDecl
+	// Service is the `service clock OFFSET` header line (Worker
+	// "service"): the lock service's clock, on which every lease is granted
+	// and every expiry judged, as Chubby, ZooKeeper and etcd judge them.
+	// The workers' clocks then shape only what each believes. nil when
+	// absent: each worker's operations are judged on its own clock.
+	Service *ClockDecl
 	// Epoch is the `epoch` header in ms (a Unix-ms instant); 0 if absent.
 	// Instants are at or after it and count against the limit max_time
 	// from it, so a history from the field keeps its real times.
@@ -113,6 +119,15 @@ func (tl *Timeline) Offset(worker string) int64 {
 		}
 	}
 	return 0
+}
+
+// Judge is the offset of the clock the engine judges worker's operations
+// on: the service's when tl declares one, else the worker's own.
+func (tl *Timeline) Judge(worker string) int64 {
+	if tl.Service != nil {
+		return tl.Service.Offset
+	}
+	return tl.Offset(worker)
 }
 
 // StepLine is one step line: TIME ACTOR VERB [JOB] [key=value ...] [-> expectation].

@@ -50,6 +50,10 @@ type Trace struct {
 	// Clocks are the workers whose clock is off true time (the `clock`
 	// header lines); [] when every clock agrees.
 	Clocks []ClockDecl `json:"clocks"`
+	// Service is the lock service's clock (Timeline.Service), which judges
+	// every lease; nil when the timeline declares none (the JSON then has
+	// no "service").
+	Service *ClockDecl `json:"service,omitempty"`
 	// Setup is the SQL that ran before the first step: the schema and the
 	// header's enqueues.
 	Setup []Statement `json:"setup"`

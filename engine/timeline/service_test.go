@@ -1,0 +1,77 @@
+package timeline_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// With a service clock, every lease is granted and judged on the lock
+// service's clock: a worker's own clock moves only what it believes. The
+// same story without it judges each worker's lease on its own clock.
+func TestRun_ServiceClockJudgesEveryLease(t *testing.T) {
+	const story = "clock A +300ms\nlease 1000ms\njob j\n0ms A claim j\n1000ms B claim j\n"
+	for _, tc := range []struct {
+		name, head string
+		until      int64  // A's lease_until
+		claim      string // B's claim at 1000 ms
+		expiry     int64  // when A's lease ended, true time
+	}{
+		{"each worker's clock", "", 1300, "refused", 1300},
+		{"the service's clock, right", "service clock +0ms\n", 1000, "ok", 1000},
+		{"the service's clock, ahead", "service clock +200ms\n", 1200, "ok", 1000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := run(t, tc.head+story)
+			if got := tr.Steps[0].Lease.LeaseUntil; got != tc.until {
+				t.Errorf("A's lease_until %d, want %d", got, tc.until)
+			}
+			if got := tr.Steps[1].Outcome.Kind; got != tc.claim {
+				t.Errorf("B's claim %s, want %s", got, tc.claim)
+			}
+			if tc.claim == "ok" && (len(tr.Steps[1].Expired) != 1 || tr.Steps[1].Expired[0].At != tc.expiry) {
+				t.Errorf("expiries %+v, want A's at %d", tr.Steps[1].Expired, tc.expiry)
+			}
+			for _, v := range tr.Steps[1].Verdicts {
+				if !v.OK {
+					t.Errorf("%s broken: %s", v.Invariant, v.Detail)
+				}
+			}
+		})
+	}
+}
+
+// The sentence of a grant on the service's clock says what the worker,
+// whose own clock differs, believes; the service's own offset is named.
+func TestRun_ServiceClockSentenceSaysWhatTheWorkerBelieves(t *testing.T) {
+	tr := run(t, "service clock +200ms\nclock A -100ms\nlease 1000ms\njob j\n100ms A claim j\n")
+	got := tr.Steps[0].Explain
+	for _, want := range []string{
+		"the lease runs until 1300 ms (on the service's clock, which reads 300 ms: 200 ms ahead)",
+		"A's own clock reads 0 ms, so A believes its lease runs until 1000 ms by it.",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%q\nlacks %q", got, want)
+		}
+	}
+	if tr.Service == nil || tr.Service.Offset != 200 {
+		t.Errorf("the trace's service %+v", tr.Service)
+	}
+}
+
+// The service line's mistakes, each one error.
+func TestParse_ServiceClockLine(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"service clock\n", "t.tl:1:1: a service line is `service clock OFFSET`"},
+		{"service clock +1ms\nservice clock +2ms\n", "t.tl:2:1: a second service clock line (the first is line 1)"},
+		{"service clock -200ms\nlease 1s\njob j\n100ms A claim j\n", "t.tl:4:7: the service's clock reads -100 ms at 100 ms (it is 200 ms behind)"},
+		{"servce clock +1ms\n", `t.tl:1:1: unknown header word "servce" (did you mean service?)`},
+	} {
+		if got := parseErr(t, tc.src); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%q:\n got %s\nwant %s…", tc.src, got, tc.want)
+		}
+	}
+	tl := mustParse(t, "service clock 200ms\nlease 1s\njob j\n0 A claim j\n")
+	if len(tl.Warnings) != 1 || !strings.Contains(tl.Warnings[0].Msg, "has no sign and is read as ahead") {
+		t.Errorf("warnings %v", tl.Warnings)
+	}
+}
