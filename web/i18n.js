@@ -88,6 +88,7 @@ export const en = {
     'lease-within-deadline': 'lease_until <= deadline',
     'no-job-lost': 'no job lost or duplicated',
     'storage-fenced': 'the storage takes no write with a lower token',
+    'applied-once': "the receiver applies each job's effect once",
   },
 
   // ---- the player ----
@@ -365,6 +366,7 @@ export const ko = {
     'lease-within-deadline': 'lease_until <= deadline',
     'no-job-lost': '작업은 사라지거나 중복되지 않는다',
     'storage-fenced': '저장소는 더 낮은 토큰의 쓰기를 받지 않는다',
+    'applied-once': '수신 측은 일마다 효과를 한 번만 적용한다',
   },
 
   timeline: '타임라인',

@@ -463,3 +463,37 @@ func TestObserve_SkewDetailNamesEachInstantsClock(t *testing.T) {
 		t.Fatalf("detail %q\nwant it to contain %q", details, want)
 	}
 }
+
+// The receiver applies each job's effect once: a second applied delivery
+// breaks applied-once; a resend it recognises (not applied) and a first
+// delivery of another job do not.
+func TestObserve_AppliedOnce(t *testing.T) {
+	deliver := func(job, owner string, token int64, applied bool) check.Op {
+		return check.Op{Kind: engine.OpDeliver, JobID: job, Owner: owner, Token: token, Accepted: applied}
+	}
+	for _, tc := range []struct {
+		name   string
+		second check.Op
+		broken bool
+	}{
+		{"a resend the receiver recognises", deliver("a", "B", 2, false), false},
+		{"another job's first delivery", deliver("b", "B", 1, true), false},
+		{"the same job applied again", deliver("a", "B", 2, true), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := check.New()
+			c.Observe([]check.Op{enq("a"), enq("b")}, []engine.Job{pending("a"), pending("b")})
+			if names, _ := failing(c.ObserveChanged([]check.Op{deliver("a", "A", 1, true)}, nil)); len(names) > 0 {
+				t.Fatalf("a first delivery broke %v", names)
+			}
+			names, details := failing(c.ObserveChanged([]check.Op{tc.second}, nil))
+			if tc.broken != (len(names) > 0) {
+				t.Fatalf("broken %v, want broken=%v", names, tc.broken)
+			}
+			if tc.broken && (!reflect.DeepEqual(names, []string{check.AppliedOnce}) ||
+				!strings.Contains(details, "job a: the receiver applied it again for B#2, after A#1")) {
+				t.Fatalf("broken %v: %s", names, details)
+			}
+		})
+	}
+}

@@ -106,6 +106,17 @@ func (st *step) op(op Op) {
 		}
 	case engine.OpWrite:
 		st.write(op)
+	case engine.OpDeliver:
+		if !op.Accepted {
+			return
+		}
+		t := st.c.track(op.JobID)
+		if t.applied != "" {
+			st.fail(AppliedOnce, op.JobID, "job %s: the receiver applied it again for %s, after %s",
+				op.JobID, lease(op.Owner, op.Token), t.applied)
+			return
+		}
+		t.applied = lease(op.Owner, op.Token)
 	}
 }
 

@@ -249,6 +249,7 @@ func (r *runner) send(s *StepLine, st *Step) []check.Op {
 	r.hold(l)
 	st.Job, st.Lease = l.JobID, leaseOf(l)
 	ops := []check.Op{{Kind: engine.OpClaimNext, JobID: l.JobID, Owner: actor, Now: st.Now, Accepted: true, Lease: l}}
+	ops = append(ops, deliveryOps(st.Receipt)...)
 	w := check.Op{Kind: engine.OpComplete, JobID: l.JobID, Owner: actor, Token: l.Token, Now: st.Now + s.Took, Accepted: err == nil}
 	if st.Outcome.Kind == string(engine.OutcomeFailed) {
 		w.Kind, w.Accepted = engine.OpRelease, true
@@ -277,12 +278,22 @@ func (r *runner) receive(ctx context.Context, l engine.Lease) (*Receipt, error) 
 	return rc, nil
 }
 
-func (r *runner) deliver(s *StepLine, st *Step) {
+func (r *runner) deliver(s *StepLine, st *Step) []check.Op {
 	l, from := r.presented(s)
 	st.Presented, st.Args.Token, st.Args.TokenFrom = leaseOf(l), l.Token, from
 	rc, err := r.receive(r.ctx, l)
 	st.Receipt = rc
 	st.Outcome, _ = outcomeOf(err)
+	return deliveryOps(rc)
+}
+
+// deliveryOps is the receiver's part of a step for the checker: the
+// delivery it made, applied or recognised as a resend; none without one.
+func deliveryOps(rc *Receipt) []check.Op {
+	if rc == nil {
+		return nil
+	}
+	return []check.Op{{Kind: engine.OpDeliver, JobID: rc.Job, Owner: rc.Owner, Token: rc.Token, Accepted: rc.Delivered}}
 }
 
 func (r *runner) enqueue(s *StepLine, st *Step) ([]check.Op, map[string]bool) {

@@ -70,7 +70,7 @@ func (r *runner) run(s *StepLine, st *Step) (ops []check.Op, moved map[string]bo
 	case engine.OpSend:
 		ops = r.send(s, st)
 	case engine.OpDeliver:
-		r.deliver(s, st)
+		ops = r.deliver(s, st)
 	case engine.OpEnqueue:
 		ops, moved = r.enqueue(s, st)
 	case engine.OpState:
