@@ -102,7 +102,7 @@ func (r *Rejection) Error() string {
 		b.WriteString(r.Reason.Error())
 	}
 	b.WriteString("): presented ")
-	if r.Op == string(OpWrite) {
+	if r.Op == string(OpWrite) && errors.Is(r.Reason, ErrFenced) {
 		r.writeStorage(&b)
 		return b.String()
 	}

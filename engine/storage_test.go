@@ -135,3 +135,36 @@ func TestNewStorage_ReopenKeepsValues(t *testing.T) {
 		t.Fatalf("after reopening: %+v", got)
 	}
 }
+
+// A storage opened WithoutFencing stores a write below the highest token
+// it accepted (the storage of a system that does not fence); the same
+// write to a default storage is refused.
+func TestStorageWrite_WithoutFencingStoresALowerToken(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name    string
+		opts    []engine.Option
+		fenced  bool
+		wantVal string
+	}{
+		{"fenced", nil, true, "B's"},
+		{"without fencing", []engine.Option{engine.WithoutFencing()}, false, "A's"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := engine.NewStorage(ctx, memDB(t), append(testOptions(t), tc.opts...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Write(ctx, "f", engine.Lease{Owner: "B", Token: 2}, "B's"); err != nil {
+				t.Fatal(err)
+			}
+			err = s.Write(ctx, "f", engine.Lease{Owner: "A", Token: 1}, "A's")
+			if errors.Is(err, engine.ErrFenced) != tc.fenced {
+				t.Fatalf("write with token 1 after 2: %v, want fenced=%v", err, tc.fenced)
+			}
+			if got, _ := s.Read(ctx, "f"); got == nil || got.Value != tc.wantVal {
+				t.Fatalf("stored %+v, want %q", got, tc.wantVal)
+			}
+		})
+	}
+}

@@ -30,6 +30,7 @@ type Store struct {
 type config struct {
 	observe func(Statement) // nil: no observer
 	noTx    bool            // WithoutTransactions: compare-and-swap writes only
+	noFence bool            // WithoutFencing: a Storage that stores every write
 	//lint:ignore U1000 set and read only in builds with the mutants tag (mutants_on.go)
 	mutant string // "" in every normal build; see mutants.go
 }
@@ -68,6 +69,14 @@ func WithObserver(f func(Statement)) Option {
 // transactions, so the option changes nothing there.
 func WithoutTransactions() Option {
 	return func(c *config) error { c.noTx = true; return nil }
+}
+
+// WithoutFencing makes a Storage store every write, whatever token it
+// presents: the storage of a system that does not fence, for a lesson on
+// what goes wrong without fencing (the checker reports each write it takes
+// below a token it took before). A Store ignores it.
+func WithoutFencing() Option {
+	return func(c *config) error { c.noFence = true; return nil }
 }
 
 // apply sets opts on c.

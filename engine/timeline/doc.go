@@ -26,6 +26,11 @@
 //	service clock OFFSET                    the lock service's clock: every lease is granted and
 //	                                        judged on it, as Chubby, ZooKeeper and etcd judge
 //	                                        them, and a worker's clock shapes only its belief
+//	storage KIND                            how the storage a write goes to decides: fenced (the
+//	                                        default: by the highest token it has seen), sequencer
+//	                                        (it asks the lock service whether the presented lease
+//	                                        is current and live; a write then hears what a complete
+//	                                        hears) or unfenced (it stores every write)
 //	epoch T                                 times are real instants, e.g. Unix ms from a log:
 //	                                        every one is at or after T, the limit max_time
 //	                                        bounds them from T, and a job line's deadline=+D

@@ -39,6 +39,15 @@ var outcomesOf = map[engine.Op][]engine.Outcome{
 	engine.OpReopen:    {engine.OutcomeOK},
 }
 
+// refusals are the refusals op can hear in this timeline: a write to a
+// storage that asks the lock service hears what a complete hears.
+func (p *parser) refusals(op engine.Op) []engine.Refusal {
+	if op == engine.OpWrite && p.tl.Storage == StorageSequencer {
+		return append([]engine.Refusal{engine.RefusedFenced}, writeRefusals...)
+	}
+	return refusalsOf[op]
+}
+
 func outcomesFor(op engine.Op) []engine.Outcome {
 	if o, ok := outcomesOf[op]; ok {
 		return o
@@ -118,11 +127,11 @@ func (p *parser) outcome(words []token, e *Expectation, s *StepLine) ([]token, b
 		words, reason = words[1:], "not_found"
 	}
 	e.Reason = engine.Refusal(strings.ReplaceAll(reason, "-", "_"))
-	if !containsRefusal(refusalsOf[op], e.Reason) {
+	if !containsRefusal(p.refusals(op), e.Reason) {
 		if e.Reason.Valid() {
-			p.errorf(r.col, "%s is never refused %s (it hears %s)", describeOp(s), e.Reason, refusalList(op))
+			p.errorf(r.col, "%s is never refused %s (it hears %s)", describeOp(s), e.Reason, p.refusalList(op))
 		} else {
-			p.errorf(r.col, "unknown refusal reason %q (%s hears %s)", r.text, describeOp(s), refusalList(op))
+			p.errorf(r.col, "unknown refusal reason %q (%s hears %s)", r.text, describeOp(s), p.refusalList(op))
 		}
 		return nil, false
 	}
@@ -168,9 +177,9 @@ func outcomeList(op engine.Op) string {
 	return strings.Join(out, ", ")
 }
 
-func refusalList(op engine.Op) string {
+func (p *parser) refusalList(op engine.Op) string {
 	var out []string
-	for _, r := range refusalsOf[op] {
+	for _, r := range p.refusals(op) {
 		out = append(out, string(r))
 	}
 	return strings.Join(out, ", ")
@@ -326,7 +335,7 @@ func (p *parser) contender(val token, s *StepLine, what string) (string, bool) {
 func (p *parser) refusalValue(val token, s *StepLine) (string, bool) {
 	r := engine.Refusal(strings.ReplaceAll(val.text, "-", "_"))
 	if !containsRefusal(refusalsOf[engine.OpClaimMany], r) {
-		p.errorf(val.col, "a loser of a concurrent claim hears %s, not %q", refusalList(engine.OpClaimMany), val.text)
+		p.errorf(val.col, "a loser of a concurrent claim hears %s, not %q", p.refusalList(engine.OpClaimMany), val.text)
 		return "", false
 	}
 	return string(r), true

@@ -151,6 +151,9 @@ func (r *runner) explainOther(s *StepLine, st *Step, actor string) string {
 		}
 		return b.say(b.stateRead, actor, st.Job, r.describe(*st.State, st.Now))
 	case string(engine.OpWrite):
+		if st.Outcome.Kind == string(engine.OutcomeRefused) && st.Rejection.Reason != string(engine.RefusedFenced) {
+			return b.say(b.wroteChecked, actor, s.Key, st.Presented.Token, r.why(actor, st.Rejection))
+		}
 		if st.Outcome.Kind == string(engine.OutcomeRefused) {
 			return b.say(b.wroteFenced, actor, s.Key, st.Presented.Token, st.Rejection.Current.Owner, st.Rejection.Current.Token)
 		}
@@ -186,6 +189,12 @@ func (r *runner) explainOther(s *StepLine, st *Step, actor string) string {
 func (r *runner) wrote(s *StepLine, st *Step, actor string) string {
 	b := r.book
 	tok := st.Presented.Token
+	switch r.tl.Storage {
+	case StorageUnfenced:
+		return b.say(b.wroteUnfenced, actor, s.Key, tok, s.Value)
+	case StorageSequencer:
+		return b.say(b.wroteSequenced, actor, s.Key, tok, s.Value)
+	}
 	row, ok := r.table.get(st.Job)
 	switch {
 	case !ok || tok == 0:

@@ -176,7 +176,14 @@ func (c *goCall) present(outcome engine.Outcome, v, ok, empty string) {
 // storage writes to or reads the fenced storage.
 func (c *goCall) storage() {
 	s := c.s
-	c.f.use("storage")
+	switch c.f.TL.Storage {
+	case StorageUnfenced:
+		c.f.use("storageUnfenced")
+	case StorageSequencer:
+		c.f.use("storage", "sequencer")
+	default:
+		c.f.use("storage")
+	}
 	if s.Verb == VerbRead {
 		v, outcome := "_", c.expectOutcome()
 		if outcome == engine.OutcomeOK || outcome == engine.OutcomeEmpty || c.wantsPrefix("storage.") {
@@ -187,7 +194,14 @@ func (c *goCall) storage() {
 		return
 	}
 	c.presented()
-	c.line("err := storage.Write(ctx, %s, p, %s)", goQuote(s.Key), goQuote(s.Value))
+	if c.f.TL.Storage == StorageSequencer {
+		c.line("err := sequencer(%s, p, %s)", goQuote(s.Job), c.now)
+		c.line("if err == nil {")
+		c.line("\terr = storage.Write(ctx, %s, p, %s)", goQuote(s.Key), goQuote(s.Value))
+		c.line("}")
+	} else {
+		c.line("err := storage.Write(ctx, %s, p, %s)", goQuote(s.Key), goQuote(s.Value))
+	}
 	c.outcome()
 	if c.wantsPrefix("storage.") {
 		c.line("v, _ := storage.Read(ctx, %s)", goQuote(s.Key))

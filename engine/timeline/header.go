@@ -10,7 +10,7 @@ import (
 // `service clock OFFSET` and `epoch T`.
 
 func isHeaderWord(s string) bool {
-	return s == "lease" || s == "job" || s == "clock" || s == "epoch" || s == "service"
+	return s == "lease" || s == "job" || s == "clock" || s == "epoch" || s == "service" || s == "storage"
 }
 
 func (p *parser) header(ll lexed) {
@@ -32,6 +32,8 @@ func (p *parser) header(ll lexed) {
 		p.epochHeader(ll.words)
 	case w.text == "service":
 		p.serviceHeader(ll.words)
+	case w.text == "storage":
+		p.storageHeader(ll.words)
 	default:
 		p.clockHeader(ll.words)
 	}
@@ -212,6 +214,20 @@ func (p *parser) offset(t token, whose any) (int64, bool) {
 			text, text, whose, text)
 	}
 	return sign * off, true
+}
+
+// storageHeader reads `storage KIND`: fenced, sequencer or unfenced.
+func (p *parser) storageHeader(w []token) {
+	switch {
+	case len(w) != 2:
+		p.errorf(w[0].col, "a storage line is `storage KIND`, KIND one of %s", strings.Join(storageKinds, ", "))
+	case p.tl.Storage != "":
+		p.errorf(w[0].col, "a second storage line")
+	case !containsString(storageKinds, w[1].text):
+		p.errorf(w[1].col, "unknown storage %q (%s)%s", w[1].text, strings.Join(storageKinds, ", "), didYouMean(w[1].text, storageKinds))
+	default:
+		p.tl.Storage = w[1].text
+	}
 }
 
 // serviceHeader reads `service clock OFFSET`: the lock service's clock,

@@ -154,7 +154,11 @@ func (r *runner) open() error {
 		}
 	}
 	if usesStorage(r.tl) {
-		if r.stor, err = engine.NewStorage(r.ctx, r.db, opts...); err != nil {
+		sopts := opts
+		if r.tl.Storage == StorageUnfenced {
+			sopts = append(append([]engine.Option{}, opts...), engine.WithoutFencing())
+		}
+		if r.stor, err = engine.NewStorage(r.ctx, r.db, sopts...); err != nil {
 			return err
 		}
 	}

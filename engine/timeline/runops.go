@@ -329,7 +329,13 @@ func (r *runner) store1(s *StepLine, st *Step) []check.Op {
 	l, from := r.presented(s)
 	st.Presented, st.Args.Token, st.Args.TokenFrom = leaseOf(l), l.Token, from
 	st.Args.Key, st.Args.Value = s.Key, s.Value
-	err := r.stor.Write(r.ctx, s.Key, l, s.Value)
+	var err error
+	if r.tl.Storage == StorageSequencer {
+		err = r.sequencer(s, l, st.Now)
+	}
+	if err == nil {
+		err = r.stor.Write(r.ctx, s.Key, l, s.Value)
+	}
 	st.Outcome, st.Rejection = outcomeOf(err)
 	if v, rerr := r.stor.All(r.ctx, s.Key); rerr == nil && len(v) == 1 {
 		stored := Stored{Key: v[0].Key, Value: v[0].Value, Owner: v[0].Owner, Token: v[0].Token}
@@ -337,6 +343,34 @@ func (r *runner) store1(s *StepLine, st *Step) []check.Op {
 		st.Stored = &stored
 	}
 	return []check.Op{{Kind: engine.OpWrite, JobID: s.Key, Owner: l.Owner, Token: l.Token, Accepted: err == nil}}
+}
+
+// sequencer is a sequencer storage's question to the lock service before
+// a write: is the presented lease the job's current, live one at now? It
+// answers as the queue answers a complete, with a *engine.Rejection, or
+// nil.
+func (r *runner) sequencer(s *StepLine, l engine.Lease, now int64) error {
+	j, err := r.store.Get(r.ctx, s.Job)
+	if err != nil {
+		return err
+	}
+	refuse := func(reason error, cur engine.Job) error {
+		return &engine.Rejection{Op: string(engine.OpWrite), Reason: reason,
+			Presented: engine.Lease{JobID: s.Job, Owner: l.Owner, Token: l.Token}, Current: cur, Now: now}
+	}
+	switch {
+	case j == nil:
+		return refuse(engine.ErrNotFound, engine.Job{ID: s.Job})
+	case j.Owner != l.Owner || j.Token != l.Token:
+		return refuse(engine.ErrSuperseded, *j)
+	case j.Status == engine.StatusDone:
+		return refuse(engine.ErrDone, *j)
+	case j.Status == engine.StatusQuarantined:
+		return refuse(engine.ErrQuarantined, *j)
+	case now >= j.LeaseUntil || (j.Deadline > 0 && now >= j.Deadline):
+		return refuse(engine.ErrExpired, *j)
+	}
+	return nil
 }
 
 func (r *runner) read(s *StepLine, st *Step) {

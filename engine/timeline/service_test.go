@@ -75,3 +75,71 @@ func TestParse_ServiceClockLine(t *testing.T) {
 		t.Errorf("warnings %v", tl.Warnings)
 	}
 }
+
+// A sequencer storage asks the lock service before each write: the
+// holder's write is accepted before its lease ends and refused at and
+// after its end; a superseded token is refused before any newer write.
+func TestRun_SequencerStorageRefusesWhatTheServiceWould(t *testing.T) {
+	for _, tc := range []struct {
+		at   string
+		want string // outcome, reason
+	}{
+		{"999ms", "ok "},
+		{"1000ms", "refused expired"},
+		{"1001ms", "refused expired"},
+	} {
+		tr := run(t, "storage sequencer\nlease 1000ms\njob j\n0ms A claim j\n"+tc.at+" A write j value=v\n")
+		o := tr.Steps[1].Outcome
+		if got := o.Kind + " " + o.Reason; got != tc.want {
+			t.Errorf("write at %s: %q, want %q", tc.at, got, tc.want)
+		}
+	}
+	tr := run(t, "storage sequencer\nlease 1000ms\njob j\n0ms A claim j\n1000ms B claim j\n1100ms A write j value=v\n")
+	if o := tr.Steps[2].Outcome; o.Reason != "superseded" || tr.Steps[2].Stored != nil {
+		t.Errorf("a superseded write: %+v, stored %+v", o, tr.Steps[2].Stored)
+	}
+	if !strings.Contains(tr.Steps[2].Explain, "the storage asks the lock service, and B has held token 2 since 1000 ms") {
+		t.Errorf("%q", tr.Steps[2].Explain)
+	}
+}
+
+// A storage that does not fence takes a lower token's write, and the
+// checker reports it; the default storage refuses it.
+func TestRun_UnfencedStorageTakesAStaleWriteAndTheCheckerSaysSo(t *testing.T) {
+	const story = "lease 1000ms\njob j\n0ms A claim j\n1000ms B claim j\n1100ms B write j value=b\n1200ms A write j value=a\n"
+	for _, tc := range []struct {
+		head, outcome string
+		broken        bool
+	}{
+		{"", "refused", false},
+		{"storage fenced\n", "refused", false},
+		{"storage unfenced\n", "ok", true},
+	} {
+		tr := run(t, tc.head+story)
+		st := tr.Steps[3]
+		broken := false
+		for _, v := range st.Verdicts {
+			if !v.OK && v.Invariant == "storage-fenced" {
+				broken = true
+			}
+		}
+		if st.Outcome.Kind != tc.outcome || broken != tc.broken {
+			t.Errorf("%q: %s, storage-fenced broken=%v; want %s, %v", tc.head, st.Outcome.Kind, broken, tc.outcome, tc.broken)
+		}
+	}
+}
+
+// The storage line's mistakes, and the refusals a sequencer's write hears.
+func TestParse_StorageLine(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"storage\n", "t.tl:1:1: a storage line is `storage KIND`, KIND one of fenced, sequencer, unfenced"},
+		{"storage sequencer\nstorage fenced\n", "t.tl:2:1: a second storage line"},
+		{"storage sequencr\n", `t.tl:1:9: unknown storage "sequencr" (fenced, sequencer, unfenced) (did you mean sequencer?)`},
+		{"lease 1s\njob j\n0 A claim j\n1 A write j -> refused expired\n", "t.tl:4:24: `write` is never refused expired (it hears fenced)"},
+	} {
+		if got := parseErr(t, tc.src); got != tc.want {
+			t.Errorf("%q:\n got %s\nwant %s", tc.src, got, tc.want)
+		}
+	}
+	mustParse(t, "storage sequencer\nlease 1s\njob j\n0 A claim j\n1 A write j -> refused expired\n")
+}

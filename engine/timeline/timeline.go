@@ -87,6 +87,9 @@ type Timeline struct {
 	// The workers' clocks then shape only what each believes. nil when
 	// absent: each worker's operations are judged on its own clock.
 	Service *ClockDecl
+	// Storage is the `storage KIND` header: how the storage a write goes
+	// to decides (StorageFenced, the default, when absent).
+	Storage string
 	// Epoch is the `epoch` header in ms (a Unix-ms instant); 0 if absent.
 	// Instants are at or after it and count against the limit max_time
 	// from it, so a history from the field keeps its real times.
@@ -120,6 +123,25 @@ func (tl *Timeline) Offset(worker string) int64 {
 	}
 	return 0
 }
+
+// The kinds of storage a `storage KIND` line declares.
+const (
+	// StorageFenced accepts a write whose token is at least the highest it
+	// accepted for the key (engine.Storage): it fences by the tokens it has
+	// seen.
+	StorageFenced = "fenced"
+	// StorageSequencer asks the lock service, before each write, whether
+	// the presented lease is the job's current, live one (Chubby's
+	// CheckSequencer), and refuses the write as the queue would refuse a
+	// complete: superseded, expired, done, quarantined or not_found.
+	StorageSequencer = "sequencer"
+	// StorageUnfenced stores every write (engine.WithoutFencing): what
+	// goes wrong without fencing.
+	StorageUnfenced = "unfenced"
+)
+
+// storageKinds are the kinds a storage line takes, in the order told.
+var storageKinds = []string{StorageFenced, StorageSequencer, StorageUnfenced}
 
 // Judge is the offset of the clock the engine judges worker's operations
 // on: the service's when tl declares one, else the worker's own.
