@@ -110,6 +110,7 @@
  * @property {number} time true time (ms)
  * @property {number} now the actor's own clock (ms)
  * @property {number} end the clock after the step
+ * @property {number} [sent] for a message in flight (arrives=), the instant it was sent; time is when it arrived
  * @property {string[]} actors
  * @property {string} op
  * @property {string} job

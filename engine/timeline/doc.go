@@ -91,6 +91,12 @@
 //	reopen                        open the store again over the same database (init_db)
 //	wait                          (no actor) time passes to TIME; nothing else happens
 //
+// A renew, complete, release, deliver or write may be a message in flight:
+// arrives=T (or arrives=+D after the send) sends it at TIME with the lease
+// its actor holds then, and it takes effect at T, after the steps written
+// for instants up to T, while its sender may be paused; its trace step
+// stands at T, with "sent" the instant it left.
+//
 // A worker presents the lease of its own latest successful claim of the job
 // — what a real worker holds — so a stale complete needs no special syntax;
 // token=N overrides the token. A worker that holds none presents token 0.

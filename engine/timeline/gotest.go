@@ -56,10 +56,22 @@ func GoTestIn(tl *Timeline, pkg, funcName string) (string, error) {
 	}
 	f := goFile{Package: pkg, Func: funcName, TL: tl, uses: map[string]bool{}}
 	limit, size := limits.Default.Row("report_bytes"), 0
-	for i := range tl.Steps {
-		g := f.step(&tl.Steps[i])
+	for _, ev := range tl.schedule() {
+		s := tl.Steps[ev.step]
+		var g goStep
+		switch {
+		case ev.leave:
+			g = f.leave(&s)
+		case s.Arrives != 0:
+			s.Time, s.Arrives = s.Arrives, 0
+			f.arriving = s.Line
+			g = f.step(&s)
+			f.arriving = 0
+		default:
+			g = f.step(&s)
+		}
 		if size += g.size(); int64(size) > limit.Value {
-			return "", ErrorList{&Error{Name: tl.Name, Line: tl.Steps[i].Line, Col: 1,
+			return "", ErrorList{&Error{Name: tl.Name, Line: s.Line, Col: 1,
 				Msg: fmt.Sprintf("the Go test passes the limit %s at this step; nothing of it is given", limit),
 				Err: &limits.ExceededError{Limit: limit, What: "the Go test"}}}
 		}
@@ -90,7 +102,7 @@ var goSections = func() map[string]string {
 
 // goHelpers are the helper sections, in the order the file declares them.
 var goHelpers = []string{"held", "hold", "forget", "lease", "row", "wantInt", "wantString", "wantBool",
-	"wantRefusal", "contains", "race", "receiver", "errSendFailed", "send", "storage", "storageUnfenced", "sequencer"}
+	"wantRefusal", "contains", "race", "receiver", "errSendFailed", "send", "storage", "storageUnfenced", "sequencer", "inFlight"}
 
 // render fills the file section in.
 func (f *goFile) render() string {
@@ -255,6 +267,22 @@ type goFile struct {
 	TL      *Timeline
 	Steps   []goStep
 	uses    map[string]bool
+	// arriving is the line of the message in flight being written, whose
+	// lease is the one it left with; 0 for any other step.
+	arriving int
+}
+
+// leave is a message in flight leaving its sender: the lease it carries,
+// as its actor holds it now, kept until it arrives.
+func (f *goFile) leave(s *StepLine) goStep {
+	f.use("inFlight", "lease")
+	g := goStep{Comment: []string{fmt.Sprintf("line %d sends its message at %d ms; it arrives at %d ms", s.Line, s.Time, s.Arrives)}}
+	g.Call = append(g.Call, fmt.Sprintf("inFlight[%d] = lease(%s, %s)", s.Line, goQuote(s.Actors[0]), goQuote(s.Job)))
+	if s.HasToken {
+		g.Call = append(g.Call, fmt.Sprintf("p := inFlight[%d]", s.Line), "p.Token = "+goInt(s.Token),
+			fmt.Sprintf("inFlight[%d] = p", s.Line))
+	}
+	return g
 }
 
 func (f *goFile) use(names ...string) {

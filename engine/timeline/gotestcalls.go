@@ -211,6 +211,10 @@ func (c *goCall) storage() {
 // presented declares p, the lease the step's actor presents.
 func (c *goCall) presented() {
 	c.f.use("lease")
+	if c.f.arriving != 0 {
+		c.line("p := inFlight[%d] // the lease the message left with", c.f.arriving)
+		return
+	}
 	c.line("p := lease(%s, %s)", goQuote(c.s.Actors[0]), goQuote(c.s.Job))
 	if c.s.HasToken {
 		c.line("p.Token = %s", goInt(c.s.Token))

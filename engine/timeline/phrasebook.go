@@ -86,6 +86,7 @@ type phrasebook struct {
 	wroteStale     string // actor, key, token, value, the job's holder, its token
 	wroteEnded     string // actor, key, token, value, the actor's lease_until
 	alsoChanged    string // job, row description: a row the step changed besides its own
+	inFlight       string // sent at, delay: a message in flight (after the sentence, before its full stop)
 	wroteChecked   string // actor, key, token, why the lock service refused it (a sequencer storage)
 	wroteSequenced string // actor, key, token, value: a sequencer storage's accepted write
 	wroteUnfenced  string // actor, key, token, value: a storage that does not fence

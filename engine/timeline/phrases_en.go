@@ -86,6 +86,7 @@ var english = phrasebook{
 	wroteStale:     "%[1]s writes %[2]s with token %[3]d and the storage accepts it, holding %[4]q: no higher token wrote there before, so it cannot tell that %[5]s has since been granted token %[6]d. This write is stale.",
 	wroteEnded:     "%[1]s writes %[2]s with token %[3]d and the storage accepts it, holding %[4]q, though %[1]s's lease ended at %[5]d ms: the storage fences only by tokens it has seen.",
 	alsoChanged:    "The step changes %[1]s too: %[2]s.",
+	inFlight:       " (the message was sent at %[1]d ms and arrives %[2]d ms later)",
 	wroteChecked:   "%[1]s's write of %[2]s with token %[3]d is refused: the storage asks the lock service, and %[4]s.",
 	wroteSequenced: "%[1]s writes %[2]s with token %[3]d: the storage asks the lock service, which says token %[3]d is the current, live lease, and holds %[4]q.",
 	wroteUnfenced:  "%[1]s writes %[2]s with token %[3]d, and the storage, which does not fence, holds %[4]q whatever token wrote there before.",

@@ -29,6 +29,10 @@ func (r *runner) hold(l engine.Lease) {
 // presented is the lease the step's actor presents: its own latest one of
 // the job, with token= overriding the token; token 0 when it holds none.
 func (r *runner) presented(s *StepLine) (engine.Lease, string) {
+	if m, ok := r.inFlight[s.Line]; ok { // a message arriving: the lease it left with
+		delete(r.inFlight, s.Line)
+		return m.lease, m.from
+	}
 	actor := s.Actors[0]
 	l, held := r.leases[actor][s.Job]
 	if !held {

@@ -12,14 +12,14 @@ import (
 // verbArgs are the key=value arguments each verb takes.
 var verbArgs = map[Verb][]string{
 	VerbClaim:    {"ttl"},
-	VerbRenew:    {"ttl", "token"},
-	VerbComplete: {"token", "result"},
-	VerbRelease:  {"token"},
+	VerbRenew:    {"ttl", "token", "arrives"},
+	VerbComplete: {"token", "result", "arrives"},
+	VerbRelease:  {"token", "arrives"},
 	VerbSend:     {"ttl", "took", "fail"},
-	VerbDeliver:  {"token"},
+	VerbDeliver:  {"token", "arrives"},
 	VerbEnqueue:  jobFields,
 	VerbState:    {},
-	VerbWrite:    {"key", "value", "token"},
+	VerbWrite:    {"key", "value", "token", "arrives"},
 	VerbRead:     {},
 	VerbPause:    {},
 	VerbCrash:    {},
@@ -289,6 +289,8 @@ func (p *parser) stepArgs(kv []keyValue, s *StepLine, w []token) bool {
 			s.Key, ok = p.ident(a.val, "key")
 		case "fail":
 			s.Fail, ok = p.boolean(a.val, a.key)
+		case "arrives":
+			s.Arrives, ok = p.arrival(a.val, s.Time)
 		default: // the job fields of enqueue
 			continue
 		}
@@ -307,6 +309,27 @@ func (p *parser) stepArgs(kv []keyValue, s *StepLine, w []token) bool {
 		return false
 	}
 	return true
+}
+
+// arrival reads arrives=: the instant a message sent at sent takes
+// effect, absolute (17000ms) or after the send (+8000ms), and later than
+// the send.
+func (p *parser) arrival(t token, sent int64) (int64, bool) {
+	rel := strings.HasPrefix(t.text, "+")
+	text := strings.TrimPrefix(t.text, "+")
+	at, ok := parseMillis(text)
+	if !ok {
+		p.errorf(t.col, "%s", malformedTime("arrives", t.text, lang.P("an instant like 17000ms, or +8000ms after the send")))
+		return 0, false
+	}
+	if rel {
+		at += sent
+	}
+	if at <= sent {
+		p.errorf(t.col, "arrives=%s is not after the send at %d ms: a message in flight arrives later", t.text, sent)
+		return 0, false
+	}
+	return at, p.withinInstant(t.col, at, "arrives")
 }
 
 // stepDefaults fills in what the line left out: the lease header's ttl, the

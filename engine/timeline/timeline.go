@@ -188,6 +188,11 @@ type StepLine struct {
 	Value string
 	// Took is how long a send takes before the courier hears back (ms).
 	Took int64
+	// Arrives is the instant a message in flight takes effect (arrives=):
+	// the actor sends it at Time, with the lease it holds then, and it
+	// reaches the queue, the receiver or the storage at Arrives, while the
+	// other steps go on. 0: it takes effect at Time.
+	Arrives int64
 	// For is how long a pause lasts (ms): the actor does nothing in
 	// [Time, Time+For).
 	For int64

@@ -499,6 +499,9 @@ func (w *jsonWriter) step(s Step) {
 	w.int("time", s.Time)
 	w.int("now", s.Now)
 	w.int("end", s.End)
+	if s.Sent != nil {
+		w.int("sent", *s.Sent)
+	}
 	w.strings("actors", s.Actors)
 	w.str("op", s.Op)
 	w.str("job", s.Job)
