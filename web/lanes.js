@@ -174,6 +174,10 @@ function readStep(m, leases, st, i) {
   if (st.op === 'send' && st.end > st.time && st.lease) {
     m.sends.push({ actor: st.lease.owner, start: st.time, end: st.end, step: i });
   }
+  if (st.sent !== undefined && st.sent < st.time) {
+    // a message in flight (arrives=): drawn as a send, from when it left its sender until it arrives
+    m.sends.push({ actor: st.actors[0], start: st.sent, end: st.time, step: i });
+  }
   if (st.op === 'pause' && st.args.for) {
     m.pauses.push({ actor: st.actors[0], start: st.time, end: st.time + st.args.for, step: i });
   }
