@@ -203,3 +203,18 @@ func TestExplore_ProgressLine(t *testing.T) {
 		t.Errorf("%q, want %q", got, want)
 	}
 }
+
+// The transcript's instants of a lease's end are true time, and say what
+// the clock that judged it read then, when that clock is off.
+func TestTranscript_ExpiryNamesTheClockThatJudgedIt(t *testing.T) {
+	for _, tc := range []struct{ head, want string }{
+		{"", "  1000 ms, lease ended: j (A, token 1)"},
+		{"clock A +300ms\n", "  1000 ms true time (A's clock reads 1300 ms), lease ended: j (A, token 1)"},
+		{"service clock +200ms\n", "  1000 ms true time (the service's clock reads 1200 ms), lease ended: j (A, token 1)"},
+	} {
+		_, out, _ := main1(t, tc.head+"lease 1000ms\njob j\n0 A claim j\n1500 B claim j\n", "transcript", "-")
+		if !strings.Contains(out, tc.want+"\n") {
+			t.Errorf("%q: the transcript lacks %q:\n%s", tc.head, tc.want, out)
+		}
+	}
+}
