@@ -267,7 +267,9 @@ func (st *step) judgeRows(rows []engine.Job, whole bool) {
 				g.endedBy = "quarantined"
 			case r.Status == engine.StatusDone:
 				g.endedBy = "completed"
-			case r.Owner == "" && g.token != 0:
+			case r.Owner == "" && g.token != 0 && r.Token >= g.token:
+				// A row whose token fell below the grant's was reset, not
+				// released: its holder still holds the lease it was given.
 				g.endedBy = "released"
 			}
 		}

@@ -26,6 +26,8 @@
 //	service clock OFFSET                    the lock service's clock: every lease is granted and
 //	                                        judged on it, as Chubby, ZooKeeper and etcd judge
 //	                                        them, and a worker's clock shapes only its belief
+//	service forgets                         the lock service keeps its leases in memory: a reopen
+//	                                        (its restart) starts every job again at token 0
 //	storage KIND                            how the storage a write goes to decides: fenced (the
 //	                                        default: by the highest token it has seen), sequencer
 //	                                        (it asks the lock service whether the presented lease

@@ -167,6 +167,9 @@ func (r *runner) explainOther(s *StepLine, st *Step, actor string) string {
 		if len(st.Gone) > 0 {
 			return b.say(b.reopenedLost, actor, b.list(st.Gone))
 		}
+		if r.tl.ServiceForgets {
+			return b.say(b.reopenedForgot, actor)
+		}
 		return b.say(b.reopened, actor)
 	case string(OpPause):
 		return b.say(b.paused, actor, s.Time, s.Time+s.For)

@@ -56,6 +56,12 @@ func (c *goCall) call() {
 		c.storage()
 	case engine.OpReopen:
 		c.line("store, err = engine.New(ctx, db) // init_db again, over the same database")
+		if c.f.TL.ServiceForgets {
+			c.f.use("forgets")
+			c.line("if err == nil {")
+			c.line("\terr = restartEmpty() // the service kept its leases in memory")
+			c.line("}")
+		}
 		c.outcome()
 	case OpPause:
 		c.g.Comment = append(c.g.Comment, fmt.Sprintf("%s does nothing until %d ms; its leases keep running out.", s.Actors[0], s.Time+s.For))

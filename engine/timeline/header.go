@@ -235,8 +235,15 @@ func (p *parser) storageHeader(w []token) {
 // shape only what each believes.
 func (p *parser) serviceHeader(w []token) {
 	switch {
+	case len(w) == 2 && w[1].text == "forgets":
+		if p.tl.ServiceForgets {
+			p.errorf(w[0].col, "a second service forgets line")
+			return
+		}
+		p.tl.ServiceForgets = true
+		return
 	case len(w) != 3 || w[1].text != "clock":
-		p.errorf(w[0].col, "a service line is `service clock OFFSET`, e.g. `service clock +200ms` (the lock service's clock, which judges every lease, is 200 ms ahead) or `service clock +0ms`")
+		p.errorf(w[0].col, "a service line is `service clock OFFSET`, e.g. `service clock +200ms` (the lock service's clock, which judges every lease, is 200 ms ahead) or `service clock +0ms`, or `service forgets` (a reopen restarts it with no leases and no tokens)")
 		return
 	case p.tl.Service != nil:
 		p.errorf(w[0].col, "a second service clock line (the first is line %d)", p.tl.Service.Line)

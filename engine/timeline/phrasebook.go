@@ -81,6 +81,7 @@ type phrasebook struct {
 	waited         string // instant
 	reopened       string // actor
 	reopenedLost   string // actor, jobs lost
+	reopenedForgot string // actor: a lock service that kept its leases in memory restarts
 	wrote          string // actor, key, token, value
 	wroteFenced    string // actor, key, token, stored owner, stored token
 	wroteStale     string // actor, key, token, value, the job's holder, its token

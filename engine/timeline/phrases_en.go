@@ -81,6 +81,7 @@ var english = phrasebook{
 	crashedEmpty:   "%[1]s crashes; it held no lease. Its next step is a new process under the same name.",
 	waited:         "Time passes to %[1]d ms.",
 	reopened:       "%[1]s opens the store again (init_db runs again): every row and token stays as it was.",
+	reopenedForgot: "%[1]s restarts the lock service, which kept its leases in memory: every lease and every token is gone, and each job starts again, pending at token 0.",
 	reopenedLost:   "%[1]s opens the store again, and init_db resets it: %[2]s gone, every token with them.",
 	wrote:          "%[1]s writes %[2]s with token %[3]d: the storage accepts it (no higher token wrote there before) and holds %[4]q.",
 	wroteStale:     "%[1]s writes %[2]s with token %[3]d and the storage accepts it, holding %[4]q: no higher token wrote there before, so it cannot tell that %[5]s has since been granted token %[6]d. This write is stale.",

@@ -392,7 +392,28 @@ func (r *runner) read(s *StepLine, st *Step) {
 // reopen opens the store over the same database again: init_db.
 func (r *runner) reopen(st *Step) {
 	err := r.open()
+	if err == nil && r.tl.ServiceForgets {
+		err = r.forget()
+	}
 	st.Outcome, _ = outcomeOf(err)
+}
+
+// forget is the restart of a lock service that kept its leases in memory:
+// every job starts again, pending at token 0, with what it was enqueued
+// with.
+func (r *runner) forget() error {
+	jobs := r.table.all()
+	const del = "DELETE FROM jobs"
+	if _, err := r.db.ExecContext(r.ctx, del); err != nil {
+		return err
+	}
+	r.observe(engine.Statement{SQL: del})
+	for _, j := range jobs {
+		if _, err := r.store.Enqueue(r.ctx, engine.NewJob{ID: j.ID, Qty: j.Qty, Deadline: j.Deadline, MaxAttempts: j.MaxAttempts}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // crash makes the actor forget every lease it held.

@@ -143,3 +143,39 @@ func TestParse_StorageLine(t *testing.T) {
 	}
 	mustParse(t, "storage sequencer\nlease 1s\njob j\n0 A claim j\n1 A write j -> refused expired\n")
 }
+
+// A lock service that forgets restarts with every job pending at token 0:
+// the next claim gets token 1 again while the first holder's lease runs,
+// and the checker reports both the overlap and the token. Without the
+// line, a reopen keeps every row and token.
+func TestRun_ServiceThatForgetsGrantsAHeldLockAgain(t *testing.T) {
+	const story = "lease 10s\njob j\n0ms A claim j\n1000ms ops reopen\n1100ms B claim j\n"
+	for _, tc := range []struct {
+		head   string
+		claim  string
+		token  int64
+		broken string
+	}{
+		{"", "refused", 0, ""},
+		{"service forgets\n", "ok", 1, "single-lease tokens-increase"},
+	} {
+		tr := run(t, tc.head+story)
+		st := tr.Steps[2]
+		var broken []string
+		for _, v := range st.Verdicts {
+			if !v.OK {
+				broken = append(broken, v.Invariant)
+			}
+		}
+		tok := int64(0)
+		if st.Lease != nil {
+			tok = st.Lease.Token
+		}
+		if st.Outcome.Kind != tc.claim || tok != tc.token || strings.Join(broken, " ") != tc.broken {
+			t.Errorf("%q: B's claim %s token %d, broken %v; want %s %d %q", tc.head, st.Outcome.Kind, tok, broken, tc.claim, tc.token, tc.broken)
+		}
+	}
+	if got := parseErr(t, "service forgets\nservice forgets\n"); got != "t.tl:2:1: a second service forgets line" {
+		t.Errorf("%s", got)
+	}
+}

@@ -87,6 +87,11 @@ type Timeline struct {
 	// The workers' clocks then shape only what each believes. nil when
 	// absent: each worker's operations are judged on its own clock.
 	Service *ClockDecl
+	// ServiceForgets is the `service forgets` header line: the lock service
+	// keeps its leases in memory (a single Redis instance without
+	// persistence), so a reopen, its restart, forgets every lease and token
+	// and starts each job again from token 0.
+	ServiceForgets bool
 	// Storage is the `storage KIND` header: how the storage a write goes
 	// to decides (StorageFenced, the default, when absent).
 	Storage string
