@@ -168,3 +168,36 @@ func TestStorageWrite_WithoutFencingStoresALowerToken(t *testing.T) {
 		})
 	}
 }
+
+// A receiver opened WithoutIdempotence applies a resend of a business id
+// again (true, and its quantity added); the default receiver applies it
+// once.
+func TestReceiverDeliver_WithoutIdempotenceAppliesAResend(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name    string
+		opts    []engine.Option
+		again   bool
+		wantSum int64
+	}{
+		{"idempotent", nil, false, 2},
+		{"without idempotence", []engine.Option{engine.WithoutIdempotence()}, true, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := engine.NewReceiver(ctx, memDB(t), append(testOptions(t), tc.opts...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first, err := r.Deliver(ctx, engine.Lease{JobID: "o", Owner: "A", Token: 1, Qty: 2}); err != nil || !first {
+				t.Fatalf("first delivery: %v, %v", first, err)
+			}
+			again, err := r.Deliver(ctx, engine.Lease{JobID: "o", Owner: "B", Token: 2, Qty: 2})
+			if err != nil || again != tc.again {
+				t.Fatalf("resend: %v, %v; want %v", again, err, tc.again)
+			}
+			if sum, err := r.Total(ctx); err != nil || sum != tc.wantSum {
+				t.Fatalf("total %d, %v; want %d", sum, err, tc.wantSum)
+			}
+		})
+	}
+}

@@ -31,6 +31,7 @@ type config struct {
 	observe func(Statement) // nil: no observer
 	noTx    bool            // WithoutTransactions: compare-and-swap writes only
 	noFence bool            // WithoutFencing: a Storage that stores every write
+	noDedup bool            // WithoutIdempotence: a Receiver that applies every delivery
 	//lint:ignore U1000 set and read only in builds with the mutants tag (mutants_on.go)
 	mutant string // "" in every normal build; see mutants.go
 }
@@ -77,6 +78,14 @@ func WithoutTransactions() Option {
 // below a token it took before). A Store ignores it.
 func WithoutFencing() Option {
 	return func(c *config) error { c.noFence = true; return nil }
+}
+
+// WithoutIdempotence makes a Receiver apply every delivery, a resend of a
+// business id it has applied too: the receiver of a system whose effects
+// are not idempotent, for a lesson on at-least-once delivery (the checker
+// reports the second application). A Store and a Storage ignore it.
+func WithoutIdempotence() Option {
+	return func(c *config) error { c.noDedup = true; return nil }
 }
 
 // apply sets opts on c.

@@ -28,6 +28,8 @@
 //	                                        them, and a worker's clock shapes only its belief
 //	service forgets                         the lock service keeps its leases in memory: a reopen
 //	                                        (its restart) starts every job again at token 0
+//	receiver KIND                           idempotent (the default: a resend adds nothing) or
+//	                                        not-idempotent (it applies every delivery)
 //	storage KIND                            how the storage a write goes to decides: fenced (the
 //	                                        default: by the highest token it has seen), sequencer
 //	                                        (it asks the lock service whether the presented lease

@@ -112,6 +112,9 @@ func (r *runner) explainRace(s *StepLine, st *Step, prev *engine.Job) string {
 func (r *runner) explainCourier(st *Step, prev *engine.Job, actor string) string {
 	b := r.book
 	rc := st.Receipt
+	if rc != nil && rc.Delivered && rc.Kept.Qty > rc.Qty { // applied on top of an earlier application
+		return b.say(b.appliedAgain, actor, rc.Job, rc.Qty, rc.Token, rc.Total)
+	}
 	if st.Op == string(engine.OpDeliver) {
 		if rc.Delivered {
 			return b.say(b.delivered, actor, rc.Job, rc.Qty, rc.Token, rc.Total)

@@ -104,6 +104,19 @@ var goSections = func() map[string]string {
 var goHelpers = []string{"held", "hold", "forget", "lease", "row", "wantInt", "wantString", "wantBool",
 	"wantRefusal", "contains", "race", "receiver", "errSendFailed", "send", "storage", "storageUnfenced", "sequencer", "inFlight", "forgets"}
 
+// section is the helper section name as tl declares it: the receiver of a
+// `receiver not-idempotent` line applies every delivery.
+func (f *goFile) section(name string) string {
+	s := goSections[name]
+	if name == "receiver" && f.TL.ReceiverNotIdempotent {
+		s = strings.NewReplacer(
+			"// The receiver applies a business id's quantity once.",
+			"// This receiver is not idempotent: it applies every delivery, a resend too.",
+			"engine.NewReceiver(ctx, db)", "engine.NewReceiver(ctx, db, engine.WithoutIdempotence())").Replace(s)
+	}
+	return s
+}
+
 // render fills the file section in.
 func (f *goFile) render() string {
 	var imports, helpers, steps strings.Builder
@@ -114,7 +127,7 @@ func (f *goFile) render() string {
 	}
 	for _, name := range goHelpers {
 		if f.uses[name] {
-			helpers.WriteString(goSections[name] + "\n")
+			helpers.WriteString(f.section(name) + "\n")
 		}
 	}
 	for _, st := range f.Steps {

@@ -10,7 +10,7 @@ import (
 // `service clock OFFSET` and `epoch T`.
 
 func isHeaderWord(s string) bool {
-	return s == "lease" || s == "job" || s == "clock" || s == "epoch" || s == "service" || s == "storage"
+	return s == "lease" || s == "job" || s == "clock" || s == "epoch" || s == "service" || s == "storage" || s == "receiver"
 }
 
 func (p *parser) header(ll lexed) {
@@ -34,6 +34,8 @@ func (p *parser) header(ll lexed) {
 		p.serviceHeader(ll.words)
 	case w.text == "storage":
 		p.storageHeader(ll.words)
+	case w.text == "receiver":
+		p.receiverHeader(ll.words)
 	default:
 		p.clockHeader(ll.words)
 	}
@@ -214,6 +216,23 @@ func (p *parser) offset(t token, whose any) (int64, bool) {
 			text, text, whose, text)
 	}
 	return sign * off, true
+}
+
+// receiverHeader reads `receiver idempotent` (the default) or `receiver
+// not-idempotent`.
+func (p *parser) receiverHeader(w []token) {
+	kinds := []string{"idempotent", "not-idempotent"}
+	switch {
+	case len(w) != 2:
+		p.errorf(w[0].col, "a receiver line is `receiver KIND`, KIND one of %s", strings.Join(kinds, ", "))
+	case p.receiverLine != 0:
+		p.errorf(w[0].col, "a second receiver line (the first is line %d)", p.receiverLine)
+	case !containsString(kinds, w[1].text):
+		p.errorf(w[1].col, "unknown receiver %q (%s)%s", w[1].text, strings.Join(kinds, ", "), didYouMean(w[1].text, kinds))
+	default:
+		p.receiverLine = p.line
+		p.tl.ReceiverNotIdempotent = w[1].text == "not-idempotent"
+	}
 }
 
 // storageHeader reads `storage KIND`: fenced, sequencer or unfenced.

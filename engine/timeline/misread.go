@@ -88,7 +88,7 @@ func headerTypo(word string) string {
 	if len([]rune(word)) < 4 {
 		return ""
 	}
-	return suggest(word, []string{"lease", "clock", "epoch", "service", "storage"})
+	return suggest(word, []string{"lease", "clock", "epoch", "service", "storage", "receiver"})
 }
 
 // typoHeader reports a misspelt header word, one error, and reads the line

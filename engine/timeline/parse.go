@@ -61,16 +61,17 @@ type parser struct {
 	line  int
 	col   int // where the text went over its limit
 
-	leaseLine int
-	prevEnd   int64 // the clock after the previous good step
-	steps     int   // step lines seen, good or bad
-	lineBad   bool  // the current line has an error already
-	note      []string
-	actorSeen map[string]bool
-	known     map[string]int      // job id -> the line that declared or enqueued it
-	paused    map[string]pause    // actor -> its latest pause
-	offsets   map[string]int64    // worker -> clock offset
-	overLimit map[limits.Row]bool // limits already reported
+	leaseLine    int
+	receiverLine int   // the receiver line's, 0 before one
+	prevEnd      int64 // the clock after the previous good step
+	steps        int   // step lines seen, good or bad
+	lineBad      bool  // the current line has an error already
+	note         []string
+	actorSeen    map[string]bool
+	known        map[string]int      // job id -> the line that declared or enqueued it
+	paused       map[string]pause    // actor -> its latest pause
+	offsets      map[string]int64    // worker -> clock offset
+	overLimit    map[limits.Row]bool // limits already reported
 	// jobRefs are the jobs steps name, checked against the declared and
 	// enqueued jobs once every line is read.
 	jobRefs []jobRef

@@ -37,6 +37,7 @@ type phrasebook struct {
 	sendFailed     string // actor, job, token, instant
 	delivered      string // actor, job, qty, token, total
 	redelivered    string // actor, job, qty, token, total
+	appliedAgain   string // actor, job, qty, token, total: a receiver that is not idempotent
 	enqueued       string // actor, job, qty
 	enqueueExists  string // actor, job
 	stateRead      string // actor, job, row description

@@ -39,6 +39,7 @@ var english = phrasebook{
 	sentNothing:    "%[1]s finds nothing to send.",
 	sendFailed:     "%[1]s's send of %[2]s fails at %[4]d ms; the lease is released and the token stays %[3]d.",
 	delivered:      "The receiver records %[2]s (qty %[3]d) from %[1]s with token %[4]d; its total is %[5]d.",
+	appliedAgain:   "The receiver, which is not idempotent, applies %[2]s again (qty %[3]d) from %[1]s with token %[4]d: it does not recognise a resend, and its total is %[5]d.",
 	redelivered:    "The receiver already has %[2]s: %[1]s's delivery with token %[4]d adds nothing, and its total stays %[5]d.",
 	enqueued:       "%[1]s enqueues %[2]s (qty %[3]d).",
 	enqueueExists:  "%[2]s already exists: %[1]s's enqueue changes nothing.",

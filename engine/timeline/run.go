@@ -197,7 +197,11 @@ func (r *runner) open() error {
 	}
 	r.store = store
 	if usesReceiver(r.tl) {
-		if r.recv, err = engine.NewReceiver(r.ctx, r.db, opts...); err != nil {
+		ropts := opts
+		if r.tl.ReceiverNotIdempotent {
+			ropts = append(append([]engine.Option{}, opts...), engine.WithoutIdempotence())
+		}
+		if r.recv, err = engine.NewReceiver(r.ctx, r.db, ropts...); err != nil {
 			return err
 		}
 	}

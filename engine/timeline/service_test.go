@@ -179,3 +179,36 @@ func TestRun_ServiceThatForgetsGrantsAHeldLockAgain(t *testing.T) {
 		t.Errorf("%s", got)
 	}
 }
+
+// The receiver line's mistakes; a not-idempotent receiver's resend is
+// applied again and breaks applied-once, the default receiver's is not.
+func TestRun_ReceiverLine(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"receiver\n", "t.tl:1:1: a receiver line is `receiver KIND`, KIND one of idempotent, not-idempotent"},
+		{"receiver idempotent\nreceiver idempotent\n", "t.tl:2:1: a second receiver line (the first is line 1)"},
+		{"receiver not-idempotnt\n", `t.tl:1:10: unknown receiver "not-idempotnt" (idempotent, not-idempotent) (did you mean not-idempotent?)`},
+	} {
+		if got := parseErr(t, tc.src); got != tc.want {
+			t.Errorf("%q:\n got %s\nwant %s", tc.src, got, tc.want)
+		}
+	}
+	const story = "lease 1000ms\njob o qty=2\n0 A claim o\n10 A deliver o\n1000 B send\n"
+	for _, tc := range []struct {
+		head   string
+		total  int64
+		broken bool
+	}{
+		{"", 2, false},
+		{"receiver idempotent\n", 2, false},
+		{"receiver not-idempotent\n", 4, true},
+	} {
+		st := run(t, tc.head+story).Steps[2]
+		broken := false
+		for _, v := range st.Verdicts {
+			broken = broken || (!v.OK && v.Invariant == "applied-once")
+		}
+		if st.Receipt == nil || st.Receipt.Total != tc.total || broken != tc.broken {
+			t.Errorf("%q: receipt %+v, applied-once broken=%v; want total %d, %v", tc.head, st.Receipt, broken, tc.total, tc.broken)
+		}
+	}
+}

@@ -92,6 +92,10 @@ type Timeline struct {
 	// persistence), so a reopen, its restart, forgets every lease and token
 	// and starts each job again from token 0.
 	ServiceForgets bool
+	// ReceiverNotIdempotent is the `receiver not-idempotent` header line:
+	// the receiver applies every delivery, a resend too
+	// (engine.WithoutIdempotence).
+	ReceiverNotIdempotent bool
 	// Storage is the `storage KIND` header: how the storage a write goes
 	// to decides (StorageFenced, the default, when absent).
 	Storage string
