@@ -1,12 +1,12 @@
 package timeline
 
 import (
-	"github.com/leaselab/leaselab/engine/lang"
 	"strconv"
 	"strings"
 
 	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/check"
+	"github.com/leaselab/leaselab/engine/lang"
 )
 
 // What follows "->": an outcome (ok, refused REASON, empty, invalid,

@@ -1,16 +1,40 @@
 package timeline
 
 import (
-	"github.com/leaselab/leaselab/engine/lang"
 	"strings"
+	"unicode"
+
+	"github.com/leaselab/leaselab/engine/lang"
 )
 
 // The header lines, before the first step: `lease DURATION`,
 // `job ID [qty=N] [deadline=T] [max_attempts=N]`, `clock WORKER OFFSET`,
 // `service clock OFFSET` and `epoch T`.
 
-func isHeaderWord(s string) bool {
-	return s == "lease" || s == "job" || s == "clock" || s == "epoch" || s == "service" || s == "storage" || s == "receiver"
+func isHeaderWord(s string) bool { return containsString(headerWords, s) }
+
+// headerWords are the words a header line starts with.
+var headerWords = []string{"lease", "job", "clock", "epoch", "service", "storage", "receiver"}
+
+// unknownHeader reports whether ll reads as a header the language lacks: a
+// line whose first word starts with a letter and whose second is no verb
+// (a step that forgot its time, "A claim j", is a malformed step instead).
+func unknownHeader(ll lexed) bool {
+	w := ll.words
+	if len(w) < 2 || !unicode.IsLetter([]rune(w[0].text)[0]) {
+		return false
+	}
+	if len(w) >= 2 {
+		if _, verb := verbArgs[Verb(w[1].text)]; verb {
+			return false
+		}
+	}
+	if len(w) >= 3 {
+		if _, verb := verbArgs[Verb(w[2].text)]; verb {
+			return false
+		}
+	}
+	return true
 }
 
 func (p *parser) header(ll lexed) {

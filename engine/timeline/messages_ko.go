@@ -115,6 +115,7 @@ var _ = lang.Add("ko", map[string]string{
 	"a storage line is `storage KIND`, KIND one of %s":                             "저장소 줄은 `storage 종류`이고 종류는 %s 가운데 하나입니다",
 	"unknown storage %q (%s)%s":                                                    "알 수 없는 저장소 %[1]q(%[2]s)%[3]s",
 	"a second storage line":                                                        "storage 줄이 두 번 있습니다",
+	"unknown header word %q (the header lines are %s; a step starts with a time)":  "알 수 없는 머리 낱말 %[1]q(머리 줄은 %[2]s이고, 단계는 시각으로 시작합니다)",
 	"a receiver line is `receiver KIND`, KIND one of %s":                           "수신 측 줄은 `receiver 종류`이고 종류는 %s 가운데 하나입니다",
 	"a second receiver line (the first is line %d)":                                "receiver 줄이 두 번 있습니다(첫 줄은 %d번 줄)",
 	"unknown receiver %q (%s)%s":                                                   "알 수 없는 수신 측 %[1]q(%[2]s)%[3]s",

@@ -1,10 +1,10 @@
 package timeline
 
 import (
-	"github.com/leaselab/leaselab/engine/lang"
 	"sort"
 	"strings"
 
+	"github.com/leaselab/leaselab/engine/lang"
 	"github.com/leaselab/leaselab/engine/limits"
 )
 
@@ -146,7 +146,7 @@ func Title(src string) string {
 // isStep reports whether a lexed line counts as a step, good or bad (lex
 // may have refused it): its first word is not a header's.
 func isStep(ll lexed) bool {
-	return len(ll.words) > 0 && !isHeaderWord(ll.words[0].text) && headerTypo(ll.words[0].text) == ""
+	return len(ll.words) > 0 && !isHeaderWord(ll.words[0].text) && headerTypo(ll.words[0].text) == "" && !unknownHeader(ll)
 }
 
 // isComment reports whether ll is a comment-only line that says something
@@ -191,6 +191,13 @@ func (p *parser) line1(ll lexed, source string) {
 	case headerTypo(ll.words[0].text) != "":
 		p.note = nil
 		p.typoHeader(ll, headerTypo(ll.words[0].text))
+	case p.steps == 0 && unknownHeader(ll):
+		// Before the first step, a line that starts with a word is a header
+		// the language does not have: one error, and the header lines after
+		// it are still read as headers.
+		p.note = nil
+		p.errorf(ll.words[0].col, "unknown header word %q (the header lines are %s; a step starts with a time)",
+			ll.words[0].text, strings.Join(headerWords, ", "))
 	default:
 		p.steps++
 		note := p.note

@@ -1,9 +1,10 @@
 package timeline
 
 import (
-	"github.com/leaselab/leaselab/engine/lang"
 	"math"
 	"strings"
+
+	"github.com/leaselab/leaselab/engine/lang"
 )
 
 // A step line: TIME ACTOR VERB [OBJECT] [key=value ...] [-> expectation],

@@ -1,13 +1,13 @@
 package timeline
 
 import (
-	"github.com/leaselab/leaselab/engine/lang"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode"
 
+	"github.com/leaselab/leaselab/engine/lang"
 	"golang.org/x/text/unicode/norm"
 )
 
