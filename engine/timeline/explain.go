@@ -311,7 +311,7 @@ func (r *runner) why(actor string, rej *Rejection) string {
 		}
 		return sentence(b.quarantinedDeadline, job, cur.Deadline)
 	case engine.RefusedHeld:
-		return sentence(b.held, cur.Owner, cur.Token, cur.LeaseUntil)
+		return sentence(b.held, cur.Owner, cur.Token, cur.LeaseUntil) + r.onClock(cur.Owner, actor, cur.LeaseUntil)
 	case engine.RefusedSuperseded:
 		return r.whySuperseded(actor, rej)
 	case engine.RefusedExpired:
@@ -330,17 +330,31 @@ func (r *runner) whySuperseded(actor string, rej *Rejection) string {
 	b := r.book
 	cur := rej.Current
 	since := r.granted[rej.Presented.Job]
+	note := "" // since is true time; said so when the actor's instants are on a clock that is off
+	if r.tl.Judge(actor) != 0 {
+		note = b.trueTime
+	}
 	switch {
 	case rej.Presented.Token == 0 && cur.Owner != actor:
 		return sentence(b.neverHeld, actor)
 	case cur.Owner == "":
 		return sentence(b.supersededFree, cur.Token)
 	case cur.Owner == actor:
-		return sentence(b.supersededSelf, cur.Owner, cur.Token, since)
+		return sentence(b.supersededSelf, cur.Owner, cur.Token, since) + note
 	case cur.Status == string(engine.StatusDone):
-		return sentence(b.supersededDone, cur.Owner, cur.Token, since)
+		return sentence(b.supersededDone, cur.Owner, cur.Token, since) + note
 	}
-	return sentence(b.superseded, cur.Owner, cur.Token, since)
+	return sentence(b.superseded, cur.Owner, cur.Token, since) + note
+}
+
+// onClock says, after an instant t read on owner's judging clock, whose
+// clock it is and the true time, when actor's judging clock differs; "".
+func (r *runner) onClock(owner, actor string, t int64) string {
+	off := r.tl.Judge(owner)
+	if off == r.tl.Judge(actor) {
+		return ""
+	}
+	return sentence(r.book.onClock, owner, t-off)
 }
 
 // describe puts a row in words, as it stands at now.

@@ -76,6 +76,8 @@ type phrasebook struct {
 	serviceClock   string // the service's now, offset text: a service whose clock is off
 	believes       string // actor, its own clock's reading, the lease's end by its own clock
 	ahead, behind  string // ms: an offset in words
+	onClock        string // owner, true time: an instant on another worker's clock
+	trueTime       string // (no arguments) the instant before it is true time
 	paused         string // actor, from, to
 	crashed        string // actor, the leases it forgot
 	crashedEmpty   string // actor

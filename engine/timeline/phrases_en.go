@@ -75,6 +75,8 @@ var english = phrasebook{
 	ownClock:       " (on %[1]s's clock, which reads %[2]d ms: %[3]s)",
 	serviceClock:   " (on the service's clock, which reads %[1]d ms: %[2]s)",
 	believes:       "; %[1]s's own clock reads %[2]d ms, so %[1]s believes its lease runs until %[3]d ms by it",
+	onClock:        " on %[1]s's clock (true time %[2]d ms)",
+	trueTime:       " true time",
 	ahead:          "%d ms ahead",
 	behind:         "%d ms behind",
 	paused:         "%[1]s stops from %[2]d ms to %[3]d ms (a GC pause, a stalled network): it does nothing, and its leases keep running out.",

@@ -71,6 +71,8 @@ var korean = phrasebook{
 	ownClock:       "(%[1]s의 시계로는 %[2]d ms: %[3]s)",
 	serviceClock:   "(서비스의 시계로는 %[1]d ms: %[2]s)",
 	believes:       ". %[1]s의 시계는 %[2]d ms(이)라 %[1]s(은)는 자기 시계로 %[3]d ms까지 임대를 가졌다고 믿습니다",
+	onClock:        "(%[1]s의 시계, 실제 시각 %[2]d ms)",
+	trueTime:       "(실제 시각)",
 	ahead:          "%d ms 빠름",
 	behind:         "%d ms 느림",
 	paused:         "%[1]s(이)가 %[2]d ms부터 %[3]d ms까지 멈춥니다(GC 일시 정지, 네트워크 지연). 아무것도 하지 않는 동안에도 임대 시간은 흘러갑니다.",
