@@ -102,7 +102,7 @@ func (r *Rejection) Error() string {
 		b.WriteString(r.Reason.Error())
 	}
 	b.WriteString("): presented ")
-	if r.Op == string(OpWrite) {
+	if r.Op == string(OpWrite) && errors.Is(r.Reason, ErrFenced) {
 		r.writeStorage(&b)
 		return b.String()
 	}
@@ -153,10 +153,12 @@ func (r *Rejection) Error() string {
 
 // writeStorage words a storage write's refusal:
 //
-//	write refused (fenced): presented client1#33 for file-f, stored client2#34, now 1500
+//	write refused (fenced): presented client1#33 for file-f, stored client2#34
+//
+// A storage write takes no time, so it names no instant.
 func (r *Rejection) writeStorage(b *strings.Builder) {
-	fmt.Fprintf(b, "%s#%d for %s, stored %s#%d, now %d", name(r.Presented.Owner), r.Presented.Token,
-		r.Presented.JobID, name(r.Current.Owner), r.Current.Token, r.Now)
+	fmt.Fprintf(b, "%s#%d for %s, stored %s#%d", name(r.Presented.Owner), r.Presented.Token,
+		r.Presented.JobID, name(r.Current.Owner), r.Current.Token)
 }
 
 // Unwrap returns the sentinel, so errors.Is(err, ErrSuperseded) works.

@@ -37,7 +37,7 @@ func (r *Receiver) Deliver(ctx context.Context, l Lease) (bool, error) {
 	query := `INSERT INTO receipts (job_id, qty, owner, token) VALUES (?, ?, ?, ?)
 ON CONFLICT (job_id) DO NOTHING`
 	args := []any{l.JobID, l.Qty, l.Owner, l.Token}
-	if r.mut(MutantReceiverNotIdempotent) {
+	if r.noDedup || r.mut(MutantReceiverNotIdempotent) {
 		query = `INSERT INTO receipts (job_id, qty, owner, token) VALUES (?, ?, ?, ?)
 ON CONFLICT (job_id) DO UPDATE SET qty = qty + excluded.qty`
 	}
@@ -50,7 +50,7 @@ ON CONFLICT (job_id) DO UPDATE SET qty = qty + excluded.qty`
 	if err != nil {
 		return false, err
 	}
-	if r.mut(MutantReceiverNotIdempotent) {
+	if r.noDedup || r.mut(MutantReceiverNotIdempotent) {
 		return true, nil
 	}
 	return n == 1, nil

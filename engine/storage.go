@@ -60,7 +60,7 @@ func (s *Storage) Write(ctx context.Context, key string, l Lease, value string) 
 	query := `INSERT INTO storage (key, value, owner, token) VALUES (?, ?, ?, ?)
 ON CONFLICT (key) DO UPDATE SET value = excluded.value, owner = excluded.owner, token = excluded.token
 WHERE excluded.token >= storage.token`
-	if s.mut(MutantStorageUnfenced) {
+	if s.noFence || s.mut(MutantStorageUnfenced) {
 		query = `INSERT INTO storage (key, value, owner, token) VALUES (?, ?, ?, ?)
 ON CONFLICT (key) DO UPDATE SET value = excluded.value, owner = excluded.owner, token = excluded.token`
 	}

@@ -63,7 +63,7 @@ func TestStorageWrite_TokenBelowAcceptedIsFenced(t *testing.T) {
 			if !errors.As(err, &rej) || !errors.Is(err, engine.ErrFenced) || rej.Refusal() != engine.RefusedFenced {
 				t.Fatalf("write with token %d = %v; want a fenced Rejection", tc.token, err)
 			}
-			if got := rej.Error(); got != "write refused (fenced): presented A#4 for file-f, stored B#5, now 0" {
+			if got := rej.Error(); got != "write refused (fenced): presented A#4 for file-f, stored B#5" {
 				t.Fatalf("Error() = %q", got)
 			}
 			if after := storedAll(t, s); !reflect.DeepEqual(after, before) {
@@ -133,5 +133,71 @@ func TestNewStorage_ReopenKeepsValues(t *testing.T) {
 	}
 	if got, _ := again.Read(ctx, "k"); got == nil || got.Token != 3 {
 		t.Fatalf("after reopening: %+v", got)
+	}
+}
+
+// A storage opened WithoutFencing stores a write below the highest token
+// it accepted (the storage of a system that does not fence); the same
+// write to a default storage is refused.
+func TestStorageWrite_WithoutFencingStoresALowerToken(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name    string
+		opts    []engine.Option
+		fenced  bool
+		wantVal string
+	}{
+		{"fenced", nil, true, "B's"},
+		{"without fencing", []engine.Option{engine.WithoutFencing()}, false, "A's"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := engine.NewStorage(ctx, memDB(t), append(testOptions(t), tc.opts...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Write(ctx, "f", engine.Lease{Owner: "B", Token: 2}, "B's"); err != nil {
+				t.Fatal(err)
+			}
+			err = s.Write(ctx, "f", engine.Lease{Owner: "A", Token: 1}, "A's")
+			if errors.Is(err, engine.ErrFenced) != tc.fenced {
+				t.Fatalf("write with token 1 after 2: %v, want fenced=%v", err, tc.fenced)
+			}
+			if got, _ := s.Read(ctx, "f"); got == nil || got.Value != tc.wantVal {
+				t.Fatalf("stored %+v, want %q", got, tc.wantVal)
+			}
+		})
+	}
+}
+
+// A receiver opened WithoutIdempotence applies a resend of a business id
+// again (true, and its quantity added); the default receiver applies it
+// once.
+func TestReceiverDeliver_WithoutIdempotenceAppliesAResend(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name    string
+		opts    []engine.Option
+		again   bool
+		wantSum int64
+	}{
+		{"idempotent", nil, false, 2},
+		{"without idempotence", []engine.Option{engine.WithoutIdempotence()}, true, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := engine.NewReceiver(ctx, memDB(t), append(testOptions(t), tc.opts...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first, err := r.Deliver(ctx, engine.Lease{JobID: "o", Owner: "A", Token: 1, Qty: 2}); err != nil || !first {
+				t.Fatalf("first delivery: %v, %v", first, err)
+			}
+			again, err := r.Deliver(ctx, engine.Lease{JobID: "o", Owner: "B", Token: 2, Qty: 2})
+			if err != nil || again != tc.again {
+				t.Fatalf("resend: %v, %v; want %v", again, err, tc.again)
+			}
+			if sum, err := r.Total(ctx); err != nil || sum != tc.wantSum {
+				t.Fatalf("total %d, %v; want %d", sum, err, tc.wantSum)
+			}
+		})
 	}
 }

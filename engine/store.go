@@ -30,6 +30,8 @@ type Store struct {
 type config struct {
 	observe func(Statement) // nil: no observer
 	noTx    bool            // WithoutTransactions: compare-and-swap writes only
+	noFence bool            // WithoutFencing: a Storage that stores every write
+	noDedup bool            // WithoutIdempotence: a Receiver that applies every delivery
 	//lint:ignore U1000 set and read only in builds with the mutants tag (mutants_on.go)
 	mutant string // "" in every normal build; see mutants.go
 }
@@ -68,6 +70,22 @@ func WithObserver(f func(Statement)) Option {
 // transactions, so the option changes nothing there.
 func WithoutTransactions() Option {
 	return func(c *config) error { c.noTx = true; return nil }
+}
+
+// WithoutFencing makes a Storage store every write, whatever token it
+// presents: the storage of a system that does not fence, for a lesson on
+// what goes wrong without fencing (the checker reports each write it takes
+// below a token it took before). A Store ignores it.
+func WithoutFencing() Option {
+	return func(c *config) error { c.noFence = true; return nil }
+}
+
+// WithoutIdempotence makes a Receiver apply every delivery, a resend of a
+// business id it has applied too: the receiver of a system whose effects
+// are not idempotent, for a lesson on at-least-once delivery (the checker
+// reports the second application). A Store and a Storage ignore it.
+func WithoutIdempotence() Option {
+	return func(c *config) error { c.noDedup = true; return nil }
 }
 
 // apply sets opts on c.

@@ -13,7 +13,7 @@ import { ExplorePanel } from './explore-panel.js';
 import { LANGS, parts, strings, textLang } from './i18n.js';
 import { isTextEntry, loadEngine, Player, runSoon } from './player.js';
 import { h } from './render.js';
-import { b64urlDecode, elementSnippet, iframeSnippet, timelineParams } from './share.js';
+import { b64urlDecode, elementSnippet, findTimeline, iframeSnippet, timelineParams } from './share.js';
 
 /** @typedef {import('./player.js').Engine} Engine */
 /** @typedef {import('./i18n.js').Strings} Strings */
@@ -146,7 +146,7 @@ function setWords(t) {
 
 /** @param {string} name */
 function libraryEntry(name) {
-  return state.library.find((t) => t.name === name);
+  return findTimeline(state.library, name);
 }
 
 /** Where the page is: the timeline (a library one as written, or its text), the engine, the language, the step. */
@@ -183,7 +183,7 @@ function writeHash() {
 /** What the hash asks for; text and name are absent when it names no timeline. */
 function readHash() {
   const p = new URLSearchParams(location.hash.slice(1));
-  /** @type {{text?: string, name?: string, mutant: string, lang: string, cursor: number | null}} */
+  /** @type {{text?: string, name?: string, unknown?: string, mutant: string, lang: string, cursor: number | null}} */
   const out = {
     mutant: p.get('mutant') || '',
     lang: LANGS.includes(p.get('lang') || '') ? String(p.get('lang')) : 'en',
@@ -200,6 +200,8 @@ function readHash() {
   } else if (lib) {
     out.name = lib.name;
     out.text = lib.text;
+  } else if (p.get('t')) {
+    out.unknown = String(p.get('t'));
   }
   const step = Number.parseInt(p.get('step') || '', 10);
   out.cursor = Number.isFinite(step) && step >= 0 ? step : null;
@@ -482,6 +484,19 @@ function unfold() {
  * @param {ReturnType<typeof readHash>} want
  */
 async function openFromHash(initial, want = readHash()) {
+  if (want.unknown !== undefined) {
+    if (initial) {
+      state.lang = want.lang;
+      ui.lang.value = state.lang;
+      setWords(strings(state.lang));
+    }
+    player.pause();
+    state.name = 'timeline.tl';
+    state.text = '';
+    setEditor('');
+    errors.show(new Error(state.t.unknownTimeline(want.unknown)), { kept: false, t: state.t });
+    return;
+  }
   const def = libraryEntry(state.defaultName) || state.library[0];
   state.name = want.name || (def ? def.name : 'timeline.tl');
   state.text = want.text ?? (def ? def.text : '');

@@ -12,7 +12,7 @@
 
 import { langTag, strings } from './i18n.js';
 import { titleOf } from './lease-timeline.js';
-import { b64urlDecode } from './share.js';
+import { b64urlDecode, findTimeline } from './share.js';
 
 const params = new URLSearchParams(location.hash.slice(1));
 const ATTRS = ['mutant', 'lang', 'step', 'show', 'theme', 'height'];
@@ -43,8 +43,10 @@ async function timeline() {
     if (!r.ok) throw new Error(`traces/index.json: HTTP ${r.status}`);
     /** @type {{timelines: {name: string, text: string}[]}} */
     const index = await r.json();
-    const entry = index.timelines.find((e) => e.name === params.get('t'));
+    const name = params.get('t') || '';
+    const entry = findTimeline(index.timelines, name);
     if (entry) return { text: entry.text, name: entry.name };
+    if (name) throw new Error(t.unknownTimeline(name));
   }
   throw new Error(t.noTimelineInLink);
 }

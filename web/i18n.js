@@ -104,6 +104,7 @@ export const en = {
     'lease-within-deadline': 'lease_until <= deadline',
     'no-job-lost': 'no job lost or duplicated',
     'storage-fenced': 'the storage takes no write with a lower token',
+    'applied-once': "the receiver applies each job's effect once",
   },
 
   // ---- the player ----
@@ -222,6 +223,8 @@ export const en = {
   noJsWorksheet: 'worksheet: the correct engine against ',
   noScript: 'This leaselab timeline is drawn by JavaScript, which is off here.',
   noTimelineInLink: 'the link names no timeline (t= or src= in the hash)',
+  /** @param {string} name */
+  unknownTimeline: (name) => `the link names the timeline "${name}", which the library does not have`,
 
   // ---- the simulator page ----
   pageTitle: 'leaselab — leases and fencing tokens, step by step',
@@ -394,6 +397,7 @@ export const ko = {
     'lease-within-deadline': 'lease_until <= deadline',
     'no-job-lost': '작업은 사라지거나 중복되지 않는다',
     'storage-fenced': '저장소는 더 낮은 토큰의 쓰기를 받지 않는다',
+    'applied-once': '수신 측은 일마다 효과를 한 번만 적용한다',
   },
 
   timeline: '타임라인',
@@ -483,6 +487,8 @@ export const ko = {
   noJsWorksheet: '연습 문제: 올바른 엔진과 ',
   noScript: '이 leaselab 타임라인은 JavaScript로 그리는데, 여기서는 JavaScript가 꺼져 있습니다.',
   noTimelineInLink: '링크에 타임라인이 없습니다 (해시에 t= 또는 src=)',
+  /** @param {string} name */
+  unknownTimeline: (name) => `라이브러리에 없는 타임라인을 링크가 가리킵니다: "${name}"`,
 
   pageTitle: 'leaselab — 임대와 펜싱 토큰, 한 단계씩',
   pageDescription: '가상 시계 위에서 선점, 만료, 재선점, 늦은 완료를 실제 엔진과 실제 메모리 SQLite로 재생합니다.',

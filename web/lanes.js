@@ -59,6 +59,7 @@ import { ms, signedMs } from './trace.js';
  * @property {{actor: string, start: number, end: number, step: number}[]} sends
  * @property {{actor: string, start: number, end: number, step: number}[]} pauses
  * @property {Map<string, number>} offsets each worker's clock offset (ms), for those off true time
+ * @property {number | null} service the lock service's clock offset (ms) when the trace has one: it judges every lease
  * @property {number} [origin] the axis's first instant (0 unless the model is a window of a longer one)
  */
 
@@ -106,6 +107,7 @@ function newModel(trace) {
     sends: /** @type {LaneModel['sends']} */ ([]),
     pauses: /** @type {LaneModel['pauses']} */ ([]),
     offsets,
+    service: trace.service ? trace.service.offset : null,
     /** @param {string} a */
     addActor: (a) => {
       if (a && !actors.includes(a)) actors.push(a);
@@ -142,7 +144,7 @@ function leaseBook(m) {
       job: lease.job,
       token: lease.token,
       start: at,
-      end: lease.lease_until - (m.offsets.get(lease.owner) || 0),
+      end: lease.lease_until - (m.service ?? (m.offsets.get(lease.owner) || 0)),
       until: lease.lease_until,
       cause: 'ends',
       step,
@@ -171,6 +173,10 @@ function readStep(m, leases, st, i) {
   const ok = st.outcome.kind === 'ok';
   if (st.op === 'send' && st.end > st.time && st.lease) {
     m.sends.push({ actor: st.lease.owner, start: st.time, end: st.end, step: i });
+  }
+  if (st.sent !== undefined && st.sent < st.time) {
+    // a message in flight (arrives=): drawn as a send, from when it left its sender until it arrives
+    m.sends.push({ actor: st.actors[0], start: st.sent, end: st.time, step: i });
   }
   if (st.op === 'pause' && st.args.for) {
     m.pauses.push({ actor: st.actors[0], start: st.time, end: st.time + st.args.for, step: i });

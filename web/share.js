@@ -30,8 +30,9 @@ export function b64urlDecode(s) {
 
 /**
  * The hash parameters of a timeline: t=NAME when it is a library timeline
- * as written (library is its text, or null), else name= and src= (the text,
- * base64url); then mutant, lang (unless English) and step (the cursor).
+ * as written (library is its text, or null), else src= (the text,
+ * base64url) and, unless the text is a library timeline's edited, name=;
+ * then mutant, lang (unless English) and step (the cursor).
  * @param {{text: string, name: string, library?: string | null, mutant?: string, lang?: string, step?: number | null}} o
  */
 export function timelineParams({ text, name, library = null, mutant = '', lang = 'en', step = null }) {
@@ -39,7 +40,8 @@ export function timelineParams({ text, name, library = null, mutant = '', lang =
   if (library !== null && library === text) {
     p.set('t', name);
   } else {
-    p.set('name', name);
+    // An edited library timeline is another story: it keeps no library name.
+    if (library === null) p.set('name', name);
     p.set('src', b64urlEncode(text));
   }
   if (mutant) p.set('mutant', mutant);
@@ -110,4 +112,15 @@ export function iframeSnippet({
     `<!-- ${comment.replaceAll('--', '-')} -->\n` +
     `<script type="module" src="${new URL('embed-host.js', base)}"></script>\n`
   );
+}
+
+/**
+ * The entry of list named name, written with or without ".tl".
+ * @template {{name: string}} E
+ * @param {E[]} list
+ * @param {string} name
+ * @returns {E | undefined}
+ */
+export function findTimeline(list, name) {
+  return list.find((e) => e.name === name || e.name === `${name}.tl`);
 }

@@ -110,6 +110,7 @@
  * @property {number} time true time (ms)
  * @property {number} now the actor's own clock (ms)
  * @property {number} end the clock after the step
+ * @property {number} [sent] for a message in flight (arrives=), the instant it was sent; time is when it arrived
  * @property {string[]} actors
  * @property {string} op
  * @property {string} job
@@ -151,6 +152,7 @@
  * @property {string} mutant
  * @property {string[]} actors
  * @property {{line: number, worker: string, offset: number}[]} [clocks]
+ * @property {{line: number, worker: string, offset: number}} [service] the lock service's clock, which judges every lease, when the timeline declares one
  * @property {Statement[]} setup
  * @property {Row[]} start
  * @property {Step[]} steps
@@ -309,12 +311,14 @@ export function storageChanged(st) {
 }
 
 /**
- * How far a worker's clock reads ahead of true time (ms; negative:
- * behind), from the trace's `clocks`; 0 for a worker whose clock is right.
+ * How far the clock a worker's leases are judged on reads ahead of true
+ * time (ms; negative: behind): the lock service's when the trace has one,
+ * else the worker's own from `clocks`; 0 for a clock that is right.
  * @param {Trace} trace
  * @param {string} worker
  */
 export function clockOffset(trace, worker) {
+  if (trace.service) return trace.service.offset;
   const c = (trace.clocks || []).find((k) => k.worker === worker);
   return c ? c.offset : 0;
 }

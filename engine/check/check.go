@@ -15,6 +15,7 @@
 package check
 
 import (
+	"github.com/leaselab/leaselab/engine/lang"
 	"strings"
 
 	"github.com/leaselab/leaselab/engine"
@@ -56,17 +57,22 @@ const (
 	// StorageFenced: no write is accepted at the fenced storage with a token
 	// lower than one it already accepted for the same key.
 	StorageFenced = "storage-fenced"
+	// AppliedOnce: the receiver applies each job's effect once. A delivery
+	// the receiver applied (a first one, not a resend it recognised) of a
+	// job whose effect it applied before breaks it: the customer is charged
+	// twice.
+	AppliedOnce = "applied-once"
 )
 
 // Invariants lists the invariant names in the order Observe reports them.
 func Invariants() []string {
 	return []string{SingleLease, TokensIncrease, NoStaleWrite, NoLateWrite, FinalIsFinal,
-		AttemptsBounded, LeaseWithinDeadline, NoJobLost, StorageFenced}
+		AttemptsBounded, LeaseWithinDeadline, NoJobLost, StorageFenced, AppliedOnce}
 }
 
 // Op is one operation of a step as its caller saw it. Kind is one of
 // engine.OpEnqueue, OpClaim, OpClaimNext, OpRenew, OpComplete, OpRelease,
-// OpSend and OpWrite; other kinds are ignored.
+// OpSend, OpDeliver and OpWrite; other kinds are ignored.
 //
 // For claim and claim_next, Owner is the claimant and, when Accepted, Lease
 // is the lease granted (its JobID names the job ClaimNext chose). For renew,
@@ -76,6 +82,9 @@ func Invariants() []string {
 // claim_next followed by a complete: Lease (when its Token is not 0) is the
 // lease it claimed, and Accepted means its complete was accepted. For a
 // storage write, JobID is the key, Owner and Token the lease presented.
+// For a delivery to the receiver (a deliver, or the one inside a send),
+// JobID, Owner and Token are the lease delivered and Accepted means the
+// receiver applied it (engine.Receiver.Deliver returned true).
 //
 // Now is the instant the operation ran at on its caller's clock (the
 // claim's instant for a send; ignored for enqueue, release and write, which
@@ -96,6 +105,20 @@ type Verdict struct {
 	Invariant string `json:"invariant"`
 	OK        bool   `json:"ok"`
 	Detail    string `json:"detail,omitempty"`
+	details   []lang.Phrase
+}
+
+// DetailIn is Detail in language l (package engine/lang): the same
+// violations, in the same order, in l's words.
+func (v Verdict) DetailIn(l string) string {
+	if len(v.details) == 0 {
+		return v.Detail
+	}
+	parts := make([]string, len(v.details))
+	for i, d := range v.details {
+		parts[i] = d.In(l)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // Checker judges a history step by step. It remembers what earlier steps
@@ -120,6 +143,7 @@ type jobTrack struct {
 	enqueued bool       // an accepted enqueue created it
 	maxToken int64      // highest token granted or stored so far
 	grant    grant      // the latest grant
+	applied  string     // the lease whose delivery the receiver applied ("": none yet)
 }
 
 // grant is a lease the job handed out.
@@ -167,10 +191,10 @@ func (c *Checker) ObserveChanged(ops []Op, changed []engine.Job) []Verdict {
 }
 
 func (c *Checker) observe(ops []Op, rows []engine.Job, whole bool) []Verdict {
-	st := &step{c: c, rows: make(map[string]*engine.Job, len(rows)), viol: make(map[string][]string)}
+	st := &step{c: c, rows: make(map[string]*engine.Job, len(rows)), viol: make(map[string][]lang.Phrase)}
 	for _, op := range ops {
 		switch op.Kind {
-		case engine.OpEnqueue, engine.OpRelease, engine.OpWrite:
+		case engine.OpEnqueue, engine.OpRelease, engine.OpWrite, engine.OpDeliver:
 		default:
 			c.now = max(c.now, c.trueTime(op.Owner, op.Now))
 		}
@@ -190,7 +214,8 @@ func (st *step) verdicts() []Verdict {
 	for _, name := range Invariants() {
 		v := Verdict{Invariant: name, OK: len(st.viol[name]) == 0}
 		if !v.OK {
-			v.Detail = strings.Join(st.viol[name], "; ")
+			v.details = st.viol[name]
+			v.Detail = v.DetailIn("en")
 		}
 		out = append(out, v)
 	}

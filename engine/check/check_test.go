@@ -377,7 +377,7 @@ func TestObserve_StorageFenced(t *testing.T) {
 				t.Fatalf("accepted write f#%d after f#2: broken %v\n%s", tc.token, names, details)
 			}
 			if !tc.ok && (!reflect.DeepEqual(names, []string{check.StorageFenced}) ||
-				!strings.Contains(details, "storage f: write by A#1 accepted after token 2 was")) {
+				!strings.Contains(details, "storage f: write by A#1 accepted after a write with token 2 was accepted")) {
 				t.Fatalf("broken %v: %s", names, details)
 			}
 			if names, _ := failing(c.Observe([]check.Op{w("f", "C", 0, false)}, nil)); len(names) > 0 {
@@ -444,5 +444,56 @@ func TestObserveChanged_SameVerdictsAsObserve(t *testing.T) {
 		if !reflect.DeepEqual(a, b) {
 			t.Fatalf("step %d:\n Observe        %+v\n ObserveChanged %+v", i, a, b)
 		}
+	}
+}
+
+// A skew violation's detail puts each instant on the clock it was read on,
+// with its true time: the grant on the claimant's clock, the old lease's
+// end on its holder's.
+func TestObserve_SkewDetailNamesEachInstantsClock(t *testing.T) {
+	c := check.New()
+	c.SetClock("A", -400) // A's lease_until 1100 is true time 1500
+	c.SetClock("B", 0)
+	c.Observe([]check.Op{enq("a")}, []engine.Job{pending("a")})
+	c.Observe([]check.Op{claim("a", "A", 100, 1, 1100)}, []engine.Job{leased("a", "A", 1, 1100)})
+	vs := c.Observe([]check.Op{claim("a", "B", 1100, 2, 2100)}, []engine.Job{leased("a", "B", 2, 2100)})
+	_, details := failing(vs)
+	const want = "job a: B#2 granted at 1100 on B's clock (true time 1100) while A#1 is valid until 1100 on A's clock (true time 1500) (B's clock is right, A's 400 ms behind; fencing must stop the stale holder)"
+	if !strings.Contains(details, want) {
+		t.Fatalf("detail %q\nwant it to contain %q", details, want)
+	}
+}
+
+// The receiver applies each job's effect once: a second applied delivery
+// breaks applied-once; a resend it recognises (not applied) and a first
+// delivery of another job do not.
+func TestObserve_AppliedOnce(t *testing.T) {
+	deliver := func(job, owner string, token int64, applied bool) check.Op {
+		return check.Op{Kind: engine.OpDeliver, JobID: job, Owner: owner, Token: token, Accepted: applied}
+	}
+	for _, tc := range []struct {
+		name   string
+		second check.Op
+		broken bool
+	}{
+		{"a resend the receiver recognises", deliver("a", "B", 2, false), false},
+		{"another job's first delivery", deliver("b", "B", 1, true), false},
+		{"the same job applied again", deliver("a", "B", 2, true), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := check.New()
+			c.Observe([]check.Op{enq("a"), enq("b")}, []engine.Job{pending("a"), pending("b")})
+			if names, _ := failing(c.ObserveChanged([]check.Op{deliver("a", "A", 1, true)}, nil)); len(names) > 0 {
+				t.Fatalf("a first delivery broke %v", names)
+			}
+			names, details := failing(c.ObserveChanged([]check.Op{tc.second}, nil))
+			if tc.broken != (len(names) > 0) {
+				t.Fatalf("broken %v, want broken=%v", names, tc.broken)
+			}
+			if tc.broken && (!reflect.DeepEqual(names, []string{check.AppliedOnce}) ||
+				!strings.Contains(details, "job a: the receiver applied it again for B#2, after A#1")) {
+				t.Fatalf("broken %v: %s", names, details)
+			}
+		})
 	}
 }

@@ -2,6 +2,8 @@ package check
 
 import (
 	"fmt"
+
+	"github.com/leaselab/leaselab/engine/lang"
 	"strings"
 
 	"github.com/leaselab/leaselab/engine"
@@ -11,9 +13,9 @@ import (
 // what earlier steps granted; then the rows against the rows before.
 type step struct {
 	c       *Checker
-	rows    map[string]*engine.Job // the rows after the step, by id (first of duplicates)
-	viol    map[string][]string    // violations by invariant, in the order found
-	flagged map[string]bool        // invariant+"\x00"+job already has a violation this step
+	rows    map[string]*engine.Job   // the rows after the step, by id (first of duplicates)
+	viol    map[string][]lang.Phrase // violations by invariant, in the order found
+	flagged map[string]bool          // invariant+"\x00"+job already has a violation this step
 }
 
 func (st *step) fail(inv, job, format string, args ...any) {
@@ -21,7 +23,7 @@ func (st *step) fail(inv, job, format string, args ...any) {
 		st.flagged = make(map[string]bool)
 	}
 	st.flagged[inv+"\x00"+job] = true
-	st.viol[inv] = append(st.viol[inv], fmt.Sprintf(format, args...))
+	st.viol[inv] = append(st.viol[inv], lang.P(format, args...))
 }
 
 // failOnce records a violation found in the rows unless the operations of
@@ -104,6 +106,17 @@ func (st *step) op(op Op) {
 		}
 	case engine.OpWrite:
 		st.write(op)
+	case engine.OpDeliver:
+		if !op.Accepted {
+			return
+		}
+		t := st.c.track(op.JobID)
+		if t.applied != "" {
+			st.fail(AppliedOnce, op.JobID, "job %s: the receiver applied it again for %s, after %s",
+				op.JobID, lease(op.Owner, op.Token), t.applied)
+			return
+		}
+		t.applied = lease(op.Owner, op.Token)
 	}
 }
 
@@ -115,7 +128,7 @@ func (st *step) write(op Op) {
 	}
 	high, seen := st.c.stored[op.JobID]
 	if seen && op.Token < high {
-		st.fail(StorageFenced, op.JobID, "storage %s: write by %s accepted after token %d was",
+		st.fail(StorageFenced, op.JobID, "storage %s: write by %s accepted after a write with token %d was accepted",
 			op.JobID, lease(op.Owner, op.Token), high)
 		return
 	}
@@ -132,8 +145,9 @@ func (st *step) granted(op Op, l engine.Lease) {
 	g := t.grant
 	at := st.c.trueTime(op.Owner, op.Now)
 	if g.token != 0 && g.endedBy == "" && at < st.c.trueTime(g.owner, g.until) {
-		st.fail(SingleLease, id, "job %s: %s granted at %d while %s is valid until %d%s",
-			id, lease(l.Owner, l.Token), op.Now, lease(g.owner, g.token), g.until, st.skew(op.Owner, g.owner, at))
+		st.fail(SingleLease, id, "job %s: %s granted at %d%s while %s is valid until %d%s%s",
+			id, lease(l.Owner, l.Token), op.Now, st.onClock(op.Owner, g.owner, op.Now),
+			lease(g.owner, g.token), g.until, st.onClock(g.owner, op.Owner, g.until), st.skew(op.Owner, g.owner))
 	}
 	if l.Token <= t.maxToken {
 		st.fail(TokensIncrease, id, "job %s: token %d granted at %d, not above %d",
@@ -157,7 +171,7 @@ func (st *step) stale(t *jobTrack, op Op) bool {
 			op.JobID, op.Kind, lease(op.Owner, op.Token), lease(g.owner, g.token))
 	case g.endedBy != "":
 		st.fail(NoStaleWrite, op.JobID, "job %s: %s by %s accepted after the lease was %s",
-			op.JobID, op.Kind, lease(op.Owner, op.Token), g.endedBy)
+			op.JobID, op.Kind, lease(op.Owner, op.Token), lang.Word(g.endedBy))
 	case op.Kind != engine.OpRelease && op.Now >= g.until:
 		st.fail(NoLateWrite, op.JobID, "job %s: %s by %s accepted at %d, but the lease ended at %d",
 			op.JobID, op.Kind, lease(op.Owner, op.Token), op.Now, g.until)
@@ -183,23 +197,33 @@ func (st *step) withinDeadline(id string, l engine.Lease) {
 // skew explains a single-lease violation that clocks out of step allowed:
 // the true instant of the grant and both clocks' offsets; "" when the two
 // owners' clocks agree.
-func (st *step) skew(newOwner, oldOwner string, at int64) string {
+func (st *step) skew(newOwner, oldOwner string) lang.Phrase {
 	a, b := st.c.offsets[newOwner], st.c.offsets[oldOwner]
 	if a == b {
-		return ""
+		return lang.P("")
 	}
-	return fmt.Sprintf(" on %s's clock (true time %d: %s's clock is %s, %s's %s; fencing must stop the stale holder)",
-		newOwner, at, newOwner, offsetText(a), oldOwner, offsetText(b))
+	return lang.P(" (%s's clock is %s, %s's %s; fencing must stop the stale holder)",
+		newOwner, offsetText(a), oldOwner, offsetText(b))
 }
 
-func offsetText(o int64) string {
+// onClock says whose clock instant t (read on owner's clock) is on, and
+// the true time it stands for; "" when owner's and other's clocks agree,
+// so the instant means the same to both.
+func (st *step) onClock(owner, other string, t int64) lang.Phrase {
+	if st.c.offsets[owner] == st.c.offsets[other] {
+		return lang.P("")
+	}
+	return lang.P(" on %s's clock (true time %d)", owner, st.c.trueTime(owner, t))
+}
+
+func offsetText(o int64) lang.Phrase {
 	switch {
 	case o > 0:
-		return fmt.Sprintf("%d ms ahead", o)
+		return lang.P("%d ms ahead", o)
 	case o < 0:
-		return fmt.Sprintf("%d ms behind", -o)
+		return lang.P("%d ms behind", -o)
 	}
-	return "right"
+	return lang.P("right")
 }
 
 // judgeRows judges every row against the row before it and against the
@@ -243,7 +267,9 @@ func (st *step) judgeRows(rows []engine.Job, whole bool) {
 				g.endedBy = "quarantined"
 			case r.Status == engine.StatusDone:
 				g.endedBy = "completed"
-			case r.Owner == "" && g.token != 0:
+			case r.Owner == "" && g.token != 0 && r.Token >= g.token:
+				// A row whose token fell below the grant's was reset, not
+				// released: its holder still holds the lease it was given.
 				g.endedBy = "released"
 			}
 		}

@@ -149,15 +149,15 @@ func (t *tally) report(out io.Writer, w *words, n int) int {
 func checkOne(o IO, w *words, src source, opts timeline.Options) (result, int, int) {
 	tr, err := memrun.RunSource(context.Background(), src.name, src.text, opts)
 	if err != nil {
-		n := printErrors(o.Stderr, err)
+		n := printErrors(o.Stderr, err, opts.Lang)
 		if errors.Is(err, timeline.ErrBadInput) {
 			fmt.Fprintf(o.Stdout, "%s: %s (%s)\n", src.name, w.badFile, w.count(n, w.errors))
 		} else {
-			fmt.Fprintf(o.Stdout, "%s: could not run: %v\n", src.name, err)
+			fmt.Fprintf(o.Stdout, "%s: %s: %v\n", src.name, w.couldNotRun, err)
 		}
 		return bad, 0, 0
 	}
-	printWarnings(o.Stderr, tr.Warnings)
+	printWarnings(o.Stderr, tr.Warnings, opts.Lang)
 	if !bounded(o.Stdout, o.Stderr, src.name+"'s table", func(out io.Writer) { writeTable(out, w, tr) }) {
 		fmt.Fprintf(o.Stdout, "%s: %s (%s)\n", src.name, w.badFile, w.count(1, w.errors))
 		return bad, 0, 0

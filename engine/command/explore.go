@@ -2,8 +2,11 @@ package command
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/leaselab/leaselab/engine"
@@ -26,7 +29,8 @@ func Explore(args []string, o IO) int {
 	eng := c.fs.String("engine", "", "find the shortest timeline that breaks an invariant on this engine (a mutant's name)")
 	property := c.fs.String("property", "", "the invariant to break (default: any)")
 	all := c.fs.Bool("all", false, "tell every mutant apart and print a table: mutant, steps, states, time")
-	progress := c.fs.Bool("progress", false, "print the search's progress on standard error")
+	progress := c.fs.Bool("progress", true, "print the search's progress (states, depth, rate) on standard error once a second")
+	limit := c.fs.Duration("time", 2*time.Minute, "stop the search after this long (0: no limit)")
 	sc := scopeFlags(c)
 	if code, done := c.parse(args); done {
 		return code
@@ -42,18 +46,97 @@ func Explore(args []string, o IO) int {
 	if !checkMutant(g.Mutant, o.Stderr) || !checkMutant(g.Engine, o.Stderr) {
 		return ExitBadInput
 	}
-	var report func(explore.Progress)
-	if *progress {
-		report = func(p explore.Progress) {
-			fmt.Fprintf(o.Stderr, "explore: %d states, depth %d, %.0f states/s\n", p.States, p.Depth, p.Rate)
-		}
+	ctx, cancel := context.WithCancel(context.Background())
+	if *limit > 0 {
+		ctx, cancel = context.WithTimeout(context.Background(), *limit)
 	}
-	r, err := explore.Explore(context.Background(), *sc, g, report)
-	if err != nil {
+	defer cancel()
+	fmt.Fprintln(o.Stderr, "leaselab explore:", searchBounds(*sc, *limit))
+	w := newWatch(o.Stderr, *progress)
+	r, err := explore.Explore(ctx, *sc, g, w.note)
+	last := w.stop()
+	switch {
+	case err != nil && errors.Is(err, context.DeadlineExceeded):
+		fmt.Fprintf(o.Stderr, "leaselab explore: nothing found within the time limit of %v: searched %d states, every history of up to %d steps and some of %d (-time or a smaller scope)\n",
+			*limit, last.States, max(last.Depth-1, 0), last.Depth)
+		return ExitFail
+	case err != nil:
 		fmt.Fprintln(o.Stderr, "leaselab explore:", err)
 		return ExitBadInput
 	}
 	return reportFind(o, r)
+}
+
+// searchBounds says, before a search starts, what it searches and where
+// it stops.
+func searchBounds(sc explore.Scope, limit time.Duration) string {
+	ids := make([]string, len(sc.Jobs))
+	for i, j := range sc.Jobs {
+		ids[i] = j.ID
+	}
+	until := fmt.Sprintf("at most %d states", sc.MaxStates)
+	if limit > 0 {
+		until += fmt.Sprintf(" or %v", limit)
+	}
+	return fmt.Sprintf("searching every history of up to %d steps (%d workers, jobs %s, leases of %d ms), %s (-steps, -states, -time)",
+		sc.Steps, sc.Workers, strings.Join(ids, ", "), sc.TTL, until)
+}
+
+// watch keeps a search's latest progress and, when on, prints it once a
+// second on its own clock, however seldom the search reports.
+type watch struct {
+	mu    sync.Mutex
+	last  explore.Progress
+	out   io.Writer
+	start time.Time
+	done  chan struct{}
+	wg    sync.WaitGroup
+}
+
+func newWatch(out io.Writer, on bool) *watch {
+	w := &watch{out: out, start: time.Now(), done: make(chan struct{})}
+	if !on {
+		return w
+	}
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-w.done:
+				return
+			case <-t.C:
+				w.mu.Lock()
+				p := w.last
+				w.mu.Unlock()
+				fmt.Fprintln(w.out, progressLine(p, time.Since(w.start)))
+			}
+		}
+	}()
+	return w
+}
+
+// note is the search's progress callback.
+func (w *watch) note(p explore.Progress) {
+	w.mu.Lock()
+	w.last = p
+	w.mu.Unlock()
+}
+
+// stop ends the printing and returns the last progress.
+func (w *watch) stop() explore.Progress {
+	close(w.done)
+	w.wg.Wait()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.last
+}
+
+// progressLine is one line of progress: states, depth, rate, time so far.
+func progressLine(p explore.Progress, elapsed time.Duration) string {
+	return fmt.Sprintf("explore: %d states, depth %d, %.0f states/s, %v", p.States, p.Depth, p.Rate, elapsed.Round(time.Second))
 }
 
 func reportFind(o IO, r *explore.Report) int {
@@ -62,7 +145,7 @@ func reportFind(o IO, r *explore.Report) int {
 		if r.Bound != "" {
 			why = "histories until " + r.Bound
 		}
-		fmt.Fprintf(o.Stderr, "leaselab explore: nothing found: searched %s (%d states, %v)\n", why, r.States, r.Elapsed.Round(time.Millisecond))
+		fmt.Fprintf(o.Stderr, "leaselab explore: nothing found: searched %s (%d states, %v; -steps or -states searches further)\n", why, r.States, r.Elapsed.Round(time.Millisecond))
 		return ExitFail
 	}
 	if !bounded(o.Stdout, o.Stderr, "the explorer's timeline", func(w io.Writer) { io.WriteString(w, r.Timeline) }) {

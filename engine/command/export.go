@@ -18,7 +18,7 @@ func Export(args []string, o IO) int {
 	c := newCommand("export", o, "leaselab export gotest [-name TestName] [-package NAME] [-queue EXPR] FILE|-\n\n"+
 		"Prints a Go test file that replays the timeline on the engine and checks every expectation;\n"+
 		"with -queue, one that checks the timeline against your own leasetest.Queue.")
-	name := c.fs.String("name", "", "the test function's name (default: from the file's name, e.g. TestLateCourier)")
+	name := c.fs.String("name", "", "the test function's name (default: from the file's name, e.g. TestLateCourier, or from the title when read from stdin)")
 	pkg := c.fs.String("package", "leaselabtest", "the package clause of the file: your package's name (e.g. worker or worker_test)")
 	queue := c.fs.String("queue", "", "a Go expression for a func(t *testing.T) leasetest.Queue in your package: the test runs the timeline against it")
 	if len(args) == 0 || args[0] != "gotest" {
@@ -38,7 +38,7 @@ func Export(args []string, o IO) int {
 	}
 	tl, err := timeline.Parse(src.name, src.text)
 	if err != nil {
-		printErrors(o.Stderr, err)
+		printErrors(o.Stderr, err, "en")
 		return ExitBadInput
 	}
 	for _, w := range tl.Warnings {
@@ -46,7 +46,7 @@ func Export(args []string, o IO) int {
 	}
 	fn := *name
 	if fn == "" {
-		fn = timeline.GoTestName(src.name)
+		fn = timeline.GoTestNameOf(tl)
 	}
 	var out string
 	if *queue != "" {

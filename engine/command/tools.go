@@ -139,7 +139,7 @@ func noMutant(name string) string {
 
 // printErrors prints a parse error list: the first maxShown mistakes, then
 // how many more there are, and the true count.
-func printErrors(w io.Writer, err error) int {
+func printErrors(w io.Writer, err error, lang string) int {
 	var list timeline.ErrorList
 	if !errors.As(err, &list) {
 		fmt.Fprintln(w, err)
@@ -148,10 +148,10 @@ func printErrors(w io.Writer, err error) int {
 	const maxShown = 20
 	for i, e := range list {
 		if i == maxShown {
-			fmt.Fprintf(w, "... and %d more (%d errors in all)\n", len(list)-maxShown, len(list))
+			fmt.Fprintf(w, wordsFor(lang).more+"\n", len(list)-maxShown, len(list))
 			break
 		}
-		fmt.Fprintln(w, e)
+		fmt.Fprintln(w, e.In(lang))
 	}
 	return len(list)
 }
@@ -173,9 +173,9 @@ func bounded(out, errOut io.Writer, what string, write func(w io.Writer)) bool {
 }
 
 // printWarnings prints each of a timeline's warnings on w, as
-// "warning: NAME:LINE:COL: message".
-func printWarnings(w io.Writer, warnings []string) {
+// "warning: NAME:LINE:COL: message" (the run put them in its language).
+func printWarnings(w io.Writer, warnings []string, lang string) {
 	for _, m := range warnings {
-		fmt.Fprintln(w, "warning:", m)
+		fmt.Fprintln(w, wordsFor(lang).warning, m)
 	}
 }

@@ -44,12 +44,12 @@ func (c *command) run(opts timeline.Options) (*timeline.Trace, int) {
 	}
 	tr, err := memrun.RunSource(context.Background(), src.name, src.text, opts)
 	if err != nil {
-		printErrors(c.io.Stderr, err)
+		printErrors(c.io.Stderr, err, opts.Lang)
 		if errors.Is(err, timeline.ErrBadInput) {
 			return nil, ExitBadInput
 		}
 		return nil, ExitFail
 	}
-	printWarnings(c.io.Stderr, tr.Warnings)
+	printWarnings(c.io.Stderr, tr.Warnings, opts.Lang)
 	return tr, ExitPass
 }

@@ -35,6 +35,42 @@ func Transcript(args []string, o IO) int {
 	return ExitFail
 }
 
+// expiriesBefore writes the leases that ended before st began and returns
+// the ones that ended while it took its time (a slow send), which go after
+// the step that outlasted them.
+func expiriesBefore(out io.Writer, w *words, tr *timeline.Trace, st timeline.Step) (during []timeline.Expiry) {
+	for _, e := range st.Expired {
+		if e.At > st.Time {
+			during = append(during, e)
+			continue
+		}
+		writeExpiry(out, w, tr, e)
+	}
+	return during
+}
+
+func writeExpiry(out io.Writer, w *words, tr *timeline.Trace, e timeline.Expiry) {
+	fmt.Fprintf(out, "  %d ms%s, %s: %s (%s, token %d)\n", e.At, judgedOn(w, tr, e.Owner, e.At), w.expired, e.Job, e.Owner, e.Token)
+}
+
+// judgedOn says, after an instant of true time at which owner's lease
+// ended (or will), what the clock that judges it read then: the service's,
+// or owner's own; "" when that clock is right.
+func judgedOn(w *words, tr *timeline.Trace, owner string, at int64) string {
+	if tr.Service != nil {
+		if tr.Service.Offset == 0 {
+			return ""
+		}
+		return fmt.Sprintf(w.serviceReads, at+tr.Service.Offset)
+	}
+	for _, c := range tr.Clocks {
+		if c.Worker == owner && c.Offset != 0 {
+			return fmt.Sprintf(w.ownerReads, owner, at+c.Offset)
+		}
+	}
+	return ""
+}
+
 // writeTranscript writes tr's transcript to out, step by step, and stops
 // at the first step out refuses.
 func writeTranscript(out io.Writer, w *words, tr *timeline.Trace) {
@@ -44,9 +80,7 @@ func writeTranscript(out io.Writer, w *words, tr *timeline.Trace) {
 		if _, err := fmt.Fprintln(out); err != nil {
 			return
 		}
-		for _, e := range st.Expired {
-			fmt.Fprintf(out, "  %d ms, %s: %s (%s, token %d)\n", e.At, w.expired, e.Job, e.Owner, e.Token)
-		}
+		during := expiriesBefore(out, w, tr, st)
 		if st.Note != "" {
 			for _, l := range strings.Split(st.Note, "\n") {
 				fmt.Fprintf(out, "  # %s\n", l)
@@ -64,9 +98,12 @@ func writeTranscript(out io.Writer, w *words, tr *timeline.Trace) {
 				fmt.Fprintf(out, "    %s %s: %s\n", mark, v.Invariant, v.Detail)
 			}
 		}
+		for _, e := range during {
+			writeExpiry(out, w, tr, e)
+		}
 	}
 	for _, e := range tr.Later {
-		fmt.Fprintf(out, "\n  %s (%s, token %d): %s %d ms\n", e.Job, e.Owner, e.Token, w.later, e.At)
+		fmt.Fprintf(out, "\n  %s (%s, token %d): %s %d ms%s\n", e.Job, e.Owner, e.Token, w.later, e.At, judgedOn(w, tr, e.Owner, e.At))
 	}
 	s := tr.Summary
 	verdict := w.pass

@@ -21,6 +21,9 @@ type words struct {
 	passRun                        string // timelines, steps, expectations
 	line, expected, got, note      string
 	expired, later, start          string
+	more                           string // more errors, all errors
+	warning, couldNotRun           string
+	ownerReads, serviceReads       string // the clock that judged a lease's end, and its reading (true time comes first)
 }
 
 var catalog = map[string]*words{
@@ -44,6 +47,8 @@ var catalog = map[string]*words{
 		passRun:         "PASS: %s, %s, %s held",
 		line:            "line", expected: "expected", got: "got", note: "note",
 		expired: "lease ended", later: "still valid after the last step, until", start: "before the first step",
+		more: "... and %d more (%d errors in all)", warning: "warning:", couldNotRun: "could not run",
+		ownerReads: " true time (%s's clock reads %d ms)", serviceReads: " true time (the service's clock reads %d ms)",
 	},
 	"ko": {
 		columns: []string{"줄", "시각", "작업자", "연산", "일", "결과", "토큰", "임대 끝", "기대"},
@@ -60,6 +65,8 @@ var catalog = map[string]*words{
 		passRun:         "통과: %s, %s, %s 맞음",
 		line:            "줄", expected: "기대", got: "실제", note: "메모",
 		expired: "임대 끝남", later: "마지막 단계 뒤에도 유효, 끝나는 시각", start: "첫 단계 전",
+		more: "... 그리고 %d개 더(모두 %d개 오류)", warning: "경고:", couldNotRun: "실행할 수 없음",
+		ownerReads: " 실제 시각(%s의 시계로는 %d ms)", serviceReads: " 실제 시각(서비스의 시계로는 %d ms)",
 	},
 }
 

@@ -57,14 +57,15 @@ func WorksheetJSON(ctx context.Context, name, text string, opts Options) ([]byte
 }
 
 // GoTest is timeline.GoTest of text (named name): a Go test file with one
-// function, funcName, or timeline.GoTestName(name) when funcName is "".
+// function, funcName, or timeline.GoTestNameOf the timeline when funcName
+// is "".
 func GoTest(name, text, funcName string) (string, error) {
 	tl, err := timeline.Parse(name, text)
 	if err != nil {
 		return "", err
 	}
 	if funcName == "" {
-		funcName = timeline.GoTestName(name)
+		funcName = timeline.GoTestNameOf(tl)
 	}
 	return timeline.GoTest(tl, funcName)
 }

@@ -8,6 +8,7 @@ package simrun
 
 import (
 	"context"
+	"errors"
 
 	"github.com/leaselab/leaselab/engine/timeline"
 	"github.com/leaselab/leaselab/engine/timeline/memrun"
@@ -21,10 +22,14 @@ type Options = timeline.Options
 // fresh in-memory SQLite database of its own (memrun.Run), which is gone when
 // it returns. It returns the trace in its one JSON form
 // (timeline.Trace.Encode, the form the golden files hold). Bad text returns
-// the parser's error (a timeline.ErrorList of line:col mistakes) and runs
-// nothing.
+// the parser's error (a timeline.ErrorList of line:col mistakes, in
+// opts.Lang) and runs nothing.
 func TraceJSON(ctx context.Context, name, text string, opts Options) ([]byte, error) {
 	tl, err := timeline.Parse(name, text)
+	var list timeline.ErrorList
+	if errors.As(err, &list) && opts.Lang != "" {
+		return nil, list.Localized(opts.Lang)
+	}
 	if err != nil {
 		return nil, err
 	}

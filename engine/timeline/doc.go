@@ -23,6 +23,18 @@
 //	                                        (deadline 0 is none, max_attempts 0 unlimited)
 //	clock WORKER OFFSET                     the worker's clock reads OFFSET ahead of true time
 //	                                        (+200ms; -200ms is behind)
+//	service clock OFFSET                    the lock service's clock: every lease is granted and
+//	                                        judged on it, as Chubby, ZooKeeper and etcd judge
+//	                                        them, and a worker's clock shapes only its belief
+//	service forgets                         the lock service keeps its leases in memory: a reopen
+//	                                        (its restart) starts every job again at token 0
+//	receiver KIND                           idempotent (the default: a resend adds nothing) or
+//	                                        not-idempotent (it applies every delivery)
+//	storage KIND                            how the storage a write goes to decides: fenced (the
+//	                                        default: by the highest token it has seen), sequencer
+//	                                        (it asks the lock service whether the presented lease
+//	                                        is current and live; a write then hears what a complete
+//	                                        hears) or unfenced (it stores every write)
 //	epoch T                                 times are real instants, e.g. Unix ms from a log:
 //	                                        every one is at or after T, the limit max_time
 //	                                        bounds them from T, and a job line's deadline=+D
@@ -53,7 +65,8 @@
 // the previous step left the clock (+200ms). Times never go back; several
 // steps may share an instant and run in the order written. TIME is true
 // time: a worker with a `clock` line gives the engine its own now (TIME plus
-// its offset). ACTOR and JOB names are Unicode letters and digits with `-`
+// its offset), unless a `service clock` line makes every now the service's
+// (TIME plus the service's offset). ACTOR and JOB names are Unicode letters and digits with `-`
 // and `_`, compared in Unicode NFC. Values with spaces are quoted:
 // result="two words".
 //
@@ -82,6 +95,12 @@
 //	reopen                        open the store again over the same database (init_db)
 //	wait                          (no actor) time passes to TIME; nothing else happens
 //
+// A renew, complete, release, deliver or write may be a message in flight:
+// arrives=T (or arrives=+D after the send) sends it at TIME with the lease
+// its actor holds then, and it takes effect at T, after the steps written
+// for instants up to T, while its sender may be paused; its trace step
+// stands at T, with "sent" the instant it left.
+//
 // A worker presents the lease of its own latest successful claim of the job
 // — what a real worker holds — so a stale complete needs no special syntax;
 // token=N overrides the token. A worker that holds none presents token 0.
@@ -106,7 +125,8 @@
 //
 //	token lease_until attempts qty deadline max_attempts status owner result reason job
 //	                      the step's job after the step (for claim-next and send, the job it got);
-//	                      attempts= is the count of claims, max_attempts= the budget
+//	                      attempts= is the count of claims, max_attempts= the budget;
+//	                      after a write, token= is the token the write presented
 //	delivered total receipt.qty receipt.owner receipt.token     the receiver (send, deliver)
 //	storage.value storage.owner storage.token                   the fenced storage (write, read)
 //	winner losers loser.NAME     a concurrent claim: who won (none), what every loser heard,
@@ -124,7 +144,14 @@
 // mistake as NAME:LINE:COL: message, saying what to write instead (an
 // ErrorList with every mistake, however many; errors.Is(err,
 // ErrBadInput)). A line's first mistake is its only one, and a job whose
-// line is wrong still counts as declared, so nothing cascades. The bounds
+// line is wrong still counts as declared, so nothing cascades: a misspelt
+// header word ("lease:", "lese") is one error, and the line is read as the
+// header it was meant to be. Times are whole milliseconds in ms or s. What
+// parses but likely is not what the author meant is a warning
+// (Timeline.Warnings), which check prints and the page shows: a duration
+// with no unit (pause 2 is 2 ms; a bare instant such as deadline=100 is ms
+// by design), a clock offset with no sign, a clock for a worker that never
+// acts, and names that look alike. The bounds
 // of package engine/limits (text bytes, steps, jobs, workers, contenders in
 // one claim, the latest instant) are checked here too: an excess is an
 // error at the line and column where the text goes over, naming the limit

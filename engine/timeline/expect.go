@@ -1,7 +1,8 @@
 package timeline
 
 import (
-	"fmt"
+	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/lang"
 	"strconv"
 	"strings"
 )
@@ -43,22 +44,22 @@ func (r *runner) judge(s *StepLine, st *Step) *ExpectResult {
 			got = append(got, f.Key+"="+quoteIfNeeded(g))
 		case !missing[g]:
 			missing[g] = true
-			got = append(got, g)
+			got = append(got, missingIn(g, r.lang))
 		}
 	}
-	w, g := judgeViolations(e.Violates, st.Verdicts)
+	w, g := judgeViolations(e.Violates, st.Verdicts, r.lang)
 	want, got = append(want, w...), append(got, g...)
 	res := &ExpectResult{Text: e.Text, OK: len(want) == 0}
 	if !res.OK {
 		res.Expected, res.Got = strings.Join(want, " "), strings.Join(got, " ")
-		res.Message = fmt.Sprintf("%s:%d: expected %s, got %s", r.tl.Name, s.Line, res.Expected, res.Got)
+		res.Message = lang.P("%s:%d: expected %s, got %s", r.tl.Name, s.Line, res.Expected, res.Got).In(r.lang)
 	}
 	return res
 }
 
 // judgeViolations compares the invariants a step announced it breaks with
 // the ones it broke; it returns the parts that differ.
-func judgeViolations(announced []string, vs []Verdict) (want, got []string) {
+func judgeViolations(announced []string, vs []Verdict, l string) (want, got []string) {
 	var broke []string
 	for _, v := range vs {
 		if !v.OK && v.Expected {
@@ -71,10 +72,22 @@ func judgeViolations(announced []string, vs []Verdict) (want, got []string) {
 	var held []string
 	for _, name := range announced {
 		if !containsString(broke, name) {
-			held = append(held, name+" held")
+			held = append(held, lang.P("%s held", name).In(l))
 		}
 	}
 	return []string{"violates=" + strings.Join(announced, ",")}, held
+}
+
+// missingIn is what fieldOf found missing, in language l: "no job",
+// "no job J", "no receipt", "nothing stored", "no answer", "no contender
+// C", "unknown field F", "no token presented".
+func missingIn(what, l string) string {
+	for _, prefix := range []string{"no job ", "no contender ", "unknown field "} {
+		if rest, ok := strings.CutPrefix(what, prefix); ok {
+			return lang.P(prefix+"%s", rest).In(l)
+		}
+	}
+	return lang.Word(what).In(l)
 }
 
 // outcomeText is an outcome as an expectation writes it.
@@ -155,6 +168,14 @@ func stepField(key string, st *Step) (value string, ok, handled bool) {
 	switch key {
 	case "job":
 		return orNone(st.Job), true, true
+	case "token":
+		if st.Op != string(engine.OpWrite) {
+			return "", false, false
+		}
+		if st.Presented == nil {
+			return "no token presented", false, true
+		}
+		return i(st.Presented.Token), true, true
 	case "delivered", "total", "receipt.qty", "receipt.owner", "receipt.token":
 		if rc == nil {
 			return "no receipt", false, true

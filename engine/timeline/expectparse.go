@@ -6,6 +6,7 @@ import (
 
 	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/check"
+	"github.com/leaselab/leaselab/engine/lang"
 )
 
 // What follows "->": an outcome (ok, refused REASON, empty, invalid,
@@ -18,7 +19,7 @@ var refusalsOf = map[engine.Op][]engine.Refusal{
 	engine.OpClaimMany: {engine.RefusedNotFound, engine.RefusedDone, engine.RefusedQuarantined, engine.RefusedHeld},
 	engine.OpRenew:     writeRefusals,
 	engine.OpComplete:  writeRefusals,
-	engine.OpRelease:   writeRefusals,
+	engine.OpRelease:   {engine.RefusedNotFound, engine.RefusedSuperseded, engine.RefusedDone, engine.RefusedQuarantined},
 	engine.OpSend:      writeRefusals, // its complete
 	engine.OpWrite:     {engine.RefusedFenced},
 }
@@ -36,6 +37,15 @@ var outcomesOf = map[engine.Op][]engine.Outcome{
 	engine.OpState:     {engine.OutcomeOK, engine.OutcomeEmpty},
 	engine.OpRead:      {engine.OutcomeOK, engine.OutcomeEmpty},
 	engine.OpReopen:    {engine.OutcomeOK},
+}
+
+// refusals are the refusals op can hear in this timeline: a write to a
+// storage that asks the lock service hears what a complete hears.
+func (p *parser) refusals(op engine.Op) []engine.Refusal {
+	if op == engine.OpWrite && p.tl.Storage == StorageSequencer {
+		return append([]engine.Refusal{engine.RefusedFenced}, writeRefusals...)
+	}
+	return refusalsOf[op]
 }
 
 func outcomesFor(op engine.Op) []engine.Outcome {
@@ -117,11 +127,11 @@ func (p *parser) outcome(words []token, e *Expectation, s *StepLine) ([]token, b
 		words, reason = words[1:], "not_found"
 	}
 	e.Reason = engine.Refusal(strings.ReplaceAll(reason, "-", "_"))
-	if !containsRefusal(refusalsOf[op], e.Reason) {
+	if !containsRefusal(p.refusals(op), e.Reason) {
 		if e.Reason.Valid() {
-			p.errorf(r.col, "%s is never refused %s (it hears %s)", describeOp(s), e.Reason, refusalList(op))
+			p.errorf(r.col, "%s is never refused %s (it hears %s)", describeOp(s), e.Reason, p.refusalList(op))
 		} else {
-			p.errorf(r.col, "unknown refusal reason %q (%s hears %s)", r.text, describeOp(s), refusalList(op))
+			p.errorf(r.col, "unknown refusal reason %q (%s hears %s)", r.text, describeOp(s), p.refusalList(op))
 		}
 		return nil, false
 	}
@@ -167,9 +177,9 @@ func outcomeList(op engine.Op) string {
 	return strings.Join(out, ", ")
 }
 
-func refusalList(op engine.Op) string {
+func (p *parser) refusalList(op engine.Op) string {
 	var out []string
-	for _, r := range refusalsOf[op] {
+	for _, r := range p.refusals(op) {
 		out = append(out, string(r))
 	}
 	return strings.Join(out, ", ")
@@ -207,7 +217,7 @@ var jobFieldKeys = []string{"token", "lease_until", "attempts", "attempt", "qty"
 	"status", "owner", "result", "reason", "job"}
 
 // fieldOwners say whose the step's own fields are, for messages.
-var fieldOwners = map[string]string{
+var fieldOwners = map[string]lang.Word{
 	"delivered": "the receiver's: only send and deliver have it", "total": "the receiver's: only send and deliver have it",
 	"receipt": "the receiver's: only send and deliver have it",
 	"storage": "the storage's: only write and read have it",
@@ -236,7 +246,7 @@ func (p *parser) fieldValue(key string, val token, keyCol int, s *StepLine) (str
 	case "lease_until", "deadline":
 		n, ok := parseMillis(val.text)
 		if !ok {
-			p.errorf(val.col, "malformed %s %q: an instant like 1000ms, 1.5s or 1000", key, val.text)
+			p.errorf(val.col, "malformed %s %q: an instant like 1000ms, 1.5s or 1000", lang.Word(key), val.text)
 		}
 		return strconv.FormatInt(n, 10), ok
 	case "delivered", "enqueued":
@@ -301,7 +311,7 @@ func (p *parser) oneOf(val token, what string, options ...string) (string, bool)
 	if containsString(options, val.text) {
 		return val.text, true
 	}
-	p.errorf(val.col, "%s is %s or %s, not %q", what, strings.Join(options[:len(options)-1], ", "), options[len(options)-1], val.text)
+	p.errorf(val.col, "%s is %s or %s, not %q", lang.Word(what), strings.Join(options[:len(options)-1], ", "), options[len(options)-1], val.text)
 	return "", false
 }
 
@@ -316,7 +326,7 @@ func (p *parser) contender(val token, s *StepLine, what string) (string, bool) {
 		return "", false
 	}
 	if !containsString(s.Actors, name) {
-		p.errorf(val.col, "%s %q is not one of the contenders %s", what, name, strings.Join(s.Actors, ","))
+		p.errorf(val.col, "%s %q is not one of the contenders %s", lang.Word(what), name, strings.Join(s.Actors, ","))
 		return "", false
 	}
 	return name, true
@@ -325,7 +335,7 @@ func (p *parser) contender(val token, s *StepLine, what string) (string, bool) {
 func (p *parser) refusalValue(val token, s *StepLine) (string, bool) {
 	r := engine.Refusal(strings.ReplaceAll(val.text, "-", "_"))
 	if !containsRefusal(refusalsOf[engine.OpClaimMany], r) {
-		p.errorf(val.col, "a loser of a concurrent claim hears %s, not %q", refusalList(engine.OpClaimMany), val.text)
+		p.errorf(val.col, "a loser of a concurrent claim hears %s, not %q", p.refusalList(engine.OpClaimMany), val.text)
 		return "", false
 	}
 	return string(r), true

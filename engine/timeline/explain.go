@@ -8,7 +8,33 @@ import (
 
 // explain says in one sentence what the step did and why, in the run's
 // language; prev is the step's job as it stood before the step (nil: none).
-func (r *runner) explain(s *StepLine, st *Step, prev *engine.Job) string {
+func (r *runner) explain(s *StepLine, st *Step, prev *engine.Job, before map[string]engine.Job, after []engine.Job) string {
+	text := r.explainStep(s, st, prev)
+	return text + r.sideEffects(st, before, after)
+}
+
+// sideEffects names, after the step's sentence, every row other than the
+// step's job that the step changed (a claim-next that quarantines the job
+// it passes over); "" when there is none.
+func (r *runner) sideEffects(st *Step, before map[string]engine.Job, after []engine.Job) string {
+	if st.Op == string(engine.OpReopen) || st.Op == string(engine.OpEnqueue) {
+		return ""
+	}
+	var out strings.Builder
+	for _, j := range after {
+		if j.ID == st.Job {
+			continue
+		}
+		if old, ok := before[j.ID]; ok && old.Status == j.Status && old.Owner == j.Owner && old.Token == j.Token {
+			continue
+		}
+		out.WriteString(" " + r.book.say(r.book.alsoChanged, j.ID, r.describe(rowOf(j), st.Now)))
+	}
+	return out.String()
+}
+
+// explainStep is the sentence about the step's own job.
+func (r *runner) explainStep(s *StepLine, st *Step, prev *engine.Job) string {
 	b := r.book
 	actor := ""
 	if len(s.Actors) > 0 {
@@ -86,6 +112,9 @@ func (r *runner) explainRace(s *StepLine, st *Step, prev *engine.Job) string {
 func (r *runner) explainCourier(st *Step, prev *engine.Job, actor string) string {
 	b := r.book
 	rc := st.Receipt
+	if rc != nil && rc.Delivered && rc.Kept.Qty > rc.Qty { // applied on top of an earlier application
+		return b.say(b.appliedAgain, actor, rc.Job, rc.Qty, rc.Token, rc.Total)
+	}
 	if st.Op == string(engine.OpDeliver) {
 		if rc.Delivered {
 			return b.say(b.delivered, actor, rc.Job, rc.Qty, rc.Token, rc.Total)
@@ -125,10 +154,13 @@ func (r *runner) explainOther(s *StepLine, st *Step, actor string) string {
 		}
 		return b.say(b.stateRead, actor, st.Job, r.describe(*st.State, st.Now))
 	case string(engine.OpWrite):
+		if st.Outcome.Kind == string(engine.OutcomeRefused) && st.Rejection.Reason != string(engine.RefusedFenced) {
+			return b.say(b.wroteChecked, actor, s.Key, st.Presented.Token, r.why(actor, st.Rejection))
+		}
 		if st.Outcome.Kind == string(engine.OutcomeRefused) {
 			return b.say(b.wroteFenced, actor, s.Key, st.Presented.Token, st.Rejection.Current.Owner, st.Rejection.Current.Token)
 		}
-		return b.say(b.wrote, actor, s.Key, st.Presented.Token, s.Value)
+		return r.wrote(s, st, actor)
 	case string(engine.OpRead):
 		if st.Stored == nil {
 			return b.say(b.readMissing, actor, s.Key)
@@ -137,6 +169,9 @@ func (r *runner) explainOther(s *StepLine, st *Step, actor string) string {
 	case string(engine.OpReopen):
 		if len(st.Gone) > 0 {
 			return b.say(b.reopenedLost, actor, b.list(st.Gone))
+		}
+		if r.tl.ServiceForgets {
+			return b.say(b.reopenedForgot, actor)
 		}
 		return b.say(b.reopened, actor)
 	case string(OpPause):
@@ -154,18 +189,64 @@ func (r *runner) explainOther(s *StepLine, st *Step, actor string) string {
 	return b.say(b.waited, st.Time)
 }
 
+// wrote explains a write the storage accepted, and says so when the
+// writer's lease is no longer the job's live one: the storage accepts a
+// stale token it has not yet seen beaten.
+func (r *runner) wrote(s *StepLine, st *Step, actor string) string {
+	b := r.book
+	tok := st.Presented.Token
+	switch r.tl.Storage {
+	case StorageUnfenced:
+		return b.say(b.wroteUnfenced, actor, s.Key, tok, s.Value)
+	case StorageSequencer:
+		return b.say(b.wroteSequenced, actor, s.Key, tok, s.Value)
+	}
+	row, ok := r.table.get(st.Job)
+	switch {
+	case !ok || tok == 0:
+	case row.Token > tok && row.Owner != "":
+		return b.say(b.wroteStale, actor, s.Key, tok, s.Value, row.Owner, row.Token)
+	case row.Token == tok && row.Owner == actor && row.Status == engine.StatusLeased && st.Now >= row.LeaseUntil:
+		return b.say(b.wroteEnded, actor, s.Key, tok, s.Value, row.LeaseUntil)
+	}
+	return b.say(b.wrote, actor, s.Key, tok, s.Value)
+}
+
 // clockNote is what the clock of a worker whose clock is off read, to go
 // before the sentence's full stop; "" for a worker whose clock is right.
+//
+// With a service clock, the instant is the service's, and a worker whose
+// own clock differs is told what it believes its new lease runs until.
 func (r *runner) clockNote(actor string, st *Step) string {
-	off := r.tl.Offset(actor)
-	if off == 0 || actor == "" || st.Op == string(OpPause) || st.Op == string(OpCrash) {
+	if actor == "" || st.Op == string(OpPause) || st.Op == string(OpCrash) {
 		return ""
 	}
-	how := sentence(r.book.ahead, off)
-	if off < 0 {
-		how = sentence(r.book.behind, -off)
+	b := r.book
+	if sv := r.tl.Service; sv != nil {
+		note := ""
+		if sv.Offset != 0 {
+			note = b.say(b.serviceClock, st.Now, r.offsetWords(sv.Offset))
+		}
+		own := r.tl.Offset(actor)
+		granted := st.Op == string(engine.OpClaim) || st.Op == string(engine.OpClaimNext) || st.Op == string(engine.OpRenew)
+		if own != sv.Offset && granted && st.Lease != nil && st.Outcome.Kind == string(engine.OutcomeOK) {
+			note += b.say(b.believes, actor, st.Time+own, st.Lease.LeaseUntil-sv.Offset+own)
+		}
+		return note
 	}
-	return r.book.say(r.book.ownClock, actor, st.Now, how)
+	off := r.tl.Offset(actor)
+	if off == 0 {
+		return ""
+	}
+	return b.say(b.ownClock, actor, st.Now, r.offsetWords(off))
+}
+
+// offsetWords is a clock's offset in words: "300 ms ahead".
+func (r *runner) offsetWords(off int64) string {
+	if off < 0 {
+		return sentence(r.book.behind, -off)
+	}
+	return sentence(r.book.ahead, off)
 }
 
 func (r *runner) claimed(s *StepLine, st *Step, actor string, prev *engine.Job) string {
@@ -174,10 +255,17 @@ func (r *runner) claimed(s *StepLine, st *Step, actor string, prev *engine.Job) 
 	capped := r.capNote(l.LeaseUntil, s, st)
 	if prev != nil && prev.Owner != "" && prev.Status == engine.StatusLeased && prev.LeaseUntil <= st.Now {
 		format := b.reclaimed
-		if prev.Owner == actor {
+		trueUntil := prev.LeaseUntil - r.tl.Judge(prev.Owner)
+		switch {
+		case prev.Owner == actor:
 			format = b.reclaimedSelf
+		case r.tl.Judge(prev.Owner) == r.tl.Judge(actor):
+		case trueUntil > st.Time:
+			format = b.reclaimedEarly
+		default:
+			format = b.reclaimedClock
 		}
-		return b.say(format, actor, l.Job, l.Token, l.LeaseUntil, capped, prev.Owner, prev.Token, prev.LeaseUntil)
+		return b.say(format, actor, l.Job, l.Token, l.LeaseUntil, capped, prev.Owner, prev.Token, prev.LeaseUntil, trueUntil)
 	}
 	format := b.claimed
 	if st.Op == string(engine.OpClaimNext) {
@@ -223,7 +311,7 @@ func (r *runner) why(actor string, rej *Rejection) string {
 		}
 		return sentence(b.quarantinedDeadline, job, cur.Deadline)
 	case engine.RefusedHeld:
-		return sentence(b.held, cur.Owner, cur.Token, cur.LeaseUntil)
+		return sentence(b.held, cur.Owner, cur.Token, cur.LeaseUntil) + r.onClock(cur.Owner, actor, cur.LeaseUntil)
 	case engine.RefusedSuperseded:
 		return r.whySuperseded(actor, rej)
 	case engine.RefusedExpired:
@@ -242,17 +330,31 @@ func (r *runner) whySuperseded(actor string, rej *Rejection) string {
 	b := r.book
 	cur := rej.Current
 	since := r.granted[rej.Presented.Job]
+	note := "" // since is true time; said so when the actor's instants are on a clock that is off
+	if r.tl.Judge(actor) != 0 {
+		note = b.trueTime
+	}
 	switch {
 	case rej.Presented.Token == 0 && cur.Owner != actor:
 		return sentence(b.neverHeld, actor)
 	case cur.Owner == "":
 		return sentence(b.supersededFree, cur.Token)
 	case cur.Owner == actor:
-		return sentence(b.supersededSelf, cur.Owner, cur.Token, since)
+		return sentence(b.supersededSelf, cur.Owner, cur.Token, since) + note
 	case cur.Status == string(engine.StatusDone):
-		return sentence(b.supersededDone, cur.Owner, cur.Token, since)
+		return sentence(b.supersededDone, cur.Owner, cur.Token, since) + note
 	}
-	return sentence(b.superseded, cur.Owner, cur.Token, since)
+	return sentence(b.superseded, cur.Owner, cur.Token, since) + note
+}
+
+// onClock says, after an instant t read on owner's judging clock, whose
+// clock it is and the true time, when actor's judging clock differs; "".
+func (r *runner) onClock(owner, actor string, t int64) string {
+	off := r.tl.Judge(owner)
+	if off == r.tl.Judge(actor) {
+		return ""
+	}
+	return sentence(r.book.onClock, owner, t-off)
 }
 
 // describe puts a row in words, as it stands at now.

@@ -56,10 +56,22 @@ func GoTestIn(tl *Timeline, pkg, funcName string) (string, error) {
 	}
 	f := goFile{Package: pkg, Func: funcName, TL: tl, uses: map[string]bool{}}
 	limit, size := limits.Default.Row("report_bytes"), 0
-	for i := range tl.Steps {
-		g := f.step(&tl.Steps[i])
+	for _, ev := range tl.schedule() {
+		s := tl.Steps[ev.step]
+		var g goStep
+		switch {
+		case ev.leave:
+			g = f.leave(&s)
+		case s.Arrives != 0:
+			s.Time, s.Arrives = s.Arrives, 0
+			f.arriving = s.Line
+			g = f.step(&s)
+			f.arriving = 0
+		default:
+			g = f.step(&s)
+		}
 		if size += g.size(); int64(size) > limit.Value {
-			return "", ErrorList{&Error{Name: tl.Name, Line: tl.Steps[i].Line, Col: 1,
+			return "", ErrorList{&Error{Name: tl.Name, Line: s.Line, Col: 1,
 				Msg: fmt.Sprintf("the Go test passes the limit %s at this step; nothing of it is given", limit),
 				Err: &limits.ExceededError{Limit: limit, What: "the Go test"}}}
 		}
@@ -90,7 +102,20 @@ var goSections = func() map[string]string {
 
 // goHelpers are the helper sections, in the order the file declares them.
 var goHelpers = []string{"held", "hold", "forget", "lease", "row", "wantInt", "wantString", "wantBool",
-	"wantRefusal", "contains", "race", "receiver", "errSendFailed", "send", "storage"}
+	"wantRefusal", "contains", "race", "receiver", "errSendFailed", "send", "storage", "storageUnfenced", "sequencer", "inFlight", "forgets"}
+
+// section is the helper section name as tl declares it: the receiver of a
+// `receiver not-idempotent` line applies every delivery.
+func (f *goFile) section(name string) string {
+	s := goSections[name]
+	if name == "receiver" && f.TL.ReceiverNotIdempotent {
+		s = strings.NewReplacer(
+			"// The receiver applies a business id's quantity once.",
+			"// This receiver is not idempotent: it applies every delivery, a resend too.",
+			"engine.NewReceiver(ctx, db)", "engine.NewReceiver(ctx, db, engine.WithoutIdempotence())").Replace(s)
+	}
+	return s
+}
 
 // render fills the file section in.
 func (f *goFile) render() string {
@@ -102,7 +127,7 @@ func (f *goFile) render() string {
 	}
 	for _, name := range goHelpers {
 		if f.uses[name] {
-			helpers.WriteString(goSections[name] + "\n")
+			helpers.WriteString(f.section(name) + "\n")
 		}
 	}
 	for _, st := range f.Steps {
@@ -135,7 +160,14 @@ func (f *goFile) setup() string {
 	if tl.Lease != 0 {
 		fmt.Fprintf(&b, "\n\t// lease %d ms: the ttl of every claim, renew and send without ttl=\n", tl.Lease)
 	}
+	if tl.Service != nil {
+		fmt.Fprintf(&b, "\t// the lock service's clock is %s: every step passes its now\n", offsetWords(tl.Service.Offset))
+	}
 	for _, c := range tl.Clocks {
+		if tl.Service != nil {
+			fmt.Fprintf(&b, "\t// %s's clock is %s: it shapes only what %s believes\n", c.Worker, offsetWords(c.Offset), c.Worker)
+			continue
+		}
 		fmt.Fprintf(&b, "\t// %s's clock is %s: its steps pass its own now\n", c.Worker, offsetWords(c.Offset))
 	}
 	switch {
@@ -192,6 +224,33 @@ func GoTestName(name string) string {
 	return b.String()
 }
 
+// GoTestNameOf is the test function name for tl: from its file's name
+// (GoTestName) when that names the story, else from its title's first
+// words, up to a colon, a dash or a comma ("# Clock skew: …" gives
+// TestClockSkew). A file's name says nothing when it is standard input's
+// or the page's ("stdin.tl", "timeline.tl", "untitled.tl") or has no
+// letters.
+func GoTestNameOf(tl *Timeline) string {
+	fromFile := GoTestName(tl.Name)
+	switch fromFile {
+	case "TestTimeline", "TestStdin", "TestUntitled":
+	default:
+		return fromFile
+	}
+	head := tl.Title
+	if i := strings.IndexAny(head, ":,—(;"); i >= 0 {
+		head = head[:i]
+	}
+	words := strings.Fields(head)
+	if len(words) > 6 {
+		words = words[:6]
+	}
+	if fromTitle := GoTestName(strings.Join(words, " ")); fromTitle != "TestTimeline" {
+		return fromTitle
+	}
+	return fromFile
+}
+
 // CheckGoTestNames returns ErrPackageName or ErrTestName when pkg or
 // funcName is not a name go test takes for a test file's package and a
 // test function.
@@ -221,6 +280,22 @@ type goFile struct {
 	TL      *Timeline
 	Steps   []goStep
 	uses    map[string]bool
+	// arriving is the line of the message in flight being written, whose
+	// lease is the one it left with; 0 for any other step.
+	arriving int
+}
+
+// leave is a message in flight leaving its sender: the lease it carries,
+// as its actor holds it now, kept until it arrives.
+func (f *goFile) leave(s *StepLine) goStep {
+	f.use("inFlight", "lease")
+	g := goStep{Comment: []string{fmt.Sprintf("line %d sends its message at %d ms; it arrives at %d ms", s.Line, s.Time, s.Arrives)}}
+	g.Call = append(g.Call, fmt.Sprintf("inFlight[%d] = lease(%s, %s)", s.Line, goQuote(s.Actors[0]), goQuote(s.Job)))
+	if s.HasToken {
+		g.Call = append(g.Call, fmt.Sprintf("p := inFlight[%d]", s.Line), "p.Token = "+goInt(s.Token),
+			fmt.Sprintf("inFlight[%d] = p", s.Line))
+	}
+	return g
 }
 
 func (f *goFile) use(names ...string) {
@@ -291,8 +366,12 @@ func (f *goFile) step(s *StepLine) goStep {
 	g.Comment = append(g.Comment, fmt.Sprintf("line %d: %s", s.Line, s.Source))
 	now := s.Time
 	if len(s.Actors) > 0 {
-		now += f.TL.Offset(s.Actors[0])
-		if now != s.Time {
+		now += f.TL.Judge(s.Actors[0])
+		switch {
+		case now == s.Time:
+		case f.TL.Service != nil:
+			g.Comment = append(g.Comment, fmt.Sprintf("the service's clock reads %d ms at %d ms", now, s.Time))
+		default:
 			g.Comment = append(g.Comment, fmt.Sprintf("%s's clock reads %d ms at %d ms", s.Actors[0], now, s.Time))
 		}
 	}

@@ -302,3 +302,22 @@ func TestGoTestIn_NamesThePackageGoTestTakes(t *testing.T) {
 		t.Errorf("GoTest's package clause: %q, %v", out[:min(len(out), 40)], err)
 	}
 }
+
+// A Go test exported from standard input or the page is named from the
+// story's title; a file's own name still wins.
+func TestGoTestNameOf_NamesTheStory(t *testing.T) {
+	for _, tc := range []struct{ name, title, want string }{
+		{"stdin.tl", "Clock skew: a clock running ahead", "TestClockSkew"},
+		{"timeline.tl", "The receiver ignores a resend, once", "TestTheReceiverIgnoresAResend"},
+		{"untitled.tl", "지영의 하트비트 — 한국어", "Test지영의하트비트"},
+		{"stdin.tl", "", "TestStdin"},
+		{"stdin.tl", "123", "TestStdin"},
+		{"01-late-courier.tl", "Something else entirely", "TestLateCourier"},
+		{"timeline.tl", "one two three four five six seven eight", "TestOneTwoThreeFourFiveSix"},
+	} {
+		tl := &timeline.Timeline{Name: tc.name, Title: tc.title}
+		if got := timeline.GoTestNameOf(tl); got != tc.want {
+			t.Errorf("GoTestNameOf(%q, %q) = %q, want %q", tc.name, tc.title, got, tc.want)
+		}
+	}
+}

@@ -56,6 +56,12 @@ func (c *goCall) call() {
 		c.storage()
 	case engine.OpReopen:
 		c.line("store, err = engine.New(ctx, db) // init_db again, over the same database")
+		if c.f.TL.ServiceForgets {
+			c.f.use("forgets")
+			c.line("if err == nil {")
+			c.line("\terr = restartEmpty() // the service kept its leases in memory")
+			c.line("}")
+		}
 		c.outcome()
 	case OpPause:
 		c.g.Comment = append(c.g.Comment, fmt.Sprintf("%s does nothing until %d ms; its leases keep running out.", s.Actors[0], s.Time+s.For))
@@ -176,7 +182,14 @@ func (c *goCall) present(outcome engine.Outcome, v, ok, empty string) {
 // storage writes to or reads the fenced storage.
 func (c *goCall) storage() {
 	s := c.s
-	c.f.use("storage")
+	switch c.f.TL.Storage {
+	case StorageUnfenced:
+		c.f.use("storageUnfenced")
+	case StorageSequencer:
+		c.f.use("storage", "sequencer")
+	default:
+		c.f.use("storage")
+	}
 	if s.Verb == VerbRead {
 		v, outcome := "_", c.expectOutcome()
 		if outcome == engine.OutcomeOK || outcome == engine.OutcomeEmpty || c.wantsPrefix("storage.") {
@@ -187,7 +200,14 @@ func (c *goCall) storage() {
 		return
 	}
 	c.presented()
-	c.line("err := storage.Write(ctx, %s, p, %s)", goQuote(s.Key), goQuote(s.Value))
+	if c.f.TL.Storage == StorageSequencer {
+		c.line("err := sequencer(%s, p, %s)", goQuote(s.Job), c.now)
+		c.line("if err == nil {")
+		c.line("\terr = storage.Write(ctx, %s, p, %s)", goQuote(s.Key), goQuote(s.Value))
+		c.line("}")
+	} else {
+		c.line("err := storage.Write(ctx, %s, p, %s)", goQuote(s.Key), goQuote(s.Value))
+	}
 	c.outcome()
 	if c.wantsPrefix("storage.") {
 		c.line("v, _ := storage.Read(ctx, %s)", goQuote(s.Key))
@@ -197,6 +217,10 @@ func (c *goCall) storage() {
 // presented declares p, the lease the step's actor presents.
 func (c *goCall) presented() {
 	c.f.use("lease")
+	if c.f.arriving != 0 {
+		c.line("p := inFlight[%d] // the lease the message left with", c.f.arriving)
+		return
+	}
 	c.line("p := lease(%s, %s)", goQuote(c.s.Actors[0]), goQuote(c.s.Job))
 	if c.s.HasToken {
 		c.line("p.Token = %s", goInt(c.s.Token))

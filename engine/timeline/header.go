@@ -2,19 +2,50 @@ package timeline
 
 import (
 	"strings"
+	"unicode"
+
+	"github.com/leaselab/leaselab/engine/lang"
 )
 
 // The header lines, before the first step: `lease DURATION`,
-// `job ID [qty=N] [deadline=T] [max_attempts=N]` and
-// `clock WORKER OFFSET`.
+// `job ID [qty=N] [deadline=T] [max_attempts=N]`, `clock WORKER OFFSET`,
+// `service clock OFFSET` and `epoch T`.
 
-func isHeaderWord(s string) bool { return s == "lease" || s == "job" || s == "clock" || s == "epoch" }
+func isHeaderWord(s string) bool { return containsString(headerWords, s) }
+
+// headerWords are the words a header line starts with.
+var headerWords = []string{"lease", "job", "clock", "epoch", "service", "storage", "receiver"}
+
+// unknownHeader reports whether ll reads as a header the language lacks: a
+// line whose first word starts with a letter and whose second is no verb
+// (a step that forgot its time, "A claim j", is a malformed step instead).
+func unknownHeader(ll lexed) bool {
+	w := ll.words
+	if len(w) < 2 || !unicode.IsLetter([]rune(w[0].text)[0]) {
+		return false
+	}
+	if len(w) >= 2 {
+		if _, verb := verbArgs[Verb(w[1].text)]; verb {
+			return false
+		}
+	}
+	if len(w) >= 3 {
+		if _, verb := verbArgs[Verb(w[2].text)]; verb {
+			return false
+		}
+	}
+	return true
+}
 
 func (p *parser) header(ll lexed) {
 	w := ll.words[0]
 	switch {
 	case p.steps > 0:
-		p.errorf(w.col, "%q lines come before the first step%s", w.text, map[bool]string{true: " (enqueue adds a job mid-timeline)"}[w.text == "job"])
+		if w.text == "job" {
+			p.errorf(w.col, "%q lines come before the first step (enqueue adds a job mid-timeline)", w.text)
+			return
+		}
+		p.errorf(w.col, "%q lines come before the first step", w.text)
 	case ll.arrow != 0:
 		p.errorf(ll.arrow, "a header line has no expectation")
 	case w.text == "lease":
@@ -23,6 +54,12 @@ func (p *parser) header(ll lexed) {
 		p.jobHeader(ll.words)
 	case w.text == "epoch":
 		p.epochHeader(ll.words)
+	case w.text == "service":
+		p.serviceHeader(ll.words)
+	case w.text == "storage":
+		p.storageHeader(ll.words)
+	case w.text == "receiver":
+		p.receiverHeader(ll.words)
 	default:
 		p.clockHeader(ll.words)
 	}
@@ -33,6 +70,7 @@ func (p *parser) leaseHeader(w []token) {
 		p.errorf(w[0].col, "a second lease line (the first is line %d)", p.leaseLine)
 		return
 	}
+	p.leaseLine = p.line // even if it is malformed: the claims after it are not told they lack one
 	if len(w) == 3 && isUnit(w[2].text) {
 		p.errorf(w[2].col, "no space between a number and its unit: write `lease %s%s`", w[1].text, w[2].text)
 		return
@@ -41,7 +79,7 @@ func (p *parser) leaseHeader(w []token) {
 		p.errorf(w[0].col, "a lease line is `lease DURATION`, e.g. `lease 1000ms`")
 		return
 	}
-	d, ok := p.millis(w[1], "lease")
+	d, ok := p.duration(w[1], "lease", "lease "+w[1].text)
 	if !ok {
 		return
 	}
@@ -49,7 +87,7 @@ func (p *parser) leaseHeader(w []token) {
 		p.errorf(w[1].col, "lease must be more than 0 ms")
 		return
 	}
-	p.tl.Lease, p.leaseLine = d, p.line
+	p.tl.Lease = d
 }
 
 // epochHeader reads `epoch T`: the timeline's instants are real ones (Unix
@@ -142,7 +180,7 @@ func (p *parser) deadline(t token, at int64) (int64, bool) {
 	}
 	d, ok := parseMillis(t.text)
 	if !ok {
-		p.errorf(t.col, "malformed deadline %q: a duration like 1000ms, 1.5s or 1000", t.text)
+		p.errorf(t.col, "%s", malformedTime("deadline", t.text, lang.P("a duration like 1000ms, 1.5s or 1000")))
 		return 0, false
 	}
 	if !rel {
@@ -171,17 +209,92 @@ func (p *parser) clockHeader(w []token) {
 		p.errorf(w[1].col, "%s's clock is given twice", worker)
 		return
 	}
-	text, sign := w[2].text, int64(1)
+	off, ok := p.offset(w[2], worker)
+	if !ok {
+		return
+	}
+	p.offsets[worker] = off
+	p.tl.Clocks = append(p.tl.Clocks, ClockDecl{Line: p.line, Worker: worker, Offset: off})
+}
+
+// offset reads a clock offset, +D ahead of true time or -D behind, and
+// warns of one with no sign (read as ahead); whose names the clock.
+func (p *parser) offset(t token, whose any) (int64, bool) {
+	text, sign := t.text, int64(1)
 	switch {
 	case strings.HasPrefix(text, "+"):
 		text = text[1:]
 	case strings.HasPrefix(text, "-"):
 		text, sign = text[1:], -1
 	}
-	off, ok := p.millis(token{text: text, col: w[2].col + 1}, "clock offset")
+	col := t.col + 1
+	if text == t.text {
+		col--
+	}
+	off, ok := p.millis(token{text: text, col: col}, "clock offset")
+	if !ok {
+		return 0, false
+	}
+	if text == t.text && off != 0 {
+		p.warnf(t.col, "clock offset %s has no sign and is read as ahead: write +%s (%s's clock ahead) or -%s (behind)",
+			text, text, whose, text)
+	}
+	return sign * off, true
+}
+
+// receiverHeader reads `receiver idempotent` (the default) or `receiver
+// not-idempotent`.
+func (p *parser) receiverHeader(w []token) {
+	kinds := []string{"idempotent", "not-idempotent"}
+	switch {
+	case len(w) != 2:
+		p.errorf(w[0].col, "a receiver line is `receiver KIND`, KIND one of %s", strings.Join(kinds, ", "))
+	case p.receiverLine != 0:
+		p.errorf(w[0].col, "a second receiver line (the first is line %d)", p.receiverLine)
+	case !containsString(kinds, w[1].text):
+		p.errorf(w[1].col, "unknown receiver %q (%s)%s", w[1].text, strings.Join(kinds, ", "), didYouMean(w[1].text, kinds))
+	default:
+		p.receiverLine = p.line
+		p.tl.ReceiverNotIdempotent = w[1].text == "not-idempotent"
+	}
+}
+
+// storageHeader reads `storage KIND`: fenced, sequencer or unfenced.
+func (p *parser) storageHeader(w []token) {
+	switch {
+	case len(w) != 2:
+		p.errorf(w[0].col, "a storage line is `storage KIND`, KIND one of %s", strings.Join(storageKinds, ", "))
+	case p.tl.Storage != "":
+		p.errorf(w[0].col, "a second storage line")
+	case !containsString(storageKinds, w[1].text):
+		p.errorf(w[1].col, "unknown storage %q (%s)%s", w[1].text, strings.Join(storageKinds, ", "), didYouMean(w[1].text, storageKinds))
+	default:
+		p.tl.Storage = w[1].text
+	}
+}
+
+// serviceHeader reads `service clock OFFSET`: the lock service's clock,
+// on which every lease is granted and judged; the workers' clocks then
+// shape only what each believes.
+func (p *parser) serviceHeader(w []token) {
+	switch {
+	case len(w) == 2 && w[1].text == "forgets":
+		if p.tl.ServiceForgets {
+			p.errorf(w[0].col, "a second service forgets line")
+			return
+		}
+		p.tl.ServiceForgets = true
+		return
+	case len(w) != 3 || w[1].text != "clock":
+		p.errorf(w[0].col, "a service line is `service clock OFFSET`, e.g. `service clock +200ms` (the lock service's clock, which judges every lease, is 200 ms ahead) or `service clock +0ms`, or `service forgets` (a reopen restarts it with no leases and no tokens)")
+		return
+	case p.tl.Service != nil:
+		p.errorf(w[0].col, "a second service clock line (the first is line %d)", p.tl.Service.Line)
+		return
+	}
+	off, ok := p.offset(w[2], lang.Word("the service"))
 	if !ok {
 		return
 	}
-	p.offsets[worker] = sign * off
-	p.tl.Clocks = append(p.tl.Clocks, ClockDecl{Line: p.line, Worker: worker, Offset: sign * off})
+	p.tl.Service = &ClockDecl{Line: p.line, Worker: "service", Offset: off}
 }

@@ -2,7 +2,7 @@ package timeline
 
 import (
 	"cmp"
-	"fmt"
+	"github.com/leaselab/leaselab/engine/lang"
 	"slices"
 	"strings"
 	"unicode"
@@ -80,8 +80,8 @@ func alike(source, what string, names []string, lines map[string]int) []*Error {
 			first[sk] = n
 			continue
 		}
-		out = append(out, &Error{Name: source, Line: lines[n], Col: 1, Msg: fmt.Sprintf(
-			"%s %s looks like %s %s (line %d) but is another %s: %s", what, n, what, prev, lines[prev], what, tellApart(n, prev))})
+		out = append(out, newError(source, lines[n], 1, lang.P(
+			"%s %s looks like %s %s (line %d) but is another %s: %s", lang.Word(what), n, lang.Word(what), prev, lines[prev], lang.Word(what), tellApart(n, prev))))
 	}
 	return out
 }
@@ -97,16 +97,18 @@ func sortedByLine(names []string, lines map[string]int) []string {
 
 // tellApart names the characters of a that b does not have at the same
 // place, by code point and script.
-func tellApart(a, b string) string {
+func tellApart(a, b string) lang.Phrase {
 	ra, rb := []rune(a), []rune(b)
-	var parts []string
+	var formats []string
+	var args []any
 	for i, r := range ra {
 		if i < len(rb) && rb[i] == r {
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%q is U+%04X (%s)", string(r), r, script(r)))
+		formats = append(formats, "%s")
+		args = append(args, lang.P("%q is U+%04X (%s)", string(r), r, lang.Word(script(r))))
 	}
-	return strings.Join(parts, ", ")
+	return lang.P(strings.Join(formats, ", "), args...)
 }
 
 // script names r's script among those a look-alike comes from.

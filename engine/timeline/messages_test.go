@@ -36,7 +36,7 @@ func TestParse_MessagesPointAtTheRealMistake(t *testing.T) {
 		{"a refusal the op never hears", head + "0 A claim j -> refused superseded\n",
 			"t.tl:3:24: `claim` is never refused superseded (it hears not_found, done, quarantined, held)"},
 		{"an unknown invariant", head + "0 A claim j -> ok violates=one-lease\n",
-			"t.tl:3:28: unknown invariant \"one-lease\" (single-lease, tokens-increase, no-stale-write, no-late-write, final-is-final, attempts-bounded, lease-within-deadline, no-job-lost, storage-fenced)"},
+			"t.tl:3:28: unknown invariant \"one-lease\" (single-lease, tokens-increase, no-stale-write, no-late-write, final-is-final, attempts-bounded, lease-within-deadline, no-job-lost, storage-fenced, applied-once)"},
 		{"a loser who did not contend", head + "0 A,B claim j -> ok loser.C=held\n",
 			`t.tl:3:27: loser "C" is not one of the contenders A,B`},
 	} {

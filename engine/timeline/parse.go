@@ -1,10 +1,10 @@
 package timeline
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
+	"github.com/leaselab/leaselab/engine/lang"
 	"github.com/leaselab/leaselab/engine/limits"
 )
 
@@ -37,7 +37,11 @@ func ParseLimits(name, src string, lim limits.Limits) (*Timeline, error) {
 		})
 		return nil, p.errs
 	}
-	p.tl.Warnings = lookAlikes(p.tl, p.known)
+	p.tl.Warnings = append(append(p.warns, idleClocks(p.tl)...), lookAlikes(p.tl, p.known)...)
+	sort.SliceStable(p.tl.Warnings, func(i, j int) bool {
+		a, b := p.tl.Warnings[i], p.tl.Warnings[j]
+		return a.Line < b.Line || (a.Line == b.Line && a.Col < b.Col)
+	})
 	return p.tl, nil
 }
 
@@ -49,23 +53,25 @@ func lineColAt(src string, off int) (line, col int) {
 }
 
 type parser struct {
-	name string
-	lim  limits.Limits
-	tl   *Timeline
-	errs ErrorList
-	line int
-	col  int // where the text went over its limit
+	name  string
+	lim   limits.Limits
+	tl    *Timeline
+	errs  ErrorList
+	warns []*Error
+	line  int
+	col   int // where the text went over its limit
 
-	leaseLine int
-	prevEnd   int64 // the clock after the previous good step
-	steps     int   // step lines seen, good or bad
-	lineBad   bool  // the current line has an error already
-	note      []string
-	actorSeen map[string]bool
-	known     map[string]int      // job id -> the line that declared or enqueued it
-	paused    map[string]pause    // actor -> its latest pause
-	offsets   map[string]int64    // worker -> clock offset
-	overLimit map[limits.Row]bool // limits already reported
+	leaseLine    int
+	receiverLine int   // the receiver line's, 0 before one
+	prevEnd      int64 // the clock after the previous good step
+	steps        int   // step lines seen, good or bad
+	lineBad      bool  // the current line has an error already
+	note         []string
+	actorSeen    map[string]bool
+	known        map[string]int      // job id -> the line that declared or enqueued it
+	paused       map[string]pause    // actor -> its latest pause
+	offsets      map[string]int64    // worker -> clock offset
+	overLimit    map[limits.Row]bool // limits already reported
 	// jobRefs are the jobs steps name, checked against the declared and
 	// enqueued jobs once every line is read.
 	jobRefs []jobRef
@@ -98,7 +104,7 @@ func (p *parser) errorf(col int, format string, args ...any) {
 		return
 	}
 	p.lineBad = true
-	p.errs = append(p.errs, &Error{Name: p.name, Line: p.line, Col: col, Msg: fmt.Sprintf(format, args...)})
+	p.errs = append(p.errs, newError(p.name, p.line, col, lang.P(format, args...)))
 }
 
 // limitf records that the text goes over a limit, naming it and its value,
@@ -112,7 +118,7 @@ func (p *parser) limitf(col int, lim limits.Row, format string, args ...any) {
 		return
 	}
 	p.overLimit[lim] = true
-	p.errorf(col, "%s: over the limit %s", fmt.Sprintf(format, args...), lim)
+	p.errorf(col, "%s: over the limit %s", lang.P(format, args...), lim)
 }
 
 // Title returns the title Parse gives src (Timeline.Title): its first
@@ -140,7 +146,7 @@ func Title(src string) string {
 // isStep reports whether a lexed line counts as a step, good or bad (lex
 // may have refused it): its first word is not a header's.
 func isStep(ll lexed) bool {
-	return len(ll.words) > 0 && !isHeaderWord(ll.words[0].text)
+	return len(ll.words) > 0 && !isHeaderWord(ll.words[0].text) && headerTypo(ll.words[0].text) == "" && !unknownHeader(ll)
 }
 
 // isComment reports whether ll is a comment-only line that says something
@@ -182,6 +188,16 @@ func (p *parser) line1(ll lexed, source string) {
 	case isHeaderWord(ll.words[0].text):
 		p.note = nil
 		p.header(ll)
+	case headerTypo(ll.words[0].text) != "":
+		p.note = nil
+		p.typoHeader(ll, headerTypo(ll.words[0].text))
+	case p.steps == 0 && unknownHeader(ll):
+		// Before the first step, a line that starts with a word is a header
+		// the language does not have: one error, and the header lines after
+		// it are still read as headers.
+		p.note = nil
+		p.errorf(ll.words[0].col, "unknown header word %q (the header lines are %s; a step starts with a time)",
+			ll.words[0].text, strings.Join(headerWords, ", "))
 	default:
 		p.steps++
 		note := p.note

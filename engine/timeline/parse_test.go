@@ -134,7 +134,7 @@ func TestParse_ErrorsNameLineAndColumn(t *testing.T) {
 		{"unknown job", head + "0ms A claim k\n",
 			"t.tl:3:13: unknown job k: declare it with a `job k` line or enqueue it (did you mean j?)"},
 		{"malformed number", head + "0ms A claim j ttl=10x\n",
-			`t.tl:3:19: malformed ttl "10x": a duration like 1000ms, 1.5s or 1000`},
+			`t.tl:3:19: malformed ttl "10x": "x" is not a unit: the units are ms and s`},
 		{"malformed count", head + "0ms A claim j\n1ms A complete j token=1.5\n",
 			`t.tl:4:24: malformed token "1.5": a whole number`},
 		{"token of a job never claimed", head + "0ms A complete j\n",

@@ -18,30 +18,35 @@ type phrasebook struct {
 	claimedNext   string // actor, job, token, lease_until, cap note
 	reclaimed     string // actor, job, token, lease_until, cap note, previous owner, previous token, previous lease_until
 	reclaimedSelf string // actor, job, token, lease_until, cap note, -, previous token
-	capNote       string // (no arguments) the lease was cut to the deadline
-	noJob         string // actor
-	claimRefused  string // actor, job, why
-	quarantinedBy string // actor, job, why
-	writeRefused  string // actor, op, token, why
-	renewed       string // actor, job, token, lease_until, cap note
-	completed     string // actor, job, token, result
-	released      string // actor, job, token, next token
-	sent          string // actor, job, token, qty, complete instant
-	sentAgain     string // actor, job, token, qty, complete instant
-	sentLate      string // actor, job, complete instant, why
-	sentNothing   string // actor
-	sendFailed    string // actor, job, token, instant
-	delivered     string // actor, job, qty, token, total
-	redelivered   string // actor, job, qty, token, total
-	enqueued      string // actor, job, qty
-	enqueueExists string // actor, job
-	stateRead     string // actor, job, row description
-	stateMissing  string // actor, job
-	manyWon       string // actors, job, winner, token, lease_until
-	manyNone      string // actors, job, why
-	manyOdd       string // actors, job, winners
-	invalid       string // actor, op, error
-	failed        string // actor, op, error
+	// reclaimedClock: the previous holder's clock differs from the actor's,
+	// and its lease has ended in true time; reclaimedEarly: it has not yet.
+	reclaimedClock string // as reclaimed, then the previous lease_until in true time
+	reclaimedEarly string // as reclaimed, then the previous lease_until in true time
+	capNote        string // (no arguments) the lease was cut to the deadline
+	noJob          string // actor
+	claimRefused   string // actor, job, why
+	quarantinedBy  string // actor, job, why
+	writeRefused   string // actor, op, token, why
+	renewed        string // actor, job, token, lease_until, cap note
+	completed      string // actor, job, token, result
+	released       string // actor, job, token, next token
+	sent           string // actor, job, token, qty, complete instant
+	sentAgain      string // actor, job, token, qty, complete instant
+	sentLate       string // actor, job, complete instant, why
+	sentNothing    string // actor
+	sendFailed     string // actor, job, token, instant
+	delivered      string // actor, job, qty, token, total
+	redelivered    string // actor, job, qty, token, total
+	appliedAgain   string // actor, job, qty, token, total: a receiver that is not idempotent
+	enqueued       string // actor, job, qty
+	enqueueExists  string // actor, job
+	stateRead      string // actor, job, row description
+	stateMissing   string // actor, job
+	manyWon        string // actors, job, winner, token, lease_until
+	manyNone       string // actors, job, why
+	manyOdd        string // actors, job, winners
+	invalid        string // actor, op, error
+	failed         string // actor, op, error
 
 	// Why an operation was refused: the clause after "is refused:".
 	notFound            string // job
@@ -68,15 +73,27 @@ type phrasebook struct {
 	// The stories around the queue.
 	supersededDone string // owner, token, since: the newer holder has written
 	ownClock       string // actor, its now, offset text: a worker whose clock is off
+	serviceClock   string // the service's now, offset text: a service whose clock is off
+	believes       string // actor, its own clock's reading, the lease's end by its own clock
 	ahead, behind  string // ms: an offset in words
+	onClock        string // owner, true time: an instant on another worker's clock
+	trueTime       string // (no arguments) the instant before it is true time
 	paused         string // actor, from, to
 	crashed        string // actor, the leases it forgot
 	crashedEmpty   string // actor
 	waited         string // instant
 	reopened       string // actor
 	reopenedLost   string // actor, jobs lost
+	reopenedForgot string // actor: a lock service that kept its leases in memory restarts
 	wrote          string // actor, key, token, value
 	wroteFenced    string // actor, key, token, stored owner, stored token
+	wroteStale     string // actor, key, token, value, the job's holder, its token
+	wroteEnded     string // actor, key, token, value, the actor's lease_until
+	alsoChanged    string // job, row description: a row the step changed besides its own
+	inFlight       string // sent at, delay: a message in flight (after the sentence, before its full stop)
+	wroteChecked   string // actor, key, token, why the lock service refused it (a sequencer storage)
+	wroteSequenced string // actor, key, token, value: a sequencer storage's accepted write
+	wroteUnfenced  string // actor, key, token, value: a storage that does not fence
 	readValue      string // actor, key, value, owner, token
 	readMissing    string // actor, key
 }

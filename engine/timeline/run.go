@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -64,13 +65,27 @@ func Run(ctx context.Context, db *sql.DB, tl *Timeline, opts Options) (*Trace, e
 		return nil, err
 	}
 	r.traceBytes = len(r.scratch)
-	for i := range tl.Steps {
+	for _, ev := range tl.schedule() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		st, err := r.step(i, &tl.Steps[i])
+		s := tl.Steps[ev.step]
+		if ev.leave { // the message leaves with the lease its actor holds now
+			l, from := r.presented(&s)
+			r.inFlight[s.Line] = sentLease{l, from}
+			continue
+		}
+		sent := s.Time
+		if s.Arrives != 0 {
+			s.Time, s.Arrives = s.Arrives, 0
+		}
+		st, err := r.step(len(tr.Steps), &s)
 		if err != nil {
 			return nil, err
+		}
+		if s.Time != sent {
+			st.Sent = &sent
+			st.Explain = strings.TrimSuffix(st.Explain, ".") + r.book.say(r.book.inFlight, sent, s.Time-sent) + "."
 		}
 		if err := r.count(&st); err != nil {
 			return nil, err
@@ -79,6 +94,39 @@ func Run(ctx context.Context, db *sql.DB, tl *Timeline, opts Options) (*Trace, e
 		tr.Summary.add(&st)
 	}
 	return r.finish(tr)
+}
+
+// sentLease is a message's lease as it left its sender, and where its
+// token came from (Args.TokenFrom).
+type sentLease struct {
+	lease engine.Lease
+	from  string
+}
+
+// event is one thing a run does at an instant: a step, or a message in
+// flight leaving its sender (its arrival is a step of its own).
+type event struct {
+	at    int64
+	step  int // in Timeline.Steps
+	leave bool
+}
+
+// schedule is the order a run takes the steps in: as written, each message
+// in flight leaving at its step's time and arriving, as a step, at its
+// arrives= instant, after the steps written at that instant.
+func (tl *Timeline) schedule() []event {
+	var out, arrivals []event
+	for i, s := range tl.Steps {
+		if s.Arrives != 0 {
+			out = append(out, event{at: s.Time, step: i, leave: true})
+			arrivals = append(arrivals, event{at: s.Arrives, step: i})
+			continue
+		}
+		out = append(out, event{at: s.Time, step: i})
+	}
+	out = append(out, arrivals...)
+	sort.SliceStable(out, func(a, b int) bool { return out[a].at < out[b].at })
+	return out
 }
 
 // count adds st's bytes in the trace's JSON to the run's total, and stops
@@ -120,12 +168,17 @@ func newRunner(ctx context.Context, db *sql.DB, tl *Timeline, opts Options) (*ru
 	r := &runner{
 		ctx: ctx, db: db, tl: tl, lang: lang, book: book, checker: check.New(), mutant: opts.Mutant,
 		table: newTable(), storage: map[string]Stored{},
-		leases: map[string]map[string]engine.Lease{}, granted: map[string]int64{},
+		leases: map[string]map[string]engine.Lease{}, granted: map[string]int64{}, inFlight: map[int]sentLease{},
 		live: map[string]Expiry{}, ended: map[string]Expiry{},
 		maxBytes: cmp.Or(opts.TraceBytes, limits.Default.TraceBytes),
 	}
 	for _, c := range tl.Clocks {
 		r.checker.SetClock(c.Worker, c.Offset)
+	}
+	if tl.Service != nil { // every lease is on the service's clock
+		for _, a := range tl.Actors {
+			r.checker.SetClock(a, tl.Service.Offset)
+		}
 	}
 	return r, r.open()
 }
@@ -144,12 +197,20 @@ func (r *runner) open() error {
 	}
 	r.store = store
 	if usesReceiver(r.tl) {
-		if r.recv, err = engine.NewReceiver(r.ctx, r.db, opts...); err != nil {
+		ropts := opts
+		if r.tl.ReceiverNotIdempotent {
+			ropts = append(append([]engine.Option{}, opts...), engine.WithoutIdempotence())
+		}
+		if r.recv, err = engine.NewReceiver(r.ctx, r.db, ropts...); err != nil {
 			return err
 		}
 	}
 	if usesStorage(r.tl) {
-		if r.stor, err = engine.NewStorage(r.ctx, r.db, opts...); err != nil {
+		sopts := opts
+		if r.tl.Storage == StorageUnfenced {
+			sopts = append(append([]engine.Option{}, opts...), engine.WithoutFencing())
+		}
+		if r.stor, err = engine.NewStorage(r.ctx, r.db, sopts...); err != nil {
 			return err
 		}
 	}
@@ -174,10 +235,10 @@ func (r *runner) setup() (*Trace, error) {
 	tr := &Trace{
 		Format: FormatVersion, Name: tl.Name, Title: tl.Title, Lang: r.lang, Mutant: r.mutant,
 		Lease: tl.Lease, Jobs: append([]JobDecl{}, tl.Jobs...), Actors: append([]string{}, tl.Actors...),
-		Clocks: append([]ClockDecl{}, tl.Clocks...), Steps: make([]Step, 0, len(tl.Steps)), Later: []Expiry{},
+		Clocks: append([]ClockDecl{}, tl.Clocks...), Service: tl.Service, Steps: make([]Step, 0, len(tl.Steps)), Later: []Expiry{},
 	}
 	for _, w := range tl.Warnings {
-		tr.Warnings = append(tr.Warnings, w.Error())
+		tr.Warnings = append(tr.Warnings, w.In(r.lang))
 	}
 	schema := r.takeSQL()
 	if err := r.fresh(); err != nil {
@@ -301,9 +362,12 @@ type runner struct {
 	table   *table                             // the jobs as they stand, mirrored from the rows each step wrote
 	storage map[string]Stored                  // the fenced storage as it stands
 	leases  map[string]map[string]engine.Lease // actor -> job -> the lease it holds (its latest)
-	granted map[string]int64                   // job -> the instant its current token was granted
-	live    map[string]Expiry                  // job -> its valid lease, by its end
-	ended   map[string]Expiry                  // job -> the latest lease reported ended
+	// inFlight are the messages sent and not yet arrived, by line: the
+	// lease each presents, as its actor held it when it sent it.
+	inFlight map[int]sentLease
+	granted  map[string]int64  // job -> the instant its current token was granted
+	live     map[string]Expiry // job -> its valid lease, by its end
+	ended    map[string]Expiry // job -> the latest lease reported ended
 
 	maxBytes   int    // the limit trace_bytes of this run
 	traceBytes int    // the steps' bytes in the trace's JSON so far

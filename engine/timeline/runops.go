@@ -29,6 +29,10 @@ func (r *runner) hold(l engine.Lease) {
 // presented is the lease the step's actor presents: its own latest one of
 // the job, with token= overriding the token; token 0 when it holds none.
 func (r *runner) presented(s *StepLine) (engine.Lease, string) {
+	if m, ok := r.inFlight[s.Line]; ok { // a message arriving: the lease it left with
+		delete(r.inFlight, s.Line)
+		return m.lease, m.from
+	}
 	actor := s.Actors[0]
 	l, held := r.leases[actor][s.Job]
 	if !held {
@@ -240,7 +244,7 @@ func (r *runner) send(s *StepLine, st *Step) []check.Op {
 		st.Receipt = rc
 		return err
 	}
-	clock := skewedClock{c: &r.clock, off: r.tl.Offset(actor)}
+	clock := skewedClock{c: &r.clock, off: r.tl.Judge(actor)}
 	l, err := r.store.Dispatch(r.ctx, actor, clock, s.TTL, deliver)
 	st.Outcome, st.Rejection = outcomeOf(err)
 	if l.JobID == "" {
@@ -249,6 +253,7 @@ func (r *runner) send(s *StepLine, st *Step) []check.Op {
 	r.hold(l)
 	st.Job, st.Lease = l.JobID, leaseOf(l)
 	ops := []check.Op{{Kind: engine.OpClaimNext, JobID: l.JobID, Owner: actor, Now: st.Now, Accepted: true, Lease: l}}
+	ops = append(ops, deliveryOps(st.Receipt)...)
 	w := check.Op{Kind: engine.OpComplete, JobID: l.JobID, Owner: actor, Token: l.Token, Now: st.Now + s.Took, Accepted: err == nil}
 	if st.Outcome.Kind == string(engine.OutcomeFailed) {
 		w.Kind, w.Accepted = engine.OpRelease, true
@@ -277,12 +282,22 @@ func (r *runner) receive(ctx context.Context, l engine.Lease) (*Receipt, error) 
 	return rc, nil
 }
 
-func (r *runner) deliver(s *StepLine, st *Step) {
+func (r *runner) deliver(s *StepLine, st *Step) []check.Op {
 	l, from := r.presented(s)
 	st.Presented, st.Args.Token, st.Args.TokenFrom = leaseOf(l), l.Token, from
 	rc, err := r.receive(r.ctx, l)
 	st.Receipt = rc
 	st.Outcome, _ = outcomeOf(err)
+	return deliveryOps(rc)
+}
+
+// deliveryOps is the receiver's part of a step for the checker: the
+// delivery it made, applied or recognised as a resend; none without one.
+func deliveryOps(rc *Receipt) []check.Op {
+	if rc == nil {
+		return nil
+	}
+	return []check.Op{{Kind: engine.OpDeliver, JobID: rc.Job, Owner: rc.Owner, Token: rc.Token, Accepted: rc.Delivered}}
 }
 
 func (r *runner) enqueue(s *StepLine, st *Step) ([]check.Op, map[string]bool) {
@@ -318,7 +333,13 @@ func (r *runner) store1(s *StepLine, st *Step) []check.Op {
 	l, from := r.presented(s)
 	st.Presented, st.Args.Token, st.Args.TokenFrom = leaseOf(l), l.Token, from
 	st.Args.Key, st.Args.Value = s.Key, s.Value
-	err := r.stor.Write(r.ctx, s.Key, l, s.Value)
+	var err error
+	if r.tl.Storage == StorageSequencer {
+		err = r.sequencer(s, l, st.Now)
+	}
+	if err == nil {
+		err = r.stor.Write(r.ctx, s.Key, l, s.Value)
+	}
 	st.Outcome, st.Rejection = outcomeOf(err)
 	if v, rerr := r.stor.All(r.ctx, s.Key); rerr == nil && len(v) == 1 {
 		stored := Stored{Key: v[0].Key, Value: v[0].Value, Owner: v[0].Owner, Token: v[0].Token}
@@ -326,6 +347,34 @@ func (r *runner) store1(s *StepLine, st *Step) []check.Op {
 		st.Stored = &stored
 	}
 	return []check.Op{{Kind: engine.OpWrite, JobID: s.Key, Owner: l.Owner, Token: l.Token, Accepted: err == nil}}
+}
+
+// sequencer is a sequencer storage's question to the lock service before
+// a write: is the presented lease the job's current, live one at now? It
+// answers as the queue answers a complete, with a *engine.Rejection, or
+// nil.
+func (r *runner) sequencer(s *StepLine, l engine.Lease, now int64) error {
+	j, err := r.store.Get(r.ctx, s.Job)
+	if err != nil {
+		return err
+	}
+	refuse := func(reason error, cur engine.Job) error {
+		return &engine.Rejection{Op: string(engine.OpWrite), Reason: reason,
+			Presented: engine.Lease{JobID: s.Job, Owner: l.Owner, Token: l.Token}, Current: cur, Now: now}
+	}
+	switch {
+	case j == nil:
+		return refuse(engine.ErrNotFound, engine.Job{ID: s.Job})
+	case j.Owner != l.Owner || j.Token != l.Token:
+		return refuse(engine.ErrSuperseded, *j)
+	case j.Status == engine.StatusDone:
+		return refuse(engine.ErrDone, *j)
+	case j.Status == engine.StatusQuarantined:
+		return refuse(engine.ErrQuarantined, *j)
+	case now >= j.LeaseUntil || (j.Deadline > 0 && now >= j.Deadline):
+		return refuse(engine.ErrExpired, *j)
+	}
+	return nil
 }
 
 func (r *runner) read(s *StepLine, st *Step) {
@@ -343,7 +392,28 @@ func (r *runner) read(s *StepLine, st *Step) {
 // reopen opens the store over the same database again: init_db.
 func (r *runner) reopen(st *Step) {
 	err := r.open()
+	if err == nil && r.tl.ServiceForgets {
+		err = r.forget()
+	}
 	st.Outcome, _ = outcomeOf(err)
+}
+
+// forget is the restart of a lock service that kept its leases in memory:
+// every job starts again, pending at token 0, with what it was enqueued
+// with.
+func (r *runner) forget() error {
+	jobs := r.table.all()
+	const del = "DELETE FROM jobs"
+	if _, err := r.db.ExecContext(r.ctx, del); err != nil {
+		return err
+	}
+	r.observe(engine.Statement{SQL: del})
+	for _, j := range jobs {
+		if _, err := r.store.Enqueue(r.ctx, engine.NewJob{ID: j.ID, Qty: j.Qty, Deadline: j.Deadline, MaxAttempts: j.MaxAttempts}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // crash makes the actor forget every lease it held.

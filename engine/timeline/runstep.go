@@ -42,7 +42,7 @@ func (r *runner) step(i int, s *StepLine) (Step, error) {
 	if j, ok := before[st.Job]; ok {
 		prev = &j
 	}
-	st.Explain = r.explain(s, &st, prev)
+	st.Explain = r.explain(s, &st, prev, before, after)
 	if s.Expect != nil {
 		st.Expect = r.judge(s, &st)
 	}
@@ -54,7 +54,7 @@ func (r *runner) now(s *StepLine) int64 {
 	if len(s.Actors) == 0 {
 		return s.Time
 	}
-	return s.Time + r.tl.Offset(s.Actors[0])
+	return s.Time + r.tl.Judge(s.Actors[0])
 }
 
 // run runs the step's operation. moved names the rows an enqueue replaced
@@ -70,7 +70,7 @@ func (r *runner) run(s *StepLine, st *Step) (ops []check.Op, moved map[string]bo
 	case engine.OpSend:
 		ops = r.send(s, st)
 	case engine.OpDeliver:
-		r.deliver(s, st)
+		ops = r.deliver(s, st)
 	case engine.OpEnqueue:
 		ops, moved = r.enqueue(s, st)
 	case engine.OpState:
@@ -150,7 +150,7 @@ func (r *runner) verdicts(s *StepLine, ops []check.Op, changed []engine.Job, who
 	}
 	out := make([]Verdict, 0, len(vs))
 	for _, v := range vs {
-		out = append(out, Verdict{Invariant: v.Invariant, OK: v.OK, Detail: v.Detail,
+		out = append(out, Verdict{Invariant: v.Invariant, OK: v.OK, Detail: v.DetailIn(r.lang),
 			Expected: !v.OK && s.Expect != nil && containsString(s.Expect.Violates, v.Invariant)})
 	}
 	return out
@@ -190,7 +190,7 @@ func (r *runner) track(jobs []engine.Job, end int64) []Expiry {
 			delete(r.live, j.ID)
 			continue
 		}
-		e := Expiry{At: j.LeaseUntil - r.tl.Offset(j.Owner), Job: j.ID, Owner: j.Owner, Token: j.Token}
+		e := Expiry{At: j.LeaseUntil - r.tl.Judge(j.Owner), Job: j.ID, Owner: j.Owner, Token: j.Token}
 		if r.ended[j.ID] == e {
 			continue // reported already; the row still shows the ended lease
 		}

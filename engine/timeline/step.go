@@ -3,6 +3,8 @@ package timeline
 import (
 	"math"
 	"strings"
+
+	"github.com/leaselab/leaselab/engine/lang"
 )
 
 // A step line: TIME ACTOR VERB [OBJECT] [key=value ...] [-> expectation],
@@ -11,14 +13,14 @@ import (
 // verbArgs are the key=value arguments each verb takes.
 var verbArgs = map[Verb][]string{
 	VerbClaim:    {"ttl"},
-	VerbRenew:    {"ttl", "token"},
-	VerbComplete: {"token", "result"},
-	VerbRelease:  {"token"},
+	VerbRenew:    {"ttl", "token", "arrives"},
+	VerbComplete: {"token", "result", "arrives"},
+	VerbRelease:  {"token", "arrives"},
 	VerbSend:     {"ttl", "took", "fail"},
-	VerbDeliver:  {"token"},
+	VerbDeliver:  {"token", "arrives"},
 	VerbEnqueue:  jobFields,
 	VerbState:    {},
-	VerbWrite:    {"key", "value", "token"},
+	VerbWrite:    {"key", "value", "token", "arrives"},
 	VerbRead:     {},
 	VerbPause:    {},
 	VerbCrash:    {},
@@ -117,7 +119,7 @@ func (p *parser) stepTime(w []token, s *StepLine) bool {
 	}
 	ms, ok := parseMillis(text)
 	if !ok {
-		p.errorf(t.col, "malformed time %q: a step starts with a time like 0ms, 1.5s, 1000 or +200ms", t.text)
+		p.errorf(t.col, "%s", malformedTime("time", t.text, lang.P("a step starts with a time like 0ms, 1.5s, 1000 or +200ms")))
 		return false
 	}
 	if rel {
@@ -200,7 +202,11 @@ func (p *parser) actorFree(name string, col int, t int64, fresh int) bool {
 			name, pa.from, pa.to, pa.line, pa.to)
 		return false
 	}
-	if off := p.offsets[name]; t+off < 0 {
+	if sv := p.tl.Service; sv != nil && t+sv.Offset < 0 {
+		p.errorf(col, "the service's clock reads %d ms at %d ms (it is %d ms behind): the first step comes at %d ms or later", t+sv.Offset, t, -sv.Offset, -sv.Offset)
+		return false
+	}
+	if off := p.offsets[name]; p.tl.Service == nil && t+off < 0 {
 		p.errorf(col, "%s's clock reads %d ms at %d ms (it is %d ms behind): its first step comes at %d ms or later", name, t+off, t, -off, -off)
 		return false
 	}
@@ -218,10 +224,14 @@ func (p *parser) stepObject(w []token, s *StepLine) ([]token, bool) {
 	has := len(rest) > 0 && !strings.Contains(rest[0].text, "=")
 	switch {
 	case obj == objNone && has:
-		p.errorf(rest[0].col, "%s takes no job%s", s.Verb, map[bool]string{true: ": it claims the oldest claimable one (expect it with -> job=" + rest[0].text + ")"}[s.Verb == VerbSend])
+		if s.Verb == VerbSend {
+			p.errorf(rest[0].col, "%s takes no job: it claims the oldest claimable one (expect it with -> job=%s)", s.Verb, rest[0].text)
+		} else {
+			p.errorf(rest[0].col, "%s takes no job", s.Verb)
+		}
 		return nil, false
 	case (obj == objJob || obj == objKey || obj == objDuration) && !has:
-		p.errorf(w[2].col, "%s needs %s: `%s`", s.Verb, map[verbObject]string{objJob: "a job", objKey: "a key", objDuration: "a duration"}[obj], usage[s.Verb])
+		p.errorf(w[2].col, "%s needs %s: `%s`", s.Verb, map[verbObject]lang.Word{objJob: "a job", objKey: "a key", objDuration: "a duration"}[obj], usage[s.Verb])
 		return nil, false
 	case !has && len(s.Actors) > 1:
 		p.errorf(w[2].col, "a concurrent claim names its job: `%s claim JOB`", w[1].text)
@@ -235,7 +245,7 @@ func (p *parser) stepObject(w []token, s *StepLine) ([]token, bool) {
 			p.errorf(rest[1].col, "no space between a number and its unit: write %s%s", rest[0].text, rest[1].text)
 			return nil, false
 		}
-		d, ok := p.millis(rest[0], "pause")
+		d, ok := p.duration(rest[0], "pause", "pause "+rest[0].text)
 		if ok && d <= 0 {
 			p.errorf(rest[0].col, "a pause lasts more than 0 ms")
 			ok = false
@@ -266,9 +276,9 @@ func (p *parser) stepArgs(kv []keyValue, s *StepLine, w []token) bool {
 		var ok bool
 		switch a.key {
 		case "ttl":
-			s.TTL, ok = p.millis(a.val, a.key)
+			s.TTL, ok = p.duration(a.val, a.key, a.key+"="+a.val.text)
 		case "took":
-			s.Took, ok = p.millis(a.val, a.key)
+			s.Took, ok = p.duration(a.val, a.key, a.key+"="+a.val.text)
 		case "token":
 			s.Token, ok = p.count(a.val, a.key)
 			s.HasToken = true
@@ -280,6 +290,8 @@ func (p *parser) stepArgs(kv []keyValue, s *StepLine, w []token) bool {
 			s.Key, ok = p.ident(a.val, "key")
 		case "fail":
 			s.Fail, ok = p.boolean(a.val, a.key)
+		case "arrives":
+			s.Arrives, ok = p.arrival(a.val, s.Time)
 		default: // the job fields of enqueue
 			continue
 		}
@@ -300,13 +312,34 @@ func (p *parser) stepArgs(kv []keyValue, s *StepLine, w []token) bool {
 	return true
 }
 
+// arrival reads arrives=: the instant a message sent at sent takes
+// effect, absolute (17000ms) or after the send (+8000ms), and later than
+// the send.
+func (p *parser) arrival(t token, sent int64) (int64, bool) {
+	rel := strings.HasPrefix(t.text, "+")
+	text := strings.TrimPrefix(t.text, "+")
+	at, ok := parseMillis(text)
+	if !ok {
+		p.errorf(t.col, "%s", malformedTime("arrives", t.text, lang.P("an instant like 17000ms, or +8000ms after the send")))
+		return 0, false
+	}
+	if rel {
+		at += sent
+	}
+	if at <= sent {
+		p.errorf(t.col, "arrives=%s is not after the send at %d ms: a message in flight arrives later", t.text, sent)
+		return 0, false
+	}
+	return at, p.withinInstant(t.col, at, "arrives")
+}
+
 // stepDefaults fills in what the line left out: the lease header's ttl, the
 // actor's name as a complete's result and a write's value, the job as a
 // write's key.
 func (p *parser) stepDefaults(kv []keyValue, s *StepLine, w []token) bool {
 	if s.Verb == VerbClaim || s.Verb == VerbRenew || s.Verb == VerbSend {
 		if !hasKey(kv, "ttl") {
-			if p.tl.Lease == 0 {
+			if p.tl.Lease == 0 && p.leaseLine == 0 {
 				p.errorf(w[2].col, "%s needs a lease duration: add a `lease 1000ms` header line or ttl=", s.Verb)
 				return false
 			}
@@ -386,7 +419,7 @@ func (p *parser) keyValues(words []token, allowed []string, what string) ([]keyV
 			p.errorf(w.col, "no space between a number and its unit: write %s%s", words[i-1].text, w.text)
 			return nil, false
 		case !found:
-			p.errorf(w.col, "unexpected %q: arguments are key=value (%s takes %s)", w.text, what, fieldsText(allowed))
+			p.errorf(w.col, "unexpected %q: arguments are key=value (%s takes %s)", w.text, lang.Word(what), fieldsText(allowed))
 			return nil, false
 		case !p.allowedKey(key, w.col, allowed, what):
 			return nil, false
@@ -421,11 +454,11 @@ func (p *parser) allowedKey(key string, col int, allowed []string, what string) 
 	case key == "attempts" && containsString(allowed, "max_attempts"):
 		p.errorf(col, "the attempts budget is max_attempts=N (attempts= after -> checks the count of claims)")
 	case len(allowed) == 0:
-		p.errorf(col, "%s takes no arguments", what)
+		p.errorf(col, "%s takes no arguments", lang.Word(what))
 	case allArgKeys[key]:
-		p.errorf(col, "%s takes no %s= (it takes %s)", what, key, fieldsText(allowed))
+		p.errorf(col, "%s takes no %s= (it takes %s)", lang.Word(what), key, fieldsText(allowed))
 	default:
-		p.errorf(col, "unknown field %q: %s takes %s%s", key, what, fieldsText(allowed), didYouMean(key, allowed))
+		p.errorf(col, "unknown field %q: %s takes %s%s", key, lang.Word(what), fieldsText(allowed), didYouMean(key, allowed))
 	}
 	return false
 }
@@ -461,7 +494,7 @@ func containsString(list []string, s string) bool {
 // result_bytes: the engine would refuse it at run time.
 func (p *parser) withinResult(t token, key string) bool {
 	if len(t.text) > p.lim.ResultBytes {
-		p.limitf(t.col, p.lim.Row("result_bytes"), "%s of %d bytes", key, len(t.text))
+		p.limitf(t.col, p.lim.Row("result_bytes"), "%s of %d bytes", lang.Word(key), len(t.text))
 		return false
 	}
 	return true

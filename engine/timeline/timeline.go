@@ -81,6 +81,24 @@ type Timeline struct {
 	// Clocks are the `clock` header lines: workers whose clock is off true
 	// time.
 	Clocks []ClockDecl
+	// Service is the `service clock OFFSET` header line (Worker
+	// "service"): the lock service's clock, on which every lease is granted
+	// and every expiry judged, as Chubby, ZooKeeper and etcd judge them.
+	// The workers' clocks then shape only what each believes. nil when
+	// absent: each worker's operations are judged on its own clock.
+	Service *ClockDecl
+	// ServiceForgets is the `service forgets` header line: the lock service
+	// keeps its leases in memory (a single Redis instance without
+	// persistence), so a reopen, its restart, forgets every lease and token
+	// and starts each job again from token 0.
+	ServiceForgets bool
+	// ReceiverNotIdempotent is the `receiver not-idempotent` header line:
+	// the receiver applies every delivery, a resend too
+	// (engine.WithoutIdempotence).
+	ReceiverNotIdempotent bool
+	// Storage is the `storage KIND` header: how the storage a write goes
+	// to decides (StorageFenced, the default, when absent).
+	Storage string
 	// Epoch is the `epoch` header in ms (a Unix-ms instant); 0 if absent.
 	// Instants are at or after it and count against the limit max_time
 	// from it, so a history from the field keeps its real times.
@@ -113,6 +131,34 @@ func (tl *Timeline) Offset(worker string) int64 {
 		}
 	}
 	return 0
+}
+
+// The kinds of storage a `storage KIND` line declares.
+const (
+	// StorageFenced accepts a write whose token is at least the highest it
+	// accepted for the key (engine.Storage): it fences by the tokens it has
+	// seen.
+	StorageFenced = "fenced"
+	// StorageSequencer asks the lock service, before each write, whether
+	// the presented lease is the job's current, live one (Chubby's
+	// CheckSequencer), and refuses the write as the queue would refuse a
+	// complete: superseded, expired, done, quarantined or not_found.
+	StorageSequencer = "sequencer"
+	// StorageUnfenced stores every write (engine.WithoutFencing): what
+	// goes wrong without fencing.
+	StorageUnfenced = "unfenced"
+)
+
+// storageKinds are the kinds a storage line takes, in the order told.
+var storageKinds = []string{StorageFenced, StorageSequencer, StorageUnfenced}
+
+// Judge is the offset of the clock the engine judges worker's operations
+// on: the service's when tl declares one, else the worker's own.
+func (tl *Timeline) Judge(worker string) int64 {
+	if tl.Service != nil {
+		return tl.Service.Offset
+	}
+	return tl.Offset(worker)
 }
 
 // StepLine is one step line: TIME ACTOR VERB [JOB] [key=value ...] [-> expectation].
@@ -151,6 +197,11 @@ type StepLine struct {
 	Value string
 	// Took is how long a send takes before the courier hears back (ms).
 	Took int64
+	// Arrives is the instant a message in flight takes effect (arrives=):
+	// the actor sends it at Time, with the lease it holds then, and it
+	// reaches the queue, the receiver or the storage at Arrives, while the
+	// other steps go on. 0: it takes effect at Time.
+	Arrives int64
 	// For is how long a pause lasts (ms): the actor does nothing in
 	// [Time, Time+For).
 	For int64

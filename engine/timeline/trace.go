@@ -50,6 +50,10 @@ type Trace struct {
 	// Clocks are the workers whose clock is off true time (the `clock`
 	// header lines); [] when every clock agrees.
 	Clocks []ClockDecl `json:"clocks"`
+	// Service is the lock service's clock (Timeline.Service), which judges
+	// every lease; nil when the timeline declares none (the JSON then has
+	// no "service").
+	Service *ClockDecl `json:"service,omitempty"`
 	// Setup is the SQL that ran before the first step: the schema and the
 	// header's enqueues.
 	Setup []Statement `json:"setup"`
@@ -337,6 +341,10 @@ type Step struct {
 	Now int64 `json:"now"`
 	// End is the clock after the step: Time, or Time+took for a send.
 	End int64 `json:"end"`
+	// Sent is, for a message in flight (arrives=), the instant its actor
+	// sent it; Time is when it arrived. nil for any other step (the JSON
+	// then has no "sent").
+	Sent *int64 `json:"sent,omitempty"`
 	// Actors is the acting worker, or the contenders of a concurrent claim
 	// in the order the database admitted them (the order written); [] for
 	// wait.

@@ -296,6 +296,9 @@ func (t *Trace) appendJSON(ctx context.Context, b []byte) ([]byte, error) {
 	list(w, "jobs", t.Jobs, w.jobDecl)
 	w.strings("actors", t.Actors)
 	list(w, "clocks", t.Clocks, w.clockDecl)
+	if t.Service != nil {
+		w.object("service", func() { w.clockDecl(*t.Service) })
+	}
 	list(w, "setup", t.Setup, w.statement)
 	list(w, "start", t.Start, w.row)
 	list(w, "steps", t.Steps, w.step)
@@ -496,6 +499,9 @@ func (w *jsonWriter) step(s Step) {
 	w.int("time", s.Time)
 	w.int("now", s.Now)
 	w.int("end", s.End)
+	if s.Sent != nil {
+		w.int("sent", *s.Sent)
+	}
 	w.strings("actors", s.Actors)
 	w.str("op", s.Op)
 	w.str("job", s.Job)

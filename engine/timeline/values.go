@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/leaselab/leaselab/engine/lang"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -20,21 +21,21 @@ import (
 // decomposed (as macOS pastes "café") is the name declared composed.
 func (p *parser) ident(t token, what string) (string, bool) {
 	if t.text == "" {
-		p.errorf(t.col, "missing %s name", what)
+		p.errorf(t.col, "missing %s name", lang.Word(what))
 		return "", false
 	}
 	col := t.col
 	for i, r := range []rune(t.text) {
 		ok := unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || (i > 0 && unicode.IsMark(r))
 		if !ok {
-			p.errorf(col, "%s name %q: %q is not allowed (letters, digits, - and _)", what, t.text, r)
+			p.errorf(col, "%s name %q: %q is not allowed (letters, digits, - and _)", lang.Word(what), t.text, r)
 			return "", false
 		}
 		col++
 	}
 	name := norm.NFC.String(t.text)
 	if len(name) > p.lim.NameBytes {
-		p.limitf(t.col, p.lim.Row("name_bytes"), "%s name of %d bytes", what, len(name))
+		p.limitf(t.col, p.lim.Row("name_bytes"), "%s name of %d bytes", lang.Word(what), len(name))
 		return "", false
 	}
 	return name, true
@@ -45,7 +46,7 @@ func (p *parser) ident(t token, what string) (string, bool) {
 func (p *parser) millis(t token, key string) (int64, bool) {
 	n, ok := parseMillis(t.text)
 	if !ok {
-		p.errorf(t.col, "malformed %s %q: a duration like 1000ms, 1.5s or 1000", key, t.text)
+		p.errorf(t.col, "%s", malformedTime(key, t.text, lang.P("a duration like 1000ms, 1.5s or 1000")))
 		return 0, false
 	}
 	return n, p.withinTime(t.col, n, key)
@@ -54,7 +55,7 @@ func (p *parser) millis(t token, key string) (int64, bool) {
 // withinTime refuses an instant or a duration over the limit max_time.
 func (p *parser) withinTime(col int, n int64, what string) bool {
 	if n > p.lim.MaxTime {
-		p.limitf(col, p.lim.Row("max_time"), "%s %d ms", what, n)
+		p.limitf(col, p.lim.Row("max_time"), "%s %d ms", lang.Word(what), n)
 		return false
 	}
 	return true
@@ -64,7 +65,7 @@ func (p *parser) withinTime(col int, n int64, what string) bool {
 // epoch (0 without an epoch line), or before it.
 func (p *parser) withinInstant(col int, n int64, what string) bool {
 	if n < p.tl.Epoch {
-		p.errorf(col, "%s %d ms is before the epoch, %d ms", what, n, p.tl.Epoch)
+		p.errorf(col, "%s %d ms is before the epoch, %d ms", lang.Word(what), n, p.tl.Epoch)
 		return false
 	}
 	if n-p.tl.Epoch <= p.lim.MaxTime {
@@ -72,11 +73,11 @@ func (p *parser) withinInstant(col int, n int64, what string) bool {
 	}
 	switch {
 	case p.tl.Epoch != 0:
-		p.limitf(col, p.lim.Row("max_time"), "%s %d ms (%d ms after the epoch)", what, n, n-p.tl.Epoch)
+		p.limitf(col, p.lim.Row("max_time"), "%s %d ms (%d ms after the epoch)", lang.Word(what), n, n-p.tl.Epoch)
 	case n >= unixMillis2001:
-		p.limitf(col, p.lim.Row("max_time"), "%s %d ms (a real instant? an `epoch T` line before the jobs makes times count from T)", what, n)
+		p.limitf(col, p.lim.Row("max_time"), "%s %d ms (a real instant? an `epoch T` line before the jobs makes times count from T)", lang.Word(what), n)
 	default:
-		p.limitf(col, p.lim.Row("max_time"), "%s %d ms", what, n)
+		p.limitf(col, p.lim.Row("max_time"), "%s %d ms", lang.Word(what), n)
 	}
 	return false
 }
@@ -88,7 +89,7 @@ const unixMillis2001 = 1_000_000_000_000
 func (p *parser) count(t token, key string) (int64, bool) {
 	n, ok := parseCount(t.text)
 	if !ok {
-		p.errorf(t.col, "malformed %s %q: a whole number", key, t.text)
+		p.errorf(t.col, "malformed %s %q: a whole number", lang.Word(key), t.text)
 	}
 	return n, ok
 }
@@ -100,7 +101,7 @@ func (p *parser) boolean(t token, key string) (bool, bool) {
 	case "false":
 		return false, true
 	}
-	p.errorf(t.col, "%s is true or false, not %q", key, t.text)
+	p.errorf(t.col, "%s is true or false, not %q", lang.Word(key), t.text)
 	return false, false
 }
 
@@ -214,11 +215,11 @@ func editDistance(a, b string) int {
 }
 
 // didYouMean is " (did you mean X?)" for the closest candidate, or "".
-func didYouMean(word string, candidates []string) string {
+func didYouMean(word string, candidates []string) lang.Phrase {
 	if s := suggest(word, candidates); s != "" {
-		return " (did you mean " + s + "?)"
+		return lang.P(" (did you mean %s?)", s)
 	}
-	return ""
+	return lang.P("")
 }
 
 // sortedKeys returns a set's keys in order.

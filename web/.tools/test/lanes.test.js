@@ -12,6 +12,7 @@ import {
   WINDOW_STEPS,
   windowOf,
 } from '../../lanes.js';
+import { clockOffset } from '../../trace.js';
 import { goldenTraces, lease, step, story, trace } from './fixtures.js';
 
 test('laneModel ends each lease where it ended: its lease_until, or the complete, release or renew before it', () => {
@@ -182,3 +183,20 @@ function longStory(n) {
   }
   return trace(steps);
 }
+
+test('with a service clock, a lease ends when the service reads its lease_until, whatever its holder reads', () => {
+  const tr = { ...story(), service: { line: 1, worker: 'service', offset: 0 } };
+  const b = laneModel(tr, en).leases.find((l) => l.actor === 'B');
+  assert.equal(b?.end, 2100, "B's clock is 200 ms ahead, but the service's is right");
+  assert.equal(clockOffset(tr, 'B'), 0, 'the table judges B on the service clock too');
+});
+
+test("a message in flight is drawn on its sender's lane from when it was sent until it arrives", () => {
+  const tr = story();
+  const arrival = { ...tr.steps[tr.steps.length - 1], sent: 50, time: 1700, end: 1700 };
+  const m = laneModel({ ...tr, steps: [...tr.steps.slice(0, -1), arrival] }, en);
+  assert.deepEqual(
+    m.sends.find((s) => s.start === 50),
+    { actor: arrival.actors[0], start: 50, end: 1700, step: tr.steps.length - 1 },
+  );
+});

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { b64urlDecode, b64urlEncode, elementSnippet, iframeSnippet, timelineParams } from '../../share.js';
+import {
+  b64urlDecode,
+  b64urlEncode,
+  elementSnippet,
+  findTimeline,
+  iframeSnippet,
+  timelineParams,
+} from '../../share.js';
 
 test('b64url round-trips any text, Hangul and the characters base64 pads or escapes', () => {
   for (const text of ['', 'a', 'ab', 'abc', '0ms A claim j -> ok\n', '민수 claim 주문-7', '?>>~~\u{1F600}']) {
@@ -15,7 +22,7 @@ test('timelineParams names a library timeline as written, and carries any other 
   const lib = '# t\nlease 1s\n';
   assert.equal(timelineParams({ text: lib, name: '01.tl', library: lib }).toString(), 't=01.tl');
   const edited = timelineParams({ text: `${lib}0ms A claim j\n`, name: '01.tl', library: lib, step: 2 });
-  assert.equal(edited.get('name'), '01.tl');
+  assert.equal(edited.has('name'), false, 'an edited library timeline keeps no stale library name');
   assert.equal(b64urlDecode(edited.get('src') || ''), `${lib}0ms A claim j\n`);
   assert.equal(edited.get('step'), '2');
   const p = timelineParams({ text: lib, name: 'x.tl', mutant: 'claim-boundary', lang: 'ko', step: 0 });
@@ -23,6 +30,15 @@ test('timelineParams names a library timeline as written, and carries any other 
   assert.equal(p.get('lang'), 'ko');
   assert.equal(p.get('step'), '0');
   assert.equal(timelineParams({ text: lib, name: 'x.tl', lang: 'en' }).has('lang'), false, 'English is the default');
+});
+
+test('findTimeline finds a library timeline with or without .tl, and nothing else', () => {
+  const list = [{ name: '11-kleppmann-fencing.tl' }, { name: '12-clock-skew.tl' }];
+  assert.equal(findTimeline(list, '11-kleppmann-fencing.tl'), list[0]);
+  assert.equal(findTimeline(list, '11-kleppmann-fencing'), list[0]);
+  assert.equal(findTimeline(list, 'nosuch.tl'), undefined);
+  assert.equal(findTimeline(list, 'nosuch'), undefined);
+  assert.equal(findTimeline(list, ''), undefined);
 });
 
 test('the element snippet escapes what HTML needs and keeps "->" readable', () => {

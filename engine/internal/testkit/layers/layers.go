@@ -34,7 +34,7 @@ var Board = []Layer{
 	{"the timeline language and its runner", []string{"engine/timeline"}},
 	{"the invariants' checker; the model", []string{"engine/check", "engine/model"}},
 	{"the engine: the store, its operations and rejections", []string{"engine"}},
-	{"SQLite opened for the engine; the limits", []string{"engine/sqlitedb", "engine/limits"}},
+	{"SQLite opened for the engine; the limits; the messages' languages", []string{"engine/sqlitedb", "engine/limits", "engine/lang"}},
 	{"the browser's database/sql driver; the contract every driver keeps", []string{"wasm/sqlitejs", "engine/drivertest"}},
 }
 

@@ -1,6 +1,10 @@
-package timeline
+package lang_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/leaselab/leaselab/engine/lang"
+)
 
 // Each particle pair takes its first form after a final consonant and its
 // second after a vowel; (으)로 takes 로 after ㄹ too.
@@ -21,10 +25,12 @@ func TestJosa_PicksTheParticleByTheFinalSound(t *testing.T) {
 		{"B(이)라", "B라"},
 		{"(이)가", "가"}, // nothing before it
 		{"민수(이)가 지영(을)를", "민수가 지영을"},
+		{"`claim`(은)는", "`claim`은"}, // 엠: through the backquote
+		{"\"지영\"(이)가", "\"지영\"이"},   // through the quote
 	}
 	for _, c := range cases {
-		if got := josa(c.in); got != c.want {
-			t.Errorf("josa(%q) = %q, want %q", c.in, got, c.want)
+		if got := lang.Josa(c.in); got != c.want {
+			t.Errorf("Josa(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }
