@@ -20,7 +20,7 @@
 // call by call), the call, the answer wanted and the one given, and both
 // tables:
 //
-//	01-late-courier.tl:7: Complete(order-7 A#1, now=1001, "A"): want refused superseded, got ok
+//	01-late-courier.tl:12: Complete(order-7 A#1, now=1001, "A"): want refused superseded, got ok
 //
 // The checks are functions that return a *Difference (Timeline,
 // Sequences), for tools that grade implementations outside go test; Run

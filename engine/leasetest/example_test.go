@@ -40,7 +40,7 @@ func ExampleTimeline() {
 	fmt.Println(d.Call)
 	fmt.Println("want", d.Want, "got", d.Got)
 	// Output:
-	// 01-late-courier.tl:7
+	// 01-late-courier.tl:12
 	// Complete(order-7 A#1, now=1001, "A")
 	// want refused superseded got ok
 }

@@ -169,8 +169,13 @@ const lateCourier = `# Late courier: the stale stamp is refused
 lease 1000ms
 job order-7 qty=2
 
+# A claims the order: it gets a lease (the job is its until 1000ms) and token 1.
 0ms     A claim order-7            -> ok token=1 lease_until=1000
+# A stalls (a long GC pause); its lease runs out while it sleeps.
+100ms   A pause 900ms
+# The lease has ended, so B may claim: a new token, 2, higher than A's.
 1000ms  B claim order-7            -> ok token=2
+# A wakes unaware and completes with token 1: an older token is refused.
 1001ms  A complete order-7         -> refused superseded
 1200ms  B complete order-7         -> ok
 `
@@ -191,7 +196,10 @@ func TestLibrary_FirstIsTheLateCourierAsWritten(t *testing.T) {
 	if !tr.Summary.Passed || tr.Summary.Expectations != 4 {
 		t.Fatalf("summary %+v", tr.Summary)
 	}
-	refused := tr.Steps[2]
+	if len(tr.Steps) != 5 || tr.Steps[1].Op != "pause" || len(tr.Steps[1].Actors) != 1 || tr.Steps[1].Actors[0] != "A" || tr.Steps[1].Note == "" {
+		t.Fatalf("step 2 is not A's noted pause: %+v", tr.Steps)
+	}
+	refused := tr.Steps[3]
 	const want = "A's complete with token 1 is refused: B has held token 2 since 1000 ms."
 	if refused.Explain != want {
 		t.Errorf("explain = %q, want %q", refused.Explain, want)
