@@ -37,6 +37,27 @@ export const en = {
   // ---- the lanes (render.js, lanes.js) ----
   reclaim: 'reclaim',
   sendReclaim: 'send (reclaim)',
+  /** A step's verb as the lanes draw it, by the trace's op. */
+  ops: {
+    claim: 'claim',
+    claim_next: 'claim_next',
+    claim_many: 'claim_many',
+    renew: 'renew',
+    complete: 'complete',
+    release: 'release',
+    send: 'send',
+    deliver: 'deliver',
+    enqueue: 'enqueue',
+    state: 'state',
+    write: 'write',
+    read: 'read',
+    reopen: 'reopen',
+    pause: 'pause',
+    crash: 'crash',
+    wait: 'wait',
+  },
+  /** An outcome other than ok or refused, as the lanes draw it, by its kind. */
+  outcomes: { empty: 'empty', invalid: 'invalid', failed: 'failed', error: 'error' },
   /** @param {number} token */
   ends: (token) => `#${token} ends`,
   /** @param {number} token */
@@ -344,6 +365,25 @@ export const ko = {
 
   reclaim: '재선점',
   sendReclaim: '전송 (재선점)',
+  ops: {
+    claim: '선점',
+    claim_next: '다음 선점',
+    claim_many: '동시 선점',
+    renew: '갱신',
+    complete: '완료',
+    release: '반납',
+    send: '전송',
+    deliver: '전달',
+    enqueue: '등록',
+    state: '조회',
+    write: '쓰기',
+    read: '읽기',
+    reopen: '다시 열기',
+    pause: '멈춤',
+    crash: '비정상 종료',
+    wait: '대기',
+  },
+  outcomes: { empty: '없음', invalid: '잘못된 인수', failed: '실패', error: '오류' },
   ends: (token) => `#${token} 만료`,
   wouldEnd: (token) => `#${token} 만료 예정`,
   versus: (a, b) => `${a} 대 ${b}`,

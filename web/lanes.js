@@ -51,6 +51,11 @@ import { ms, signedMs } from './trace.js';
  */
 
 /**
+ * @typedef {{text: string, code?: boolean}} LabelPart a piece of a mark's
+ * label; code marks a word of the timeline language, kept as written
+ */
+
+/**
  * @typedef {object} LaneModel
  * @property {string[]} actors the lanes, in order
  * @property {LeaseBar[]} leases
@@ -203,10 +208,11 @@ const CLAIMS = new Set(['claim', 'claim_next', 'claim_many', 'send']);
  * @returns {Mark}
  */
 function markOf(st, index, actor, outcome, lease, t) {
-  let label = st.op;
+  let label = t.ops[/** @type {keyof Strings['ops']} */ (st.op)] ?? st.op;
   if (lease && CLAIMS.has(st.op) && lease.token > 1) label = st.op === 'send' ? t.sendReclaim : t.reclaim;
   let kind = outcome.kind;
-  let detail = outcome.kind === 'refused' ? outcome.reason : outcome.kind === 'ok' ? '' : outcome.kind;
+  const other = t.outcomes[/** @type {keyof Strings['outcomes']} */ (outcome.kind)] ?? outcome.kind;
+  let detail = outcome.kind === 'refused' ? outcome.reason : outcome.kind === 'ok' ? '' : other;
   const short = detail;
   const rej = st.rejection;
   if (outcome.kind === 'refused' && rej && rej.reason === 'superseded' && rej.presented && rej.current) {
@@ -248,10 +254,33 @@ function markOf(st, index, actor, outcome, lease, t) {
  * @param {boolean} narrow
  */
 export function markText(m, narrow) {
+  return markParts(m, narrow)
+    .map((p) => p.text)
+    .join('');
+}
+
+/**
+ * A mark's label in pieces, each with the language it is written in: the
+ * verb and the words come from the catalogue (the page's language); a
+ * refusal's reason is the timeline language's code word (superseded,
+ * expired, ...), kept as written, so it is marked English.
+ * @param {Mark} m
+ * @param {boolean} narrow
+ * @returns {LabelPart[]}
+ */
+export function markParts(m, narrow) {
   const detail = narrow ? m.short : m.detail;
-  if (m.kind === 'refused' || m.kind === 'error') return `${m.label} ✕${detail ? ` ${detail}` : ''}`;
-  if (m.kind === 'pause') return `${m.label} ${detail}`;
-  return detail ? `${m.label} (${detail})` : m.label;
+  /** @type {LabelPart[]} */
+  const parts = [{ text: m.label }];
+  if (m.kind === 'refused' || m.kind === 'error') parts.push({ text: ` ✕${detail ? ' ' : ''}` });
+  else if (m.kind === 'pause') parts.push({ text: ' ' });
+  else if (detail) parts.push({ text: ' (' });
+  else return parts;
+  const code = m.kind === 'refused' && m.reason && detail.startsWith(m.reason) ? m.reason : '';
+  if (code) parts.push({ text: code, code: true });
+  if (detail.length > code.length) parts.push({ text: detail.slice(code.length) });
+  if (m.kind !== 'refused' && m.kind !== 'error' && m.kind !== 'pause') parts.push({ text: ')' });
+  return parts;
 }
 
 /**
@@ -462,7 +491,7 @@ export function estimateText(text, kind) {
  * @property {{t: number, x: number, label: Placed | null}[]} ticks
  * @property {{lease: LeaseBar, x1: number, x2: number, xf: number | null, y: number, label: Placed | null}[]} bars
  * @property {{e: LaneModel['expiries'][number], x: number, y1: number, y2: number, label: Placed | null}[]} expiries
- * @property {{m: Mark, cx: number, cy: number, label: Placed}[]} marks
+ * @property {{m: Mark, cx: number, cy: number, label: Placed, parts: LabelPart[]}[]} marks
  * @property {{s: LaneModel['sends'][number], x1: number, x2: number, y: number}[]} sends
  * @property {{p: LaneModel['pauses'][number], x1: number, x2: number, y1: number, y2: number}[]} pauses
  */
@@ -598,15 +627,16 @@ function leaseTracks(model) {
 function markRows(model, scale, { W, gutter, narrow, measure }) {
   /** @type {Map<string, number[]>} actor -> the right end of each row */
   const ends = new Map(model.actors.map((a) => [a, []]));
-  /** @type {Map<Mark, {text: string, x: number, row: number, box: TextBox}>} */
+  /** @type {Map<Mark, {text: string, parts: LabelPart[], x: number, row: number, box: TextBox}>} */
   const out = new Map();
   for (const m of model.marks) {
-    const text = markText(m, narrow);
+    const parts = markParts(m, narrow);
+    const text = parts.map((p) => p.text).join('');
     const box = measure(text, 'mark');
     const want = m.kind === 'pause' ? scale.x(m.time) : scale.x(m.time) - box.width / 2;
     const x = Math.min(Math.max(want, gutter + 2), W - 4 - box.width);
     const row = firstFree(/** @type {number[]} */ (ends.get(m.actor)), x, x + box.width);
-    out.set(m, { text, x, row, box });
+    out.set(m, { text, parts, x, row, box });
   }
   return out;
 }
@@ -750,7 +780,7 @@ function placeExpiries(model, { scale, lanes, W, gutter, measure, t }) {
 function placeMarks(model, rows, { scale, lanes, trackOf }) {
   return model.marks.map((m) => {
     const lane = /** @type {LaneRow} */ (lanes.get(m.actor));
-    const r = /** @type {{text: string, x: number, row: number, box: TextBox}} */ (rows.get(m));
+    const r = /** @type {{text: string, parts: LabelPart[], x: number, row: number, box: TextBox}} */ (rows.get(m));
     /** @type {LeaseBar | null} */
     let held = null;
     for (const l of model.leases) {
@@ -763,6 +793,7 @@ function placeMarks(model, rows, { scale, lanes, trackOf }) {
       cx: scale.x(m.time),
       cy: lane.barTop + track * TRACK_H + BAR_H / 2,
       label: placed(r.text, r.x, y, r.box),
+      parts: r.parts,
     };
   });
 }

@@ -327,8 +327,21 @@ function stepMark(pm, at) {
   if (m.violation) g.append(s('circle', { cx, cy, r: 10, class: 'violation' }));
   g.append(...glyph(m.kind, cx, cy));
   const own = m.now !== null ? `\n${at.t.ownClock(m.actor, ms(m.now))}` : '';
-  g.append(label(pm.label, 'mark-label'), s('title', { text: `${m.source}\n${m.explain}${own}` }));
+  g.append(markLabel(pm, at.t.lang), s('title', { text: `${m.source}\n${m.explain}${own}` }));
   return g;
+}
+
+/**
+ * A mark's label: on a page not in English, the timeline language's code
+ * word in it (a refusal's reason) is a tspan marked lang="en".
+ * @param {LanesLayout['marks'][number]} pm
+ * @param {string} lang the page's
+ */
+function markLabel(pm, lang) {
+  if (lang === 'en' || !pm.parts.some((p) => p.code)) return label(pm.label, 'mark-label');
+  const text = s('text', { x: pm.label.x, y: pm.label.y, class: 'mark-label' });
+  text.append(...pm.parts.map((p) => (p.code ? s('tspan', { lang: 'en', text: p.text }) : p.text)));
+  return text;
 }
 
 /** @param {string} kind @param {number} cx @param {number} cy */

@@ -6,6 +6,7 @@ import {
   laneModel,
   lanesWindow,
   layoutLanes,
+  markParts,
   markText,
   overlaps,
   timeScale,
@@ -75,8 +76,54 @@ test("markText says why a write was refused, in the catalogue's words, shorter w
   const [en1] = laneModel(trace([st]), en).marks;
   const [ko1] = laneModel(trace([st]), ko).marks;
   assert.equal(markText(en1, false), 'complete ✕ superseded · A#1 vs B#2');
-  assert.equal(markText(ko1, false), 'complete ✕ superseded · A#1 대 B#2');
+  assert.equal(markText(ko1, false), '완료 ✕ superseded · A#1 대 B#2');
   assert.equal(markText(en1, true), 'complete ✕ superseded');
+  assert.deepEqual(markParts(ko1, false), [
+    { text: '완료' },
+    { text: ' ✕ ' },
+    { text: 'superseded', code: true },
+    { text: ' · A#1 대 B#2' },
+  ]);
+  assert.deepEqual(markParts(ko1, true), [{ text: '완료' }, { text: ' ✕ ' }, { text: 'superseded', code: true }]);
+});
+
+/** Every English word the lanes could draw for a verb or an outcome: the catalogue's en words. */
+const englishWords = new Set(
+  [...Object.values(en.ops), ...Object.values(en.outcomes), en.reclaim, en.sendReclaim].flatMap((w) =>
+    w.split(/[^A-Za-z_]+/).filter(Boolean),
+  ),
+);
+
+test("a Korean page's lanes draw no English verb or outcome: only a refusal's reason, marked code", () => {
+  const traces = [...goldenTraces(), ['story', story()]];
+  const ops = new Set();
+  for (const [name, tr] of traces) {
+    for (const m of laneModel(tr, ko).marks) {
+      ops.add(m.op);
+      for (const narrow of [false, true]) {
+        for (const p of markParts(m, narrow)) {
+          if (p.code) {
+            assert.equal(p.text, m.reason, `${name} step ${m.step + 1}: only the reason is a code word`);
+            continue;
+          }
+          const english = (p.text.match(/[A-Za-z_]+/g) || []).filter((w) => englishWords.has(w));
+          assert.deepEqual(english, [], `${name} step ${m.step + 1}: ${markText(m, narrow)}`);
+        }
+      }
+    }
+  }
+  // The traces drawn cover the verbs that act on a lane.
+  for (const op of ['claim', 'renew', 'complete', 'release', 'send', 'write', 'pause', 'crash']) {
+    assert.ok(ops.has(op), `no trace draws ${op}`);
+  }
+});
+
+test('the catalogue names every verb and outcome the lanes draw, in English and Korean', () => {
+  assert.deepEqual(Object.keys(ko.ops), Object.keys(en.ops));
+  assert.deepEqual(Object.keys(ko.outcomes), Object.keys(en.outcomes));
+  for (const w of [...Object.values(ko.ops), ...Object.values(ko.outcomes)]) {
+    assert.doesNotMatch(w, /[A-Za-z]/, `${w} is not Korean`);
+  }
 });
 
 test('timeScale keeps instants apart and maps x back to time', () => {

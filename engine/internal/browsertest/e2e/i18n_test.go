@@ -4,6 +4,7 @@ package e2e_test
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -112,4 +113,50 @@ func TestPage_InKoreanShowsNoEnglishWordOutsideNames(t *testing.T) {
 		t.Errorf("the check finds only %d English texts on the English page: it does not read the page", n)
 	}
 	closeTab(english)
+}
+
+// The lanes of a Korean page draw every verb and outcome in Korean; the
+// one word left as written, a refusal's reason (a word of the timeline
+// language), is a tspan marked lang="en". The English page draws the verbs
+// as the timeline writes them.
+func TestLanes_InKoreanDrawVerbsInKoreanAndMarkTheReasonEnglish(t *testing.T) {
+	tr := defaultTrace(t)
+	k := staleComplete(t, tr)
+	verbs := regexp.MustCompile(`\b(claim|claim_next|claim_many|renew|complete|release|send|deliver|enqueue|state|write|read|reopen|pause|crash|wait|reclaim|empty|invalid|failed|error)\b`)
+	labels := `[...document.querySelectorAll('#player svg.lanes .mark-label')].map((l) => {
+		const c = l.cloneNode(true);
+		const codes = [...c.querySelectorAll('tspan')].map((s) => (s.remove(), s.getAttribute('lang') + ':' + s.textContent));
+		return {text: l.textContent, outside: c.textContent, codes};
+	})`
+	type label struct {
+		Text, Outside string
+		Codes         []string
+	}
+	for _, lang := range []string{"ko", "en"} {
+		ctx := tab(t)
+		open(t, ctx, "#t="+tr.Name+"&lang="+lang+"&step="+strconv.Itoa(len(tr.Steps)))
+		waitFor(t, ctx, `document.getElementById('player').dataset.lang === '`+lang+`' && document.querySelectorAll('#player svg.lanes .mark-label').length > 0`, 30*time.Second)
+		got := eval[[]label](t, ctx, labels)
+		if len(got) != len(tr.Steps) {
+			t.Fatalf("%s: %d labels for %d steps: %+v", lang, len(got), len(tr.Steps), got)
+		}
+		english := 0
+		for _, l := range got {
+			if verbs.MatchString(l.Outside) {
+				english++
+				if lang == "ko" {
+					t.Errorf("the Korean lanes draw an English word: %q", l.Text)
+				}
+			}
+		}
+		refused := got[k-1]
+		switch {
+		case lang == "ko" && (len(refused.Codes) != 1 || refused.Codes[0] != "en:superseded"):
+			t.Errorf("the Korean stale complete's label %q marks %q, want en:superseded", refused.Text, refused.Codes)
+		case lang == "en" && (len(refused.Codes) != 0 || english != len(got)):
+			t.Errorf("the English lanes: %d of %d labels draw the verb, codes %q", english, len(got), refused.Codes)
+		}
+		noProblems(t, ctx)
+		closeTab(ctx)
+	}
 }
