@@ -250,7 +250,10 @@ func TestA11y_KeyboardFocusNeverFallsToThePage(t *testing.T) {
 	// The Keys dialog opens once its module has loaded: Esc waits for it.
 	waitFor(t, ctx, `document.getElementById('keys').open`, 30*time.Second)
 	press(t, ctx, kb.Escape, "Esc in Keys")
-	waitFor(t, ctx, `!document.getElementById('keys').open`, 30*time.Second)
+	// Closed, the dialog hands the focus back to its button in its close
+	// event, which runs after the dialog is closed: wait for it to land
+	// before focusing anything else.
+	waitFor(t, ctx, `!document.getElementById('keys').open && document.activeElement.id === 'keys-button'`, 30*time.Second)
 
 	focusButton("#explore-button")
 	press(t, ctx, kb.Enter, "opening Explore")
