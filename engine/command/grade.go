@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -48,18 +49,7 @@ func Grade(args []string, o IO) int {
 		c.fs.Usage()
 		return ExitBadInput
 	}
-	var (
-		opts    grade.Options
-		cleanup func()
-		err     error
-	)
-	if *cmdLine != "" {
-		opts, cleanup, err = studentDir()
-		f := strings.Fields(*cmdLine)
-		opts.Program = grade.Program{Command: f[0], Args: f[1:]} // in this directory: its paths are the user's
-	} else {
-		opts, cleanup, err = pythonStudent(files[0])
-	}
+	opts, cleanup, err := student(*cmdLine, files)
 	if err != nil {
 		fmt.Fprintln(o.Stderr, "leaselab grade: cannot run the student's code:", err)
 		return ExitBadInput
@@ -76,38 +66,58 @@ func Grade(args []string, o IO) int {
 		}
 		return ExitBadInput
 	}
-	w := o.Stdout
-	if *out != "" {
-		f, err := os.Create(*out)
+	if err := report(o.Stdout, r, *out, *format, *lang, *tlOut); err != nil {
+		fmt.Fprintln(o.Stderr, "leaselab grade:", err)
+		return ExitBadInput
+	}
+	if r.First() != nil {
+		return ExitFail
+	}
+	return ExitPass
+}
+
+// student is the options of a run of the student's code: the program
+// cmdLine (run in a fresh directory, its paths the user's), or the Python
+// module files[0] under the adapter; and what removes the run's directory.
+func student(cmdLine string, files []string) (grade.Options, func(), error) {
+	if cmdLine == "" {
+		return pythonStudent(files[0])
+	}
+	opts, cleanup, err := studentDir()
+	f := strings.Fields(cmdLine)
+	opts.Program = grade.Program{Command: f[0], Args: f[1:]}
+	return opts, cleanup, err
+}
+
+// report writes r in format (text in lang, gradescope or junit) to stdout,
+// or to the file out when it is not "", and the timeline that reproduces
+// the first difference to tlOut when it is not "" and there is one.
+func report(stdout io.Writer, r *grade.Report, out, format, lang, tlOut string) error {
+	w := stdout
+	if out != "" {
+		f, err := os.Create(out)
 		if err != nil {
-			fmt.Fprintln(o.Stderr, "leaselab grade:", err)
-			return ExitBadInput
+			return err
 		}
 		defer f.Close()
 		w = f
 	}
-	switch *format {
+	var err error
+	switch format {
 	case "gradescope":
 		err = grade.WriteGradescope(w, r)
 	case "junit":
 		err = grade.WriteJUnit(w, r)
 	default:
-		grade.WriteText(w, r, *lang)
+		grade.WriteText(w, r, lang)
 	}
 	if err != nil {
-		fmt.Fprintln(o.Stderr, "leaselab grade:", err)
-		return ExitBadInput
+		return err
 	}
-	if first := r.First(); first != nil {
-		if *tlOut != "" && first.Failure.Timeline != "" {
-			if err := os.WriteFile(*tlOut, []byte(first.Failure.Timeline), 0o644); err != nil {
-				fmt.Fprintln(o.Stderr, "leaselab grade:", err)
-				return ExitBadInput
-			}
-		}
-		return ExitFail
+	if first := r.First(); first != nil && tlOut != "" && first.Failure.Timeline != "" {
+		return os.WriteFile(tlOut, []byte(first.Failure.Timeline), 0o644)
 	}
-	return ExitPass
+	return nil
 }
 
 // studentDir is a run's fresh directory, and what removes it.

@@ -18,7 +18,7 @@ import (
 	"github.com/leaselab/leaselab/engine/timeline/memrun"
 )
 
-// Seed is the seed Run's random sequences use: a failure is the same on
+// Seed is what Run's random sequences start from: a failure is the same on
 // every run.
 const Seed = 41
 

@@ -51,16 +51,14 @@ func Rank(pkg string) (int, bool) {
 	return 0, false
 }
 
-// Whiteboard is the board as the README shows it: a fenced block, for each
-// layer what it holds then its packages, an arrow down between layers.
+// Whiteboard is the board as the README shows it: a fenced block, a line
+// a layer from the top, its number, its packages and what it holds; each
+// line imports only the lines below it.
 func Whiteboard() string {
 	var b strings.Builder
 	b.WriteString("```\n")
 	for i, l := range Board {
-		if i > 0 {
-			b.WriteString("  ↓\n")
-		}
-		fmt.Fprintf(&b, "# %s\n%s\n", l.Name, strings.Join(l.Packages, "  "))
+		fmt.Fprintf(&b, "%2d  %s  (%s)\n", i+1, strings.Join(l.Packages, "  "), l.Name)
 	}
 	b.WriteString("```\n")
 	return b.String()
