@@ -2,32 +2,17 @@ package command
 
 import (
 	"encoding/json"
+	"github.com/leaselab/leaselab/engine/internal/testkit/nativeonly"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// needPython skips without python3, except in CI, where it fails; and in
-// a mutant run, which does not change what the grader compares with.
-func needPython(t *testing.T) {
-	t.Helper()
-	if os.Getenv("LEASELAB_MUTANT") != "" {
-		t.Skip("the grader compares with the model, which a mutant run does not change")
-	}
-	if _, err := exec.LookPath("python3"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("python3 is needed to grade Python students: install it (.ci/need-sites installs it)")
-		}
-		t.Skip("python3 is not installed: leaselab grade's Python tests need it")
-	}
-}
-
 // A correct implementation exits 0 and scores every test in Gradescope's
 // results.json.
 func TestGrade_CorrectScoresEveryTestInGradescopeFormat(t *testing.T) {
-	needPython(t)
+	nativeonly.Python(t)
 	out := filepath.Join(t.TempDir(), "results.json")
 	code, _, errOut := main1(t, "", "grade", "-format", "gradescope", "-o", out, "-sequences", "20", "../grade/testdata/correct.py")
 	if code != ExitPass {
@@ -62,7 +47,7 @@ func TestGrade_CorrectScoresEveryTestInGradescopeFormat(t *testing.T) {
 // A wrong one exits 1 with the first difference in Korean, and writes a
 // timeline that leaselab check replays on the engine, where it passes.
 func TestGrade_WrongExitsOneAndItsTimelinePassesOnTheEngine(t *testing.T) {
-	needPython(t)
+	nativeonly.Python(t)
 	src, err := os.ReadFile("../grade/testdata/correct.py")
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +81,7 @@ func TestGrade_WrongExitsOneAndItsTimelinePassesOnTheEngine(t *testing.T) {
 
 // Code that cannot be run is exit 2, saying why.
 func TestGrade_CodeThatCannotRunIsExitTwo(t *testing.T) {
-	needPython(t)
+	nativeonly.Python(t)
 	bad := filepath.Join(t.TempDir(), "student.py")
 	if err := os.WriteFile(bad, []byte("def init_db(path:\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -114,7 +99,7 @@ func TestGrade_CodeThatCannotRunIsExitTwo(t *testing.T) {
 
 // Any program that speaks the protocol is graded, with -cmd.
 func TestGrade_CmdGradesAProgramSpeakingTheProtocol(t *testing.T) {
-	needPython(t)
+	nativeonly.Python(t)
 	code, out, errOut := main1(t, "", "grade", "-sequences", "10", "-cmd", "python3 ../grade/testdata/loop.py")
 	if code != ExitPass || !strings.Contains(out, "PASS  step 8: claim_many") {
 		t.Fatalf("exit %d:\n%s\n%s", code, out, errOut)

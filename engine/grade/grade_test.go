@@ -3,8 +3,8 @@ package grade_test
 import (
 	"context"
 	"errors"
+	"github.com/leaselab/leaselab/engine/internal/testkit/nativeonly"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,22 +12,6 @@ import (
 
 	"github.com/leaselab/leaselab/engine/grade"
 )
-
-// needPython skips without python3, except in CI, where it fails. It
-// skips in a mutant run too: the grader compares with the model, which no
-// mutant run changes, so the Python students' tests prove nothing there.
-func needPython(t *testing.T) {
-	t.Helper()
-	if os.Getenv("LEASELAB_MUTANT") != "" {
-		t.Skip("the grader compares with the model, which a mutant run does not change")
-	}
-	if _, err := exec.LookPath("python3"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("python3 is needed to grade the Python adapter's students: install it (.ci/need-sites installs it)")
-		}
-		t.Skip("python3 is not installed: the grader's Python tests need it")
-	}
-}
 
 // gradeFile grades the module at path, stopping at the first failure.
 func gradeFile(t *testing.T, path string, o grade.Options) (*grade.Report, error) {
@@ -63,7 +47,7 @@ func variant(t *testing.T, old, new string) string {
 }
 
 func TestRun_PassesACorrectImplementation(t *testing.T) {
-	needPython(t)
+	nativeonly.Python(t)
 	r, err := gradeFile(t, "testdata/correct.py", grade.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +69,7 @@ func TestRun_PassesACorrectImplementation(t *testing.T) {
 // The lab's wrong fragments, and the other mistakes a student makes: each
 // must fail at the step that introduces its function, naming the call.
 func TestRun_FailsEachWrongFragmentAtItsStep(t *testing.T) {
-	needPython(t)
+	nativeonly.Python(t)
 	cases := []struct {
 		name, old, new string
 		step, call     string // the failed test, and the start of the call it names
@@ -151,7 +135,7 @@ func TestRun_FailsEachWrongFragmentAtItsStep(t *testing.T) {
 }
 
 func TestRun_FailsARacyClaimAtClaimMany(t *testing.T) {
-	needPython(t)
+	nativeonly.Python(t)
 	r, err := gradeFile(t, "testdata/race.py", grade.Options{FailFast: true})
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +152,7 @@ func TestRun_FailsARacyClaimAtClaimMany(t *testing.T) {
 // A program that breaks the protocol fails the test it was in, saying
 // how, and never hangs the grader.
 func TestRun_ReportsAProgramThatHangsExitsOrPrints(t *testing.T) {
-	needPython(t)
+	nativeonly.Python(t)
 	cases := []struct {
 		name, old, new, kind, step string
 	}{
@@ -194,7 +178,7 @@ func TestRun_ReportsAProgramThatHangsExitsOrPrints(t *testing.T) {
 }
 
 func TestRun_RefusesAModuleThatDoesNotLoad(t *testing.T) {
-	needPython(t)
+	nativeonly.Python(t)
 	path := filepath.Join(t.TempDir(), "student.py")
 	if err := os.WriteFile(path, []byte("import no_such_module_here\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -221,7 +205,7 @@ func tempDir(t testing.TB) string {
 // long the per-call limit: the test it was in fails saying so, and so do
 // the tests after it, without starting.
 func TestGrade_OverallLimitEndsAHangingRun(t *testing.T) {
-	needPython(t)
+	nativeonly.Python(t)
 	hang := variant(t, "def init_db(path):\n", "def init_db(path):\n    import time\n    time.sleep(60)\n")
 	r, err := gradeFile(t, hang, grade.Options{CallTimeout: time.Minute, TotalTimeout: 2 * time.Second})
 	if err != nil {

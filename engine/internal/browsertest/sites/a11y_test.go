@@ -4,7 +4,6 @@ package sites_test
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -22,8 +21,6 @@ import (
 // Material's unnamed search dialog) is theirs, which no course bundle can
 // change.
 func TestSite_CoursePagesPassAxe(t *testing.T) {
-	script, err := axe.Script(filepath.Join(root, "web"))
-	must(t, err)
 	for _, s := range []struct {
 		name   string
 		url    func(t *testing.T) string
@@ -38,29 +35,33 @@ func TestSite_CoursePagesPassAxe(t *testing.T) {
 	} {
 		t.Run(s.name, func(t *testing.T) {
 			ctx := openPlayers(t, s.url(t)+"/", s.fences)
-			for _, look := range []struct {
-				scheme string
-				width  int64
-			}{{"light", 1280}, {"dark", 1280}, {"light", 360}, {"dark", 360}} {
-				_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{
-					{Name: "prefers-color-scheme", Value: look.scheme},
-				}})
-				must(t, err)
-				must(t, chromedp.Do(ctx, chromedp.EmulateViewport(look.width, 800)))
-				audit(t, ctx, script, s.within, fmt.Sprintf("%s %s %dpx", s.name, look.scheme, look.width))
-			}
+			auditLooks(t, ctx, s.within, s.name)
 			noProblems(t, ctx)
 		})
 	}
 }
 
-// audit fails the test on every serious or critical violation axe-core
-// finds within the elements of css (the whole page when "").
-func audit(t *testing.T, ctx context.Context, script, css, where string) {
+// auditLooks fails the test on every serious or critical violation
+// axe-core finds within the elements of css (the whole page when "") on
+// the page ctx shows, light and dark, at 1280 and 360 px; where names the
+// page in the failures.
+func auditLooks(t *testing.T, ctx context.Context, css, where string) {
 	t.Helper()
-	found, err := axe.Serious(ctx, script, nil, css)
+	script, err := axe.Script(filepath.Join(root, "web"))
 	must(t, err)
-	for _, v := range found {
-		t.Errorf("%s: %s", where, v)
+	for _, look := range []struct {
+		scheme string
+		width  int64
+	}{{"light", 1280}, {"dark", 1280}, {"light", 360}, {"dark", 360}} {
+		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{
+			{Name: "prefers-color-scheme", Value: look.scheme},
+		}})
+		must(t, err)
+		must(t, chromedp.Do(ctx, chromedp.EmulateViewport(look.width, 800)))
+		found, err := axe.Serious(ctx, script, nil, css)
+		must(t, err)
+		for _, v := range found {
+			t.Errorf("%s %s %dpx: %s", where, look.scheme, look.width, v)
+		}
 	}
 }

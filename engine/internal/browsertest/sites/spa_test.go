@@ -17,11 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
-
-	"github.com/leaselab/leaselab/engine/internal/browsertest/axe"
 
 	"github.com/leaselab/leaselab/engine/coursesite"
 )
@@ -286,25 +283,5 @@ func playSPA(t *testing.T, site, url, sel string, walk []spaStep, other spaStep,
 	if src := eval[[]string](t, ctx, sel+`.map((e) => e.dataset.source)`); len(src) == 0 || slices.ContainsFunc(src, func(s string) bool { return s != "prerendered" }) {
 		t.Errorf("after prerendering the players' sources are %q, want prerendered for all", src)
 	}
-	auditPlayers(t, ctx, site)
-}
-
-// auditPlayers runs axe-core over the players of the page ctx shows, light
-// and dark, at 1280 and 360 px: the site's theme is the generator's, the
-// players are the bundle's.
-func auditPlayers(t *testing.T, ctx context.Context, name string) {
-	t.Helper()
-	script, err := axe.Script(filepath.Join(root, "web"))
-	must(t, err)
-	for _, look := range []struct {
-		scheme string
-		width  int64
-	}{{"light", 1280}, {"dark", 1280}, {"light", 360}, {"dark", 360}} {
-		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{
-			{Name: "prefers-color-scheme", Value: look.scheme},
-		}})
-		must(t, err)
-		must(t, chromedp.Do(ctx, chromedp.EmulateViewport(look.width, 800)))
-		audit(t, ctx, script, "lease-timeline", fmt.Sprintf("%s %s %dpx", filepath.Base(name), look.scheme, look.width))
-	}
+	auditLooks(t, ctx, "lease-timeline", filepath.Base(site)) // the theme is the generator's, the players the bundle's
 }
