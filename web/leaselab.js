@@ -14,7 +14,8 @@
 // runs once. On a page that holds a timeline, it first asks for every file
 // the player needs at once (PRELOAD: modulepreload and preload hints), so
 // the browser fetches them side by side instead of one import after
-// another; the prerendered traces' index is among them.
+// another. The prerendered traces' index is not among them: it is
+// revalidated on every page (prerendered.js), which a preload cannot ask.
 
 (() => {
   /** What the player needs first, fetched side by side (a unit test holds it to the modules' imports). */
@@ -33,7 +34,7 @@
       'lanes.js',
       'hint.js',
     ],
-    fetches: ['trace.css', 'lease-timeline-shadow.css', 'prerendered/index.json'],
+    fetches: ['trace.css', 'lease-timeline-shadow.css'],
   };
   const once = Symbol.for('leaselab.js');
   const g = /** @type {Record<symbol, boolean>} */ (/** @type {unknown} */ (globalThis));

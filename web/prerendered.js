@@ -36,10 +36,16 @@ const folder = new URL('prerendered/', import.meta.url);
 /** @type {Promise<Index | null> | null} */
 let index = null;
 
-/** The prerendered index (null when there is none), fetched once per page. */
+/**
+ * The prerendered index (null when there is none), fetched once per page.
+ * The index is the one file prerender rewrites in place (the traces are
+ * named by their content), so it is always revalidated with the server: a
+ * copy cached from before a prerender would send every player to the
+ * engine.
+ */
 export function prerenderedIndex() {
   if (!index) {
-    index = fetch(new URL('index.json', folder))
+    index = fetch(new URL('index.json', folder), { cache: 'no-cache' })
       .then((r) => (r.ok ? r.json() : null))
       .then((v) => (v && v.format === INDEX_FORMAT && v.traces ? /** @type {Index} */ (v) : null))
       .catch(() => null);

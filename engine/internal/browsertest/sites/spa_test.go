@@ -225,7 +225,10 @@ func TestSite_Docusaurus(t *testing.T) {
 // serveCounting serves dir with Go's http.FileServer on 127.0.0.1 and
 // counts the .wasm files it sends, which GET /__wasm-served answers (the
 // engine loads in a worker, whose fetches the page's performance list
-// does not hold: the server sees them all).
+// does not hold: the server sees them all). Every file goes out as a
+// popular static host sends it, fresh for ten minutes
+// (Cache-Control: max-age=600), so a walk after prerendering meets the
+// index its tabs cached before.
 func serveCounting(t *testing.T, dir string) string {
 	t.Helper()
 	var wasm atomic.Int64
@@ -238,6 +241,7 @@ func serveCounting(t *testing.T, dir string) string {
 		if strings.HasSuffix(r.URL.Path, ".wasm") {
 			wasm.Add(1)
 		}
+		w.Header().Set("Cache-Control", "max-age=600")
 		files.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
