@@ -150,6 +150,36 @@ export async function traceKey(req) {
   return [...new Uint8Array(sum)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** The format of the data a build-time plugin embeds in an element. */
+export const EMBED_FORMAT = 1;
+
+/**
+ * @typedef {object} Embedded what the npm package's build-time plugins
+ * embed in the element a fence becomes (its data-prerendered attribute:
+ * this as JSON, gzipped, in base64)
+ * @property {number} format EMBED_FORMAT
+ * @property {Record<string, string>} traces the engine's answer for each run, by its traceKey
+ * @property {Record<string, {name: string, breaks: string}[]>} mutants a worksheet's: each language's mutants
+ */
+
+/**
+ * The data a data-prerendered attribute holds, or null when it holds none
+ * this player reads (or the browser has no DecompressionStream).
+ * @param {string | null | undefined} value
+ * @returns {Promise<Embedded | null>}
+ */
+export async function decodeEmbedded(value) {
+  if (!value || typeof DecompressionStream === 'undefined') return null;
+  try {
+    const bytes = Uint8Array.from(atob(value), (c) => c.charCodeAt(0));
+    const text = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
+    const v = JSON.parse(text);
+    return v && v.format === EMBED_FORMAT && v.traces && typeof v.traces === 'object' ? v : null;
+  } catch {
+    return null;
+  }
+}
+
 // ---- the page: fences into elements ----
 
 /** A highlighter's wrapper around a fence's pre (its class). */

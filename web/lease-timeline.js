@@ -43,9 +43,11 @@
 // buttons download.
 //
 // On a course site (leaselab.js), a timeline whose trace `leaselab
-// prerender` computed ahead of time is drawn from it at once, and the
-// engine is fetched only when the reader asks for what no prerendered
-// trace holds: an edit, another mutant, a Go test (prerendered.js).
+// prerender` computed ahead of time, or an npm plugin embedded in the
+// element as the site was built (data-prerendered), is drawn from it at
+// once, and the engine is fetched only when the reader asks for what no
+// prerendered trace holds: an edit, another mutant, a Go test
+// (prerendered.js).
 //
 // The API for the page around it (see the guide, guide.html):
 //   events   ready   a run is on screen: detail {steps, cursor, source}
@@ -545,7 +547,7 @@ export class LeaseTimeline extends HTMLElement {
       const ui = /** @type {ReturnType<typeof buildChrome>} */ (this.#ui);
       this.dataset.state = 'loading';
       ui.status.textContent = this.#t.loading;
-      this.#engine = courseEngine();
+      this.#engine = courseEngine(this.getAttribute('data-prerendered'));
     }
     this.#run();
   }

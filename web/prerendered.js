@@ -14,8 +14,12 @@
 //                            (run) or a worksheet (worksheet)
 // KEY is fences.js's traceKey of the run: the SHA-256 of the text, the
 // name, the language and the mutant in a canonical form.
+//
+// An element the npm package's build-time plugins made carries its own
+// answers, under the same keys (its data-prerendered: fences.js
+// Embedded); they come before the index.
 
-import { traceKey } from './fences.js';
+import { decodeEmbedded, traceKey } from './fences.js';
 import { loadEngine } from './player.js';
 
 /** @typedef {import('./player.js').Engine} Engine */
@@ -73,13 +77,27 @@ export async function prerenderedAnswer(req) {
 }
 
 /**
+ * The answer for a run that embedded holds, or null.
+ * @param {import('./fences.js').Embedded | null} embedded
+ * @param {import('./fences.js').TraceRequest} req
+ */
+export async function embeddedAnswer(embedded, req) {
+  if (!embedded) return null;
+  const key = await traceKey(req);
+  const raw = key ? embedded.traces[key] : undefined;
+  return typeof raw === 'string' ? raw : null;
+}
+
+/**
  * An Engine (player.js) that answers from the prerendered traces and loads
  * the real engine, shared by the page, for anything else. source says
  * where its last answer came from: "prerendered" or "engine" ("" before
  * any). An engine that cannot load rejects with an Error whose unavailable
  * is true.
+ * @param {string | null} [embedded] the element's data-prerendered
  */
-export function courseEngine() {
+export function courseEngine(embedded = null) {
+  const own = decodeEmbedded(embedded);
   /** @type {Promise<Engine> | null} */
   let real = null;
   const engine = () => {
@@ -107,8 +125,7 @@ export function courseEngine() {
     goTest: async (text, opts) => (await engine()).goTest(text, opts),
     /** @param {string} [lang] */
     mutants: async (lang = 'en') => {
-      const idx = await prerenderedIndex();
-      const known = idx?.mutants?.[lang];
+      const known = (await own)?.mutants?.[lang] || (await prerenderedIndex())?.mutants?.[lang];
       return known?.length ? known : (await engine()).mutants(lang);
     },
     library: async () => (await engine()).library(),
@@ -124,7 +141,8 @@ export function courseEngine() {
   async function answer(method, text, opts) {
     const req = { text, name: opts.name, lang: opts.lang || 'en', mutant: opts.mutant };
     // A run on a mutant alone is no worksheet: only the correct engine's runs are prerendered.
-    const raw = method === 'worksheet' || !opts.mutant ? await prerenderedAnswer(req) : null;
+    const prerendered = method === 'worksheet' || !opts.mutant;
+    const raw = prerendered ? ((await embeddedAnswer(await own, req)) ?? (await prerenderedAnswer(req))) : null;
     if (raw !== null) {
       self.source = 'prerendered';
       return raw;

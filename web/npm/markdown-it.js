@@ -5,8 +5,12 @@
 //   <lease-timeline step="3"><pre>TEXT</pre></lease-timeline>
 // The text is in a <pre>, whose whitespace a Vue template keeps and which
 // reads as the timeline without JavaScript. The page still includes the
-// bundle's leaselab.js, which defines the element. A fence that cannot be
-// read throws, naming the page and the fence's line.
+// bundle's leaselab.js, which defines the element. Each element carries
+// its trace, computed by the engine under Node as the site is built
+// (fence-element.js): the page draws it without fetching the engine, and
+// the site needs no `leaselab prerender` (option prerender: false leaves
+// it out). A fence that cannot be read, or whose timeline the engine
+// refuses, throws, naming the page and line.
 //
 //   import leaselab from 'leaselab/markdown-it';
 //   export default { markdown: { config: (md) => md.use(leaselab, { vue: true }) } };
@@ -25,7 +29,7 @@ import { isTimelineFence, timelineElement } from './fence-element.js';
 
 /**
  * @param {any} md a markdown-it instance
- * @param {{vue?: boolean}} [options]
+ * @param {{vue?: boolean, prerender?: boolean}} [options]
  */
 export default function leaselab(md, options = {}) {
   const fallback = md.renderer.rules.fence;
@@ -43,7 +47,8 @@ export default function leaselab(md, options = {}) {
       return fallback ? fallback(tokens, idx, opts, env, self) : self.renderToken(tokens, idx, opts);
     }
     const page = env?.relativePath || env?.path || 'markdown';
-    const el = timelineElement(t.content, `${page}:${(t.map?.[0] ?? 0) + 1}`);
+    // The fence's text starts on the line after its opening fence.
+    const el = timelineElement(t.content, page, (t.map?.[0] ?? 0) + 2, options);
     const esc = md.utils.escapeHtml;
     const attrs = Object.entries(el.attributes)
       .map(([k, v]) => (v === '' ? ` ${k}` : ` ${k}="${esc(v)}"`))

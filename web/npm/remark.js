@@ -4,9 +4,13 @@
 // JSX element (no DOM is changed before React hydrates the page):
 //   <lease-timeline step="3"><pre>{TEXT}</pre></lease-timeline>
 // The page still includes the bundle's leaselab.js, which defines the
-// element. A fence that cannot be read throws, naming the file and the
-// fence's line. With {mdx: false} it makes a raw HTML node instead, for a
-// unified pipeline without MDX (remark-rehype with allowDangerousHtml).
+// element. Each element carries its trace, computed by the engine under
+// Node as the site is built (fence-element.js): the page draws it without
+// fetching the engine, and the site needs no `leaselab prerender`
+// ({prerender: false} leaves it out). A fence that cannot be read, or
+// whose timeline the engine refuses, throws, naming the file and line.
+// With {mdx: false} it makes a raw HTML node instead, for a unified
+// pipeline without MDX (remark-rehype with allowDangerousHtml).
 //
 //   // docusaurus.config.js
 //   import leaselab from 'leaselab/remark';
@@ -56,7 +60,7 @@ function elementNode(el, mdx) {
 }
 
 /**
- * @param {{mdx?: boolean}} [options]
+ * @param {{mdx?: boolean, prerender?: boolean}} [options]
  * @returns {(tree: any, file?: any) => void}
  */
 export default function remarkLeaselab(options = {}) {
@@ -73,7 +77,7 @@ export default function remarkLeaselab(options = {}) {
         }
         // The fence's text starts on the line after its opening fence.
         const line = (c.position?.start?.line ?? 0) + 1;
-        return elementNode(timelineElement(c.value, `${page}:${line}`), mdx);
+        return elementNode(timelineElement(c.value, page, line, options), mdx);
       });
     };
     walk(tree);

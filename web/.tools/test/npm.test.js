@@ -1,11 +1,20 @@
 // The npm package's build-time plugins turn a lease-timeline fence into
 // the element fences.js would make of it, and refuse, naming the page and
-// line, a fence that cannot be read.
+// line, a fence that cannot be read. With the engine built (make wasm),
+// they embed each fence's trace, run by the engine under Node, under the
+// key the player looks it up by, and refuse a timeline the engine refuses.
 
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { test } from 'node:test';
+import { decodeEmbedded, traceKey } from '../../fences.js';
 import leaselab from '../../npm/markdown-it.js';
 import remarkLeaselab from '../../npm/remark.js';
+import { embeddedAnswer } from '../../prerendered.js';
+
+/** Whether make wasm built the engine the plugins run under Node. */
+const built = existsSync(new URL('../../leaselab.wasm', import.meta.url));
+const needsEngine = built ? {} : { skip: 'the engine is not built: make wasm' };
 
 /** A stand-in for markdown-it: its fence rule and escapeHtml. */
 function fakeMarkdownIt() {
@@ -29,7 +38,7 @@ const fence = (/** @type {string} */ info, /** @type {string} */ content, line =
 
 test('markdown-it: a lease-timeline fence becomes the element, its text in a pre; another fence is left to the rule before', () => {
   const md = fakeMarkdownIt();
-  leaselab(md, { vue: true });
+  leaselab(md, { vue: true, prerender: false });
   const out = md.renderer.rules.fence(
     fence('lease-timeline', '#! step=2 show="lanes table" autoplay\nlease 1s\njob a <b>\n'),
     0,
@@ -48,7 +57,7 @@ test('markdown-it: a lease-timeline fence becomes the element, its text in a pre
 
 test('markdown-it: a fence that cannot be read throws, naming the page and line', () => {
   const md = fakeMarkdownIt();
-  leaselab(md);
+  leaselab(md, { prerender: false });
   assert.throws(
     () =>
       md.renderer.rules.fence(
@@ -58,7 +67,7 @@ test('markdown-it: a fence that cannot be read throws, naming the page and line'
         { relativePath: 'guide/a.md' },
         {},
       ),
-    /^Error: guide\/a\.md:10: a lease-timeline fence cannot be read: the directive's keys #, Kleppmann's, lease, 1s/,
+    /^Error: guide\/a\.md:11: a lease-timeline fence cannot be read: the directive's keys #, Kleppmann's, lease, 1s/,
   );
 });
 
@@ -77,7 +86,7 @@ test('remark: a fence becomes an MDX element whose pre holds the text exactly; r
     ],
   });
   const t = tree();
-  remarkLeaselab()(t, { path: 'docs/a.md' });
+  remarkLeaselab({ prerender: false })(t, { path: 'docs/a.md' });
   const explicit = { _mdxExplicitJsx: true };
   assert.deepEqual(t.children[1], {
     type: 'mdxJsxFlowElement',
@@ -99,7 +108,7 @@ test('remark: a fence becomes an MDX element whose pre holds the text exactly; r
   });
   assert.equal(t.children[2].type, 'code');
   const h = tree();
-  remarkLeaselab({ mdx: false })(h);
+  remarkLeaselab({ mdx: false, prerender: false })(h);
   assert.deepEqual(h.children[1], {
     type: 'html',
     value: '<lease-timeline step="3" autoplay><pre>lease 1s\n  job a\n</pre></lease-timeline>',
@@ -109,7 +118,85 @@ test('remark: a fence becomes an MDX element whose pre holds the text exactly; r
     children: [{ type: 'code', lang: 'lease-timeline', value: '# only a comment', position: { start: { line: 7 } } }],
   };
   assert.throws(
-    () => remarkLeaselab()(bad, { path: 'docs/b.md' }),
+    () => remarkLeaselab({ prerender: false })(bad, { path: 'docs/b.md' }),
     /^Error: docs\/b\.md:8: a lease-timeline fence cannot be read: the fence holds no step/,
   );
 });
+
+/**
+ * The embedded data of the element html holds.
+ * @param {string} html
+ */
+async function embeddedIn(html) {
+  const m = html.match(/ data-prerendered="([A-Za-z0-9+/=]+)"/);
+  assert.ok(m, `no data-prerendered in ${html.slice(0, 200)}`);
+  return decodeEmbedded(m[1]);
+}
+
+const timeline = 'lease 1000ms\njob a\n0ms A claim a -> ok token=1 lease_until=1000\n1000ms B claim a -> ok token=2\n';
+
+test(
+  'markdown-it: each element carries its trace in every language, under the key the player asks by',
+  needsEngine,
+  async () => {
+    const md = fakeMarkdownIt();
+    leaselab(md, { vue: true });
+    const out = md.renderer.rules.fence(fence('lease-timeline', `#! name=a.tl step=1\n${timeline}`), 0, {}, {}, {});
+    assert.match(out, /^<lease-timeline name="a\.tl" step="1" data-prerendered="[^"]+" v-pre><pre>lease 1000ms\n/);
+    const data = await embeddedIn(out);
+    assert.equal(Object.keys(data?.traces || {}).length, 2);
+    for (const lang of ['en', 'ko']) {
+      const raw = await embeddedAnswer(data, { text: timeline, name: 'a.tl', lang, mutant: '' });
+      assert.equal(JSON.parse(raw || '{}').steps?.length, 2, lang);
+    }
+    // Another name, text or mutant is another run: not answered.
+    assert.equal(await embeddedAnswer(data, { text: timeline, name: 'b.tl', lang: 'en', mutant: '' }), null);
+    assert.equal(await embeddedAnswer(data, { text: `${timeline}\n`, name: 'a.tl', lang: 'en', mutant: '' }), null);
+    assert.deepEqual(data?.mutants, {});
+  },
+);
+
+test("remark: a worksheet in Korean carries its answer in Korean and its mutants' rules", needsEngine, async () => {
+  const tree = {
+    type: 'root',
+    children: [
+      {
+        type: 'code',
+        lang: 'lease-timeline',
+        value: `#! mutant=claim-boundary lang=ko\n${timeline}`,
+        position: { start: { line: 3 } },
+      },
+    ],
+  };
+  remarkLeaselab({ mdx: false })(tree, { path: 'docs/w.md' });
+  const data = await embeddedIn(tree.children[0].value);
+  const key = await traceKey({ text: timeline, name: 'timeline.tl', lang: 'ko', mutant: 'claim-boundary' });
+  assert.deepEqual(Object.keys(data?.traces || {}), [key]);
+  const w = JSON.parse(data?.traces[key || ''] || '{}');
+  assert.ok(w.correct && w.mutant, "a worksheet holds both engines' traces");
+  assert.deepEqual(Object.keys(data?.mutants || {}), ['ko']);
+  assert.ok(data?.mutants.ko.some((m) => m.name === 'claim-boundary' && /[가-힣]/.test(m.breaks)));
+});
+
+test(
+  "a timeline the engine refuses fails the build, naming the page's line and column of the mistake",
+  needsEngine,
+  () => {
+    const md = fakeMarkdownIt();
+    leaselab(md);
+    // The fence opens on the page's line 5 (map 4); its text's line 4 is the bad step.
+    const bad = '#! step=1\n\nlease 1000ms\njob a\n0ms A claim a -> ok\nsoon A complete a -> ok\n';
+    assert.throws(
+      () => md.renderer.rules.fence(fence('lease-timeline', bad), 0, {}, { relativePath: 'lessons/b.md' }, {}),
+      /^Error: lessons\/b\.md:11:1: a lease-timeline fence does not run: .*soon/,
+    );
+    const tree = {
+      type: 'root',
+      children: [{ type: 'code', lang: 'lease-timeline', value: bad, position: { start: { line: 5 } } }],
+    };
+    assert.throws(
+      () => remarkLeaselab()(tree, { path: 'docs/b.md' }),
+      /^Error: docs\/b\.md:11:1: a lease-timeline fence does not run/,
+    );
+  },
+);

@@ -3,10 +3,20 @@
 package sites_test
 
 import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/leaselab/leaselab/engine/coursesite"
 )
 
 // installPackage installs the npm package make dist wrote beside the
@@ -35,12 +45,95 @@ func installPackage(t *testing.T) string {
 	return proj
 }
 
+// embeddedAttr is the trace a build-time plugin embeds in an element.
+var embeddedAttr = regexp.MustCompile(`data-prerendered="([A-Za-z0-9+/=]+)"`)
+
+// embeddedTraces reads every trace the plugins embedded in the site's
+// pages (data-prerendered: JSON, gzipped, in base64), by key, and counts
+// the elements that carry one.
+func embeddedTraces(t *testing.T, site string) (map[string][]byte, int) {
+	t.Helper()
+	traces := map[string][]byte{}
+	elements := 0
+	must(t, filepath.WalkDir(site, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") || strings.Contains(p, coursesite.BundleDir()) {
+			return err
+		}
+		page, err := os.ReadFile(p)
+		must(t, err)
+		for _, m := range embeddedAttr.FindAllSubmatch(page, -1) {
+			elements++
+			gz, err := base64.StdEncoding.DecodeString(string(m[1]))
+			must(t, err)
+			r, err := gzip.NewReader(bytes.NewReader(gz))
+			must(t, err)
+			raw, err := io.ReadAll(r)
+			must(t, err)
+			var v struct {
+				Format int               `json:"format"`
+				Traces map[string]string `json:"traces"`
+			}
+			must(t, json.Unmarshal(raw, &v))
+			if v.Format != 1 || len(v.Traces) == 0 {
+				t.Fatalf("%s: an element embeds format %d with %d traces", p, v.Format, len(v.Traces))
+			}
+			for k, tr := range v.Traces {
+				traces[k] = []byte(tr)
+			}
+		}
+		return nil
+	}))
+	return traces, elements
+}
+
+// playEmbedded walks a site a build-time plugin built, with no prerender
+// step, served by serveCounting, from its first page and from a deeper
+// one: every player draws the trace its element carries, and the server
+// sends no WebAssembly. Then leaselab prerender (whose report says
+// prerendered) writes, under each key, the same bytes as the plugin
+// embedded under it.
+func playEmbedded(t *testing.T, site, url string, walk []spaStep, other spaStep, prerendered string) {
+	t.Helper()
+	ctx := walkSPA(t, url, elementSPA, spaStep{"", "/", 2}, walk)
+	if src := eval[[]string](t, ctx, elementSPA+`.map((e) => e.dataset.source)`); len(src) == 0 || slices.ContainsFunc(src, func(s string) bool { return s != "prerendered" }) {
+		t.Errorf("the players' sources are %q, want prerendered for all", src)
+	}
+	walkSPA(t, url, elementSPA, other, []spaStep{{"the course", "/", 2}})
+	if n := wasmServed(t, url); n != 0 {
+		t.Errorf("the server sent %d WebAssembly files to the site the plugin built, want none", n)
+	}
+	embedded, elements := embeddedTraces(t, site)
+	out, err := command(root, leaselab, "prerender", site)
+	if err != nil || !strings.Contains(out, prerendered) {
+		t.Fatalf("leaselab prerender: %v\n%s", err, out)
+	}
+	dir := filepath.Join(site, coursesite.BundleDir(), coursesite.PrerenderedDir)
+	b, err := os.ReadFile(filepath.Join(dir, "index.json"))
+	must(t, err)
+	var idx coursesite.Index
+	must(t, json.Unmarshal(b, &idx))
+	if len(idx.Traces) == 0 {
+		t.Fatal("leaselab prerender wrote no trace")
+	}
+	for k, file := range idx.Traces {
+		want, err := os.ReadFile(filepath.Join(dir, file))
+		must(t, err)
+		got, ok := embedded[k]
+		if !ok {
+			t.Errorf("leaselab prerender's trace %s is in no element's embedded traces (%d elements, %d traces)", k, elements, len(embedded))
+		} else if !bytes.Equal(got, want) {
+			t.Errorf("the trace embedded under %s differs from leaselab prerender's (%d bytes, want %d)", k, len(got), len(want))
+		}
+	}
+}
+
 // The npm package make dist writes installs with npm install from its
 // tarball, its exports resolve under Node (the element's types too), and
 // its markdown-it plugin builds the VitePress course: each fence is the
 // element in the built HTML (nothing is changed in the page before Vue
-// hydrates it), which plays on a fresh load and after client-side
-// navigation with nothing on the console, and is prerendered.
+// hydrates it), carrying its trace, which plays on a fresh load and after
+// client-side navigation with nothing on the console and no WebAssembly
+// sent, with no prerender step; the traces are leaselab prerender's.
 func TestPackage_InstallsAndItsMarkdownItPluginBuildsVitePress(t *testing.T) {
 	proj := installPackage(t)
 	dir := npmSite(t, "vitepress", map[string]string{"leaselab": filepath.Join(proj, "node_modules", "leaselab")}, "public", ".vitepress/config.js",
@@ -50,18 +143,19 @@ func TestPackage_InstallsAndItsMarkdownItPluginBuildsVitePress(t *testing.T) {
 	site := filepath.Join(dir, ".vitepress", "dist")
 	page, err := os.ReadFile(filepath.Join(site, "index.html"))
 	must(t, err)
-	if !strings.Contains(string(page), `<lease-timeline step="3" show="lanes explain table" id="courier"><pre>`) || strings.Contains(string(page), "language-lease-timeline") {
-		t.Fatalf("the built page does not hold the plugin's elements in place of its fences")
+	if !regexp.MustCompile(`<lease-timeline step="3" show="lanes explain table" id="courier" data-prerendered="[^"]+"><pre>`).Match(page) || strings.Contains(string(page), "language-lease-timeline") {
+		t.Fatalf("the built page does not hold the plugin's elements, with their traces, in place of its fences")
 	}
 	url := serveCounting(t, site)
-	playSPA(t, site, url, elementSPA, vitepressWalk, spaStep{"", "/lessons/worksheet.html", 1}, "prerendered 4 timelines (1 worksheets) from 3 pages")
+	playEmbedded(t, site, url, vitepressWalk, spaStep{"", "/lessons/worksheet.html", 1}, "prerendered 4 timelines (1 worksheets) from 3 pages")
 }
 
 // The package's remark plugin builds the Docusaurus course with the
 // guide's recipe: each fence is the element in the built HTML (React
 // renders it; nothing is changed before hydration), whose text keeps its
-// lines, and it plays on a fresh load and after client-side navigation
-// with nothing on the console, and is prerendered.
+// lines, carrying its trace; it plays on a fresh load and after
+// client-side navigation with nothing on the console and no WebAssembly
+// sent, with no prerender step; the traces are leaselab prerender's.
 func TestPackage_ItsRemarkPluginBuildsDocusaurus(t *testing.T) {
 	proj := installPackage(t)
 	config := withConfig(t, "docusaurus.config.js (plugin)", docusaurusConfig)
@@ -71,10 +165,10 @@ func TestPackage_ItsRemarkPluginBuildsDocusaurus(t *testing.T) {
 	site := filepath.Join(dir, "build")
 	page, err := os.ReadFile(filepath.Join(site, "index.html"))
 	must(t, err)
-	if !strings.Contains(string(page), "<lease-timeline step=\"3\" show=\"lanes explain table\" id=\"courier\"><pre># Late courier: the stale stamp is refused\nlease 1000ms\n") {
+	if !regexp.MustCompile(`<lease-timeline step="3" show="lanes explain table" id="courier" data-prerendered="[^"]+"><pre># Late courier: the stale stamp is refused\nlease 1000ms\n`).Match(page) {
 		i := strings.Index(string(page), "<lease-timeline")
 		t.Fatalf("the built page does not hold the plugin's element, its text line by line: %q", string(page)[max(i, 0):min(max(i, 0)+400, len(page))])
 	}
 	url := serveCounting(t, site)
-	playSPA(t, site, url, elementSPA, docusaurusWalk, spaStep{"", "/lessons/worksheet/", 1}, "prerendered 5 timelines (2 worksheets) from 4 pages")
+	playEmbedded(t, site, url, docusaurusWalk, spaStep{"", "/lessons/worksheet/", 1}, "prerendered 5 timelines (2 worksheets) from 4 pages")
 }
