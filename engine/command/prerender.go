@@ -23,17 +23,19 @@ import (
 // page_bytes is skipped with one; the rest of the site is prerendered. It
 // returns ExitBadInput for a site that cannot be read, holds no bundle of
 // this version, has a bundle it refuses to write into, a refused page, or
-// a timeline that does not parse or a fence it cannot read (a directive
-// with a key that is no option, a text with no step: an error naming the
-// page and line; the others are written); ExitFail when a
-// timeline's expectations fail on the correct engine (its trace is written
-// all the same); ExitPass otherwise.
+// a timeline that does not parse (the others are written); ExitFail for a
+// fence it cannot read (a directive with a key that is no option, a text
+// with no step: an error naming the page and line, nothing written for
+// it) and when a timeline's expectations fail on the correct engine (its
+// trace is written all the same); ExitPass otherwise.
 func Prerender(args []string, o IO) int {
 	c := newCommand("prerender", o, "leaselab prerender SITE_DIR\n\n"+
 		"Runs every timeline of a built course site (its <lease-timeline> elements and ```lease-timeline\n"+
 		"fences) and writes the traces into the site's leaselab-"+coursesite.Version()+" bundle (prerendered/), so\n"+
 		"its pages draw them at once, without the engine. Worksheets need a build with the mutants:\n"+
-		"go run -tags mutants . prerender SITE_DIR")
+		"go run -tags mutants . prerender SITE_DIR\n\n"+
+		"A fence it cannot read (a directive with keys that are no option, a text with no step) is\n"+
+		"named with its page and line, and nothing is written for it: exit status 1.")
 	if code, done := c.parse(args); done {
 		return code
 	}
@@ -58,13 +60,18 @@ func Prerender(args []string, o IO) int {
 		fmt.Fprintf(o.Stdout, "BAD INPUT: %d pages refused or not parsed (see above); the others are prerendered\n", rep.PagesRefused)
 	}
 	if rep.Bad > 0 {
-		fmt.Fprintf(o.Stdout, "BAD INPUT: %d timelines do not parse or cannot be read (see above); the page shows their errors\n", rep.Bad)
+		fmt.Fprintf(o.Stdout, "BAD INPUT: %d timelines do not parse (see above); the page shows their errors\n", rep.Bad)
+	}
+	if rep.Unreadable > 0 {
+		fmt.Fprintf(o.Stdout, "FAIL: %d fences cannot be read (see above): nothing written for them; the page shows why\n", rep.Unreadable)
+	}
+	if rep.Failed > 0 {
+		fmt.Fprintf(o.Stdout, "FAIL: %d timelines failed an expectation on the correct engine (see above)\n", rep.Failed)
 	}
 	switch {
 	case rep.PagesRefused > 0 || rep.Bad > 0:
 		return ExitBadInput
-	case rep.Failed > 0:
-		fmt.Fprintf(o.Stdout, "FAIL: %d timelines failed an expectation on the correct engine (see above)\n", rep.Failed)
+	case rep.Unreadable > 0 || rep.Failed > 0:
 		return ExitFail
 	}
 	return ExitPass

@@ -156,16 +156,18 @@ func TestPrerender_BadInputIsTwo(t *testing.T) {
 
 // A fence prerender cannot read — a directive whose keys are no option
 // (the text a highlighter made one line), a text of comments only — is an
-// error naming the page and its line, bad input, and no trace of no step
-// is written for it; the readable fence beside it is prerendered.
-func TestPrerender_RefusesAnUnreadableFenceNamingPageAndLine(t *testing.T) {
+// error naming the page and its line, a failure (exit 1), and no trace of
+// no step is written for it; the readable fence beside it is prerendered.
+// A timeline that does not parse beside it makes the run bad input (exit 2).
+func TestPrerender_FailsOnAnUnreadableFenceNamingPageAndLine(t *testing.T) {
 	swallowed := "#! step=2 # Late courier lease 1000ms job order-7"
 	dir := site(t, map[string]string{
 		"lesson/a.html": fencePage("en", passing, swallowed),
 		"b.html":        fencePage("en", "# only a title\n"),
 	})
 	code, out, errOut := runCmd(command.Prerender, "", dir)
-	if code != command.ExitBadInput || !strings.Contains(out, "prerendered 1 timelines") || !strings.Contains(out, "BAD INPUT: 2 timelines") {
+	if code != command.ExitFail || !strings.Contains(out, "prerendered 1 timelines") || !strings.Contains(out, "FAIL: 2 fences cannot be read") ||
+		strings.Contains(out, "BAD INPUT") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	// The first fence's pre starts on line 1 and takes a line for each of its newlines.
@@ -180,6 +182,12 @@ func TestPrerender_RefusesAnUnreadableFenceNamingPageAndLine(t *testing.T) {
 	}
 	if idx := readIndex(t, dir); len(idx.Traces) != 1 {
 		t.Errorf("the index holds %d traces, want the readable fence's alone", len(idx.Traces))
+	}
+
+	both := site(t, map[string]string{"a.html": fencePage("en", passing, swallowed, bad)})
+	code, out, errOut = runCmd(command.Prerender, "", both)
+	if code != command.ExitBadInput || !strings.Contains(out, "FAIL: 1 fences cannot be read") || !strings.Contains(out, "BAD INPUT: 1 timelines do not parse") {
+		t.Errorf("an unreadable fence and a timeline that does not parse: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
 

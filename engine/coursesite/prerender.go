@@ -84,8 +84,12 @@ type Report struct {
 	Timelines  int      // distinct runs prerendered (a worksheet counts once)
 	Worksheets int      // of which worksheets
 	Skipped    int      // worksheets skipped: this build has no mutants
-	Bad        int      // runs whose text is bad input, fences that cannot be read (nothing written for them)
-	Failed     int      // runs whose correct engine's expectations failed (written all the same)
+	Bad        int      // runs whose text is bad input (nothing written for them)
+	// Unreadable counts the fences that cannot be read as a timeline (a
+	// directive with keys that are no option, a text with no step):
+	// nothing is written for them, never a trace of no step.
+	Unreadable int
+	Failed     int // runs whose correct engine's expectations failed (written all the same)
 	// PagesSkipped counts the pages over limits.PageBytes: not read, left
 	// to the engine in the browser.
 	PagesSkipped int
@@ -233,7 +237,7 @@ func collect(root *os.Root, pages []string, log io.Writer, rep *Report) []job {
 		for i, f := range found {
 			where := fmt.Sprintf("%s: timeline %d (%s)", page, i+1, f.Run.Name)
 			if f.Unreadable != "" {
-				rep.Bad++
+				rep.Unreadable++
 				fmt.Fprintf(log, "%s: line %d: cannot be read: %s: nothing written for it\n", where, f.Line, f.Unreadable)
 				continue
 			}
