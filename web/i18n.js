@@ -239,6 +239,14 @@ export const en = {
   running: 'Running…',
   /** @param {string} msg */
   unavailable: (msg) => `The engine is unavailable (${msg}); the timeline is shown as text.`,
+  /** What a site's Content-Security-Policy must allow, by what it blocked (cspAdvice). */
+  csp: {
+    wasm: "The site's Content-Security-Policy blocks compiling WebAssembly: add 'wasm-unsafe-eval' to its script-src.",
+    worker:
+      "The site's Content-Security-Policy blocks the engine's worker: allow the bundle's origin in its worker-src (or script-src).",
+    other:
+      "The site's Content-Security-Policy blocks the engine: allow the bundle's origin in script-src, worker-src and connect-src, and 'wasm-unsafe-eval' in script-src.",
+  },
   openSimulator: 'Open in the simulator',
   noJsBadge: 'timeline',
   noJsWorksheet: 'worksheet: the correct engine against ',
@@ -522,6 +530,13 @@ export const ko = {
   loading: '엔진을 불러오는 중…',
   running: '실행 중…',
   unavailable: (msg) => `엔진을 쓸 수 없습니다(${msg}). 타임라인을 글로 보여 줍니다.`,
+  csp: {
+    wasm: "사이트의 Content-Security-Policy가 WebAssembly 컴파일을 막습니다: script-src에 'wasm-unsafe-eval'을 추가하세요.",
+    worker:
+      '사이트의 Content-Security-Policy가 엔진의 워커를 막습니다: worker-src(또는 script-src)에서 번들의 출처를 허용하세요.',
+    other:
+      "사이트의 Content-Security-Policy가 엔진을 막습니다: script-src, worker-src, connect-src에서 번들의 출처를 허용하고, script-src에 'wasm-unsafe-eval'을 추가하세요.",
+  },
   openSimulator: '시뮬레이터에서 열기',
   noJsBadge: '타임라인',
   noJsWorksheet: '연습 문제: 올바른 엔진과 ',
@@ -639,6 +654,20 @@ export const LANGS = Object.keys(catalogues);
  */
 export function strings(lang) {
   return catalogues[/** @type {keyof typeof catalogues} */ (lang)] || en;
+}
+
+/**
+ * What a site's Content-Security-Policy must allow for the engine, when
+ * message is the browser's refusal under that policy, in t's language;
+ * else "".
+ * @param {string} message
+ * @param {Strings} [t] the catalogue (default English)
+ */
+export function cspAdvice(message, t = en) {
+  if (!/Content Security Policy|unsafe-eval/i.test(message)) return '';
+  if (/WebAssembly|unsafe-eval/i.test(message)) return t.csp.wasm;
+  if (/Worker/i.test(message)) return t.csp.worker;
+  return t.csp.other;
 }
 
 /**

@@ -70,7 +70,7 @@
 
 import { ErrorView, fitRows } from './editor.js';
 import { dedent } from './fences.js';
-import { langOf, strings, textLang } from './i18n.js';
+import { cspAdvice, langOf, strings, textLang } from './i18n.js';
 import { loadEngine, Player } from './player.js';
 import { courseEngine } from './prerendered.js';
 import { h } from './render.js';
@@ -178,22 +178,6 @@ export function siteScheme(doc) {
 
 /** The attributes whose change may change siteScheme. */
 const SCHEME_ATTRIBUTES = ['class', 'style', 'data-theme', 'data-md-color-scheme', 'data-leaselab-theme'];
-
-/**
- * What a site's Content-Security-Policy must allow for the engine, when
- * message is the policy's refusal; else "".
- * @param {string} message
- */
-export function cspAdvice(message) {
-  if (!/Content Security Policy|unsafe-eval/i.test(message)) return '';
-  if (/WebAssembly|unsafe-eval/i.test(message)) {
-    return "The site's Content-Security-Policy blocks compiling WebAssembly: add 'wasm-unsafe-eval' to its script-src.";
-  }
-  if (/Worker/i.test(message)) {
-    return "The site's Content-Security-Policy blocks the engine's worker: allow the bundle's origin in its worker-src (or script-src).";
-  }
-  return "The site's Content-Security-Policy blocks the engine: allow the bundle's origin in script-src, worker-src and connect-src, and 'wasm-unsafe-eval' in script-src.";
-}
 
 /**
  * The first comment line: the timeline's title, as the engine reads it.
@@ -604,7 +588,7 @@ export class LeaseTimeline extends HTMLElement {
   #failed(err, first) {
     const ui = /** @type {ReturnType<typeof buildChrome>} */ (this.#ui);
     if (err?.unavailable) {
-      const csp = cspAdvice(String(err.message));
+      const csp = cspAdvice(String(err.message), this.#t);
       ui.status.textContent = this.#t.unavailable(err.message) + (csp ? ` ${csp}` : '');
       if (csp) this.dataset.blocked = 'csp';
     } else this.#showError(err);

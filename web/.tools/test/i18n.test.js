@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { catalogues, en, LANGS, langTag, parts, strings } from '../../i18n.js';
+import { catalogues, cspAdvice, en, LANGS, langTag, parts, strings } from '../../i18n.js';
 
 const web = (file) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
 
@@ -104,4 +104,26 @@ test("the words shown without JavaScript are the catalogue's", () => {
   assert.ok(css.includes(`:lang(ko)::before { content: "${catalogues.ko.noJsBadge}"; }`));
   assert.ok(css.includes(`[mutant]::before { content: "${en.noJsWorksheet}" attr(mutant); }`));
   assert.ok(css.includes(`[mutant]:lang(ko)::before { content: "${catalogues.ko.noJsWorksheet}" attr(mutant); }`));
+});
+
+test("a Content-Security-Policy refusal is told, with what to allow, in the player's language", () => {
+  // The refusals as Chromium words them.
+  const wasm =
+    "WebAssembly.compileStreaming(): Refused to compile or instantiate WebAssembly module because 'unsafe-eval' is not an allowed source of script in the following Content Security Policy directive: \"script-src 'self'\"";
+  const worker =
+    "Failed to construct 'Worker': Access to the script at 'http://a/engine-worker.js' is denied by the document's Content Security Policy.";
+  const other =
+    "Refused to connect to 'http://a/x.wasm' because it violates the following Content Security Policy directive";
+  const ko = strings('ko');
+  for (const [message, key] of [
+    [wasm, 'wasm'],
+    [worker, 'worker'],
+    [other, 'other'],
+  ]) {
+    assert.equal(cspAdvice(message), en.csp[key], key);
+    assert.equal(cspAdvice(message, ko), ko.csp[key], key);
+    assert.match(cspAdvice(message, ko), /[가-힣]/, key);
+  }
+  assert.match(cspAdvice(wasm, ko), /script-src에 'wasm-unsafe-eval'을 추가하세요/);
+  assert.equal(cspAdvice('HTTP 404 for leaselab.wasm', ko), '', "another failure is no policy's");
 });

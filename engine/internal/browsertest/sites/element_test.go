@@ -240,7 +240,7 @@ func TestElement_FollowsTheSitesDarkMode(t *testing.T) {
 
 // The guide's Content-Security-Policy, sent as a header with every file:
 // the engine runs (an edit needs it). Without 'wasm-unsafe-eval' the
-// player says what the policy blocks and what to add.
+// player says what the policy blocks and what to add, in its language.
 func TestElement_RunsUnderTheGuidesContentSecurityPolicy(t *testing.T) {
 	policy := strings.TrimSpace(snippet(t, "Content-Security-Policy"))
 	if !strings.Contains(policy, "'wasm-unsafe-eval'") {
@@ -248,6 +248,7 @@ func TestElement_RunsUnderTheGuidesContentSecurityPolicy(t *testing.T) {
 	}
 	body := `<lease-timeline id="p">` + courier + `</lease-timeline>`
 	run := func(policy string) context.Context {
+		t.Helper()
 		url := elementPage(t, body, "Content-Security-Policy", policy)
 		ctx := tab(t)
 		must(t, chromedp.Do(ctx, chromedp.Navigate(url)))
@@ -262,6 +263,13 @@ func TestElement_RunsUnderTheGuidesContentSecurityPolicy(t *testing.T) {
 	status := eval[string](t, ctx, `document.getElementById('p').dataset.blocked + ': ' + document.getElementById('p').shadowRoot.querySelector('.lt-status').textContent`)
 	if !strings.HasPrefix(status, "csp: ") || !strings.Contains(status, "add 'wasm-unsafe-eval' to its script-src") {
 		t.Errorf("under %q the player says %q, want what the policy blocks and what to add", stricter, status)
+	}
+	body = `<lease-timeline id="p" lang="ko">` + courier + `</lease-timeline>`
+	ctx = run(stricter)
+	waitFor(t, ctx, `document.getElementById('p').dataset.state === 'error'`, time.Minute)
+	status = eval[string](t, ctx, `document.getElementById('p').dataset.blocked + ': ' + document.getElementById('p').shadowRoot.querySelector('.lt-status').textContent`)
+	if !strings.HasPrefix(status, "csp: ") || !strings.Contains(status, "script-src에 'wasm-unsafe-eval'을 추가하세요") {
+		t.Errorf("under %q the Korean player says %q, want what the policy blocks and what to add, in Korean", stricter, status)
 	}
 	// Prerendered, the player draws under the stricter policy too.
 	dir, url := elementSite(t, body, "Content-Security-Policy", stricter)
