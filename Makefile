@@ -233,7 +233,7 @@ e2e: wasm $(WEB_TOOLS)/node_modules/.bin/biome
 	bash .ci/need-chromium
 	$(GO) test -count=1 -tags e2e,mutants ./engine/internal/browsertest/e2e/
 
-## dist: the course bundle, DIST/leaselab-VERSION/ (make dist DIST=dir): copy it into a site (web/guide.html)
+## dist: the course bundle, DIST/leaselab-VERSION/ (make dist DIST=dir): copy it into a site (web/guide.html); prints the engine's weight against its goals
 ## The bundle a course author copies into a site (engine/internal/build/dist):
 ## leaselab.js and leaselab.css, the player, the engine, embed.html, the
 ## guide, an example page, NOTICE.txt and manifest.json (version, files,
