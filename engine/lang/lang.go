@@ -71,6 +71,8 @@ func (w Word) In(l string) string {
 type catalog struct {
 	formats, words map[string]string
 	finish         func(string) string
+	// pending are the tables Add was given and no lookup has built yet.
+	pending []func() (formats, words map[string]string)
 }
 
 // Finish sets the last pass each phrase of language l (and each phrase in
@@ -108,20 +110,42 @@ var (
 	catalogs = map[string]*catalog{}
 )
 
-// Add adds to language l's catalog formats (English format -> l's) and
-// words (English word -> l's). It returns true, so that a package can
-// add its catalog in a variable's initializer.
-func Add(l string, formats, words map[string]string) bool {
+// Add adds to language l's catalog the tables that table returns:
+// formats (English format -> l's) and words (English word -> l's). table
+// runs at the first lookup in l, not in Add: a program that never speaks
+// l never builds its tables. It returns true, so that a package can add
+// its catalog in a variable's initializer.
+func Add(l string, table func() (formats, words map[string]string)) bool {
 	mu.Lock()
 	defer mu.Unlock()
 	c := add(l)
-	for k, v := range formats {
-		c.formats[k] = v
-	}
-	for k, v := range words {
-		c.words[k] = v
-	}
+	c.pending = append(c.pending, table)
 	return true
+}
+
+// built is language l's catalog, nil when l has none, with every table
+// Add was given built into it.
+func built(l string) *catalog {
+	mu.RLock()
+	c := catalogs[l]
+	ready := c == nil || len(c.pending) == 0
+	mu.RUnlock()
+	if ready {
+		return c
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, table := range c.pending {
+		formats, words := table()
+		for k, v := range formats {
+			c.formats[k] = v
+		}
+		for k, v := range words {
+			c.words[k] = v
+		}
+	}
+	c.pending = nil
+	return c
 }
 
 // Has reports whether language l's catalog gives the format (or, with
@@ -132,12 +156,12 @@ func Has(l, key string, word bool) bool {
 }
 
 func lookup(l, key string, word bool) (string, bool) {
-	mu.RLock()
-	defer mu.RUnlock()
-	c := catalogs[l]
+	c := built(l)
 	if c == nil {
 		return "", false
 	}
+	mu.RLock()
+	defer mu.RUnlock()
 	m := c.formats
 	if word {
 		m = c.words

@@ -7,10 +7,12 @@ import (
 	"github.com/leaselab/leaselab/engine/lang"
 )
 
-var _ = lang.Add("xx", map[string]string{
-	"job %s is declared twice%s": "%[2]s: twice, job %[1]s",
-	" (did you mean %s?)":        " (maybe %s)",
-}, map[string]string{"worker": "WORKER"})
+var _ = lang.Add("xx", func() (formats, words map[string]string) {
+	return map[string]string{
+		"job %s is declared twice%s": "%[2]s: twice, job %[1]s",
+		" (did you mean %s?)":        " (maybe %s)",
+	}, map[string]string{"worker": "WORKER"}
+})
 
 // A phrase reads in the language asked for, its Phrase and Word arguments
 // too; a language or a format without a catalog entry reads in English.
@@ -45,5 +47,34 @@ func TestFinish_RunsOnThePhrase(t *testing.T) {
 	}
 	if got := lang.P("job %s", "k").In("xx"); got != "job k" {
 		t.Fatalf("another language took it: %q", got)
+	}
+}
+
+// Add's tables are built at the language's first lookup, once, and every
+// table added to a language is in its catalog, the later one winning a key
+// both give.
+func TestAdd_BuildsTheTablesAtTheFirstLookupOnce(t *testing.T) {
+	var built []string
+	table := func(name string, formats map[string]string) func() (map[string]string, map[string]string) {
+		return func() (map[string]string, map[string]string) {
+			built = append(built, name)
+			return formats, nil
+		}
+	}
+	lang.Add("ww", table("first", map[string]string{"a %s": "A %s", "b %s": "B1 %s"}))
+	lang.Add("ww", table("second", map[string]string{"b %s": "B2 %s"}))
+	if len(built) != 0 {
+		t.Fatalf("Add built %v before any lookup", built)
+	}
+	if got := lang.P("a %s", "x").In("en"); got != "a x" || len(built) != 0 {
+		t.Fatalf("a lookup in another language: %q, built %v", got, built)
+	}
+	for _, c := range []struct{ format, want string }{{"a %s", "A x"}, {"b %s", "B2 x"}, {"c %s", "c x"}} {
+		if got := lang.P(c.format, "x").In("ww"); got != c.want {
+			t.Errorf("In(ww) of %q = %q, want %q", c.format, got, c.want)
+		}
+	}
+	if strings.Join(built, ",") != "first,second" {
+		t.Errorf("tables built %v, want each once, in order", built)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -82,15 +83,16 @@ func GoTestIn(tl *Timeline, pkg, funcName string) (string, error) {
 }
 
 // goSections are the parts of the file GoTest writes (gotest.txt): the
-// file around the steps, and one section per helper. It is plain text
-// with {{NAME}} marks, not a text/template: the page's WebAssembly links
-// this package, and text/template's reflection would keep every method of
-// every type in it.
+// file around the steps, and one section per helper, split at GoTest's
+// first call, not as the package starts (a run never needs them). It is
+// plain text with {{NAME}} marks, not a text/template: the page's
+// WebAssembly links this package, and text/template's reflection would
+// keep every method of every type in it.
 //
 //go:embed gotest.txt
 var goSectionsText string
 
-var goSections = func() map[string]string {
+var goSections = sync.OnceValue(func() map[string]string {
 	out := map[string]string{}
 	parts := strings.Split("\n"+goSectionsText, "\n-- ")
 	for _, part := range parts[1:] {
@@ -98,7 +100,7 @@ var goSections = func() map[string]string {
 		out[name] = strings.TrimSuffix(body, "\n")
 	}
 	return out
-}()
+})
 
 // goHelpers are the helper sections, in the order the file declares them.
 var goHelpers = []string{"held", "hold", "forget", "lease", "row", "wantInt", "wantString", "wantBool",
@@ -107,7 +109,7 @@ var goHelpers = []string{"held", "hold", "forget", "lease", "row", "wantInt", "w
 // section is the helper section name as tl declares it: the receiver of a
 // `receiver not-idempotent` line applies every delivery.
 func (f *goFile) section(name string) string {
-	s := goSections[name]
+	s := goSections()[name]
 	if name == "receiver" && f.TL.ReceiverNotIdempotent {
 		s = strings.NewReplacer(
 			"// The receiver applies a business id's quantity once.",
@@ -150,7 +152,7 @@ func (f *goFile) render() string {
 		"{{helpers}}", helpers.String(),
 		"{{setup}}", f.setup(),
 		"{{steps}}", steps.String(),
-	).Replace(goSections["file"]) + "\n"
+	).Replace(goSections()["file"]) + "\n"
 }
 
 // setup is the lease and clock notes and the enqueue of the declared jobs.

@@ -87,6 +87,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leaselab/leaselab/engine/internal/bench/weight"
 	"github.com/leaselab/leaselab/engine/internal/browsertest/headless"
 	"github.com/leaselab/leaselab/engine/webserve"
 )
@@ -247,6 +248,14 @@ func (s *session) steps(r *results, o options, notes *[]string) []step {
 		{"the engine's files, brotli", func() (err error) {
 			r.EngineBrotli, err = precompressedSize(o.web, engineFiles)
 			return err
+		}},
+		{"the engine's modules, raw and brotli", func() error {
+			w, err := weight.Of(o.web)
+			if err != nil {
+				return err
+			}
+			r.ModulesRaw, r.ModulesBrotli = float64(w.Raw), float64(w.Brotli)
+			return nil
 		}},
 		{"a course page, five prerendered timelines, cold",
 			noted(func() ([]string, error) { return s.coursePage(coursePrerendered+coursePage, &r.Course, true) })},

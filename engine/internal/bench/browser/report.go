@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/leaselab/leaselab/engine/internal/bench/weight"
 )
 
 // unmeasured marks a figure the run did not get; a goal that depends on it
@@ -128,6 +130,9 @@ type results struct {
 
 	// EngineBrotli is the bytes of engineFiles, precompressed with brotli.
 	EngineBrotli float64
+	// ModulesRaw and ModulesBrotli are the engine's weight (package
+	// engine/internal/bench/weight): its two modules, raw and brotli.
+	ModulesRaw, ModulesBrotli float64
 	// LongTask is the longest main-thread task (ms) while the simulator ran
 	// and drew a timeline of longTimelineSteps steps (0: none of 50 ms or
 	// more, the least the browser reports); LongRun, the ms from opening it
@@ -144,7 +149,7 @@ type results struct {
 // newResults is a run with nothing measured yet.
 func newResults() results {
 	r := results{Sim: newSide(), Cycle: newSide(), Official: newSide(),
-		EngineBrotli: unmeasured, LongTask: unmeasured, LongRun: unmeasured, Course: newCourse()}
+		EngineBrotli: unmeasured, ModulesRaw: unmeasured, ModulesBrotli: unmeasured, LongTask: unmeasured, LongRun: unmeasured, Course: newCourse()}
 	r.Fresh.Sim, r.Fresh.Official = newSide(), newSide()
 	r.Slow.Sim, r.Slow.Official = newSide(), newSide()
 	return r
@@ -196,6 +201,10 @@ func (r results) engineGoals() []goal {
 			Basis: fmt.Sprintf("%gx the official build's (%s/s)", goalCycleRateRatio, count(r.Official.CyclesPerSec))},
 		{Name: "the engine (" + strings.Join(engineFiles, ", ") + "), brotli", Unit: "bytes",
 			Measured: r.EngineBrotli, Limit: goalEngineBrotli, Basis: "2 MB = 2,000,000 bytes"},
+		{Name: weight.Modules + ", raw", Unit: "bytes",
+			Measured: r.ModulesRaw, Limit: weight.GoalRaw, Basis: "3.0 MB = 3,000,000 bytes"},
+		{Name: weight.Modules + ", brotli", Unit: "bytes",
+			Measured: r.ModulesBrotli, Limit: weight.GoalBrotli, Basis: "0.8 MB = 800,000 bytes"},
 		{Name: "renderer RSS at the first result, the cycle pages", Unit: "MB",
 			Measured: r.Cycle.Loaded.RSS, Limit: goalFirstResultRSSRatio * r.Official.Loaded.RSS,
 			Basis: fmt.Sprintf("%gx the official build's (%s)", goalFirstResultRSSRatio, megabytes(r.Official.Loaded.RSS))},
@@ -290,6 +299,7 @@ func (r results) writeFigures(w io.Writer) error {
 	fmt.Fprintf(tw, "a %d-step timeline opened, trace drawn\t%s\t\t\t\t\t\n", longTimelineSteps, millis(r.LongRun))
 	fmt.Fprintf(tw, "  its longest main-thread task\t%s\t\t\t\t\t\n", longTaskText(r.LongTask))
 	fmt.Fprintf(tw, "the engine's files, brotli\t\t%s\t\t\t\t\n", megabytes(r.EngineBrotli))
+	fmt.Fprintf(tw, "the engine's modules (Go and SQLite), raw / brotli\t\t%s / %s\t\t\t\t\n", megabytes(r.ModulesRaw), megabytes(r.ModulesBrotli))
 	row("cycles/s after warm-up", func(s side) float64 { return s.CyclesPerSec }, count, true)
 	row("renderer RSS, peak over the visit", func(s side) float64 { return s.Peak }, megabytes, true)
 	row("renderer RSS, at the first result", func(s side) float64 { return s.Loaded.RSS }, megabytes, true)
@@ -388,18 +398,7 @@ func count(v float64) string {
 
 // thousands prints v rounded to an integer with comma separators.
 func thousands(v float64) string {
-	s := fmt.Sprintf("%.0f", math.Abs(v))
-	var b strings.Builder
-	if v < 0 {
-		b.WriteByte('-')
-	}
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
+	return weight.Thousands(int64(math.Round(v)))
 }
 
 // ratioText is ours/theirs as "2.50x", or "" when either is not measured

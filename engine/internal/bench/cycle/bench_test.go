@@ -1,7 +1,8 @@
 // Package cycle compares the engine's checked job cycle with goqite's
-// message cycle on the same SQLite driver, DSN and database. It has test
-// files only, so goqite stays a test-only dependency; make bench runs
-// BenchmarkCycle and prints the ratios through engine/internal/benchratio.
+// message cycle, and with the floor (the same cycle as bare SQL, with no
+// checks), on the same SQLite driver, DSN and database. It has test files
+// only, so goqite stays a test-only dependency; make bench runs
+// BenchmarkCycle and prints the ratios through engine/internal/bench/ratio.
 package cycle
 
 import (
@@ -49,9 +50,24 @@ const leaseTTL = 30_000
 // variant is one queue's full cycle; run performs cycle number i and fails
 // tb unless every step had the expected outcome.
 type variant struct {
-	name  string // reported as "<name>-cycles/s"
-	ratio string // reported median ratio to the baseline; "" for the baseline
-	run   func(tb testing.TB, i int)
+	name string // reported as "<name>-cycles/s"
+	run  func(tb testing.TB, i int)
+}
+
+// ratio is a reported metric: the median over rounds of the rate of the
+// variant named num divided by the rate of the one named den.
+type ratio struct {
+	unit, num, den string
+}
+
+// ratios are BenchmarkCycle's ratios: the engine's cycles to goqite's
+// (higher is better), and the floor's to the engine's claim by id, that is
+// how many times the floor's time a cycle the engine takes (lower is
+// better).
+var ratios = []ratio{
+	{"x-goqite", "leaselab", "goqite"},
+	{"next-x-goqite", "leaselab-next", "goqite"},
+	{"x-floor", "floor", "leaselab"},
 }
 
 // storages are the databases the cycles are compared on, each opened fresh.
@@ -70,16 +86,19 @@ var storages = []struct {
 var memSeq atomic.Int64
 
 // BenchmarkCycle compares, per storage, our checked enqueue -> claim ->
-// complete cycle with goqite's send -> receive -> delete cycle, both on one
-// *sql.DB (same driver, same DSN, same database). Every iteration runs one
-// cycle of each variant, the order rotating every iteration, so the
-// machine's drift hits all of them alike. Metrics (medians over rounds):
+// complete cycle with goqite's send -> receive -> delete cycle and with the
+// floor, all on one *sql.DB (same driver, same DSN, same database). Every
+// iteration runs one cycle of each variant, the order rotating every
+// iteration, so the machine's drift hits all of them alike. Metrics
+// (medians over rounds):
 //
 //	leaselab-cycles/s       Enqueue, Claim by id, Complete
 //	leaselab-next-cycles/s  Enqueue, ClaimNext, Complete
+//	floor-cycles/s          the same three steps as bare SQL (floorCycle)
 //	goqite-cycles/s         Send, Receive, Delete
 //	x-goqite                leaselab / goqite, per round
 //	next-x-goqite           leaselab-next / goqite, per round
+//	x-floor                 floor / leaselab, per round
 //
 // ns/op is suppressed: one iteration is three cycles.
 func BenchmarkCycle(b *testing.B) {
@@ -90,8 +109,8 @@ func BenchmarkCycle(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.Cleanup(func() { db.Close() })
-			ours := leaselab(b, db)
-			interleave(b, goqiteCycle(b, db), ours...)
+			vs := append(leaselab(b, db), floorCycle(b, db), goqiteCycle(b, db))
+			interleave(b, vs, ratios)
 		})
 	}
 }
@@ -114,7 +133,7 @@ func leaselab(tb testing.TB, db *sql.DB) []variant {
 		}
 	}
 	return []variant{
-		{"leaselab", "x-goqite", func(tb testing.TB, i int) {
+		{"leaselab", func(tb testing.TB, i int) {
 			id, now := "id-"+strconv.Itoa(i), int64(i)
 			enqueue(tb, id)
 			l, err := s.Claim(ctx, id, "w", now, leaseTTL)
@@ -123,7 +142,7 @@ func leaselab(tb testing.TB, db *sql.DB) []variant {
 			}
 			complete(tb, l, now)
 		}},
-		{"leaselab-next", "next-x-goqite", func(tb testing.TB, i int) {
+		{"leaselab-next", func(tb testing.TB, i int) {
 			id, now := "next-"+strconv.Itoa(i), int64(i)
 			enqueue(tb, id)
 			l, err := s.ClaimNext(ctx, "w", now, leaseTTL)
@@ -133,6 +152,50 @@ func leaselab(tb testing.TB, db *sql.DB) []variant {
 			complete(tb, l, now)
 		}},
 	}
+}
+
+// floorSchema is the floor's table: the engine's job columns the cycle
+// touches, without its constraints, indexes or other tables.
+const floorSchema = `CREATE TABLE floor (
+	id TEXT PRIMARY KEY NOT NULL,
+	owner TEXT,
+	lease_until INTEGER NOT NULL DEFAULT 0,
+	token INTEGER NOT NULL DEFAULT 0,
+	status TEXT NOT NULL DEFAULT 'pending',
+	result TEXT
+) WITHOUT ROWID`
+
+// floorCycle creates the floor's table in db and returns its cycle: the
+// engine's enqueue, claim by id and complete as one bare statement each,
+// prepared once, each its own transaction, with no check of what they
+// did; the least a cycle with a lease and a fencing token costs on this
+// driver.
+func floorCycle(tb testing.TB, db *sql.DB) variant {
+	ctx := context.Background()
+	if _, err := db.ExecContext(ctx, floorSchema); err != nil {
+		tb.Fatal(err)
+	}
+	var stmts [3]*sql.Stmt
+	for k, q := range []string{
+		`INSERT INTO floor (id) VALUES (?)`,
+		`UPDATE floor SET owner = ?, lease_until = ?, token = token + 1, status = 'leased'
+			WHERE id = ? AND status = 'pending'`,
+		`UPDATE floor SET status = 'done', result = ?, owner = NULL
+			WHERE id = ? AND token = ? AND status = 'leased' AND lease_until > ?`,
+	} {
+		st, err := db.PrepareContext(ctx, q)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() { st.Close() })
+		stmts[k] = st
+	}
+	return variant{name: "floor", run: func(_ testing.TB, i int) {
+		id, now := "floor-"+strconv.Itoa(i), int64(i)
+		stmts[0].ExecContext(ctx, id)
+		stmts[1].ExecContext(ctx, "w", now+leaseTTL, id)
+		stmts[2].ExecContext(ctx, "ok", id, 1, now)
+	}}
 }
 
 // goqiteCycle creates goqite's schema in db and returns its cycle.
@@ -157,20 +220,19 @@ func goqiteCycle(tb testing.TB, db *sql.DB) variant {
 	}}
 }
 
-// interleave runs b.N iterations of one cycle of base and of each of ours,
-// and reports each variant's median rate over rounds and, for each of
-// ours, the median over rounds of its rate divided by base's.
-func interleave(b *testing.B, base variant, ours ...variant) {
-	vs := append(slices.Clip(ours), base)
+// interleave runs b.N iterations of one cycle of each variant, and
+// reports each variant's median rate over rounds and each ratio's median
+// over rounds.
+func interleave(b *testing.B, vs []variant, rs []ratio) {
 	var (
 		spent  = make([]time.Duration, len(vs)) // per variant, this round
 		n      int                              // cycles per variant, this round
-		rates  = make([][]float64, len(vs))     // per variant, per round
+		rates  = map[string][]float64{}         // per variant, per round
 		opened = time.Now()
 	)
 	closeRound := func() {
-		for k := range vs {
-			rates[k] = append(rates[k], float64(n)/spent[k].Seconds())
+		for k, v := range vs {
+			rates[v.name] = append(rates[v.name], float64(n)/spent[k].Seconds())
 			spent[k] = 0
 		}
 		n, opened = 0, time.Now()
@@ -192,17 +254,19 @@ func interleave(b *testing.B, base variant, ours ...variant) {
 		closeRound()
 	}
 	b.StopTimer()
-	baseRates := rates[len(vs)-1]
-	for k, v := range vs {
-		b.ReportMetric(median(rates[k]), v.name+"-cycles/s")
-		if v.ratio == "" {
-			continue
+	for _, v := range vs {
+		b.ReportMetric(median(rates[v.name]), v.name+"-cycles/s")
+	}
+	for _, r := range rs {
+		num, den := rates[r.num], rates[r.den]
+		if len(num) == 0 || len(den) == 0 {
+			b.Fatalf("ratio %s: no variant %q or %q", r.unit, r.num, r.den)
 		}
-		ratios := make([]float64, len(baseRates))
-		for r, br := range baseRates {
-			ratios[r] = rates[k][r] / br
+		per := make([]float64, len(den))
+		for k := range den {
+			per[k] = num[k] / den[k]
 		}
-		b.ReportMetric(median(ratios), v.ratio)
+		b.ReportMetric(median(per), r.unit)
 	}
 	b.ReportMetric(0, "ns/op")
 }

@@ -8,7 +8,7 @@ import (
 
 // TestCycles_EveryVariantLeavesNothingBehind runs each compared cycle a few
 // times on each storage, as the benchmark does, and checks what they leave:
-// every one of our jobs done, goqite's table empty.
+// every one of our jobs and of the floor's done, goqite's table empty.
 func TestCycles_EveryVariantLeavesNothingBehind(t *testing.T) {
 	const rounds = 3
 	for _, st := range storages {
@@ -18,7 +18,7 @@ func TestCycles_EveryVariantLeavesNothingBehind(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { db.Close() })
-			vs := append(leaselab(t, db), goqiteCycle(t, db))
+			vs := append(leaselab(t, db), floorCycle(t, db), goqiteCycle(t, db))
 			for i := range rounds {
 				for _, v := range vs {
 					v.run(t, i)
@@ -31,6 +31,8 @@ func TestCycles_EveryVariantLeavesNothingBehind(t *testing.T) {
 			}{
 				{`SELECT count(*) FROM jobs WHERE status = 'done' AND result = 'ok' AND token = 1`, 2 * rounds},
 				{`SELECT count(*) FROM jobs`, 2 * rounds},
+				{`SELECT count(*) FROM floor WHERE status = 'done' AND result = 'ok' AND token = 1 AND owner IS NULL`, rounds},
+				{`SELECT count(*) FROM floor`, rounds},
 				{`SELECT count(*) FROM goqite`, 0},
 			} {
 				var n int

@@ -2,10 +2,13 @@
 // (package engine/internal/bench/cycle): one row per storage with the median over
 // runs (-count) of every metric the benchmark reported, and, for each
 // storage given a goal, whether every ratio to goqite (units "x-goqite",
-// "next-x-goqite") reaches it. It reads the output on stdin:
+// "next-x-goqite") reaches it; with -floor, whether the engine's distance
+// to the floor (unit "x-floor": the floor's cycles/s over the engine's, so
+// how many times the floor's time a cycle takes the engine) stays at most
+// that on every storage. It reads the output on stdin:
 //
 //	go test -run '^$' -bench '^BenchmarkCycle$' ./engine/internal/bench/cycle/ |
-//		go run ./engine/internal/bench/ratio -goal memdb=2.0 -goal file=1.0
+//		go run ./engine/internal/bench/ratio -goal memdb=2.0 -goal file=1.0 -floor 1.5
 //
 // A missed goal is printed, not an error: the figures are measurements of a
 // shared machine. It fails only when the input holds no benchmark result.
@@ -28,13 +31,14 @@ import (
 func main() {
 	goals := goals{}
 	flag.Var(goals, "goal", "`storage=ratio`: the least ratio to goqite for that storage (repeatable)")
+	floor := flag.Float64("floor", 0, "the most the engine's x-floor may be on every storage (0: no goal)")
 	flag.Parse()
 	res, err := parse(os.Stdin)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchratio:", err)
 		os.Exit(1)
 	}
-	if err := res.write(os.Stdout, goals); err != nil {
+	if err := res.write(os.Stdout, goals, *floor); err != nil {
 		fmt.Fprintln(os.Stderr, "benchratio:", err)
 		os.Exit(1)
 	}
@@ -112,20 +116,23 @@ func parse(r io.Reader) (*results, error) {
 	return res, nil
 }
 
-// isRatio reports whether unit is a ratio to goqite.
+// floorUnit is the unit of the engine's distance to the floor.
+const floorUnit = "x-floor"
+
+// isRatio reports whether unit is a ratio (to goqite or to the floor).
 func isRatio(unit string) bool {
 	return strings.HasPrefix(unit, "x-") || strings.Contains(unit, "-x-")
 }
 
-// verdict says whether every ratio of one storage reaches goal: "" when
-// there is no goal.
+// verdict says whether every ratio to goqite of one storage reaches goal:
+// "" when there is no goal.
 func verdict(medians map[string]float64, goal float64) string {
 	if goal == 0 {
 		return ""
 	}
 	var missed []string
 	for unit, v := range medians {
-		if isRatio(unit) && v < goal {
+		if isRatio(unit) && strings.HasSuffix(unit, "x-goqite") && v < goal {
 			missed = append(missed, fmt.Sprintf("%s %.2f", unit, v))
 		}
 	}
@@ -136,14 +143,35 @@ func verdict(medians map[string]float64, goal float64) string {
 	return fmt.Sprintf("met >= %.2fx", goal)
 }
 
-// write prints the table: medians over runs, ratios as "2.10x".
-func (res *results) write(w io.Writer, g goals) error {
+// floorVerdict says whether one storage's distance to the floor is at most
+// most: "" when there is no goal, MISSED when the storage has no figure.
+func floorVerdict(medians map[string]float64, most float64) string {
+	if most == 0 {
+		return ""
+	}
+	v, ok := medians[floorUnit]
+	switch {
+	case !ok:
+		return fmt.Sprintf("MISSED <= %.2fx (no %s)", most, floorUnit)
+	case v > most:
+		return fmt.Sprintf("MISSED <= %.2fx (%s %.2f)", most, floorUnit, v)
+	}
+	return fmt.Sprintf("met <= %.2fx", most)
+}
+
+// write prints the table: medians over runs, ratios as "2.10x", the
+// verdict on the goal to goqite and, when floor is not 0, on the floor.
+func (res *results) write(w io.Writer, g goals, floor float64) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "storage\truns\t")
 	for _, u := range res.units {
 		fmt.Fprintf(tw, "%s\t", u)
 	}
-	fmt.Fprintln(tw, "goal\t")
+	fmt.Fprint(tw, "goal\t")
+	if floor != 0 {
+		fmt.Fprint(tw, "floor goal\t")
+	}
+	fmt.Fprintln(tw)
 	for _, s := range res.storages {
 		medians := map[string]float64{}
 		runs := 0
@@ -164,7 +192,11 @@ func (res *results) write(w io.Writer, g goals) error {
 				cells = append(cells, strconv.FormatFloat(m, 'f', -1, 64))
 			}
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t\n", runs, strings.Join(cells, "\t"), verdict(medians, g[s]))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t", runs, strings.Join(cells, "\t"), verdict(medians, g[s]))
+		if floor != 0 {
+			fmt.Fprintf(tw, "%s\t", floorVerdict(medians, floor))
+		}
+		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
 }

@@ -67,23 +67,31 @@ func TestParse_RefusesMalformedMetrics(t *testing.T) {
 	}
 }
 
-func TestVerdict_GoalIsALowerBoundInclusive(t *testing.T) {
+// TestVerdicts_BoundsAreInclusive holds the goal to goqite as a lower
+// bound and the floor's as an upper bound, each met at the bound itself.
+func TestVerdicts_BoundsAreInclusive(t *testing.T) {
+	type m = map[string]float64
 	for _, c := range []struct {
-		name   string
-		ratios map[string]float64
-		goal   float64
-		want   string // prefix
+		name string
+		got  string
+		want string // prefix
 	}{
-		{"below", map[string]float64{"x-goqite": 1.99}, 2, "MISSED"},
-		{"at", map[string]float64{"x-goqite": 2.0}, 2, "met"},
-		{"above", map[string]float64{"x-goqite": 2.01}, 2, "met"},
-		{"one of two below", map[string]float64{"x-goqite": 2.5, "next-x-goqite": 1.5}, 2, "MISSED"},
-		{"rates are not ratios", map[string]float64{"x-goqite": 2.5, "goqite-cycles/s": 1}, 2, "met"},
-		{"no goal", map[string]float64{"x-goqite": 0.1}, 0, ""},
+		{"goqite: below", verdict(m{"x-goqite": 1.99}, 2), "MISSED"},
+		{"goqite: at", verdict(m{"x-goqite": 2.0}, 2), "met"},
+		{"goqite: above", verdict(m{"x-goqite": 2.01}, 2), "met"},
+		{"goqite: one of two below", verdict(m{"x-goqite": 2.5, "next-x-goqite": 1.5}, 2), "MISSED"},
+		{"goqite: rates are not ratios", verdict(m{"x-goqite": 2.5, "goqite-cycles/s": 1}, 2), "met"},
+		{"goqite: the floor is not goqite", verdict(m{"x-goqite": 2.5, "x-floor": 1.2}, 2), "met"},
+		{"goqite: no goal", verdict(m{"x-goqite": 0.1}, 0), ""},
+		{"floor: below", floorVerdict(m{"x-floor": 1.49}, 1.5), "met"},
+		{"floor: at", floorVerdict(m{"x-floor": 1.5}, 1.5), "met"},
+		{"floor: above", floorVerdict(m{"x-floor": 1.51}, 1.5), "MISSED"},
+		{"floor: not measured", floorVerdict(m{"x-goqite": 3}, 1.5), "MISSED"},
+		{"floor: ratios to goqite do not count", floorVerdict(m{"x-floor": 1.2, "x-goqite": 9}, 1.5), "met"},
+		{"floor: no goal", floorVerdict(m{"x-floor": 9}, 0), ""},
 	} {
-		got := verdict(c.ratios, c.goal)
-		if !strings.HasPrefix(got, c.want) || (c.want == "" && got != "") {
-			t.Errorf("%s: verdict %q, want %q...", c.name, got, c.want)
+		if !strings.HasPrefix(c.got, c.want) || (c.want == "" && c.got != "") {
+			t.Errorf("%s: verdict %q, want %q...", c.name, c.got, c.want)
 		}
 	}
 }
@@ -114,7 +122,7 @@ func TestWrite_ShowsRatiosAndVerdictPerStorage(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	if err := res.write(&b, goals{"memdb": 2, "file": 1.1}); err != nil {
+	if err := res.write(&b, goals{"memdb": 2, "file": 1.1}, 0); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
@@ -130,6 +138,43 @@ func TestWrite_ShowsRatiosAndVerdictPerStorage(t *testing.T) {
 			if !strings.Contains(lines[i], w) {
 				t.Errorf("line %d %q lacks %q", i, lines[i], w)
 			}
+		}
+	}
+}
+
+func TestWrite_ShowsTheFloorGoalOnlyWhenGiven(t *testing.T) {
+	const in = `BenchmarkCycle/memdb-2  10  9000 floor-cycles/s  6000 leaselab-cycles/s  1.4 x-floor  2.6 x-goqite
+BenchmarkCycle/file-2  10  500 floor-cycles/s  300 leaselab-cycles/s  1.7 x-floor  1.3 x-goqite
+`
+	res, err := parse(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		floor float64
+		want  [][]string // per line, what it holds
+		not   string     // what no line holds
+	}{
+		{1.5, [][]string{{"floor goal"}, {"1.40x", "met <= 1.50x"}, {"1.70x", "MISSED <= 1.50x (x-floor 1.70)"}}, ""},
+		{0, [][]string{{"goal"}, {"1.40x"}, {"1.70x"}}, "floor goal"},
+	} {
+		var b strings.Builder
+		if err := res.write(&b, goals{"memdb": 2.5}, c.floor); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+		if len(lines) != 3 {
+			t.Fatalf("floor %v: want a header and two rows, got:\n%s", c.floor, b.String())
+		}
+		for i, want := range c.want {
+			for _, w := range want {
+				if !strings.Contains(lines[i], w) {
+					t.Errorf("floor %v: line %d %q lacks %q", c.floor, i, lines[i], w)
+				}
+			}
+		}
+		if c.not != "" && strings.Contains(b.String(), c.not) {
+			t.Errorf("floor %v: the table shows %q:\n%s", c.floor, c.not, b.String())
 		}
 	}
 }

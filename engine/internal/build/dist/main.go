@@ -29,7 +29,8 @@
 // with their types.
 //
 // The folder is written afresh: an old one of the same version is
-// replaced whole; other versions beside it are left alone.
+// replaced whole; other versions beside it are left alone. Last it prints
+// the engine's weight against its goals (engine/internal/bench/weight).
 package main
 
 import (
@@ -50,6 +51,7 @@ import (
 	"strings"
 
 	"github.com/leaselab/leaselab/engine/coursesite"
+	"github.com/leaselab/leaselab/engine/internal/bench/weight"
 	"github.com/leaselab/leaselab/engine/internal/build/compress"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
@@ -96,6 +98,13 @@ func main() {
 	fmt.Printf("dist: %s (leaselab %s); copy it into your site and include %s/leaselab.js (see its guide.html)\n",
 		dir, coursesite.Version(), coursesite.BundleDir())
 	fmt.Printf("dist: %s, the same as an npm package with the remark and markdown-it plugins (npm install %[1]s)\n", pkg)
+	w, err := weight.Of(dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "dist: the engine's weight:", err)
+		os.Exit(1)
+	}
+	fmt.Println("dist: the engine's weight, against its goals (a missed goal is printed, not an error):")
+	w.Write(os.Stdout)
 }
 
 // build writes the bundle into out and returns its folder.

@@ -1,0 +1,112 @@
+// Package weight measures the engine's weight: the bytes of its two
+// WebAssembly modules, the Go module (leaselab.wasm) and the SQLite it runs
+// on (sqlite-wasm/sqlite3.wasm), as a host sends them raw and as brotli,
+// against the goals (GoalRaw, GoalBrotli). The browser benchmark (make
+// bench) and the course bundle's command (make dist) print it.
+package weight
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"text/tabwriter"
+)
+
+// The goals, module and SQLite together, in decimal megabytes: at most
+// 3.0 MB as a host without compression sends them, at most 0.8 MB as
+// brotli.
+const (
+	GoalRaw    = 3_000_000
+	GoalBrotli = 800_000
+)
+
+// Files are the engine's modules, relative to the folder that serves them
+// (web/ and the course bundle alike).
+var Files = []string{"leaselab.wasm", "sqlite-wasm/sqlite3.wasm"}
+
+// Weight is the bytes of Files: raw, and their brotli copies (NAME.br,
+// which make wasm and make dist write beside each file).
+type Weight struct {
+	Raw, Brotli int64
+}
+
+// Of measures Files in dir. A file or its brotli copy missing, or a copy
+// older than its file, is an error: the copy would not be what a host
+// sends.
+func Of(dir string) (Weight, error) {
+	var w Weight
+	for _, f := range Files {
+		p := filepath.Join(dir, filepath.FromSlash(f))
+		raw, err := os.Stat(p)
+		if err != nil {
+			return Weight{}, err
+		}
+		br, err := os.Stat(p + ".br")
+		if err != nil {
+			return Weight{}, fmt.Errorf("%w: make wasm writes it", err)
+		}
+		if br.ModTime().Before(raw.ModTime()) {
+			return Weight{}, fmt.Errorf("%s.br is older than %[1]s: make wasm writes it afresh", p)
+		}
+		w.Raw += raw.Size()
+		w.Brotli += br.Size()
+	}
+	return w, nil
+}
+
+// Goal is one of the weight's goals with what was measured for it.
+type Goal struct {
+	Name            string
+	Measured, Limit int64
+}
+
+// Met reports whether the measured bytes are at most the limit.
+func (g Goal) Met() bool { return g.Measured <= g.Limit }
+
+// Modules names Files in a goal's name.
+const Modules = "the engine's modules (leaselab.wasm and sqlite-wasm/sqlite3.wasm)"
+
+// Goals are w against GoalRaw and GoalBrotli.
+func (w Weight) Goals() []Goal {
+	return []Goal{
+		{Modules + ", raw", w.Raw, GoalRaw},
+		{Modules + ", brotli", w.Brotli, GoalBrotli},
+	}
+}
+
+// Write prints w's goals, one a line: the bytes measured, the limit and
+// met or MISSED (a missed goal is printed, not an error).
+func (w Weight) Write(out io.Writer) error {
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	for _, g := range w.Goals() {
+		verdict := "MISSED"
+		if g.Met() {
+			verdict = "met"
+		}
+		fmt.Fprintf(tw, "  %s\t%s bytes (%.2f MB)\t<= %s bytes (%.1f MB)\t%s\n",
+			g.Name, Thousands(g.Measured), float64(g.Measured)/1e6, Thousands(g.Limit), float64(g.Limit)/1e6, verdict)
+	}
+	return tw.Flush()
+}
+
+// Thousands prints n with comma separators: 1,234,567.
+func Thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := n < 0
+	if neg {
+		s = s[1:]
+	}
+	var b []byte
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b = append(b, ',')
+		}
+		b = append(b, s[i])
+	}
+	if neg {
+		return "-" + string(b)
+	}
+	return string(b)
+}

@@ -1,0 +1,120 @@
+package weight
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// serve writes Files into a fresh folder, each raw bytes long with a
+// brotli copy br bytes long, and returns the folder.
+func serve(t *testing.T, raw, br int) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range Files {
+		p := filepath.Join(dir, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, make([]byte, raw), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p+".br", make([]byte, br), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestOf_SumsEveryModuleAndItsBrotliCopy(t *testing.T) {
+	w, err := Of(serve(t, 1000, 300))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Weight{Raw: 1000 * int64(len(Files)), Brotli: 300 * int64(len(Files))}); w != want {
+		t.Errorf("Of = %+v, want %+v", w, want)
+	}
+}
+
+func TestOf_RefusesAMissingOrStaleCopy(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		spoil func(t *testing.T, p string)
+	}{
+		{"module missing", func(t *testing.T, p string) { os.Remove(p) }},
+		{"brotli copy missing", func(t *testing.T, p string) { os.Remove(p + ".br") }},
+		{"brotli copy older than the module", func(t *testing.T, p string) {
+			old := time.Now().Add(-time.Hour)
+			if err := os.Chtimes(p+".br", old, old); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		for _, f := range Files {
+			dir := serve(t, 10, 5)
+			c.spoil(t, filepath.Join(dir, filepath.FromSlash(f)))
+			if w, err := Of(dir); err == nil {
+				t.Errorf("%s (%s): Of = %+v, want an error", c.name, f, w)
+			}
+		}
+	}
+}
+
+func TestGoals_MetAtTheLimitMissedJustPastIt(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		w    Weight
+		want []bool // raw, brotli
+	}{
+		{"both below", Weight{GoalRaw - 1, GoalBrotli - 1}, []bool{true, true}},
+		{"both at", Weight{GoalRaw, GoalBrotli}, []bool{true, true}},
+		{"raw past", Weight{GoalRaw + 1, GoalBrotli}, []bool{false, true}},
+		{"brotli past", Weight{GoalRaw, GoalBrotli + 1}, []bool{true, false}},
+	} {
+		gs := c.w.Goals()
+		if len(gs) != 2 || !strings.HasSuffix(gs[0].Name, "raw") || !strings.HasSuffix(gs[1].Name, "brotli") {
+			t.Fatalf("goals %+v, want raw then brotli", gs)
+		}
+		for i, g := range gs {
+			if g.Met() != c.want[i] {
+				t.Errorf("%s: %s met = %v, want %v", c.name, g.Name, g.Met(), c.want[i])
+			}
+		}
+	}
+}
+
+func TestWrite_PrintsEachGoalWithItsVerdict(t *testing.T) {
+	var b strings.Builder
+	if err := (Weight{Raw: 6_826_964, Brotli: 780_000}).Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("want two lines, got:\n%s", b.String())
+	}
+	for i, want := range [][]string{
+		{Modules + ", raw", "6,826,964 bytes (6.83 MB)", "<= 3,000,000 bytes (3.0 MB)", "MISSED"},
+		{Modules + ", brotli", "780,000 bytes (0.78 MB)", "<= 800,000 bytes (0.8 MB)", "met"},
+	} {
+		for _, w := range want {
+			if !strings.Contains(lines[i], w) {
+				t.Errorf("line %d %q lacks %q", i, lines[i], w)
+			}
+		}
+	}
+}
+
+func TestThousands_GroupsByThree(t *testing.T) {
+	for _, c := range []struct {
+		n    int64
+		want string
+	}{
+		{0, "0"}, {999, "999"}, {1000, "1,000"}, {-1000, "-1,000"}, {1234567, "1,234,567"}, {-999, "-999"},
+	} {
+		if got := Thousands(c.n); got != c.want {
+			t.Errorf("Thousands(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}
