@@ -88,7 +88,7 @@ import (
 	"time"
 
 	"github.com/leaselab/leaselab/engine/internal/browsertest/headless"
-	"github.com/leaselab/leaselab/engine/webserve"
+	"github.com/leaselab/leaselab/engine/internal/webserve"
 )
 
 // options are the command's flags.

@@ -49,8 +49,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/leaselab/leaselab/engine/coursesite"
 	"github.com/leaselab/leaselab/engine/internal/build/compress"
+	"github.com/leaselab/leaselab/engine/internal/coursesite"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
 

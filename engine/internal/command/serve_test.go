@@ -16,8 +16,8 @@ import (
 
 	"github.com/leaselab/leaselab/engine/httpapi"
 	"github.com/leaselab/leaselab/engine/httpapi/sqliteapi"
+	"github.com/leaselab/leaselab/engine/internal/webserve"
 	"github.com/leaselab/leaselab/engine/sqlitedb"
-	"github.com/leaselab/leaselab/engine/webserve"
 )
 
 // testLimits are short limits set through the same code path as

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/leaselab/leaselab/engine/webserve"
+	"github.com/leaselab/leaselab/engine/internal/webserve"
 )
 
 // folder lays out a served folder beside a secret outside it, with links

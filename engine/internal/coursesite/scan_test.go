@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaselab/leaselab/engine/coursesite"
+	"github.com/leaselab/leaselab/engine/internal/coursesite"
 )
 
 // A page as the generators write it: MkDocs (a plain fence and attr_list's

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/leaselab/leaselab/engine"
-	"github.com/leaselab/leaselab/engine/coursesite"
+	"github.com/leaselab/leaselab/engine/internal/coursesite"
 	"github.com/leaselab/leaselab/engine/limits"
 )
 
@@ -15,7 +15,7 @@ import (
 // ```lease-timeline fences, with their options) is run natively and its
 // trace written into the site's leaselab bundle of this version
 // (SITE_DIR/.../leaselab-VERSION/prerendered/), where the player finds it
-// and draws it without fetching the engine (see engine/coursesite). A
+// and draws it without fetching the engine (see engine/internal/coursesite). A
 // worksheet needs the mutants: in a build without them it is skipped, with
 // a line saying so. It reads and writes only inside SITE_DIR: a page that
 // is a symbolic link out of it, a FIFO or a device, or whose HTML does not

@@ -14,7 +14,7 @@ import (
 func TestGrade_CorrectScoresEveryTestInGradescopeFormat(t *testing.T) {
 	nativeonly.Python(t)
 	out := filepath.Join(t.TempDir(), "results.json")
-	code, _, errOut := main1(t, "", "grade", "-format", "gradescope", "-o", out, "-sequences", "20", "../grade/testdata/correct.py")
+	code, _, errOut := main1(t, "", "grade", "-format", "gradescope", "-o", out, "-sequences", "20", "../../grade/testdata/correct.py")
 	if code != ExitPass {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -48,7 +48,7 @@ func TestGrade_CorrectScoresEveryTestInGradescopeFormat(t *testing.T) {
 // timeline that leaselab check replays on the engine, where it passes.
 func TestGrade_WrongExitsOneAndItsTimelinePassesOnTheEngine(t *testing.T) {
 	nativeonly.Python(t)
-	src, err := os.ReadFile("../grade/testdata/correct.py")
+	src, err := os.ReadFile("../../grade/testdata/correct.py")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestGrade_WrongExitsOneAndItsTimelinePassesOnTheEngine(t *testing.T) {
 	if code != ExitFail || !strings.Contains(out, "differs from the contract") || !strings.Contains(out, `call:     claim(path, "j1"`) {
 		t.Fatalf("check -impl on the wrong code: exit %d\n%s", code, out)
 	}
-	if code, out, _ := main1(t, "", "check", "-impl", "../grade/testdata/correct.py", tl); code != ExitPass {
+	if code, out, _ := main1(t, "", "check", "-impl", "../../grade/testdata/correct.py", tl); code != ExitPass {
 		t.Fatalf("check -impl on the correct code: exit %d\n%s", code, out)
 	}
 }
@@ -100,7 +100,7 @@ func TestGrade_CodeThatCannotRunIsExitTwo(t *testing.T) {
 // Any program that speaks the protocol is graded, with -cmd.
 func TestGrade_CmdGradesAProgramSpeakingTheProtocol(t *testing.T) {
 	nativeonly.Python(t)
-	code, out, errOut := main1(t, "", "grade", "-sequences", "10", "-cmd", "python3 ../grade/testdata/loop.py")
+	code, out, errOut := main1(t, "", "grade", "-sequences", "10", "-cmd", "python3 ../../grade/testdata/loop.py")
 	if code != ExitPass || !strings.Contains(out, "PASS  step 8: claim_many") {
 		t.Fatalf("exit %d:\n%s\n%s", code, out, errOut)
 	}

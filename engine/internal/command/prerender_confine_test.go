@@ -3,14 +3,14 @@
 package command_test
 
 import (
-	"github.com/leaselab/leaselab/engine/command"
+	"github.com/leaselab/leaselab/engine/internal/command"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 
-	"github.com/leaselab/leaselab/engine/coursesite"
+	"github.com/leaselab/leaselab/engine/internal/coursesite"
 )
 
 // besideSite is a site with a page of passing (its trace's key) in a

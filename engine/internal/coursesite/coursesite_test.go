@@ -8,7 +8,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/leaselab/leaselab/engine/coursesite"
+	"github.com/leaselab/leaselab/engine/internal/coursesite"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
 
@@ -28,7 +28,7 @@ type vectors struct {
 // The vectors web/fences.js's unit tests check too (make unit-js).
 func readVectors(t *testing.T) vectors {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "web", ".tools", "test", "prerender-vectors.json"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "web", ".tools", "test", "prerender-vectors.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,7 +65,7 @@ const policy = "default-src 'none'; " +
 // that may run: index.html's, which starts the engine's worker before the
 // page's modules arrive (web/engine.js, EARLY). A test holds this list to
 // the pages.
-const inlineScripts = "'sha256-36Ni5F8sz6BrDkbIGOZ/fSlWaxH/V/KHGPnaRUtgWGE='"
+const inlineScripts = "'sha256-83fEajo0o/I+nNQgrYcvaeo2UkLttApQEI1UPTZy32c='"
 
 // CSP is the Content-Security-Policy of every response: policy, and only
 // this origin may frame the page.

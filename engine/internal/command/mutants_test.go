@@ -1,7 +1,7 @@
 package command_test
 
 import (
-	"github.com/leaselab/leaselab/engine/command"
+	"github.com/leaselab/leaselab/engine/internal/command"
 	"strings"
 	"testing"
 

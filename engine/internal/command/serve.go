@@ -1,6 +1,7 @@
 // Package command is the leaselab command: its subcommands, their usage
-// and their exit statuses. The module's main program (serve.go) only
-// calls Main; everything the command does is here, so it is tested here.
+// and their exit statuses. The module's main program calls Main through
+// the public engine/command; everything the command does is here, so it
+// is tested here.
 //
 // The commands: check (timelines run as tests, a table each), trace (the
 // JSON trace), transcript (each step's line, outcome and sentence, in
@@ -14,7 +15,7 @@
 // cannot be read or parsed, bad flags, or an answer over its limit. Run
 // leaselab alone for the usage.
 //
-// leaselab serve serves the page's folder at / (engine/webserve, through an
+// leaselab serve serves the page's folder at / (engine/internal/webserve, through an
 // os.Root: nothing outside the folder is read, symbolic links included) and
 // the HTTP API at /api/ (engine/httpapi, whose package documentation is
 // the API's reference) over a SQLite file. What keeps it safe to run:
@@ -57,8 +58,8 @@ import (
 
 	"github.com/leaselab/leaselab/engine/httpapi"
 	"github.com/leaselab/leaselab/engine/httpapi/sqliteapi"
+	"github.com/leaselab/leaselab/engine/internal/webserve"
 	"github.com/leaselab/leaselab/engine/sqlitedb"
-	"github.com/leaselab/leaselab/engine/webserve"
 )
 
 // Main runs the leaselab command with args (without the program's name)

@@ -1,11 +1,11 @@
 package command_test
 
 import (
-	"github.com/leaselab/leaselab/engine/command"
+	"github.com/leaselab/leaselab/engine/internal/command"
 	"strings"
 	"testing"
 
-	"github.com/leaselab/leaselab/engine/coursesite"
+	"github.com/leaselab/leaselab/engine/internal/coursesite"
 	"github.com/leaselab/leaselab/engine/limits"
 )
 

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/leaselab/leaselab/engine/command"
+	"github.com/leaselab/leaselab/engine/internal/command"
 	"os"
 	"path/filepath"
 	"strconv"
