@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 	"github.com/leaselab/leaselab/engine/limits"
 )
 
@@ -33,7 +34,7 @@ type config struct {
 	noFence bool            // WithoutFencing: a Storage that stores every write
 	noDedup bool            // WithoutIdempotence: a Receiver that applies every delivery
 	//lint:ignore U1000 set and read only in builds with the mutants tag (mutants_on.go)
-	mutant string // "" in every normal build; see mutants.go
+	mutant string // "" in every normal build; see mutants_on.go
 }
 
 // Statement is one SQL statement the store ran, with its arguments, as an
@@ -120,7 +121,7 @@ func New(ctx context.Context, db *sql.DB, opts ...Option) (*Store, error) {
 		return nil, err
 	}
 	stmts := schemaSQL
-	if s.mut(MutantSchemaReset) {
+	if s.mut(mutant.SchemaReset) {
 		stmts = append([]string{`DROP TABLE IF EXISTS jobs`}, stmts...)
 	}
 	err = s.on(ctx, db, func(q querier) error {
@@ -386,7 +387,7 @@ func (s *Store) Enqueue(ctx context.Context, j NewJob) (bool, error) {
 	query := `INSERT INTO jobs (id, seq, qty, max_attempts, deadline)
 VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM jobs), ?, ?, ?)
 ON CONFLICT (id) DO NOTHING`
-	if s.mut(MutantEnqueueReplace) {
+	if s.mut(mutant.EnqueueReplace) {
 		query = `INSERT OR REPLACE INTO jobs (id, seq, qty, max_attempts, deadline)
 VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM jobs), ?, ?, ?)`
 	}
@@ -413,7 +414,7 @@ func (s *Store) Get(ctx context.Context, id string) (*Job, error) {
 		j, err = s.readJob(ctx, q, id)
 		return err
 	})
-	if j == nil && err == nil && s.mut(MutantStateEmptyRow) {
+	if j == nil && err == nil && s.mut(mutant.StateEmptyRow) {
 		return &Job{}, nil
 	}
 	return j, err

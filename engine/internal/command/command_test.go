@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaselab/leaselab/engine/explore"
+	"github.com/leaselab/leaselab/engine/internal/explore"
 )
 
 func main1(t *testing.T, stdin string, args ...string) (int, string, string) {

@@ -9,11 +9,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/leaselab/leaselab/engine"
-	"github.com/leaselab/leaselab/engine/explore"
+	"github.com/leaselab/leaselab/engine/internal/explore"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 )
 
-// Explore runs `leaselab explore`: the explorer (package engine/explore)
+// Explore runs `leaselab explore`: the explorer (package engine/internal/explore)
 // searches every schedule within a scope for the shortest timeline that
 // tells a mutant from the correct engine (-mutant), that breaks an
 // invariant on an engine (-engine, -property), or, with -all, tells every
@@ -171,7 +171,7 @@ func scopeFlags(c *command) *explore.Scope {
 
 // exploreAll tells every mutant apart and prints a table.
 func exploreAll(o IO, sc explore.Scope) int {
-	ms := engine.Mutants()
+	ms := mutant.All()
 	if len(ms) == 0 {
 		fmt.Fprintln(o.Stderr, "leaselab explore: this build has no mutants; build with the mutants tag: go run -tags mutants . explore -all")
 		return ExitBadInput

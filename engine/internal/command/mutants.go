@@ -3,8 +3,7 @@ package command
 import (
 	"fmt"
 
-	"github.com/leaselab/leaselab/engine"
-	"github.com/leaselab/leaselab/engine/timeline"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 )
 
 // Mutants runs `leaselab mutants [-lang en|ko]`: every broken engine this
@@ -20,7 +19,7 @@ func Mutants(args []string, o IO) int {
 	if !checkLang(*lang, o.Stderr) {
 		return ExitBadInput
 	}
-	ms := engine.Mutants()
+	ms := mutant.All()
 	if len(ms) == 0 {
 		fmt.Fprintln(o.Stderr, "leaselab mutants: this build has no mutants; build with the mutants tag: go run -tags mutants . mutants")
 		return ExitBadInput
@@ -30,7 +29,7 @@ func Mutants(args []string, o IO) int {
 		width = max(width, len(m.Name))
 	}
 	for _, m := range ms {
-		fmt.Fprintf(o.Stdout, "%-*s  %s\n", width, m.Name, timeline.MutantRule(*lang, m.Name))
+		fmt.Fprintf(o.Stdout, "%-*s  %s\n", width, m.Name, mutant.Rule(*lang, m.Name))
 	}
 	return ExitPass
 }

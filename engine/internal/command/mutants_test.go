@@ -1,19 +1,18 @@
 package command_test
 
 import (
-	"github.com/leaselab/leaselab/engine/internal/command"
 	"strings"
 	"testing"
 
-	"github.com/leaselab/leaselab/engine"
-	"github.com/leaselab/leaselab/engine/timeline"
+	"github.com/leaselab/leaselab/engine/internal/command"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 )
 
 // leaselab mutants lists every mutant of the build, one a line, its name
 // first, then the rule it breaks (in -lang); a build without the mutants
 // tag has none, and says how to get them.
 func TestMutants_OneALineNameThenRule(t *testing.T) {
-	ms := engine.Mutants()
+	ms := mutant.All()
 	code, out, errOut := runCmd(command.Mutants, "")
 	if len(ms) == 0 {
 		if code != command.ExitBadInput || !strings.Contains(errOut, "go run -tags mutants") {
@@ -32,7 +31,7 @@ func TestMutants_OneALineNameThenRule(t *testing.T) {
 		}
 	}
 	_, ko, _ := runCmd(command.Mutants, "", "-lang", "ko")
-	if !strings.Contains(ko, timeline.MutantRule("ko", ms[0].Name)) {
+	if !strings.Contains(ko, mutant.Rule("ko", ms[0].Name)) {
 		t.Errorf("-lang ko does not word the rules in Korean:\n%s", ko)
 	}
 }

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/internal/coursesite"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 	"github.com/leaselab/leaselab/engine/limits"
 )
 
@@ -49,7 +49,7 @@ func Prerender(args []string, o IO) int {
 	fmt.Fprintf(o.Stdout, "prerendered %d timelines (%d worksheets) from %d pages into %s\n",
 		rep.Timelines, rep.Worksheets, rep.Pages, strings.Join(rep.Bundles, ", "))
 	if rep.Skipped > 0 {
-		fmt.Fprintf(o.Stdout, "skipped %d worksheets: this build has no mutants (%d known)\n", rep.Skipped, len(engine.Mutants()))
+		fmt.Fprintf(o.Stdout, "skipped %d worksheets: this build has no mutants (%d known)\n", rep.Skipped, len(mutant.All()))
 	}
 	if rep.PagesSkipped > 0 {
 		fmt.Fprintf(o.Stdout, "skipped %d pages over the limit %s (see above)\n", rep.PagesSkipped, limits.PageRow)

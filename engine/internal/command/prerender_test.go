@@ -4,15 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/leaselab/leaselab/engine/internal/command"
 	"html"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/internal/command"
 	"github.com/leaselab/leaselab/engine/internal/coursesite"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 	"github.com/leaselab/leaselab/engine/simrun"
 )
 
@@ -108,13 +108,13 @@ func TestPrerender_WorksheetsNeedTheMutantsAndStaleTracesGo(t *testing.T) {
 	dir := site(t, map[string]string{"w.html": `<html><body>` + sheet + `</body></html>`, "x.html": fencePage("en", failing)})
 	code, out, errOut := runCmd(command.Prerender, "", dir)
 	idx := readIndex(t, dir)
-	if len(engine.Mutants()) == 0 {
+	if len(mutant.All()) == 0 {
 		if code != command.ExitFail || !strings.Contains(out, "skipped 1 worksheets") || !strings.Contains(errOut, "go run -tags mutants . prerender") {
 			t.Fatalf("without mutants: exit %d, stdout %q, stderr %q", code, out, errOut)
 		}
 	} else {
 		key := coursesite.Key(coursesite.Run{Text: passing, Name: "timeline.tl", Lang: "en", Mutant: "claim-boundary"})
-		if code != command.ExitFail || idx.Traces[key] == "" || len(idx.Mutants["ko"]) != len(engine.Mutants()) {
+		if code != command.ExitFail || idx.Traces[key] == "" || len(idx.Mutants["ko"]) != len(mutant.All()) {
 			t.Fatalf("with mutants: exit %d, stdout %q, stderr %q, index %+v", code, out, errOut, idx)
 		}
 	}

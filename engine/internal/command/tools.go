@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 	"github.com/leaselab/leaselab/engine/limits"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
@@ -110,7 +110,7 @@ func checkMutant(name string, stderr io.Writer) bool {
 	if name == "" {
 		return true
 	}
-	for _, m := range engine.Mutants() {
+	for _, m := range mutant.All() {
 		if m.Name == name {
 			return true
 		}
@@ -131,7 +131,7 @@ func checkLang(lang string, stderr io.Writer) bool {
 }
 
 func noMutant(name string) string {
-	if len(engine.Mutants()) == 0 {
+	if len(mutant.All()) == 0 {
 		return fmt.Sprintf("no mutant %q: this build has no mutants; build with the mutants tag (go run -tags mutants . ...)", name)
 	}
 	return fmt.Sprintf("no mutant %q (leaselab mutants lists them)", name)

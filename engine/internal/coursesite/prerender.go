@@ -15,7 +15,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 	"github.com/leaselab/leaselab/engine/limits"
 	"github.com/leaselab/leaselab/engine/simrun"
 	"github.com/leaselab/leaselab/engine/timeline"
@@ -280,7 +280,7 @@ func runJob(ctx context.Context, j job, log io.Writer, rep *Report) []byte {
 	var out []byte
 	var err error
 	if j.run.Mutant != "" {
-		if len(engine.Mutants()) == 0 {
+		if len(mutant.All()) == 0 {
 			rep.Skipped++
 			fmt.Fprintf(log, "%s: a worksheet (mutant %s): skipped, this build has no mutants (go run -tags mutants . prerender)\n", j.where, j.run.Mutant)
 			return nil
@@ -350,8 +350,8 @@ func writeAnswers(root *os.Root, bundle string, answers map[string][]byte) error
 	}
 	idx := EmptyIndex()
 	for _, lang := range timeline.Langs() {
-		for _, m := range engine.Mutants() {
-			idx.Mutants[lang] = append(idx.Mutants[lang], MutantInfo{Name: m.Name, Breaks: timeline.MutantRule(lang, m.Name)})
+		for _, m := range mutant.All() {
+			idx.Mutants[lang] = append(idx.Mutants[lang], MutantInfo{Name: m.Name, Breaks: mutant.Rule(lang, m.Name)})
 		}
 	}
 	for k := range answers {

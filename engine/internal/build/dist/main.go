@@ -1,5 +1,5 @@
 // Command dist writes the course bundle (make dist DIST=DIR): one folder,
-// DIR/leaselab-VERSION/ (engine/coursesite's Version), that a course author
+// DIR/leaselab-VERSION/ (engine/internal/coursesite's Version), that a course author
 // copies into a site, whatever generator builds it and whatever static host
 // serves it:
 //

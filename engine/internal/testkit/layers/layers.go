@@ -32,12 +32,13 @@ var Board = []Layer{
 		[]string{"engine/internal/coursesite", "engine/internal/webserve", "engine/httpapi/sqliteapi", "engine/httpapi/httpapitest"}},
 	{"what the browser's engine answers; the HTTP API; the grader of a student's code",
 		[]string{"engine/simrun", "engine/httpapi", "engine/grade"}},
-	{"the explorer; the conformance suite", []string{"engine/explore", "engine/leasetest"}},
+	{"the explorer; the conformance suite", []string{"engine/internal/explore", "engine/leasetest"}},
 	{"a timeline on a fresh in-memory database", []string{"engine/timeline/memrun"}},
 	{"the timeline language and its runner", []string{"engine/timeline"}},
 	{"the invariants' checker; the model", []string{"engine/check", "engine/model"}},
 	{"the engine: the store, its operations and rejections", []string{"engine"}},
-	{"SQLite opened for the engine; the limits; the messages' languages", []string{"engine/sqlitedb", "engine/limits", "engine/lang"}},
+	{"SQLite opened for the engine; the limits; the messages' languages; the mutants' names",
+		[]string{"engine/sqlitedb", "engine/limits", "engine/internal/lang", "engine/internal/mutant"}},
 	{"the browser's database/sql driver; the contract every driver keeps", []string{"wasm/sqlitejs", "engine/drivertest"}},
 }
 

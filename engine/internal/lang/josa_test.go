@@ -3,7 +3,7 @@ package lang_test
 import (
 	"testing"
 
-	"github.com/leaselab/leaselab/engine/lang"
+	"github.com/leaselab/leaselab/engine/internal/lang"
 )
 
 // Each particle pair takes its first form after a final consonant and its

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaselab/leaselab/engine/lang"
+	"github.com/leaselab/leaselab/engine/internal/lang"
 )
 
 var _ = lang.Add("xx", map[string]string{

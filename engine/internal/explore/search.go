@@ -9,7 +9,6 @@ import (
 
 	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/check"
-	"github.com/leaselab/leaselab/engine/model"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
 
@@ -113,7 +112,7 @@ func newSearch(sc Scope, g Goal) (*search, error) {
 		invs = []string{g.Property}
 	}
 	for _, name := range []string{g.Mutant, g.Engine} {
-		if _, _, _, err := model.Mutant(name); err != nil {
+		if _, _, _, err := mutantModel(name); err != nil {
 			return nil, fmt.Errorf("explore: %w", err)
 		}
 	}
@@ -123,7 +122,7 @@ func newSearch(sc Scope, g Goal) (*search, error) {
 
 // root is the state before the first step: the declared jobs enqueued.
 func (s *search) root() (*state, error) {
-	m, r, st, err := model.Mutant(s.g.Engine)
+	m, r, st, err := mutantModel(s.g.Engine)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +221,7 @@ func (s *search) reached(parent *state, o op, x obs, ops []check.Op, child *stat
 	if s.g.diff() {
 		m := s.scratch[1]
 		m.copyFrom(parent)
-		if err := model.Mutate(s.mutant, m.m, m.recv, m.stor); err != nil {
+		if err := mutate(s.mutant, m.m, m.recv, m.stor); err != nil {
 			return ""
 		}
 		y, _ := s.a.apply(m, o)

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/leaselab/leaselab/engine/check"
-	"github.com/leaselab/leaselab/engine/explore"
+	"github.com/leaselab/leaselab/engine/internal/explore"
 )
 
 // BenchmarkSearch_Exhaustive searches every history of five steps of the

@@ -6,17 +6,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/check"
-	"github.com/leaselab/leaselab/engine/explore"
 	"github.com/leaselab/leaselab/engine/internal/command"
+	"github.com/leaselab/leaselab/engine/internal/explore"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 )
 
 // Every mutant is told apart within the default scope, and what the
 // explorer prints is a timeline that check passes on the correct engine
 // and fails (exit 1) on the mutant.
 func TestExplore_EveryMutantToldApartWithinTheDefaultScope(t *testing.T) {
-	for _, m := range engine.Mutants() {
+	for _, m := range mutant.All() {
 		t.Run(m.Name, func(t *testing.T) {
 			r, err := explore.Explore(t.Context(), explore.DefaultScope(), explore.Goal{Mutant: m.Name}, nil)
 			if err != nil {
@@ -42,7 +42,7 @@ func TestExplore_EveryMutantToldApartWithinTheDefaultScope(t *testing.T) {
 // The search is deterministic: the same scope and goal give the same
 // timeline, after the same number of states.
 func TestExplore_SameScopeSameAnswer(t *testing.T) {
-	for _, name := range []string{engine.MutantAttemptsOffByOne, engine.MutantStorageUnfenced} {
+	for _, name := range []string{mutant.AttemptsOffByOne, mutant.StorageUnfenced} {
 		a, err := explore.Explore(t.Context(), explore.DefaultScope(), explore.Goal{Mutant: name}, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -64,9 +64,9 @@ func TestExplore_SameScopeSameAnswer(t *testing.T) {
 // check. The explorer finds each, and the engine confirms it.
 func TestExplore_FindsTheInvariantsBrokenEngines(t *testing.T) {
 	for _, tc := range []struct{ engine, property string }{
-		{engine.MutantIDOnly, ""},
-		{engine.MutantIDOnly, check.NoStaleWrite},
-		{engine.MutantStorageUnfenced, check.StorageFenced},
+		{mutant.IDOnly, ""},
+		{mutant.IDOnly, check.NoStaleWrite},
+		{mutant.StorageUnfenced, check.StorageFenced},
 	} {
 		r, err := explore.Explore(t.Context(), explore.DefaultScope(), explore.Goal{Engine: tc.engine, Property: tc.property}, nil)
 		if err != nil {

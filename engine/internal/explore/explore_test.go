@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/leaselab/leaselab/engine/check"
-	"github.com/leaselab/leaselab/engine/explore"
+	"github.com/leaselab/leaselab/engine/internal/explore"
 )
 
 // A search that finds nothing goes to the end of its scope and says so: it
