@@ -108,7 +108,7 @@ func (s *Store) Renew(ctx context.Context, l Lease, now, ttl int64) (Lease, erro
 	return out, err
 }
 
-// Complete marks the job done with result: the courier's finish. It succeeds
+// Complete marks the job done with result. It succeeds
 // only under the same rule as Renew (owner and token match, not done or
 // quarantined, now < lease_until and now < deadline); a refused complete
 // leaves the stored result as it was. Done is final. A result longer than

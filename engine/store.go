@@ -15,7 +15,7 @@ import (
 // operation takes a connection from the *sql.DB pool for its own duration.
 // A Store prepares each statement once and keeps it until the *sql.DB is
 // closed (or, on a driver whose connections run SQL text themselves,
-// leaves that to the driver: querier.go): open one Store per database and
+// leaves that to the driver): open one Store per database and
 // share it, not one per request.
 type Store struct {
 	db *sql.DB
@@ -106,7 +106,7 @@ func (c *config) note(st Statement) {
 	}
 }
 
-// New opens a store on db: init_db. It creates the schema if it is missing
+// New opens a store on db. It creates the schema if it is missing
 // and never resets an existing row, so it is safe to call on every start.
 func New(ctx context.Context, db *sql.DB, opts ...Option) (*Store, error) {
 	if db == nil {

@@ -45,7 +45,7 @@ func (m *Model) find(id string) *engine.Job {
 	return nil
 }
 
-// Reopen is init_db run again over the same jobs: the contract keeps every
+// Reopen is the store opened again over the same jobs: the contract keeps every
 // row and token (a schema-reset model drops them all).
 func (m *Model) Reopen() {
 	if m.mut(mutant.SchemaReset) {
