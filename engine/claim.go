@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 )
 
 func checkClaimArgs(id, owner string, now, ttl int64) error {
@@ -104,7 +106,7 @@ func (s *Store) claimRow(ctx context.Context, q querier, cur *Job, id, owner str
 
 // held: a valid lease stands on the job at now (now < lease_until).
 func (s *Store) held(j *Job, now int64) bool {
-	if s.mut(MutantClaimBoundary) {
+	if s.mut(mutant.ClaimBoundary) {
 		return j.Owner != "" && now <= j.LeaseUntil
 	}
 	return j.heldAt(now)
@@ -115,7 +117,7 @@ func (s *Store) held(j *Job, now int64) bool {
 func (s *Store) budgetUsedUp(j *Job, now int64) string {
 	if j.MaxAttempts > 0 {
 		used := j.Attempts >= j.MaxAttempts
-		if s.mut(MutantAttemptsOffByOne) {
+		if s.mut(mutant.AttemptsOffByOne) {
 			used = j.Attempts > j.MaxAttempts
 		}
 		if used {
@@ -134,7 +136,7 @@ func (s *Store) leaseEnd(j *Job, now, ttl int64) int64 {
 	if until < now { // overflow
 		until = 1<<63 - 1
 	}
-	if j.Deadline > 0 && until > j.Deadline && !s.mut(MutantNoDeadlineCap) {
+	if j.Deadline > 0 && until > j.Deadline && !s.mut(mutant.NoDeadlineCap) {
 		until = j.Deadline
 	}
 	return until
@@ -184,7 +186,7 @@ func (s *Store) ClaimNext(ctx context.Context, owner string, now, ttl int64) (Le
 // (nextSeqSQL).
 func (s *Store) nextCandidate(ctx context.Context, q querier, now int64) (*Job, error) {
 	ended := `lease_until <= ?`
-	if s.mut(MutantClaimBoundary) {
+	if s.mut(mutant.ClaimBoundary) {
 		ended = `lease_until < ?`
 	}
 	return s.readOne(ctx, q, `SELECT `+jobColumns+` FROM jobs WHERE seq = `+nextSeqSQL(ended), now)
@@ -232,7 +234,7 @@ func (s *Store) ClaimManyOutcomes(ctx context.Context, id string, owners []strin
 			return nil, err
 		}
 	}
-	if s.mut(MutantClaimManyFirstOnly) && len(owners) > 0 {
+	if s.mut(mutant.ClaimManyFirstOnly) && len(owners) > 0 {
 		l, err := s.Claim(ctx, id, owners[0], now, ttl)
 		var rej *Rejection
 		if errors.As(err, &rej) {

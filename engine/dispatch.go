@@ -9,7 +9,7 @@ import (
 // ResultSent is the result Dispatch stores on a job it delivered.
 const ResultSent = "sent"
 
-// Dispatch is the courier's send: it claims the oldest claimable job for
+// Dispatch sends one job: it claims the oldest claimable job for
 // owner at clock.Now() (ClaimNext) and commits, then calls send outside any
 // transaction, so a slow send holds no lock and other workers keep claiming;
 // then it completes the job at clock.Now() (read again: the send took time)

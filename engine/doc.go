@@ -11,7 +11,7 @@
 // cannot do this: a restarted worker has the same name as its earlier run.
 //
 //	db, _ := sqlitedb.Open("jobs.db")   // or sqlitedb.Memory("name"): shared in-memory
-//	store, _ := engine.New(ctx, db)      // init_db: creates the schema if missing, never resets a row
+//	store, _ := engine.New(ctx, db)      // creates the schema if missing, never resets a row
 //	store.Enqueue(ctx, engine.NewJob{ID: "order-7", Qty: 2})
 //	a, _ := store.Claim(ctx, "order-7", "A", 0, 1000)    // A#1, lease_until 1000
 //	b, _ := store.Claim(ctx, "order-7", "B", 1000, 1000) // at 1000 A's lease has ended: B#2
@@ -19,10 +19,10 @@
 //	// complete refused (superseded): presented A#1, current B#2 until 2000, now 1001
 //	store.Complete(ctx, b, 1200, "ok")                   // nil: B's record is B's
 //
-// The lab's operations (the names the course and the traces use) and
-// their homes:
+// The operations, the names traces and timelines give them (Op), and when
+// each succeeds:
 //
-//	New(ctx, db, opts...)                   init_db       always; idempotent
+//	New(ctx, db, opts...)                   (reopen)      always; idempotent
 //	Enqueue(ctx, NewJob)                    enqueue       the id is new (else false, nothing changed)
 //	Get(ctx, id)                            state         nil, nil for no such job (not ErrNotFound)
 //	Claim(ctx, id, owner, now, ttl)         claim         exists, not done or quarantined, unowned or
@@ -30,7 +30,7 @@
 //	ClaimNext(ctx, owner, now, ttl)         claim-next    as Claim, for the oldest claimable job (ErrEmpty)
 //	Renew(ctx, lease, now, ttl)             renew         owner and token match, not done or quarantined,
 //	                                                      now < lease_until, now < deadline
-//	Complete(ctx, lease, now, result)       complete      as Renew (the courier's finish)
+//	Complete(ctx, lease, now, result)       complete      as Renew; the job is done with its result
 //	Release(ctx, lease)                     release       owner and token match, not done or quarantined
 //	ClaimMany, ClaimManyOutcomes            claim_many    one goroutine and connection per owner; at most one wins
 //	Dispatch(ctx, owner, clock, ttl, send)  send          ClaimNext, commit, send outside any transaction, Complete
@@ -65,7 +65,7 @@
 // only to the row its decision was made on. A grant that needs no decision
 // beyond the rules themselves — a claim that takes the job, a renew,
 // complete or release by the current holder — is first tried as one UPDATE
-// whose WHERE holds every rule (direct.go): a single statement is a write
+// whose WHERE holds every rule: a single statement is a write
 // transaction of its own in SQLite; when it matches nothing, nothing
 // changed and the read-then-write path finds the refusal. With an observer
 // (the simulator), every operation reads first, as the lab teaches and the
@@ -77,9 +77,8 @@
 // A refused operation is not an error of the engine: it returns a
 // *Rejection naming the rule that refused it, what the caller presented and
 // the row as it stood. Test the reason with errors.Is against the sentinels
-// (see Rejection for the order they are checked in); the engine's
-// vocabulary (vocab.go) names them for the wire, the trace and the
-// language. Invalid arguments return an error matching ErrInvalid and
+// (see Rejection for the order they are checked in); Refusal names them
+// for the wire and the trace. Invalid arguments return an error matching ErrInvalid and
 // change nothing, as does every method of a Store that New did not make.
 // Any other error is the database's. Package engine/leasetest checks that
 // another implementation of these operations keeps the same contract.

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 	"github.com/leaselab/leaselab/engine/limits"
 )
 
@@ -56,12 +57,12 @@ func (s *Store) checkHolder(op Op, cur *Job, l Lease, now int64, checkDone, incl
 // by job id alone does; owner-not-compared compares the token only.
 func (s *Store) holds(cur *Job, l Lease) bool {
 	switch {
-	case s.mut(MutantIDOnly):
+	case s.mut(mutant.IDOnly):
 		return true
 	case cur.Token != l.Token:
 		return false
 	}
-	return cur.Owner == l.Owner || s.mut(MutantOwnerNotCompared)
+	return cur.Owner == l.Owner || s.mut(mutant.OwnerNotCompared)
 }
 
 // Renew extends the presented lease to min(now+ttl, deadline). It succeeds
@@ -93,7 +94,7 @@ func (s *Store) Renew(ctx context.Context, l Lease, now, ttl int64) (Lease, erro
 		if err != nil {
 			return err
 		}
-		if err := s.checkHolder(OpRenew, cur, l, now, true, s.mut(MutantRenewBoundary)); err != nil {
+		if err := s.checkHolder(OpRenew, cur, l, now, true, s.mut(mutant.RenewBoundary)); err != nil {
 			return err
 		}
 		until := s.leaseEnd(cur, now, ttl)
@@ -107,7 +108,7 @@ func (s *Store) Renew(ctx context.Context, l Lease, now, ttl int64) (Lease, erro
 	return out, err
 }
 
-// Complete marks the job done with result: the courier's finish. It succeeds
+// Complete marks the job done with result. It succeeds
 // only under the same rule as Renew (owner and token match, not done or
 // quarantined, now < lease_until and now < deadline); a refused complete
 // leaves the stored result as it was. Done is final. A result longer than
@@ -135,8 +136,8 @@ func (s *Store) Complete(ctx context.Context, l Lease, now int64, result string)
 		if err != nil {
 			return err
 		}
-		checkDone := !s.mut(MutantCompleteDone)
-		if err := s.checkHolder(OpComplete, cur, l, now, checkDone, s.mut(MutantValidityInclusive)); err != nil {
+		checkDone := !s.mut(mutant.CompleteDone)
+		if err := s.checkHolder(OpComplete, cur, l, now, checkDone, s.mut(mutant.ValidityInclusive)); err != nil {
 			return err
 		}
 		return s.writeGuarded(ctx, q, `status = 'done', result = ?`, []any{result}, cur)
@@ -169,7 +170,7 @@ func (s *Store) Release(ctx context.Context, l Lease) error {
 			return err
 		}
 		set := `owner = NULL, lease_until = 0, status = 'pending'`
-		if s.mut(MutantReleaseResetsToken) {
+		if s.mut(mutant.ReleaseResetsToken) {
 			set += `, token = 0`
 		}
 		return s.writeGuarded(ctx, q, set, nil, cur)

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"database/sql"
+
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 )
 
 // Receiver is the receiving side of Dispatch: it records each business id
@@ -37,7 +39,7 @@ func (r *Receiver) Deliver(ctx context.Context, l Lease) (bool, error) {
 	query := `INSERT INTO receipts (job_id, qty, owner, token) VALUES (?, ?, ?, ?)
 ON CONFLICT (job_id) DO NOTHING`
 	args := []any{l.JobID, l.Qty, l.Owner, l.Token}
-	if r.noDedup || r.mut(MutantReceiverNotIdempotent) {
+	if r.noDedup || r.mut(mutant.ReceiverNotIdempotent) {
 		query = `INSERT INTO receipts (job_id, qty, owner, token) VALUES (?, ?, ?, ?)
 ON CONFLICT (job_id) DO UPDATE SET qty = qty + excluded.qty`
 	}
@@ -50,7 +52,7 @@ ON CONFLICT (job_id) DO UPDATE SET qty = qty + excluded.qty`
 	if err != nil {
 		return false, err
 	}
-	if r.noDedup || r.mut(MutantReceiverNotIdempotent) {
+	if r.noDedup || r.mut(mutant.ReceiverNotIdempotent) {
 		return true, nil
 	}
 	return n == 1, nil

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 )
 
 // Storage is the fenced storage the holder of a lease writes its work to:
@@ -60,7 +62,7 @@ func (s *Storage) Write(ctx context.Context, key string, l Lease, value string) 
 	query := `INSERT INTO storage (key, value, owner, token) VALUES (?, ?, ?, ?)
 ON CONFLICT (key) DO UPDATE SET value = excluded.value, owner = excluded.owner, token = excluded.token
 WHERE excluded.token >= storage.token`
-	if s.noFence || s.mut(MutantStorageUnfenced) {
+	if s.noFence || s.mut(mutant.StorageUnfenced) {
 		query = `INSERT INTO storage (key, value, owner, token) VALUES (?, ?, ?, ?)
 ON CONFLICT (key) DO UPDATE SET value = excluded.value, owner = excluded.owner, token = excluded.token`
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 	"github.com/leaselab/leaselab/engine/limits"
 )
 
@@ -14,7 +15,7 @@ import (
 // operation takes a connection from the *sql.DB pool for its own duration.
 // A Store prepares each statement once and keeps it until the *sql.DB is
 // closed (or, on a driver whose connections run SQL text themselves,
-// leaves that to the driver: querier.go): open one Store per database and
+// leaves that to the driver): open one Store per database and
 // share it, not one per request.
 type Store struct {
 	db *sql.DB
@@ -33,7 +34,7 @@ type config struct {
 	noFence bool            // WithoutFencing: a Storage that stores every write
 	noDedup bool            // WithoutIdempotence: a Receiver that applies every delivery
 	//lint:ignore U1000 set and read only in builds with the mutants tag (mutants_on.go)
-	mutant string // "" in every normal build; see mutants.go
+	mutant string // "" in every normal build; see mutants_on.go
 }
 
 // Statement is one SQL statement the store ran, with its arguments, as an
@@ -105,7 +106,7 @@ func (c *config) note(st Statement) {
 	}
 }
 
-// New opens a store on db: init_db. It creates the schema if it is missing
+// New opens a store on db. It creates the schema if it is missing
 // and never resets an existing row, so it is safe to call on every start.
 func New(ctx context.Context, db *sql.DB, opts ...Option) (*Store, error) {
 	if db == nil {
@@ -120,7 +121,7 @@ func New(ctx context.Context, db *sql.DB, opts ...Option) (*Store, error) {
 		return nil, err
 	}
 	stmts := schemaSQL
-	if s.mut(MutantSchemaReset) {
+	if s.mut(mutant.SchemaReset) {
 		stmts = append([]string{`DROP TABLE IF EXISTS jobs`}, stmts...)
 	}
 	err = s.on(ctx, db, func(q querier) error {
@@ -386,7 +387,7 @@ func (s *Store) Enqueue(ctx context.Context, j NewJob) (bool, error) {
 	query := `INSERT INTO jobs (id, seq, qty, max_attempts, deadline)
 VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM jobs), ?, ?, ?)
 ON CONFLICT (id) DO NOTHING`
-	if s.mut(MutantEnqueueReplace) {
+	if s.mut(mutant.EnqueueReplace) {
 		query = `INSERT OR REPLACE INTO jobs (id, seq, qty, max_attempts, deadline)
 VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM jobs), ?, ?, ?)`
 	}
@@ -413,7 +414,7 @@ func (s *Store) Get(ctx context.Context, id string) (*Job, error) {
 		j, err = s.readJob(ctx, q, id)
 		return err
 	})
-	if j == nil && err == nil && s.mut(MutantStateEmptyRow) {
+	if j == nil && err == nil && s.mut(mutant.StateEmptyRow) {
 		return &Job{}, nil
 	}
 	return j, err

@@ -15,7 +15,7 @@ type Op string
 const (
 	OpClaim     Op = "claim"      // Store.Claim
 	OpRenew     Op = "renew"      // Store.Renew
-	OpComplete  Op = "complete"   // Store.Complete (the courier's finish)
+	OpComplete  Op = "complete"   // Store.Complete
 	OpRelease   Op = "release"    // Store.Release
 	OpClaimNext Op = "claim_next" // Store.ClaimNext
 	OpClaimMany Op = "claim_many" // Store.ClaimMany
@@ -25,7 +25,7 @@ const (
 	OpDeliver   Op = "deliver"    // Receiver.Deliver
 	OpWrite     Op = "write"      // Storage.Write
 	OpRead      Op = "read"       // Storage.Read
-	OpReopen    Op = "reopen"     // New again over the same database: init_db
+	OpReopen    Op = "reopen"     // New again over the same database
 )
 
 // Outcome names how an operation ended.

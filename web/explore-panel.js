@@ -1,6 +1,6 @@
 // @ts-check
 // explore-panel.js is the simulator page's Explore dialog: the explorer
-// (engine/explore, through engine.js's loadExplorer: a worker of its own,
+// (engine/internal/explore, through engine.js's loadExplorer: a worker of its own,
 // so the page's runs go on meanwhile) searches every schedule within a
 // scope for the shortest timeline that tells a broken engine apart from
 // the correct one, or that breaks an invariant. The dialog shows its

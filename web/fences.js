@@ -31,7 +31,7 @@
 // navigation) is converted too.
 //
 // Prerendering: `leaselab prerender SITE` finds the same fences and
-// elements (engine/coursesite, which mirrors this file) and writes each
+// elements (engine/internal/coursesite, which mirrors this file) and writes each
 // run's trace under traceKey's hash; the player draws it without the
 // engine (prerendered.js).
 
@@ -128,7 +128,7 @@ export const KEY_TAG = 'leaselab-prerender-1';
 /**
  * The canonical form a trace's key hashes: the fields KEY_TAG, name, lang,
  * mutant and text, each as its length in UTF-8 bytes, a colon, its bytes
- * and a newline. engine/coursesite writes the same bytes.
+ * and a newline. engine/internal/coursesite writes the same bytes.
  * @param {TraceRequest} req
  */
 export function canonicalForm({ text, name, lang, mutant }) {
@@ -262,7 +262,7 @@ export function fenceText(code) {
  * Why a fence's text cannot be read as a timeline, or "" when it can: its
  * directive has keys that are no option, or it holds no line that is not
  * blank or a comment (a text read as one line, a directive that swallowed
- * the timeline). prerender refuses the same fences (engine/coursesite).
+ * the timeline). prerender refuses the same fences (engine/internal/coursesite).
  * @param {Fence} fence
  */
 export function unreadable(fence) {

@@ -15,7 +15,7 @@
 package check
 
 import (
-	"github.com/leaselab/leaselab/engine/lang"
+	"github.com/leaselab/leaselab/engine/internal/lang"
 	"strings"
 
 	"github.com/leaselab/leaselab/engine"
@@ -108,7 +108,7 @@ type Verdict struct {
 	details   []lang.Phrase
 }
 
-// DetailIn is Detail in language l (package engine/lang): the same
+// DetailIn is Detail in language l ("en" or "ko", as timeline.Langs): the same
 // violations, in the same order, in l's words.
 func (v Verdict) DetailIn(l string) string {
 	if len(v.details) == 0 {

@@ -1,9 +1,9 @@
 package check
 
-import "github.com/leaselab/leaselab/engine/lang"
+import "github.com/leaselab/leaselab/engine/internal/lang"
 
 // The violations' details in Korean, keyed by their English formats
-// (package engine/lang); a test holds every format of the package to it.
+// (package engine/internal/lang); a test holds every format of the package to it.
 var _ = lang.Add("ko", func() (formats, words map[string]string) {
 	return map[string]string{
 		" (%s's clock is %s, %s's %s; fencing must stop the stale holder)":          " (%[1]s의 시계는 %[2]s, %[3]s의 시계는 %[4]s. 낡은 보유자는 펜싱이 막아야 합니다)",

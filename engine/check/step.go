@@ -3,7 +3,7 @@ package check
 import (
 	"fmt"
 
-	"github.com/leaselab/leaselab/engine/lang"
+	"github.com/leaselab/leaselab/engine/internal/lang"
 	"strings"
 
 	"github.com/leaselab/leaselab/engine"

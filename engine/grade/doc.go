@@ -73,7 +73,7 @@
 // of its function, with the checks a timeline cannot write: a negative
 // ttl, claim_many with eight owners on threads, many rounds); every library
 // story the lab's functions can tell; each mutant's distinguishing
-// timeline, found by the explorer (package engine/explore), in a build
+// timeline, found by the explorer (leaselab explore), in a build
 // with the mutants tag; two processes claiming one job at once, many
 // rounds; and a bounded random search for a sequence of calls
 // on which the program and the contract disagree, shrunk to the shortest.

@@ -8,8 +8,8 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/leaselab/leaselab/engine"
-	"github.com/leaselab/leaselab/engine/explore"
+	"github.com/leaselab/leaselab/engine/internal/explore"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
 
@@ -17,10 +17,10 @@ import (
 // functions; the others break the courier's deadline, attempts budget,
 // receiver or storage, which the lab has no function for.
 var labMutants = []string{
-	engine.MutantSchemaReset, engine.MutantEnqueueReplace, engine.MutantStateEmptyRow,
-	engine.MutantClaimBoundary, engine.MutantRenewBoundary, engine.MutantCompleteDone,
-	engine.MutantReleaseResetsToken, engine.MutantClaimManyFirstOnly, engine.MutantOwnerNotCompared,
-	engine.MutantValidityInclusive, engine.MutantIDOnly,
+	mutant.SchemaReset, mutant.EnqueueReplace, mutant.StateEmptyRow,
+	mutant.ClaimBoundary, mutant.RenewBoundary, mutant.CompleteDone,
+	mutant.ReleaseResetsToken, mutant.ClaimManyFirstOnly, mutant.OwnerNotCompared,
+	mutant.ValidityInclusive, mutant.IDOnly,
 }
 
 // mutantScope is the explorer's scope for the lab: plain jobs only (the
@@ -57,7 +57,7 @@ type find struct {
 func (g *grader) mutantTests() []testCase {
 	var ts []testCase
 	finds := found()
-	for _, m := range engine.Mutants() {
+	for _, m := range mutant.All() {
 		tc := testCase{name: "mutant: " + m.Name}
 		if !slices.Contains(labMutants, m.Name) {
 			tc.skip = "it breaks a rule the lab has no function for: " + m.Breaks

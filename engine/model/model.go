@@ -15,13 +15,14 @@ import (
 	"slices"
 
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 )
 
 // Model is a queue of jobs in insertion order. The zero value is not usable;
 // call New.
 type Model struct {
 	jobs   []engine.Job // in insertion order; a queue of a lesson holds a few
-	mutant string       // the engine.Mutant* rule it breaks; "" for the contract itself (mutants.go)
+	mutant string       // the mutant whose rule it breaks; "" for the contract itself (mutants.go)
 }
 
 // New returns an empty model.
@@ -44,10 +45,10 @@ func (m *Model) find(id string) *engine.Job {
 	return nil
 }
 
-// Reopen is init_db run again over the same jobs: the contract keeps every
+// Reopen is the store opened again over the same jobs: the contract keeps every
 // row and token (a schema-reset model drops them all).
 func (m *Model) Reopen() {
-	if m.mut(engine.MutantSchemaReset) {
+	if m.mut(mutant.SchemaReset) {
 		m.jobs = nil
 	}
 }
@@ -64,7 +65,7 @@ func (m *Model) Enqueue(j engine.NewJob) (bool, error) {
 		return false, invalid("enqueue %+v", j)
 	}
 	if m.find(j.ID) != nil {
-		if !m.mut(engine.MutantEnqueueReplace) {
+		if !m.mut(mutant.EnqueueReplace) {
 			return false, nil
 		}
 		m.remove(j.ID) // INSERT OR REPLACE: the row goes, a new one comes at the end
@@ -85,7 +86,7 @@ func (m *Model) Get(id string) (*engine.Job, error) {
 	}
 	j := m.find(id)
 	if j == nil {
-		if m.mut(engine.MutantStateEmptyRow) {
+		if m.mut(mutant.StateEmptyRow) {
 			return &engine.Job{}, nil
 		}
 		return nil, nil
@@ -256,7 +257,7 @@ func (m *Model) Release(l engine.Lease) error {
 		return err
 	}
 	j.Owner, j.LeaseUntil, j.Status = "", 0, engine.StatusPending
-	if m.mut(engine.MutantReleaseResetsToken) {
+	if m.mut(mutant.ReleaseResetsToken) {
 		j.Token = 0
 	}
 	return nil
@@ -289,7 +290,7 @@ func (m *Model) holder(op engine.Op, l engine.Lease, now int64, timed bool) (*en
 		return nil, refuse(engine.ErrNotFound, engine.Job{ID: l.JobID})
 	case !m.presents(j, l):
 		return nil, refuse(engine.ErrSuperseded, *j)
-	case j.Status == engine.StatusDone && !(op == engine.OpComplete && m.mut(engine.MutantCompleteDone)):
+	case j.Status == engine.StatusDone && !(op == engine.OpComplete && m.mut(mutant.CompleteDone)):
 		return nil, refuse(engine.ErrDone, *j)
 	case j.Status == engine.StatusQuarantined:
 		return nil, refuse(engine.ErrQuarantined, *j)
@@ -302,9 +303,9 @@ func (m *Model) holder(op engine.Op, l engine.Lease, now int64, timed bool) (*en
 // presents: l is j's current generation, its owner and its token.
 func (m *Model) presents(j *engine.Job, l engine.Lease) bool {
 	switch {
-	case m.mut(engine.MutantIDOnly):
+	case m.mut(mutant.IDOnly):
 		return true
-	case m.mut(engine.MutantOwnerNotCompared):
+	case m.mut(mutant.OwnerNotCompared):
 		return j.Token == l.Token
 	}
 	return j.Owner == l.Owner && j.Token == l.Token
@@ -313,8 +314,8 @@ func (m *Model) presents(j *engine.Job, l engine.Lease) bool {
 // ended: j's lease has ended at now, for a renew or complete (now >=
 // lease_until).
 func (m *Model) ended(op engine.Op, j *engine.Job, now int64) bool {
-	if (op == engine.OpRenew && m.mut(engine.MutantRenewBoundary)) ||
-		(op == engine.OpComplete && m.mut(engine.MutantValidityInclusive)) {
+	if (op == engine.OpRenew && m.mut(mutant.RenewBoundary)) ||
+		(op == engine.OpComplete && m.mut(mutant.ValidityInclusive)) {
 		return now > j.LeaseUntil
 	}
 	return now >= j.LeaseUntil
@@ -322,7 +323,7 @@ func (m *Model) ended(op engine.Op, j *engine.Job, now int64) bool {
 
 // held: a valid lease stands on j at now (now < lease_until).
 func (m *Model) held(j *engine.Job, now int64) bool {
-	if m.mut(engine.MutantClaimBoundary) {
+	if m.mut(mutant.ClaimBoundary) {
 		return j.Owner != "" && now <= j.LeaseUntil
 	}
 	return j.Owner != "" && now < j.LeaseUntil
@@ -333,7 +334,7 @@ func (m *Model) attemptsUsedUp(j *engine.Job) bool {
 	if j.MaxAttempts == 0 {
 		return false
 	}
-	if m.mut(engine.MutantAttemptsOffByOne) {
+	if m.mut(mutant.AttemptsOffByOne) {
 		return j.Attempts > j.MaxAttempts
 	}
 	return j.Attempts >= j.MaxAttempts
@@ -355,7 +356,7 @@ func (m *Model) leaseEnd(j *engine.Job, now, ttl int64) int64 {
 	if end < now {
 		end = 1<<63 - 1
 	}
-	if j.Deadline > 0 && !m.mut(engine.MutantNoDeadlineCap) {
+	if j.Deadline > 0 && !m.mut(mutant.NoDeadlineCap) {
 		end = min(end, j.Deadline)
 	}
 	return end
@@ -381,7 +382,7 @@ func (m *Model) ClaimMany(id string, owners []string, now, ttl int64) ([]engine.
 	if id == "" {
 		return nil, invalid("empty job id")
 	}
-	if m.mut(engine.MutantClaimManyFirstOnly) && len(owners) > 0 {
+	if m.mut(mutant.ClaimManyFirstOnly) && len(owners) > 0 {
 		owners = owners[:1]
 	}
 	out := make([]engine.ClaimOutcome, len(owners))

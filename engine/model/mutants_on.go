@@ -6,12 +6,14 @@ import (
 	"fmt"
 
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 )
 
 // Mutant returns an empty model, receiver and storage that break the rule
-// the named engine mutant breaks (engine.Mutants); "" is the contract.
+// the named engine mutant breaks (engine.WithMutant); "" is the contract.
+// Only in builds with the "mutants" tag.
 func Mutant(name string) (*Model, *Receiver, *Storage, error) {
-	if name != "" && !known(name) {
+	if name != "" && !mutant.Known(name) {
 		return nil, nil, nil, fmt.Errorf("%w: unknown mutant %q", engine.ErrInvalid, name)
 	}
 	m, r, s := New(), NewReceiver(), NewStorage()
@@ -19,19 +21,11 @@ func Mutant(name string) (*Model, *Receiver, *Storage, error) {
 	return m, r, s, nil
 }
 
-func known(name string) bool {
-	for _, m := range engine.Mutants() {
-		if m.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
 // Mutate makes m, r and s (typically clones of the contract's) break the
-// named mutant's rule from now on; "" restores the contract.
+// named mutant's rule from now on; "" restores the contract. Only in
+// builds with the "mutants" tag.
 func Mutate(name string, m *Model, r *Receiver, s *Storage) error {
-	if name != "" && !known(name) {
+	if name != "" && !mutant.Known(name) {
 		return fmt.Errorf("%w: unknown mutant %q", engine.ErrInvalid, name)
 	}
 	m.mutant, r.mutant, s.mutant = name, name, name

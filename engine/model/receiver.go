@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 )
 
 // Receiver models the receiving side of a dispatch: it applies a business
@@ -24,7 +25,7 @@ func (r *Receiver) Deliver(l engine.Lease) (bool, error) {
 	if l.JobID == "" || l.Qty < 0 {
 		return false, invalid("deliver %+v", l)
 	}
-	if r.Got(l.JobID) && r.mutant != engine.MutantReceiverNotIdempotent {
+	if r.Got(l.JobID) && r.mutant != mutant.ReceiverNotIdempotent {
 		return false, nil
 	}
 	if !r.Got(l.JobID) {
@@ -62,7 +63,7 @@ func (s *Storage) Write(key string, l engine.Lease, value string) error {
 		return invalid("write %q %+v", key, l)
 	}
 	i := slices.IndexFunc(s.vals, func(v engine.Stored) bool { return v.Key == key })
-	if i >= 0 && l.Token < s.vals[i].Token && s.mutant != engine.MutantStorageUnfenced {
+	if i >= 0 && l.Token < s.vals[i].Token && s.mutant != mutant.StorageUnfenced {
 		cur := s.vals[i]
 		return &engine.Rejection{Op: string(engine.OpWrite), Reason: engine.ErrFenced,
 			Presented: engine.Lease{JobID: key, Owner: l.Owner, Token: l.Token},

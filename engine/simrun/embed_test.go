@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 	"github.com/leaselab/leaselab/engine/simrun"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
@@ -47,7 +47,7 @@ func TestWorksheetJSON_HoldsBothTracesAsTraceJSONGivesThem(t *testing.T) {
 	ctx := context.Background()
 	src := "lease 1000ms\njob job-1\n0ms A claim job-1\n1000ms B claim job-1\n"
 	var mutants []string
-	for _, m := range engine.Mutants() {
+	for _, m := range mutant.All() {
 		mutants = append(mutants, m.Name)
 	}
 	if len(mutants) == 0 {

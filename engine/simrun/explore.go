@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"github.com/leaselab/leaselab/engine/limits"
 
-	"github.com/leaselab/leaselab/engine/explore"
+	"github.com/leaselab/leaselab/engine/internal/explore"
 )
 
 // ExploreScope is the scope a page asks for: each field optional (0 keeps
-// explore.DefaultScope's).
+// the explorer's default scope's).
 type ExploreScope struct {
 	Workers     int   `json:"workers"`
 	Steps       int   `json:"steps"`
@@ -54,10 +54,18 @@ type exploreAnswer struct {
 	ElapsedMS float64 `json:"elapsed_ms"`
 }
 
-// ExploreJSON runs the explorer (explore.Explore) for goal within scope and
+// ExploreGoal is what an explorer's search looks for: the shortest history
+// that tells a mutant from the correct engine, or that breaks a property.
+type ExploreGoal = explore.Goal
+
+// ExploreProgress is an explorer's search as it goes: states seen, depth
+// reached and rate.
+type ExploreProgress = explore.Progress
+
+// ExploreJSON runs the explorer for goal within scope and
 // returns its report as JSON: {found, timeline, steps, why, states, depth,
 // bound, elapsed_ms}. progress, if not nil, hears how far it has come.
-func ExploreJSON(ctx context.Context, goal explore.Goal, scope ExploreScope, progress func(explore.Progress)) ([]byte, error) {
+func ExploreJSON(ctx context.Context, goal ExploreGoal, scope ExploreScope, progress func(ExploreProgress)) ([]byte, error) {
 	r, err := explore.Explore(ctx, scope.scope(), goal, progress)
 	if err != nil {
 		return nil, err

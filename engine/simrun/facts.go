@@ -3,8 +3,8 @@ package simrun
 import (
 	"slices"
 
-	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/check"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 	"github.com/leaselab/leaselab/engine/limits"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
@@ -65,8 +65,8 @@ func Mutants(lang string) []Mutant {
 		lang = "en"
 	}
 	out := []Mutant{}
-	for _, m := range engine.Mutants() {
-		out = append(out, Mutant{Name: m.Name, Breaks: timeline.MutantRule(lang, m.Name)})
+	for _, m := range mutant.All() {
+		out = append(out, Mutant{Name: m.Name, Breaks: mutant.Rule(lang, m.Name)})
 	}
 	return out
 }

@@ -9,7 +9,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 	"github.com/leaselab/leaselab/engine/limits"
 	"github.com/leaselab/leaselab/engine/simrun"
 	"github.com/leaselab/leaselab/engine/timeline"
@@ -21,12 +21,12 @@ func TestBuildFacts_EveryLanguageHasEveryMutant(t *testing.T) {
 		t.Fatalf("langs %v, want %v", f.Langs, timeline.Langs())
 	}
 	for _, l := range f.Langs {
-		if got, want := len(f.Mutants[l]), len(engine.Mutants()); got != want {
+		if got, want := len(f.Mutants[l]), len(mutant.All()); got != want {
 			t.Errorf("%s: %d mutants, want the build's %d", l, got, want)
 		}
 		for _, m := range f.Mutants[l] {
-			if m.Breaks == "" || m.Breaks != timeline.MutantRule(l, m.Name) {
-				t.Errorf("%s %s breaks %q, want timeline.MutantRule's %q", l, m.Name, m.Breaks, timeline.MutantRule(l, m.Name))
+			if m.Breaks == "" || m.Breaks != mutant.Rule(l, m.Name) {
+				t.Errorf("%s %s breaks %q, want timeline.MutantRule's %q", l, m.Name, m.Breaks, mutant.Rule(l, m.Name))
 			}
 		}
 	}

@@ -4,6 +4,10 @@
 // its trace as JSON bytes out. The parity rule — the same timeline gives
 // byte-identical bytes natively and in WebAssembly — is stated over this
 // package's output (see wasm/parity).
+//
+// It is the page's, not a library: public only because the browser's
+// program outside engine/ imports it, it carries no compatibility promise
+// and may change with the page in any release.
 package simrun
 
 import (

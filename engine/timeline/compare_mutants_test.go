@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
 
@@ -23,7 +23,7 @@ func TestCompare_ClaimBoundaryShowsOnlyAtLeaseUntil(t *testing.T) {
 	} {
 		src := "lease 1000ms\njob job-1\n0ms A claim job-1\n" + tc.at + " B claim job-1\n"
 		correct := trace(t, src, timeline.Options{})
-		broken := trace(t, src, timeline.Options{Mutant: engine.MutantClaimBoundary})
+		broken := trace(t, src, timeline.Options{Mutant: mutant.ClaimBoundary})
 		d, err := timeline.Compare(correct, broken)
 		if err != nil {
 			t.Fatal(err)
@@ -54,7 +54,7 @@ func TestCompare_ClaimBoundaryShowsOnlyAtLeaseUntil(t *testing.T) {
 // A difference only the receiver sees is found in the receipt.
 func TestCompare_ReceiverNotIdempotentShowsInTheReceipt(t *testing.T) {
 	src := "lease 1000ms\njob order-7 qty=2\n0ms A claim order-7\n10ms A deliver order-7\n20ms A deliver order-7\n"
-	d, err := timeline.Compare(trace(t, src, timeline.Options{}), trace(t, src, timeline.Options{Mutant: engine.MutantReceiverNotIdempotent}))
+	d, err := timeline.Compare(trace(t, src, timeline.Options{}), trace(t, src, timeline.Options{Mutant: mutant.ReceiverNotIdempotent}))
 	if err != nil {
 		t.Fatal(err)
 	}

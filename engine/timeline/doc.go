@@ -168,7 +168,7 @@
 // between steps when its context ends.
 //
 // This package links no SQLite driver, so a build without SQLite can
-// import it; package memrun runs timelines on in-memory SQLite, and package
-// engine/command holds the author's commands (check, transcript, trace,
-// export gotest, mutants, explore).
+// import it; package memrun runs timelines on in-memory SQLite, and the
+// leaselab command runs them from files (check, transcript, trace, export
+// gotest, mutants, explore).
 package timeline

@@ -3,7 +3,7 @@ package timeline
 import (
 	"errors"
 
-	"github.com/leaselab/leaselab/engine/lang"
+	"github.com/leaselab/leaselab/engine/internal/lang"
 	"strconv"
 	"strings"
 )

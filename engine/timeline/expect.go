@@ -2,7 +2,7 @@ package timeline
 
 import (
 	"github.com/leaselab/leaselab/engine"
-	"github.com/leaselab/leaselab/engine/lang"
+	"github.com/leaselab/leaselab/engine/internal/lang"
 	"strconv"
 	"strings"
 )

@@ -6,7 +6,7 @@ import (
 
 	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/check"
-	"github.com/leaselab/leaselab/engine/lang"
+	"github.com/leaselab/leaselab/engine/internal/lang"
 )
 
 // What follows "->": an outcome (ok, refused REASON, empty, invalid,

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/leaselab/leaselab/engine/lang"
+	"github.com/leaselab/leaselab/engine/internal/lang"
 )
 
 // The header lines, before the first step: `lease DURATION`,

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/leaselab/leaselab/engine/lang"
+	"github.com/leaselab/leaselab/engine/internal/lang"
 	"github.com/leaselab/leaselab/engine/timeline"
 	"github.com/leaselab/leaselab/engine/timeline/memrun"
 )

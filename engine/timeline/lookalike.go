@@ -2,7 +2,7 @@ package timeline
 
 import (
 	"cmp"
-	"github.com/leaselab/leaselab/engine/lang"
+	"github.com/leaselab/leaselab/engine/internal/lang"
 	"slices"
 	"strings"
 	"unicode"

@@ -1,9 +1,9 @@
 package timeline
 
-import "github.com/leaselab/leaselab/engine/lang"
+import "github.com/leaselab/leaselab/engine/internal/lang"
 
 // The timeline's messages in Korean: every parse error, warning and run
-// message, keyed by its English format (package engine/lang), and the
+// message, keyed by its English format (package engine/internal/lang), and the
 // words the messages put in them. A test holds every format of the
 // package to this table.
 var _ = lang.Add("ko", func() (formats, words map[string]string) {

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/leaselab/leaselab/engine/lang"
+	"github.com/leaselab/leaselab/engine/internal/lang"
 )
 
 // What parses but is likely not what the author meant gets a warning

@@ -6,7 +6,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 	"github.com/leaselab/leaselab/engine/timeline"
 	"github.com/leaselab/leaselab/engine/timeline/memrun"
 )
@@ -16,7 +16,7 @@ import (
 // correct one.
 func TestLibrary_CatchesEveryMutant(t *testing.T) {
 	inexpressible := map[string]string{}
-	for _, m := range engine.Mutants() {
+	for _, m := range mutant.All() {
 		caughtBy := ""
 		for _, name := range timeline.LibraryNames() {
 			tl, err := timeline.LoadLibrary(name)

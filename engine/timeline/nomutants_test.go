@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 	"github.com/leaselab/leaselab/engine/timeline"
 	"github.com/leaselab/leaselab/engine/timeline/memrun"
 )
@@ -17,7 +18,7 @@ func TestRun_MutantNeedsTheMutantsBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = memrun.Run(context.Background(), tl, timeline.Options{Mutant: engine.MutantClaimBoundary})
+	_, err = memrun.Run(context.Background(), tl, timeline.Options{Mutant: mutant.ClaimBoundary})
 	if !errors.Is(err, engine.ErrInvalid) {
 		t.Errorf("err %v, want ErrInvalid: a normal build has no mutants", err)
 	}

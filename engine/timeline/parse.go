@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/leaselab/leaselab/engine/lang"
+	"github.com/leaselab/leaselab/engine/internal/lang"
 	"github.com/leaselab/leaselab/engine/limits"
 )
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/leaselab/leaselab/engine"
-	"github.com/leaselab/leaselab/engine/lang"
+	"github.com/leaselab/leaselab/engine/internal/lang"
 )
 
 var korean = phrasebook{

@@ -19,9 +19,10 @@ import (
 // Options choose the engine and the language of a run. The zero value is the
 // correct engine, explained in English.
 type Options struct {
-	// Mutant names one of the engine's broken variants (engine.WithMutant),
-	// to play a timeline on it beside the correct engine; "" is the correct
-	// engine. Only builds with the "mutants" tag have any.
+	// Mutant names one of the engine's deliberately broken variants, to
+	// play a timeline on it beside the correct engine; "" is the correct
+	// engine. Only builds with the "mutants" tag have any: any other build
+	// refuses every name with ErrInvalid.
 	Mutant string
 	// Lang is the language of the step explanations: "en" (the default) or
 	// "ko".
@@ -190,7 +191,14 @@ func newRunner(ctx context.Context, db *sql.DB, tl *Timeline, opts Options) (*ru
 // and SQLite parses and runs less before the first step (see
 // engine/DECISIONS.md, "Tables a timeline does not use").
 func (r *runner) open() error {
-	opts := []engine.Option{engine.WithMutant(r.mutant), engine.WithObserver(r.observe)}
+	opts := []engine.Option{engine.WithObserver(r.observe)}
+	if r.mutant != "" {
+		mut, err := withMutant(r.mutant)
+		if err != nil {
+			return err
+		}
+		opts = append(opts, mut)
+	}
 	store, err := engine.New(r.ctx, r.db, opts...)
 	if err != nil {
 		return err

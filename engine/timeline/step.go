@@ -4,7 +4,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/leaselab/leaselab/engine/lang"
+	"github.com/leaselab/leaselab/engine/internal/lang"
 )
 
 // A step line: TIME ACTOR VERB [OBJECT] [key=value ...] [-> expectation],

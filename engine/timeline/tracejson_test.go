@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 	"github.com/leaselab/leaselab/engine/timeline"
 	"github.com/leaselab/leaselab/engine/timeline/memrun"
 )
@@ -58,7 +58,7 @@ func around(a, b []byte) []byte {
 // every mutant this build has, encodes as encoding/json encodes it.
 func TestEncode_LibraryIsEncodingJSONsBytes(t *testing.T) {
 	mutants := []string{""}
-	for _, m := range engine.Mutants() {
+	for _, m := range mutant.All() {
 		mutants = append(mutants, m.Name)
 	}
 	for _, name := range timeline.LibraryNames() {

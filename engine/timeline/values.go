@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/leaselab/leaselab/engine/lang"
+	"github.com/leaselab/leaselab/engine/internal/lang"
 	"golang.org/x/text/unicode/norm"
 )
 

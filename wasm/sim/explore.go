@@ -7,7 +7,6 @@ import (
 	"errors"
 	"syscall/js"
 
-	"github.com/leaselab/leaselab/engine/explore"
 	"github.com/leaselab/leaselab/engine/simrun"
 )
 
@@ -21,7 +20,7 @@ func exploreCall(_ js.Value, args []js.Value) any {
 	if len(args) == 0 || args[0].Type() != js.TypeObject {
 		return rejected(errors.New("leaselab.explore: the first argument is the goal: {mutant} or {engine, property}"))
 	}
-	g := explore.Goal{Mutant: stringField(args[0], "mutant", ""), Engine: stringField(args[0], "engine", ""),
+	g := simrun.ExploreGoal{Mutant: stringField(args[0], "mutant", ""), Engine: stringField(args[0], "engine", ""),
 		Property: stringField(args[0], "property", "")}
 	var sc simrun.ExploreScope
 	if len(args) > 1 && args[1].Type() == js.TypeObject {
@@ -29,10 +28,10 @@ func exploreCall(_ js.Value, args []js.Value) any {
 		sc = simrun.ExploreScope{Workers: intField(o, "workers"), Steps: intField(o, "steps"), TTL: int64(intField(o, "ttl")),
 			MaxAttempts: int64(intField(o, "max_attempts")), Deadline: int64(intField(o, "deadline")), States: intField(o, "states")}
 	}
-	var progress func(explore.Progress)
+	var progress func(simrun.ExploreProgress)
 	if len(args) > 2 && args[2].Type() == js.TypeFunction {
 		f := args[2]
-		progress = func(p explore.Progress) {
+		progress = func(p simrun.ExploreProgress) {
 			f.Invoke(map[string]any{"states": p.States, "depth": p.Depth, "rate": p.Rate})
 		}
 	}

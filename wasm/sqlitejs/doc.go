@@ -43,4 +43,8 @@
 //     never as JavaScript values.
 //
 // On other platforms the package is empty.
+//
+// It is the page's driver, not a library: public only because the
+// engine's browser build outside wasm/ opens it, it carries no
+// compatibility promise and may change with the page in any release.
 package sqlitejs

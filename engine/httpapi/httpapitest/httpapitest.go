@@ -7,8 +7,18 @@
 // job ids (unique per run, so a persistent store may be reused), uses the
 // client's virtual clock (instants from 0, in the past of the server's
 // clock) everywhere but in the tests of the server's clock and of how far
-// ahead of it a client's now may be, and drains the queue before testing claim-next, which sees every
-// job.
+// ahead of it a client's now may be, and drains the queue before testing
+// claim-next, which sees every job.
+//
+// Its lease part ("Lease") is the conformance suite of package
+// engine/leasetest run over the API: every library timeline and seeded
+// random call sequences, each call beside the reference model, with the
+// rows and the invariants compared after every step, on a leasetest.Queue
+// that speaks HTTP (each on an emptied server, its job ids prefixed, its
+// rows read job by job). A difference names the timeline's line or the
+// shortest sequence, the call, and both answers and rows. The other parts
+// check what is the web's: status codes, the wire's shapes, strict JSON,
+// origins, methods, limits and clocks.
 package httpapitest
 
 import (
@@ -37,6 +47,10 @@ type Target struct {
 	// job at once, Rounds times. They default to 20 and 16 and may not be
 	// set lower.
 	Rounds, Parallel int
+	// Sequences is how many of the conformance suite's random call
+	// sequences (engine/leasetest, from its Seed) the lease part plays
+	// over the API; 0 means 60.
+	Sequences int
 }
 
 // requestTimeout bounds one try of one request; a request that takes longer
@@ -53,6 +67,9 @@ func Run(t *testing.T, target Target) {
 	}
 	if target.Parallel < 16 {
 		target.Parallel = 16
+	}
+	if target.Sequences <= 0 {
+		target.Sequences = 60
 	}
 	u, err := url.Parse(target.BaseURL)
 	if err != nil {
@@ -100,6 +117,7 @@ func Run(t *testing.T, target Target) {
 		{"ParallelClaims_ExactlyOneWinnerPerRound", s.testOneWinner},
 		{"ParallelClaimNext_EachJobOnce", s.testClaimNextParallel},
 		{"Timeline", s.testTimeline},
+		{"Lease", s.testLease},
 	} {
 		t.Run(tc.name, tc.f)
 	}
@@ -110,6 +128,7 @@ type suite struct {
 	Target
 	c      *client
 	prefix string
+	queues int // the lease part's Queues so far
 }
 
 // obj is a JSON object to post.

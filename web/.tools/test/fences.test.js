@@ -1,4 +1,4 @@
-// fences.js reads a fence as engine/coursesite does (the shared vectors in
+// fences.js reads a fence as engine/internal/coursesite does (the shared vectors in
 // prerender-vectors.json), and keys a prerendered trace with the same
 // SHA-256 of the same canonical form.
 

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leaselab/leaselab/engine/coursesite"
+	"github.com/leaselab/leaselab/engine/internal/coursesite"
 	"github.com/leaselab/leaselab/engine/simrun"
 )
 

@@ -8,9 +8,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/check"
-	"github.com/leaselab/leaselab/engine/explore"
+	"github.com/leaselab/leaselab/engine/internal/explore"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 	"github.com/leaselab/leaselab/engine/simrun"
 )
 
@@ -77,7 +77,7 @@ type explorerGoal struct {
 // exhaustive search.
 func explorerGoals() []explorerGoal {
 	var gs []explorerGoal
-	for _, m := range engine.Mutants() {
+	for _, m := range mutant.All() {
 		gs = append(gs, explorerGoal{Name: m.Name, Goal: explore.Goal{Mutant: m.Name}})
 	}
 	return append(gs, explorerGoal{Name: "exhaustive", Goal: explore.Goal{Property: check.SingleLease},

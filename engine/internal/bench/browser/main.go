@@ -9,7 +9,7 @@
 // make bench-browser (part of make bench) builds the page (make wasm),
 // installs and precompresses the official build (web/bench/sqlite-wasm) and
 // runs it. Both sides are served from 127.0.0.1 by the same handler
-// (engine/webserve: precompressed brotli and gzip, ETag, no-cache), the
+// (engine/internal/webserve: precompressed brotli and gzip, ETag, no-cache), the
 // official build's files under /bench/sqlite-wasm/.
 //
 // The pages (web/bench/): the simulator itself (index.html); leaselab.html,
@@ -89,7 +89,7 @@ import (
 
 	"github.com/leaselab/leaselab/engine/internal/bench/weight"
 	"github.com/leaselab/leaselab/engine/internal/browsertest/headless"
-	"github.com/leaselab/leaselab/engine/webserve"
+	"github.com/leaselab/leaselab/engine/internal/webserve"
 )
 
 // options are the command's flags.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaselab/leaselab/engine/webserve"
+	"github.com/leaselab/leaselab/engine/internal/webserve"
 )
 
 func TestTransferSizes_SumsWhatTheServerSendsPerEncoding(t *testing.T) {

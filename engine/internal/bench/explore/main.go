@@ -17,9 +17,9 @@ import (
 	"os"
 	"time"
 
-	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/check"
-	"github.com/leaselab/leaselab/engine/explore"
+	"github.com/leaselab/leaselab/engine/internal/explore"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 )
 
 func main() {
@@ -34,7 +34,7 @@ func run(goal time.Duration, steps int) int {
 	fmt.Println("explorer, natively (default scope: 3 workers, jobs a and b, 8 steps, ttl 1000 ms)")
 	fmt.Printf("  %-24s %6s %8s %10s %12s  %s\n", "MUTANT", "STEPS", "STATES", "TIME", "STATES/S", "GOAL")
 	var total time.Duration
-	for _, m := range engine.Mutants() {
+	for _, m := range mutant.All() {
 		start := time.Now()
 		r, err := explore.Explore(ctx, explore.DefaultScope(), explore.Goal{Mutant: m.Name}, nil)
 		took := time.Since(start)

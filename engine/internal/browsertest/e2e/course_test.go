@@ -19,9 +19,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-
-	"github.com/leaselab/leaselab/engine"
-	"github.com/leaselab/leaselab/engine/explore"
+	"github.com/leaselab/leaselab/engine/internal/explore"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 	"github.com/leaselab/leaselab/engine/internal/testkit/modtest"
 	"github.com/leaselab/leaselab/engine/simrun"
 	"github.com/leaselab/leaselab/engine/timeline"
@@ -305,7 +304,7 @@ func TestCourse_SpeaksKoreanWhereThePageSaysKo(t *testing.T) {
 }
 
 func TestCourse_WorksheetSaysWhenATimelineCannotTellTheEnginesApart(t *testing.T) {
-	if len(engine.Mutants()) == 0 {
+	if len(mutant.All()) == 0 {
 		t.Fatal("this test binary has no mutants: run it with -tags e2e,mutants (make e2e does)")
 	}
 	ctx := openCourse(t)
@@ -383,7 +382,7 @@ func TestCourse_WorksheetWordsTheBrokenRuleInTheElementsLanguage(t *testing.T) {
 	ctx := openCourse(t)
 	courseReady(t, ctx, "worksheet")
 	for _, lang := range []string{"ko", "en"} {
-		want, _ := json.Marshal(timeline.MutantRule(lang, engine.MutantClaimBoundary))
+		want, _ := json.Marshal(mutant.Rule(lang, mutant.ClaimBoundary))
 		courseEval[bool](t, ctx, fmt.Sprintf(`(el('worksheet').setAttribute('lang', %q), true)`, lang))
 		courseWait(t, ctx, fmt.Sprintf(`sr('worksheet', '.breaks').textContent.includes(%s)`, want), 30*time.Second)
 	}
@@ -576,7 +575,7 @@ type nativeWorksheet struct {
 
 func worksheet(t *testing.T, text string) nativeWorksheet {
 	t.Helper()
-	raw, err := simrun.WorksheetJSON(context.Background(), "worksheet.tl", text, simrun.Options{Mutant: engine.MutantClaimBoundary, Lang: "en"})
+	raw, err := simrun.WorksheetJSON(context.Background(), "worksheet.tl", text, simrun.Options{Mutant: mutant.ClaimBoundary, Lang: "en"})
 	must(t, err)
 	w := nativeWorksheet{raw: raw}
 	must(t, json.Unmarshal(raw, &w))
@@ -735,7 +734,7 @@ var stepLine = regexp.MustCompile(`(?m)^\+?\d+ms `)
 func TestCourse_WorksheetHintRevealsTheExplorersTimelineAStepAtATime(t *testing.T) {
 	ctx := openCourse(t)
 	courseReady(t, ctx, "worksheet")
-	raw, err := simrun.ExploreJSON(context.Background(), explore.Goal{Mutant: engine.MutantClaimBoundary}, simrun.ExploreScope{}, nil)
+	raw, err := simrun.ExploreJSON(context.Background(), explore.Goal{Mutant: mutant.ClaimBoundary}, simrun.ExploreScope{}, nil)
 	must(t, err)
 	var found struct {
 		Timeline string `json:"timeline"`

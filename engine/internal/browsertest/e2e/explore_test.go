@@ -11,7 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/leaselab/leaselab/engine/explore"
+	"github.com/leaselab/leaselab/engine/internal/explore"
 	"github.com/leaselab/leaselab/engine/simrun"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 )
 
 // uiTexts collects every word the page shows or says that is not a name:
@@ -56,7 +56,7 @@ func englishWords(texts []string, timeline string) []string {
 	for _, w := range namesNotWords {
 		allowed[w] = true
 	}
-	for _, m := range engine.Mutants() {
+	for _, m := range mutant.All() {
 		for _, w := range latinWord.FindAllString(m.Name, -1) {
 			allowed[w] = true
 		}

@@ -20,8 +20,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/leaselab/leaselab/engine/internal/browsertest/headless"
+	"github.com/leaselab/leaselab/engine/internal/webserve"
 	"github.com/leaselab/leaselab/engine/timeline"
-	"github.com/leaselab/leaselab/engine/webserve"
 )
 
 // embedsPage is a page with n library timelines, one <lease-timeline> each.

@@ -25,8 +25,8 @@ import (
 
 	"github.com/leaselab/leaselab/engine/internal/browsertest/headless"
 	"github.com/leaselab/leaselab/engine/internal/testkit/redteam"
+	"github.com/leaselab/leaselab/engine/internal/webserve"
 	"github.com/leaselab/leaselab/engine/timeline"
-	"github.com/leaselab/leaselab/engine/webserve"
 )
 
 var (

@@ -19,10 +19,10 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"github.com/leaselab/leaselab/engine/internal/webserve"
 	"github.com/leaselab/leaselab/engine/limits"
 	"github.com/leaselab/leaselab/engine/simrun"
 	"github.com/leaselab/leaselab/engine/timeline"
-	"github.com/leaselab/leaselab/engine/webserve"
 )
 
 // The page must answer within this long, a run at the limits or not: a

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaselab/leaselab/engine/coursesite"
+	"github.com/leaselab/leaselab/engine/internal/coursesite"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
 

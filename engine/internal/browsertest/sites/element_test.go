@@ -18,7 +18,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
-	"github.com/leaselab/leaselab/engine/coursesite"
+	"github.com/leaselab/leaselab/engine/internal/coursesite"
 )
 
 // elementPage is a page of the bundle's one script and body, in a folder

@@ -12,7 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/leaselab/leaselab/engine/coursesite"
+	"github.com/leaselab/leaselab/engine/internal/coursesite"
 )
 
 // The guide's snippets name this bundle: every leaselab-X.Y in them is

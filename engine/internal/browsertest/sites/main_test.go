@@ -23,8 +23,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"golang.org/x/net/html"
 
-	"github.com/leaselab/leaselab/engine/coursesite"
 	"github.com/leaselab/leaselab/engine/internal/browsertest/headless"
+	"github.com/leaselab/leaselab/engine/internal/coursesite"
 )
 
 var (

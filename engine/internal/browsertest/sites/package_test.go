@@ -16,7 +16,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leaselab/leaselab/engine/coursesite"
+	"github.com/leaselab/leaselab/engine/internal/coursesite"
 )
 
 // installPackage installs the npm package make dist wrote beside the

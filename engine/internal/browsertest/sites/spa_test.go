@@ -20,7 +20,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
-	"github.com/leaselab/leaselab/engine/coursesite"
+	"github.com/leaselab/leaselab/engine/internal/coursesite"
 )
 
 // npmModules installs testdata/name's package-lock.json (npm ci) once per

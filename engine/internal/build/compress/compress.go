@@ -1,6 +1,6 @@
 // Package compress writes the precompressed encodings of a file (NAME.br
 // and NAME.gz, at the strongest settings) for a static server that sends
-// precompressed bytes (engine/webserve; many static hosts): the command
+// precompressed bytes (engine/internal/webserve; many static hosts): the command
 // precompress (make wasm) and the course bundle (make dist) use it.
 package compress
 

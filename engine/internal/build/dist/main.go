@@ -1,5 +1,5 @@
 // Command dist writes the course bundle (make dist DIST=DIR): one folder,
-// DIR/leaselab-VERSION/ (engine/coursesite's Version), that a course author
+// DIR/leaselab-VERSION/ (engine/internal/coursesite's Version), that a course author
 // copies into a site, whatever generator builds it and whatever static host
 // serves it:
 //
@@ -50,9 +50,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/leaselab/leaselab/engine/coursesite"
 	"github.com/leaselab/leaselab/engine/internal/bench/weight"
 	"github.com/leaselab/leaselab/engine/internal/build/compress"
+	"github.com/leaselab/leaselab/engine/internal/coursesite"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
 

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leaselab/leaselab/engine/coursesite"
+	"github.com/leaselab/leaselab/engine/internal/coursesite"
 )
 
 // npmDir is the folder of web that holds the npm package's own files: its

@@ -1,7 +1,7 @@
 // Command precompress writes, beside each file it is given, the brotli
 // (NAME.br) and gzip (NAME.gz) encodings of it at the strongest settings,
 // for a static server that sends precompressed bytes and compresses nothing
-// at request time (see package engine/webserve). An output is replaced only
+// at request time (see package engine/internal/webserve). An output is replaced only
 // whole: it is written to a temporary file and renamed.
 //
 //	go run ./engine/internal/build/precompress web/leaselab.wasm web/traces/*.json

@@ -5,9 +5,11 @@
 // every build (native, the browser's and the Worker's GOOS=js) and the
 // README to it.
 //
-// The tools, benchmarks and tests under engine/internal stand beside the
-// whiteboard: they may import any package, and no package of the
-// whiteboard imports them.
+// The packages under engine/internal that the board lists are the
+// application's own (the command's, the page's), importable only inside
+// engine/; the other packages under engine/internal are the tools,
+// benchmarks and tests, which stand beside the whiteboard: they may import
+// any package, and no package of the whiteboard imports them.
 package layers
 
 import (
@@ -24,17 +26,19 @@ type Layer struct {
 // Board is the whiteboard, top to bottom.
 var Board = []Layer{
 	{"the programs", []string{".", "wasm/sim", "wasm/worker"}},
-	{"the leaselab command", []string{"engine/command"}},
+	{"the leaselab command, public for the programs", []string{"engine/command"}},
+	{"the command's subcommands", []string{"engine/internal/command"}},
 	{"a course site; the page's files; the API over SQLite; the API's contract suite",
-		[]string{"engine/coursesite", "engine/webserve", "engine/httpapi/sqliteapi", "engine/httpapi/httpapitest"}},
+		[]string{"engine/internal/coursesite", "engine/internal/webserve", "engine/httpapi/sqliteapi", "engine/httpapi/httpapitest"}},
 	{"what the browser's engine answers; the HTTP API; the grader of a student's code",
 		[]string{"engine/simrun", "engine/httpapi", "engine/grade"}},
-	{"the explorer; the conformance suite", []string{"engine/explore", "engine/leasetest"}},
+	{"the explorer; the conformance suite", []string{"engine/internal/explore", "engine/leasetest"}},
 	{"a timeline on a fresh in-memory database", []string{"engine/timeline/memrun"}},
 	{"the timeline language and its runner", []string{"engine/timeline"}},
 	{"the invariants' checker; the model", []string{"engine/check", "engine/model"}},
 	{"the engine: the store, its operations and rejections", []string{"engine"}},
-	{"SQLite opened for the engine; the limits; the messages' languages", []string{"engine/sqlitedb", "engine/limits", "engine/lang"}},
+	{"SQLite opened for the engine; the limits; the messages' languages; the mutants' names",
+		[]string{"engine/sqlitedb", "engine/limits", "engine/internal/lang", "engine/internal/mutant"}},
 	{"the browser's database/sql driver; the contract every driver keeps", []string{"wasm/sqlitejs", "engine/drivertest"}},
 }
 

@@ -1,6 +1,6 @@
 // Command mutants proves the test suite: it runs the tests of the engine's
 // packages once with no mutant (they must pass) and once per named mutant
-// (engine.Mutants; each run must fail), and prints which test killed each
+// (package engine/internal/mutant; each run must fail), and prints which test killed each
 // mutant:
 //
 //	mutant claim-boundary -> killed by TestClaim_ReclaimAtLeaseUntil (and 3 more)
@@ -34,7 +34,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 )
 
 // mutantEnv is the variable the engine's test stores read the mutant from.
@@ -73,7 +73,7 @@ type outcome struct {
 func (o outcome) killed() bool { return len(o.failed)+len(o.crash) > 0 }
 
 func run(pattern, only string, timeout time.Duration, verbose bool) (bool, error) {
-	mutants := engine.Mutants()
+	mutants := mutant.All()
 	if len(mutants) == 0 {
 		return false, errors.New("this build has no mutants: build with -tags mutants")
 	}

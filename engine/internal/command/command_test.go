@@ -1,0 +1,220 @@
+package command
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/leaselab/leaselab/engine/internal/explore"
+)
+
+func main1(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code := Main(args, strings.NewReader(stdin), &o, &e)
+	return code, o.String(), e.String()
+}
+
+// leaselab alone prints its usage and exits 2: it never starts a server or
+// creates a database file unasked.
+func TestMain_AloneprintsUsageStartsNothingCreatesNothing(t *testing.T) {
+	t.Chdir(t.TempDir())
+	code, out, errOut := main1(t, "")
+	if code != 2 || out != "" || !strings.Contains(errOut, "usage: leaselab COMMAND") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	for _, cmd := range []string{"check", "transcript", "trace", "export", "mutants", "serve", "Exit status: 0"} {
+		if !strings.Contains(errOut, cmd) {
+			t.Errorf("the usage does not mention %q:\n%s", cmd, errOut)
+		}
+	}
+	if entries, _ := os.ReadDir("."); len(entries) != 0 {
+		t.Fatalf("leaselab alone created %v", entries)
+	}
+}
+
+// Every command answers -h with its usage on standard output, the exit
+// statuses included, and exit 0; an unknown command is 2.
+func TestMain_EveryCommandTakesH(t *testing.T) {
+	for _, cmd := range [][]string{{"check"}, {"transcript"}, {"trace"}, {"export"}, {"export", "gotest"}, {"mutants"}, {"prerender"}, {"grade"}} {
+		code, out, errOut := main1(t, "", append(cmd, "-h")...)
+		if code != 0 || !strings.Contains(out, "usage: leaselab "+cmd[0]) || !strings.Contains(out, "Exit status: 0") {
+			t.Errorf("%v -h: exit %d, stdout %q, stderr %q", cmd, code, out, errOut)
+		}
+	}
+	if code, out, _ := main1(t, "", "serve", "-h"); code != 0 || !strings.Contains(out, "usage: leaselab serve") {
+		t.Errorf("serve -h: exit %d, stdout %q", code, out)
+	}
+	if code, _, errOut := main1(t, "", "grab"); code != 2 || !strings.Contains(errOut, `unknown command "grab"`) {
+		t.Errorf("unknown command: exit %d, %q", code, errOut)
+	}
+}
+
+const story = `# Late courier
+lease 1000ms
+job order-7 qty=2
+
+0ms     A claim order-7            -> ok token=1 lease_until=1000
+# A's lease ends; B takes the job.
+1000ms  B claim order-7            -> ok token=2
+1001ms  A complete order-7         -> refused superseded
+1200ms  B complete order-7         -> ok
+`
+
+// Every author's command reads - as standard input.
+func TestMain_DashReadsStandardInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check", "-"}, "PASS: 1 timeline, 4 steps, 4 expectations held"},
+		{[]string{"trace", "-"}, `"format": 2`},
+		{[]string{"transcript", "-"}, "# A's lease ends; B takes the job."},
+		{[]string{"export", "gotest", "-"}, "func TestLateCourier(t *testing.T) {"},
+	} {
+		code, out, errOut := main1(t, story, tc.args...)
+		if code != 0 || !strings.Contains(out, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; stdout lacks %q:\n%s", tc.args, code, errOut, tc.want, out)
+		}
+	}
+}
+
+// The transcript tells each step: its note, its line, its outcome and the
+// sentence; in Korean, its own words are Korean too.
+func TestTranscript_TellsEachStepInItsLanguage(t *testing.T) {
+	code, out, _ := main1(t, story, "transcript", "-")
+	for _, want := range []string{
+		"  # A's lease ends; B takes the job.\n  line 7: 1000ms  B claim order-7            -> ok token=2\n",
+		"    ok token=2 lease_until=2000  ✓ held\n",
+		"    B claims order-7, whose lease by A with token 1 ended at 1000 ms, and gets token 2; the lease runs until 2000 ms.\n",
+		"    refused superseded  ✓ held\n",
+		"  PASS 4 steps, 4 of 4 expectations held, 0 invariant violations\n",
+	} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("exit %d; the transcript lacks %q:\n%s", code, want, out)
+		}
+	}
+	code, out, _ = main1(t, story, "transcript", "-lang", "ko", "-")
+	for _, want := range []string{"  줄 7: ", "✓ 맞음", "B(이)가", "통과"} {
+		if want == "B(이)가" {
+			want = "B가"
+		}
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("exit %d; the Korean transcript lacks %q:\n%s", code, want, out)
+		}
+	}
+	if strings.Contains(out, " held") || strings.Contains(out, "PASS") {
+		t.Errorf("the Korean transcript has English words:\n%s", out)
+	}
+}
+
+// check -lang ko speaks Korean: its headings and its verdicts.
+func TestCheck_KoreanWords(t *testing.T) {
+	code, out, _ := main1(t, story, "check", "-lang", "ko", "-")
+	for _, want := range []string{"줄", "작업자", "맞음", "통과: 1개 타임라인"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("exit %d; check -lang ko lacks %q:\n%s", code, want, out)
+		}
+	}
+}
+
+// export gotest writes the caller's package clause, and with -queue a test
+// of the caller's own queue; a name go test would not take is refused.
+func TestExport_WritesATestForTheCallersPackage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want []string
+	}{
+		{[]string{"export", "gotest", "-"}, 0, []string{"package leaselabtest\n"}},
+		{[]string{"export", "gotest", "-package", "worker", "-"}, 0, []string{"package worker\n", "func TestLateCourier(t *testing.T) {"}},
+		{[]string{"export", "gotest", "-package", "worker_test", "-queue", "newQueue", "-"}, 0,
+			[]string{"package worker_test\n", `leasetest.RunTimeline(t, "stdin.tl", testLateCourierSource, newQueue)`}},
+		{[]string{"export", "gotest", "-package", "my-worker", "-"}, ExitBadInput, nil},
+		{[]string{"export", "gotest", "-queue", "new(", "-"}, ExitBadInput, nil},
+	} {
+		code, out, errOut := main1(t, story, tc.args...)
+		if code != tc.code {
+			t.Errorf("%v: exit %d, want %d; stderr %q", tc.args, code, tc.code, errOut)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: stdout lacks %q:\n%s", tc.args, w, out)
+			}
+		}
+	}
+}
+
+// A lease that ends while a step takes its time (a slow send) is told
+// after that step, not before it; one that ended before the step, before.
+func TestTranscript_ExpiryComesAfterTheStepThatOutlastedIt(t *testing.T) {
+	const story = "lease 1000ms\njob a\njob b\n0ms A claim b\n1000ms B send took=1200ms -> refused expired job=a\n"
+	_, out, _ := main1(t, story, "transcript", "-")
+	ended := strings.Index(out, "1000 ms, lease ended: b (A, token 1)")
+	step := strings.Index(out, "line 5:")
+	during := strings.Index(out, "2000 ms, lease ended: a (B, token 1)")
+	if ended < 0 || step < 0 || during < 0 || !(ended < step && step < during) {
+		t.Fatalf("expiries out of order (before %d, step %d, during %d):\n%s", ended, step, during, out)
+	}
+}
+
+// With -lang ko, check's parse errors, warnings, failed expectations and
+// invariant details are Korean, as its table is.
+func TestCheck_KoreanThroughout(t *testing.T) {
+	_, out, errOut := main1(t, "lease 1s\njob j\n0 A clam j\n", "check", "-lang", "ko", "-")
+	if !strings.Contains(errOut, ":3:5: 알 수 없는 동사") || !strings.Contains(out, "잘못된 입력") {
+		t.Errorf("parse error:\n%s\n%s", errOut, out)
+	}
+	story := "clock B +300ms\nclock C +1ms\nlease 1000ms\njob j\n0 A claim j -> ok token=2\n800 B claim j\n"
+	_, out, errOut = main1(t, story, "check", "-lang", "ko", "-")
+	for _, want := range []string{"경고: ", "C의 시계가 정해졌지만"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("warnings lack %q:\n%s", want, errOut)
+		}
+	}
+	for _, want := range []string{"기대 token=2, 실제 token=1", "불변식 single-lease 위반: 일 j:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// The explorer says what it searches and where it stops before it starts,
+// and what it searched when it stops, at the time limit too.
+func TestExplore_StatesItsBoundsAndWhatItSearched(t *testing.T) {
+	code, _, errOut := main1(t, "", "explore", "-property", "single-lease", "-steps", "2", "-progress=false")
+	if code != ExitFail ||
+		!strings.Contains(errOut, "searching every history of up to 2 steps (3 workers, jobs a, b, leases of 1000 ms), at most 2000000 states or 2m0s") ||
+		!strings.Contains(errOut, "nothing found: searched every history of up to 2 steps (") {
+		t.Errorf("exit %d:\n%s", code, errOut)
+	}
+	code, _, errOut = main1(t, "", "explore", "-property", "single-lease", "-time", "1ns", "-progress=false")
+	if code != ExitFail || !strings.Contains(errOut, "nothing found within the time limit of 1ns: searched ") {
+		t.Errorf("exit %d:\n%s", code, errOut)
+	}
+}
+
+// A progress line names the states, the depth, the rate and the time.
+func TestExplore_ProgressLine(t *testing.T) {
+	got := progressLine(explore.Progress{States: 5120, Depth: 4, Rate: 6045.4}, 1400*time.Millisecond)
+	if want := "explore: 5120 states, depth 4, 6045 states/s, 1s"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}
+
+// The transcript's instants of a lease's end are true time, and say what
+// the clock that judged it read then, when that clock is off.
+func TestTranscript_ExpiryNamesTheClockThatJudgedIt(t *testing.T) {
+	for _, tc := range []struct{ head, want string }{
+		{"", "  1000 ms, lease ended: j (A, token 1)"},
+		{"clock A +300ms\n", "  1000 ms true time (A's clock reads 1300 ms), lease ended: j (A, token 1)"},
+		{"service clock +200ms\n", "  1000 ms true time (the service's clock reads 1200 ms), lease ended: j (A, token 1)"},
+	} {
+		_, out, _ := main1(t, tc.head+"lease 1000ms\njob j\n0 A claim j\n1500 B claim j\n", "transcript", "-")
+		if !strings.Contains(out, tc.want+"\n") {
+			t.Errorf("%q: the transcript lacks %q:\n%s", tc.head, tc.want, out)
+		}
+	}
+}

@@ -1,0 +1,143 @@
+package coursesite_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/leaselab/leaselab/engine/internal/coursesite"
+)
+
+// A page as the generators write it: MkDocs (a plain fence and attr_list's
+// attributes on a superfences custom fence), Hugo (data-lang), Material's
+// highlighter (the language dropped, the marker kept), VitePress and
+// Docusaurus, a Korean section, and <lease-timeline> elements.
+const page = `<!doctype html><html lang="en"><head><title>t</title></head><body>
+<pre><code class="language-lease-timeline">#! step=2 show=&quot;lanes table&quot;
+lease 1000ms
+job a &lt;b&gt;
+</code></pre>
+<pre class="lease-timeline" step="3" mutant="claim-boundary" id="sheet"><code>lease 1s</code></pre>
+<pre tabindex="0"><code class="language-lease-timeline" data-lang="lease-timeline">lease 2s
+</code></pre>
+<div class="highlight"><pre><span></span><code>#! lease-timeline name=m.tl
+lease 3s
+</code></pre></div>
+<div class="highlight"><pre><span></span><code>#! not a timeline
+lease 3s
+</code></pre></div>
+<section lang="ko-KR"><div class="language-lease-timeline vp-adaptive-theme"><button>copy</button><pre class="shiki"><code><span class="line">lease 4s</span>
+</code></pre></div></section>
+<pre class="prism-code language-lease-timeline" data-step="5"><code>lease 5s</code></pre>
+<lease-timeline step="1" lang="ko">
+    lease 6s
+    job x
+</lease-timeline>
+<lease-timeline src="t/x.tl?v=1" mutant="m"></lease-timeline>
+<lease-timeline lang="">lease 7s</lease-timeline>
+<lease-timeline><pre><code class="language-lease-timeline">lease 8s</code></pre></lease-timeline>
+</body></html>`
+
+func TestFind_EveryFenceAndElementWithItsRun(t *testing.T) {
+	found, err := coursesite.Find([]byte(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type short struct {
+		Fence            bool
+		Text, Name, Lang string
+		Mutant, Src, Opt string
+	}
+	var got []short
+	for _, f := range found {
+		got = append(got, short{f.Fence, f.Run.Text, f.Run.Name, f.Run.Lang, f.Run.Mutant, f.Src, f.Options["step"] + "|" + f.Options["show"] + "|" + f.Options["id"]})
+	}
+	want := []short{
+		{true, "lease 1000ms\njob a <b>\n", "timeline.tl", "en", "", "", "2|lanes table|"},
+		{true, "lease 1s\n", "timeline.tl", "en", "claim-boundary", "", "3||sheet"},
+		{true, "lease 2s\n", "timeline.tl", "en", "", "", "||"},
+		{true, "lease 3s\n", "m.tl", "en", "", "", "||"},
+		{true, "lease 4s\n", "timeline.tl", "ko", "", "", "||"},
+		{true, "lease 5s\n", "timeline.tl", "en", "", "", "5||"},
+		{false, "lease 6s\njob x\n", "timeline.tl", "ko", "", "", "1||"},
+		{false, "", "x.tl", "en", "m", "t/x.tl?v=1", "||"},
+		{false, "lease 7s\n", "timeline.tl", "en", "", "", "||"},
+		{false, "lease 8s\n", "timeline.tl", "en", "", "", "||"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		for i := range max(len(got), len(want)) {
+			var g, w short
+			if i < len(got) {
+				g = got[i]
+			}
+			if i < len(want) {
+				w = want[i]
+			}
+			if g != w {
+				t.Errorf("timeline %d:\n got %+v\nwant %+v", i+1, g, w)
+			}
+		}
+	}
+}
+
+// Docusaurus' Prism writes each line as its own element ending in <br>,
+// with no newline character; Hugo and VitePress keep newlines; a div per
+// line without a <br> is a line too. Each reads as the same timeline.
+func TestFind_ReadsLinesWhateverTheHighlightersMarkup(t *testing.T) {
+	const want = "# Late courier\nlease 1000ms\n\njob a\n"
+	for _, c := range []struct{ about, code string }{
+		{"newlines", "#! lease-timeline\n# Late courier\nlease 1000ms\n\njob a\n"},
+		{"Docusaurus token-line spans", `<span class="token-line"><span class="token plain">#! lease-timeline</span><br></span>` +
+			`<span class="token-line"><span class="token plain"># Late courier</span><br></span>` +
+			`<span class="token-line"><span class="token plain">lease 1000ms</span><br></span>` +
+			`<span class="token-line"><span class="token plain" style="display:inline-block"></span><br></span>` +
+			`<span class="token-line"><span class="token plain">job a</span><br></span>`},
+		{"token-line divs without br", `<div class="token-line">#! lease-timeline</div><div class="token-line"># Late courier</div>` +
+			`<div class="token-line">lease 1000ms</div><div class="token-line"><br></div><div class="token-line">job a</div>`},
+		{"shiki line spans with newlines", "<span class=\"line\">#! lease-timeline</span>\n<span class=\"line\"># Late courier</span>\n" +
+			"<span class=\"line\">lease 1000ms</span>\n<span class=\"line\"></span>\n<span class=\"line\">job a</span>\n"},
+	} {
+		t.Run(c.about, func(t *testing.T) {
+			found, err := coursesite.Find([]byte(`<html><body><pre class="prism-code"><code>` + c.code + `</code></pre></body></html>`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(found) != 1 || found[0].Run.Text != want || found[0].Unreadable != "" {
+				t.Fatalf("found %+v, want one fence reading %q", found, want)
+			}
+		})
+	}
+}
+
+// A fence whose directive has a key that is no option, or whose text has
+// nothing but blanks and comments, cannot be read; Find says why and on
+// which line of the page its pre starts. A fence with one step can.
+func TestFind_TellsAnUnreadableFenceAndItsLine(t *testing.T) {
+	page := "<html><body>\n<p>x</p>\n" +
+		"<pre><code class=\"language-lease-timeline\">lease 1s\njob a\n0ms A claim a -> ok token=1\n</code></pre>\n" +
+		"<pre><code class=\"language-lease-timeline\">#! step=2 Kleppmann's lease 1s\njob a\n</code></pre>\n\n" +
+		"<pre><code class=\"language-lease-timeline\"># only a comment\n\n# and another\n</code></pre>\n" +
+		"<pre><code class=\"language-lease-timeline\">#! step=1\n</code></pre>\n</body></html>"
+	found, err := coursesite.Find([]byte(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		line int
+		why  string
+	}{
+		{3, ""},
+		{7, "the directive's keys Kleppmann's, lease, 1s are no option"},
+		{11, "the fence holds no step"},
+		{15, "the fence holds no step"},
+	}
+	if len(found) != len(want) {
+		t.Fatalf("found %d fences, want %d", len(found), len(want))
+	}
+	for i, w := range want {
+		f := found[i]
+		if f.Line != w.line || (w.why == "") != (f.Unreadable == "") || !strings.HasPrefix(f.Unreadable, w.why) {
+			t.Errorf("fence %d: line %d, unreadable %q; want line %d, %q", i+1, f.Line, f.Unreadable, w.line, w.why)
+		}
+	}
+}

@@ -1,0 +1,75 @@
+package webserve_test
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/leaselab/leaselab/engine/internal/webserve"
+)
+
+// folder lays out a served folder beside a secret outside it, with links
+// that lead out of the folder and one that stays inside.
+func folder(t *testing.T) string {
+	t.Helper()
+	base := t.TempDir()
+	web := filepath.Join(base, "web")
+	if err := os.MkdirAll(filepath.Join(web, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{
+		filepath.Join(base, "secret.txt"): "outside",
+		filepath.Join(web, "index.html"):  "<!doctype html>",
+		filepath.Join(web, "app.js"):      "export {}",
+	} {
+		if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{
+		filepath.Join(web, "leak.txt"):       filepath.Join(base, "secret.txt"), // absolute, out
+		filepath.Join(web, "sub", "up.txt"):  filepath.Join("..", "..", "secret.txt"),
+		filepath.Join(web, "outdir"):         base,
+		filepath.Join(web, "sub", "same.js"): filepath.Join("..", "app.js"), // stays inside
+	} {
+		if err := os.Symlink(target, link); err != nil {
+			t.Skipf("no symbolic links here: %v", err)
+		}
+	}
+	return web
+}
+
+// A symbolic link that leads out of the served folder is 404, whether it
+// names a file or a folder, absolutely or relatively; one that stays
+// inside is served.
+func TestOpenDir_SymlinkOutOfTheFolderIs404(t *testing.T) {
+	d, err := webserve.OpenDir(folder(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for _, tc := range []struct {
+		path string
+		want int
+	}{
+		{"/leak.txt", http.StatusNotFound},
+		{"/sub/up.txt", http.StatusNotFound},
+		{"/outdir/secret.txt", http.StatusNotFound},
+		{"/outdir/", http.StatusNotFound},
+		{"/sub/same.js", http.StatusOK},
+		{"/app.js", http.StatusOK},
+	} {
+		r := get(t, d, "GET", tc.path, nil)
+		if b := body(t, r); r.StatusCode != tc.want || (tc.want == http.StatusNotFound && b == "outside") {
+			t.Errorf("GET %s: %d %q, want %d", tc.path, r.StatusCode, b, tc.want)
+		}
+	}
+}
+
+func TestOpenDir_MissingFolderIsAnError(t *testing.T) {
+	if d, err := webserve.OpenDir(filepath.Join(t.TempDir(), "none")); err == nil {
+		d.Close()
+		t.Fatal("OpenDir of a missing folder: no error")
+	}
+}
