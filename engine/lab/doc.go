@@ -19,7 +19,7 @@
 //	drift uniform -50ms 50ms                each worker's clock offset, drawn once a run (or off)
 //	delay uniform 1ms 10ms                  each message's flight (or off)
 //	poll 100ms                              an idle worker's wait between claims (default 100ms)
-//	horizon 30s                             the longest run, in virtual time (default 10m)
+//	horizon 30s                             the longest run, in virtual time (default 1m)
 //
 //	lease 2s                                the ttl of every claim and renew (default 1s)
 //	heartbeat 500ms                         renew while working, this often (default off)

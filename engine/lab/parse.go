@@ -41,7 +41,7 @@ func Parse(name, src string) (*Lab, error) { return ParseLimits(name, src, limit
 // ParseLimits is Parse under the limits lim.
 func ParseLimits(name, src string, lim limits.Limits) (*Lab, error) {
 	p := &parser{lim: lim, seen: map[string]int{}, lab: &Lab{Name: name,
-		Workload: Workload{Jobs: 20, Workers: 3, Work: Dist{Kind: "fixed", A: 1000}, Poll: 100, Horizon: 600_000},
+		Workload: Workload{Jobs: 20, Workers: 3, Work: Dist{Kind: "fixed", A: 1000}, Poll: 100, Horizon: 60_000},
 		Policy:   Policy{Lease: 1000, Margin: -1, Fenced: true, Idempotent: true},
 		Runs:     20, Seed: 1, Plot: []string{"dup_ms"}}}
 	if len(src) > lim.TextBytes {

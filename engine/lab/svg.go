@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"math"
 	"strings"
 )
 
@@ -28,7 +29,7 @@ const (
 	plotW   = 640
 	panelH  = 200
 	marginL = 70
-	marginR = 20
+	marginR = 40
 	marginT = 28
 	marginB = 44
 )
@@ -128,6 +129,8 @@ func short(v float64) string {
 		return num(round3(v/1e6)) + "M"
 	case v >= 1e4:
 		return num(round3(v/1e3)) + "k"
+	case v >= 100:
+		return num(math.Round(v))
 	}
 	return num(round3(v))
 }

@@ -274,6 +274,8 @@ func paramValue(param string, v int64) string {
 		return fmt.Sprint(v)
 	case param == "margin" && v < 0, param != "lease" && v == 0 && param != "margin":
 		return "off"
+	case v >= 1000 && v%1000 == 0:
+		return fmt.Sprintf("%ds", v/1000)
 	}
 	return ms(v)
 }
