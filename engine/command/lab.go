@@ -17,8 +17,8 @@ import (
 // [-lang en|ko] [-story POINT:RUN] FILE|-`: it runs a lab (package
 // engine/lab) and prints its table, or with -json its Result as JSON
 // (format leaselab-lab/1); -csv and -svg also write the CSV and the plot.
-// -story prints instead one run as a timeline (POINT is 1-based, as the
-// table counts; RUN is a run's index, or worst or typical). It returns
+// -story prints instead one run as a timeline (POINT is the table's point
+// column, from 0; RUN is a run's index, from 0, or worst or typical). It returns
 // ExitBadInput for an unreadable or bad file, bad flags or a lab over its
 // limits, ExitFail when a run fails or a file cannot be written, and
 // ExitPass otherwise.
@@ -29,7 +29,7 @@ func Lab(args []string, o IO) int {
 	csvOut := c.fs.String("csv", "", "also write the result as CSV to this file")
 	svgOut := c.fs.String("svg", "", "also write the plot as SVG to this file")
 	lang := c.fs.String("lang", "en", "language of the plot's titles and labels: en, ko")
-	story := c.fs.String("story", "", "print one run as a timeline instead: POINT:worst, POINT:typical or POINT:RUN (POINT from 1)")
+	story := c.fs.String("story", "", "print one run as a timeline instead: POINT:worst, POINT:typical or POINT:RUN (POINT and RUN from 0)")
 	var seed *uint64
 	c.fs.Func("seed", "the seed of every run (overrides the lab's seed line)", func(s string) error {
 		n, err := strconv.ParseUint(s, 10, 64)
@@ -96,11 +96,11 @@ func Lab(args []string, o IO) int {
 func printStory(ctx context.Context, l *lab.Lab, res *lab.Result, spec string, o IO) int {
 	ps, rs, found := strings.Cut(spec, ":")
 	point, err := strconv.Atoi(ps)
-	if !found || err != nil || point < 1 || point > len(res.Points) {
-		fmt.Fprintf(o.Stderr, "leaselab lab: -story %s: write POINT:worst, POINT:typical or POINT:RUN, POINT from 1 to %d\n", spec, len(res.Points))
+	if !found || err != nil || point < 0 || point >= len(res.Points) {
+		fmt.Fprintf(o.Stderr, "leaselab lab: -story %s: write POINT:worst, POINT:typical or POINT:RUN, POINT from 0 to %d\n", spec, len(res.Points)-1)
 		return ExitBadInput
 	}
-	p := res.Points[point-1]
+	p := res.Points[point]
 	var run int
 	switch rs {
 	case "worst":
@@ -117,7 +117,7 @@ func printStory(ctx context.Context, l *lab.Lab, res *lab.Result, spec string, o
 		fmt.Fprintf(o.Stderr, "leaselab lab: -story %s: no run of point %d has the measure %s\n", spec, point, res.Plot[0])
 		return ExitBadInput
 	}
-	text, err := lab.Story(ctx, l, point-1, run)
+	text, err := lab.Story(ctx, l, point, run)
 	if err != nil {
 		fmt.Fprintln(o.Stderr, "leaselab lab:", err)
 		return ExitFail

@@ -28,7 +28,7 @@ func TestLab_PrintsTheTableAndWritesCSVAndSVG(t *testing.T) {
 	dir := t.TempDir()
 	csvPath, svgPath := filepath.Join(dir, "out.csv"), filepath.Join(dir, "out.svg")
 	code, out, errOut := main1(t, smallLab, "lab", "-csv", csvPath, "-svg", svgPath, "-")
-	if code != ExitPass || !strings.Contains(out, "lease  dup_ms") || !strings.Contains(out, "250ms") {
+	if code != ExitPass || !strings.Contains(out, "point  lease  dup_ms") || !strings.Contains(out, "250ms") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	csv, err1 := os.ReadFile(csvPath)
@@ -46,7 +46,7 @@ func TestLab_PrintsTheTableAndWritesCSVAndSVG(t *testing.T) {
 
 // -story prints one run as a timeline that parses.
 func TestLab_StoryIsATimeline(t *testing.T) {
-	for _, spec := range []string{"1:worst", "2:typical", "2:0"} {
+	for _, spec := range []string{"0:worst", "1:typical", "1:0"} {
 		code, out, errOut := main1(t, smallLab, "lab", "-story", spec, "-")
 		if code != ExitPass {
 			t.Fatalf("%s: exit %d, %s", spec, code, errOut)
@@ -69,8 +69,8 @@ func TestLab_BadInputExits2(t *testing.T) {
 		{"a lab over a limit", "runs 1001\n", []string{"-"}, "stdin.lab:1:6: runs 1001: over the limit lab_runs"},
 		{"a bad seed", smallLab, []string{"-seed", "x", "-"}, "invalid value"},
 		{"a bad language", smallLab, []string{"-lang", "fr", "-"}, "-lang fr"},
-		{"a point out of range", smallLab, []string{"-story", "3:worst", "-"}, "POINT from 1 to 2"},
-		{"a run out of range", smallLab, []string{"-story", "1:3", "-"}, "a run from 0 to 2"},
+		{"a point out of range", smallLab, []string{"-story", "2:worst", "-"}, "POINT from 0 to 1"},
+		{"a run out of range", smallLab, []string{"-story", "0:3", "-"}, "a run from 0 to 2"},
 		{"no file", "", []string{"no-such.lab"}, "no-such.lab"},
 		{"no argument", "", nil, "usage: leaselab lab"},
 	} {

@@ -45,12 +45,13 @@ func (r *Result) pointLabel(p PointResult) string {
 // num writes a measure with at most 3 decimals, no trailing zeros.
 func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
-// WriteTable writes r as a text table: a row a point, its swept values,
+// WriteTable writes r as a text table: a row a point, its index (as the
+// JSON's and Story's), its swept values,
 // then each metric's mean and 95% interval, then the worst and typical
 // runs; the metrics' meanings under it.
 func (r *Result) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	var head []string
+	head := []string{"point"}
 	for _, s := range r.Sweeps {
 		head = append(head, s.Param)
 	}
@@ -60,7 +61,7 @@ func (r *Result) WriteTable(w io.Writer) error {
 	head = append(head, "worst", "typical")
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
 	for _, p := range r.Points {
-		var row []string
+		row := []string{strconv.Itoa(p.Index)}
 		for i, s := range r.Sweeps {
 			row = append(row, paramValue(s.Param, p.Values[i]))
 		}
