@@ -120,6 +120,9 @@ func printStory(ctx context.Context, l *lab.Lab, res *lab.Result, spec string, o
 	text, err := lab.Story(ctx, l, point, run)
 	if err != nil {
 		fmt.Fprintln(o.Stderr, "leaselab lab:", err)
+		if errors.Is(err, limits.ErrExceeded) {
+			return ExitBadInput
+		}
 		return ExitFail
 	}
 	if !bounded(o.Stdout, o.Stderr, "the story", func(w io.Writer) { _, _ = io.WriteString(w, text) }) {

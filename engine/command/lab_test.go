@@ -71,6 +71,7 @@ func TestLab_BadInputExits2(t *testing.T) {
 		{"a bad language", smallLab, []string{"-lang", "fr", "-"}, "-lang fr"},
 		{"a point out of range", smallLab, []string{"-story", "2:worst", "-"}, "POINT from 0 to 1"},
 		{"a run out of range", smallLab, []string{"-story", "0:3", "-"}, "a run from 0 to 2"},
+		{"a story past the steps limit", "jobs 1\nworkers 1\nwork fixed 1m\nheartbeat 5ms\nruns 1\nhorizon 11s\n", []string{"-story", "0:0", "-"}, "passes the limit steps"},
 		{"no file", "", []string{"no-such.lab"}, "no-such.lab"},
 		{"no argument", "", nil, "usage: leaselab lab"},
 	} {

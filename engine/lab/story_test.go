@@ -2,10 +2,12 @@ package lab_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/leaselab/leaselab/engine/lab"
+	"github.com/leaselab/leaselab/engine/limits"
 	"github.com/leaselab/leaselab/engine/timeline"
 	"github.com/leaselab/leaselab/engine/timeline/memrun"
 )
@@ -48,6 +50,22 @@ func TestStory_WorstAndTypicalRunsReplayOnTheTimelineRunner(t *testing.T) {
 					playStory(t, l, p, run)
 				}
 			}
+		}
+	}
+}
+
+// A run of more steps than a timeline may hold is refused with the limit
+// steps, at and past the bound: one job, a renew every 5 ms.
+func TestStory_ARunPastTheStepsLimitIsExceeded(t *testing.T) {
+	for _, c := range []struct {
+		horizon string
+		over    bool
+	}{{"9s", false}, {"11s", true}} {
+		l := mustParse(t, "jobs 1\nworkers 1\nwork fixed 1m\nlease 1s\nheartbeat 5ms\nruns 1\nhorizon "+c.horizon+"\n")
+		_, err := lab.Story(context.Background(), l, 0, 0)
+		var ex *limits.ExceededError
+		if got := errors.As(err, &ex) && ex.Limit.Name == "steps"; got != c.over {
+			t.Errorf("horizon %s: %v; want the limit steps passed: %v", c.horizon, err, c.over)
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/leaselab/leaselab/engine/limits"
 )
 
 // FormatVersion names the JSON form of a Result; it changes whenever a
@@ -244,8 +246,8 @@ func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 // timeline that leaselab check and the player play: the same steps on the
 // engine, each with the outcome it had as its expectation, and the
 // invariants the run broke (a landed stale write, a second application)
-// announced. The timeline is bounded by the timeline's limits (steps,
-// trace_bytes) when it is parsed, not here.
+// announced. A run of more steps than the limit steps (or a text over
+// text_bytes) is an *limits.ExceededError: no timeline could hold it.
 func Story(ctx context.Context, l *Lab, point, run int) (string, error) {
 	pts := l.Points()
 	if point < 0 || point >= len(pts) || run < 0 || run >= l.Runs {
@@ -264,7 +266,20 @@ func Story(ctx context.Context, l *Lab, point, run int) (string, error) {
 	if _, err := runOne(ctx, l, pts[point].Policy, run, rec); err != nil {
 		return "", err
 	}
-	return rec.text(), nil
+	steps := 0
+	for _, line := range rec.lines {
+		if !strings.HasPrefix(line, "#") {
+			steps++
+		}
+	}
+	text := rec.text()
+	switch {
+	case steps > limits.Default.Steps:
+		return "", &limits.ExceededError{Limit: limits.Default.Row("steps"), What: fmt.Sprintf("run %d of point %d, %d steps,", run, point, steps)}
+	case len(text) > limits.Default.TextBytes:
+		return "", &limits.ExceededError{Limit: limits.Default.Row("text_bytes"), What: fmt.Sprintf("run %d of point %d as a timeline", run, point)}
+	}
+	return text, nil
 }
 
 // paramValue writes a parameter's value as a lab does.
