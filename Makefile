@@ -74,7 +74,7 @@ $(WEB_TOOLS)/node_modules/.bin/biome: $(WEB_TOOLS)/package-lock.json
 mutants:
 	$(GO) run -tags mutants ./engine/internal/testkit/mutants
 
-## bench: the engine's cycle against goqite's and against the floor (bare SQL, no checks), natively and in the browser (bench-browser first), and the server's memory under the worst texts; the file cycle per journal (default, WAL); the conformance suite on the engine (goal: at most 10 s); leaselab grade on a correct Python student (goal: at most 10 s)
+## bench: the engine's cycle against goqite's and against the floor (bare SQL, no checks), natively and in the browser (bench-browser first), and the server's memory under the worst texts; the file cycle per journal (default, WAL); the conformance suite on the engine (goal: at most 10 s); leaselab grade on a correct Python student (goal: at most 10 s); a lab's 20-policy x 50-run sweep of 20 jobs (goal: at most 5 s)
 ## Our checked enqueue->claim->complete cycle against goqite's
 ## send->receive->delete and against the floor (the same cycle as three bare
 ## prepared statements, no checks), interleaved on memdb and on a file;
@@ -90,6 +90,7 @@ bench: bench-browser
 	$(GO) test -run '^$$' -bench '^BenchmarkFileJournal$$' -benchtime 2s ./engine/internal/bench/cycle/
 	$(GO) test -run '^$$' -bench '^BenchmarkConformance$$' -benchtime 5x ./engine/leasetest/
 	$(GO) test -run '^$$' -bench '^BenchmarkGrade$$' -benchtime 3x ./engine/grade/
+	$(GO) test -run '^$$' -bench '^BenchmarkLabSweep$$' -benchtime 3x ./engine/internal/lab/
 
 ## bench-browser: the simulator against the official SQLite WebAssembly build, in headless Chromium
 ## The simulator in headless Chromium side by side with the
@@ -224,7 +225,7 @@ wasm-test: $(SQLITE_ENGINE) web/leaselab.wasm
 	$(GO) test -count=1 ./engine/simrun/
 	GOOS=js GOARCH=wasm $(GO) vet -tags mutants ./wasm/sim/ ./engine/simrun/ ./wasm/sqlitejs/
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -tags mutants -exec "$(WASM_EXEC_NODE)" \
-		./engine/simrun/ ./engine/ ./engine/model/ ./engine/check/ ./engine/sqlitedb/ ./wasm/sqlitejs/ ./engine/timeline/...
+		./engine/simrun/ ./engine/ ./engine/model/ ./engine/check/ ./engine/sqlitedb/ ./wasm/sqlitejs/ ./engine/timeline/... ./engine/internal/lab/
 
 ## e2e: the page, the element, the frame and the course page in headless Chromium
 ## Installs Debian's chromium and a Hangul font when they are missing and it

@@ -1,5 +1,6 @@
 // Package limits is the one table of bounds on what a visitor can send and
-// on what is sent back: a timeline's text, its steps and jobs, the
+// on what is sent back: a timeline's or a lab's text, a lab's sweep, runs
+// and work, its steps and jobs, the
 // contenders of one concurrent claim and the instants it names, the length
 // of a name (a job id, a worker) and of a result, the size of one page of a
 // job list; and the bytes of each answer made from a timeline (a trace, a
@@ -56,6 +57,17 @@ type Limits struct {
 	// its trace: a transcript, a check table, an exported Go test, an
 	// explorer's report.
 	ReportBytes int `json:"report_bytes"`
+	// LabPoints is the most policy points one lab sweeps (the product of
+	// its sweeps' lengths).
+	LabPoints int `json:"lab_points"`
+	// LabRuns is the most seeded runs of one policy point.
+	LabRuns int `json:"lab_runs"`
+	// LabWork is the most job-runs of one lab: points times runs times
+	// jobs, the work a lab asks of the engine.
+	LabWork int `json:"lab_work"`
+	// LabOps is the most engine calls one run of a lab may make; a run
+	// that needs more stops the lab with an *ExceededError.
+	LabOps int `json:"lab_ops"`
 }
 
 // DefaultMaxTime is Default's max_time, a constant for the doors that
@@ -82,6 +94,12 @@ var Default = Limits{
 	// traces to 9.1 MB; a long lesson's trace is 40 KB.
 	TraceBytes:  16 << 20,
 	ReportBytes: 4 << 20,
+	// A lab of 20 points of 50 runs of 20 jobs (20,000 job-runs) takes
+	// about a second natively; a run of 20 jobs makes about 200 calls.
+	LabPoints: 100,
+	LabRuns:   1000,
+	LabWork:   100_000,
+	LabOps:    20_000,
 }
 
 // PageBytes bounds the author's side, not the visitor's: the largest file
@@ -111,6 +129,10 @@ func (l Limits) Rows() []Row {
 		{"list_page_max", int64(l.ListPageMax), "jobs one page of a job list may ask for"},
 		{"trace_bytes", int64(l.TraceBytes), "bytes of a trace's JSON, each of a worksheet's two"},
 		{"report_bytes", int64(l.ReportBytes), "bytes of a transcript, check table, Go test or explorer report"},
+		{"lab_points", int64(l.LabPoints), "policy points one lab sweeps"},
+		{"lab_runs", int64(l.LabRuns), "seeded runs of one policy point"},
+		{"lab_work", int64(l.LabWork), "job-runs of one lab: points times runs times jobs"},
+		{"lab_ops", int64(l.LabOps), "engine calls of one run of a lab"},
 	}
 }
 

@@ -38,7 +38,7 @@ func TestMain_AloneprintsUsageStartsNothingCreatesNothing(t *testing.T) {
 // Every command answers -h with its usage on standard output, the exit
 // statuses included, and exit 0; an unknown command is 2.
 func TestMain_EveryCommandTakesH(t *testing.T) {
-	for _, cmd := range [][]string{{"check"}, {"transcript"}, {"trace"}, {"export"}, {"export", "gotest"}, {"mutants"}, {"prerender"}, {"grade"}} {
+	for _, cmd := range [][]string{{"check"}, {"transcript"}, {"trace"}, {"export"}, {"export", "gotest"}, {"mutants"}, {"prerender"}, {"grade"}, {"lab"}} {
 		code, out, errOut := main1(t, "", append(cmd, "-h")...)
 		if code != 0 || !strings.Contains(out, "usage: leaselab "+cmd[0]) || !strings.Contains(out, "Exit status: 0") {
 			t.Errorf("%v -h: exit %d, stdout %q, stderr %q", cmd, code, out, errOut)

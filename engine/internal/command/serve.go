@@ -6,7 +6,8 @@
 // The commands: check (timelines run as tests, a table each), trace (the
 // JSON trace), transcript (each step's line, outcome and sentence, in
 // English or Korean), export gotest (a Go test that replays a timeline),
-// prerender (a built course site's timelines, run ahead of time), mutants
+// prerender (a built course site's timelines, run ahead of time), lab (a
+// lease lab's sweep, its table, CSV, plot and stories), mutants
 // and explore (the broken engines a build holds, and the shortest
 // timelines that tell them apart) are the course author's tools; serve is
 // the simulator's server. Each tool takes a file, or - for standard input,
@@ -90,6 +91,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return Grade(args[1:], o)
 	case "prerender":
 		return Prerender(args[1:], o)
+	case "lab":
+		return Lab(args[1:], o)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return ExitPass
@@ -112,6 +115,8 @@ Commands (each takes -h):
               against the contract, step by step
   prerender   run a built course site's timelines ahead leaselab prerender SITE_DIR
               of time, so its pages draw them at once
+  lab         a lease lab: policies swept over seeded  leaselab lab [-json] [-csv out.csv] [-svg out.svg] [-seed N] [-story P:worst] FILE|-
+              runs on the engine, a table and a plot
   serve       the simulator and the HTTP API           leaselab serve [-addr 127.0.0.1:8080] [-web web] [-db leaselab.db] [-clock client|server]
 
 A FILE of - reads standard input.

@@ -32,7 +32,7 @@ var Board = []Layer{
 		[]string{"engine/internal/coursesite", "engine/internal/webserve", "engine/httpapi/sqliteapi", "engine/httpapi/httpapitest"}},
 	{"what the browser's engine answers; the HTTP API; the grader of a student's code",
 		[]string{"engine/simrun", "engine/httpapi", "engine/grade"}},
-	{"the explorer; the conformance suite", []string{"engine/internal/explore", "engine/leasetest"}},
+	{"the explorer; the conformance suite; the lease lab", []string{"engine/internal/explore", "engine/leasetest", "engine/internal/lab"}},
 	{"a timeline on a fresh in-memory database", []string{"engine/timeline/memrun"}},
 	{"the timeline language and its runner", []string{"engine/timeline"}},
 	{"the invariants' checker; the model", []string{"engine/check", "engine/model"}},

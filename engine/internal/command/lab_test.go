@@ -1,0 +1,93 @@
+package command
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/leaselab/leaselab/engine/internal/lab"
+	"github.com/leaselab/leaselab/engine/timeline"
+)
+
+const smallLab = `# A small lab
+jobs 4
+workers 2
+work uniform 100ms 300ms
+gc every exponential 400ms pause uniform 100ms 600ms
+lease 250ms
+sweep lease 250ms 500ms
+runs 3
+horizon 10s
+`
+
+// leaselab lab prints the table and exits 0; -json prints the result in
+// its format; -csv and -svg write their files.
+func TestLab_PrintsTheTableAndWritesCSVAndSVG(t *testing.T) {
+	dir := t.TempDir()
+	csvPath, svgPath := filepath.Join(dir, "out.csv"), filepath.Join(dir, "out.svg")
+	code, out, errOut := main1(t, smallLab, "lab", "-csv", csvPath, "-svg", svgPath, "-")
+	if code != ExitPass || !strings.Contains(out, "point  lease  dup_ms") || !strings.Contains(out, "250ms") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	csv, err1 := os.ReadFile(csvPath)
+	svg, err2 := os.ReadFile(svgPath)
+	if err1 != nil || err2 != nil || !strings.HasPrefix(string(csv), "lease,dup_ms_mean,") || strings.Count(string(csv), "\n") != 3 ||
+		!strings.Contains(string(svg), `role="img"`) {
+		t.Errorf("csv %q (%v), svg %.100q (%v)", csv, err1, svg, err2)
+	}
+	code, out, _ = main1(t, smallLab, "lab", "-json", "-seed", "5", "-")
+	var res lab.Result
+	if code != ExitPass || json.Unmarshal([]byte(out), &res) != nil || res.Format != lab.FormatVersion || res.Seed != 5 || len(res.Points) != 2 {
+		t.Errorf("-json: exit %d, %.200q", code, out)
+	}
+}
+
+// -story prints one run as a timeline that parses.
+func TestLab_StoryIsATimeline(t *testing.T) {
+	for _, spec := range []string{"0:worst", "1:typical", "1:0"} {
+		code, out, errOut := main1(t, smallLab, "lab", "-story", spec, "-")
+		if code != ExitPass {
+			t.Fatalf("%s: exit %d, %s", spec, code, errOut)
+		}
+		if _, err := timeline.Parse("story.tl", out); err != nil {
+			t.Errorf("%s: %v\n%s", spec, err, out)
+		}
+	}
+}
+
+// Bad input exits 2: a mistake at its line and column, bad flags, a story
+// that names no run, a file that is not there.
+func TestLab_BadInputExits2(t *testing.T) {
+	for _, c := range []struct {
+		name, stdin string
+		args        []string
+		want        string
+	}{
+		{"a misspelt word", "jobs 2\nleese 1s\n", []string{"-"}, "stdin.lab:2:1: unknown word \"leese\" (did you mean lease?)"},
+		{"a lab over a limit", "runs 1001\n", []string{"-"}, "stdin.lab:1:6: runs 1001: over the limit lab_runs"},
+		{"a bad seed", smallLab, []string{"-seed", "x", "-"}, "invalid value"},
+		{"a bad language", smallLab, []string{"-lang", "fr", "-"}, "-lang fr"},
+		{"a point out of range", smallLab, []string{"-story", "2:worst", "-"}, "POINT from 0 to 1"},
+		{"a run out of range", smallLab, []string{"-story", "0:3", "-"}, "a run from 0 to 2"},
+		{"a story past the steps limit", "jobs 1\nworkers 1\nwork fixed 1m\nheartbeat 5ms\nruns 1\nhorizon 11s\n", []string{"-story", "0:0", "-"}, "passes the limit steps"},
+		{"no file", "", []string{"no-such.lab"}, "no-such.lab"},
+		{"no argument", "", nil, "usage: leaselab lab"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errOut := main1(t, c.stdin, append([]string{"lab"}, c.args...)...)
+			if code != ExitBadInput || out != "" || !strings.Contains(errOut, c.want) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 2 and %q", code, out, errOut, c.want)
+			}
+		})
+	}
+}
+
+// An output file that cannot be written is a failure (1), not bad input.
+func TestLab_AnUnwritableOutputExits1(t *testing.T) {
+	code, _, errOut := main1(t, smallLab, "lab", "-csv", filepath.Join(t.TempDir(), "no", "dir", "x.csv"), "-")
+	if code != ExitFail || !strings.Contains(errOut, "x.csv") {
+		t.Errorf("exit %d, %q", code, errOut)
+	}
+}

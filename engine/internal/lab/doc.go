@@ -1,0 +1,56 @@
+// Package lab is the lease lab: how long a lease, how often a heartbeat,
+// measured on the engine. A lab is a small line-based text (.lab) naming
+// a workload, a lease policy and a sweep of one or two of the policy's
+// parameters; Run plays every point of the sweep many times, each run a
+// discrete-event simulation of workers on the virtual clock calling the
+// real engine (engine.Store, its Storage and Receiver on a fresh in-memory
+// SQLite database), and reports per point each measure (Metrics) as a
+// mean with its 95% confidence interval. Story replays one run as a
+// timeline (package engine/timeline) that the player and leaselab check
+// play, step for step the same on the engine.
+//
+//	# How long should a lease be?           the first comment is the title
+//	title ko "리스는 얼마나 길어야 할까?"
+//	jobs 20                                 jobs a run, enqueued at its start (default 20)
+//	workers 4                               simulated workers, A, B, C, ... (default 3)
+//	work lognormal 500ms 0.5                one job's work, drawn once a job (default fixed 1s)
+//	gc every exponential 2s pause uniform 10ms 3s   GC pauses: the time between, the length (or gc off)
+//	crash every exponential 8s restart fixed 1s     crashes: the time between, the restart (or crash off)
+//	drift uniform -50ms 50ms                each worker's clock offset, drawn once a run (or off)
+//	delay uniform 1ms 10ms                  each message's flight (or off)
+//	poll 100ms                              an idle worker's wait between claims (default 100ms)
+//	horizon 30s                             the longest run, in virtual time (default 1m)
+//
+//	lease 2s                                the ttl of every claim and renew (default 1s)
+//	heartbeat 500ms                         renew while working, this often (default off)
+//	margin 200ms                            write only with more than this left on the lease,
+//	                                        by the worker's own clock (default off: never look)
+//	max_attempts 5                          a job's claim budget (default 0, unlimited)
+//	deadline 1m                             after the start (default off)
+//	storage fenced                          fenced (default) or unfenced
+//	receiver idempotent                     idempotent (default) or not-idempotent
+//
+//	sweep lease 1s 2s 4s 8s                 a list, rising, or FROM..TO step STEP; at most two
+//	sweep margin off 0ms 300ms              sweep lines (lease, heartbeat, margin,
+//	                                        max_attempts, deadline): the second makes a grid
+//	runs 50                                 seeded runs a point (default 20)
+//	seed 39                                 (default 1; leaselab lab -seed overrides it)
+//	plot dup_ms stall_ms                    the measures drawn (default dup_ms); the first
+//	                                        also picks each point's worst and typical run
+//
+// Durations are whole ms written 250ms, 1.5s or 2m. The distributions are
+// Dist's. Each line appears once; a mistake is an error at its line and
+// column saying what to write (an ErrorList, errors.Is(err,
+// ErrBadInput)), and the bounds of package engine/limits (text_bytes,
+// jobs, workers, lab_points, lab_runs, lab_work, max_time) are checked
+// there too; a run that would call the engine more than lab_ops times
+// stops Run with an *limits.ExceededError.
+//
+// A run is deterministic: every draw comes from a splitmix64 stream named
+// by the seed, the run's index, what it draws and whose it is, so run r
+// meets the same workload at every point, and the same text and seed give
+// byte-identical JSON (Result.Encode) on every platform and however many
+// runs go at once. What the simulated workers do is run.go's comment;
+// the JSON, CSV, table and SVG forms are Result's, WriteCSV's, WriteTable's
+// and WriteSVG's.
+package lab

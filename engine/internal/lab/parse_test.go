@@ -1,0 +1,124 @@
+package lab_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/leaselab/leaselab/engine/internal/lab"
+	"github.com/leaselab/leaselab/engine/limits"
+)
+
+// parseErr is Parse's whole error text for src, "" when it parses.
+func parseErr(src string) string {
+	_, err := lab.Parse("t.lab", src)
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// Each bound of the format, before, at and after it: the last good value
+// parses, the first bad one is an error at its line and column.
+func TestParse_Boundaries(t *testing.T) {
+	for _, c := range []struct {
+		name, src, want string // want "" parses; else a substring of the error
+	}{
+		{"jobs below 1", "jobs 0", "t.lab:1:6: jobs 0 is below 1"},
+		{"jobs at 1", "jobs 1", ""},
+		{"jobs at the limit", "jobs 1000\nruns 100", ""},
+		{"jobs over the limit", "jobs 1001", "t.lab:1:6: jobs 1001: over the limit jobs (1000"},
+		{"workers at the limit", "workers 100", ""},
+		{"workers over the limit", "workers 101", "over the limit workers (100"},
+		{"runs at the limit", "jobs 1\nruns 1000", ""},
+		{"runs over the limit", "jobs 1\nruns 1001", "t.lab:2:6: runs 1001: over the limit lab_runs (1000"},
+		{"points at the limit", "jobs 1\nsweep lease 1ms..10ms step 1ms\nsweep max_attempts 1..10 step 1", ""},
+		{"points over the limit", "jobs 1\nsweep lease 1ms..10ms step 1ms\nsweep max_attempts 1..11 step 1", "t.lab:3:1: 110 points: over the limit lab_points (100"},
+		{"one sweep over the limit", "sweep lease 1ms..101ms step 1ms", "t.lab:1:13: 101 values: over the limit lab_points"},
+		{"work before the limit", "jobs 101\nruns 990", ""},
+		{"work at the limit", "jobs 100\nruns 1000", ""},
+		{"work over the limit", "jobs 101\nruns 991", "t.lab:2:1: 1 points × 991 runs × 101 jobs is 100091 job-runs: over the limit lab_work"},
+		{"lease below 1ms", "lease 0ms", "t.lab:1:7: 0ms is below 1ms"},
+		{"lease at 1ms", "lease 1ms", ""},
+		{"lease at max_time", "lease 1000000000ms", ""},
+		{"lease over max_time", "lease 1000000001ms", "over the limit max_time"},
+		{"a duration without a unit", "lease 1000", `t.lab:1:7: "1000": a duration needs a unit`},
+		{"a fraction of a ms", "lease 1.5ms", "not a whole number of ms"},
+		{"seconds with a fraction", "lease 1.5s", ""},
+		{"minutes", "horizon 2m", ""},
+		{"a misspelt word", "jobs 3\nleese 1s", "t.lab:2:1: unknown word \"leese\" (did you mean lease?)"},
+		{"a misspelt distribution", "work lognormall 1s 0.5", `t.lab:1:6: unknown distribution "lognormall" (did you mean lognormal?)`},
+		{"uniform backwards", "work uniform 2s 1s", "t.lab:1:17: uniform's end 1s is before its start 2s"},
+		{"uniform of one value", "work uniform 1s 1s", ""},
+		{"spread at 3", "work lognormal 1s 3", ""},
+		{"spread over 3", "work lognormal 1s 3.1", "t.lab:1:19: lognormal's spread"},
+		{"a mixture", "work mixture 0.9 fixed 1s | 0.1 uniform 5s 10s", ""},
+		{"a mixture of one part", "work mixture 1 fixed 1s", "a mixture has two parts or more"},
+		{"a negative drift", "drift uniform -50ms 50ms", ""},
+		{"a negative work", "work fixed -1ms", "t.lab:1:12: -1ms is below 0ms"},
+		{"gc without pause", "gc every fixed 1s", `no "pause"`},
+		{"gc off", "gc off", ""},
+		{"a third sweep", "sweep lease 1s 2s\nsweep margin 0ms 1ms\nsweep heartbeat 1s 2s", "t.lab:3:1: a lab sweeps at most two parameters"},
+		{"sweep values that go down", "sweep lease 2s 1s", "t.lab:1:16: the values go up"},
+		{"sweep of margin off", "sweep margin off 0ms 100ms", ""},
+		{"an unknown metric", "plot dup", `unknown metric "dup"`},
+		{"a line twice", "jobs 2\njobs 3", "t.lab:2:1: jobs is set twice (line 1)"},
+		{"storage misspelt", "storage fenced-ish", `unknown storage "fenced-ish"`},
+		{"an unterminated title", `title ko "리스`, "t.lab:1:10: unterminated quote"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := parseErr(c.src)
+			switch {
+			case c.want == "" && got != "":
+				t.Errorf("%q: %s; want it to parse", c.src, got)
+			case c.want != "" && !strings.Contains(got, c.want):
+				t.Errorf("%q: %q; want an error with %q", c.src, got, c.want)
+			}
+		})
+	}
+}
+
+// Every bad line is its own error, one a line, in line order; a limit's
+// error carries the limit.
+func TestParse_ReportsEveryBadLineOnce(t *testing.T) {
+	_, err := lab.Parse("t.lab", "jobs x y\nworkers 0\nfoo 1\nruns 2000\n")
+	var list lab.ErrorList
+	if !errors.As(err, &list) || len(list) != 4 || !errors.Is(err, lab.ErrBadInput) {
+		t.Fatalf("%v; want four errors matching ErrBadInput", err)
+	}
+	for i, e := range list {
+		if e.Line != i+1 {
+			t.Errorf("error %d at line %d, want %d", i, e.Line, i+1)
+		}
+	}
+	if !errors.Is(err, limits.ErrExceeded) {
+		t.Errorf("%v: the runs over lab_runs do not match limits.ErrExceeded", err)
+	}
+}
+
+func TestParse_TitlesAndDefaults(t *testing.T) {
+	l, err := lab.Parse("t.lab", "# Leases\ntitle ko \"리스\"\n# not the title\njobs 3\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Title.En != "Leases" || l.Title.Ko != "리스" || l.Workload.Jobs != 3 || l.Policy.Margin != -1 || !l.Policy.Fenced || len(l.Points()) != 1 {
+		t.Errorf("%+v", l)
+	}
+}
+
+// The library's labs parse, each with an English and a Korean title.
+func TestLibrary_LabsParseWithBothTitles(t *testing.T) {
+	names := lab.LibraryNames()
+	if len(names) != 2 {
+		t.Fatalf("library %v, want two labs", names)
+	}
+	for _, n := range names {
+		l, err := lab.LoadLibrary(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Title.En == "" || l.Title.Ko == "" {
+			t.Errorf("%s: titles %+v, want en and ko", n, l.Title)
+		}
+	}
+}

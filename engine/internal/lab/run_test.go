@@ -1,0 +1,153 @@
+package lab_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/leaselab/leaselab/engine/internal/lab"
+	"github.com/leaselab/leaselab/engine/limits"
+)
+
+func mustParse(t testing.TB, src string) *lab.Lab {
+	t.Helper()
+	l, err := lab.Parse("t.lab", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func mustRun(t testing.TB, l *lab.Lab, opts lab.Options) *lab.Result {
+	t.Helper()
+	res, err := lab.Run(context.Background(), l, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// pausy is a workload whose long GC pauses outlive a short lease, with no
+// heartbeat and no margin: a paused worker writes after its job was taken.
+const pausy = `jobs 10
+workers 3
+work uniform 200ms 400ms
+gc every exponential 500ms pause uniform 500ms 1500ms
+lease 300ms
+runs 20
+seed 7
+horizon 20s
+`
+
+// The token keeps every stale write from landing over a newer one when
+// the storage fences; the same runs on unfenced storage land some.
+func TestRun_FencingLandsNoStaleWriteWhereUnfencedStorageLandsSome(t *testing.T) {
+	fenced := mustRun(t, mustParse(t, pausy+"storage fenced\n"), lab.Options{}).Points[0].Stats
+	unfenced := mustRun(t, mustParse(t, pausy+"storage unfenced\n"), lab.Options{}).Points[0].Stats
+	if fenced["stale_landed"].Mean != 0 || fenced["stale_refused"].Mean == 0 {
+		t.Errorf("fenced: %v landed, %v refused; want none landed and some refused", fenced["stale_landed"], fenced["stale_refused"])
+	}
+	if unfenced["stale_landed"].Mean == 0 || unfenced["stale_refused"].Mean != 0 {
+		t.Errorf("unfenced: %v landed, %v refused; want some landed and none refused", unfenced["stale_landed"], unfenced["stale_refused"])
+	}
+}
+
+// A non-idempotent receiver applies the resends that an idempotent one
+// recognises.
+func TestRun_OnlyANonIdempotentReceiverAppliesTwice(t *testing.T) {
+	once := mustRun(t, mustParse(t, pausy+"receiver idempotent\n"), lab.Options{}).Points[0].Stats
+	twice := mustRun(t, mustParse(t, pausy+"receiver not-idempotent\n"), lab.Options{}).Points[0].Stats
+	if once["double_applied"].Mean != 0 || twice["double_applied"].Mean == 0 {
+		t.Errorf("idempotent %v, not %v; want 0 and more", once["double_applied"], twice["double_applied"])
+	}
+}
+
+// On the library's lease lab, a longer lease makes a crashed worker's job
+// wait longer, every step of the sweep, and makes less work be done twice:
+// each point within 10% of the one before it or below, and the longest
+// lease duplicating a tenth or less of what the shortest does.
+func TestRun_LongerLeaseRaisesStallAndLowersDuplicates(t *testing.T) {
+	l, err := lab.LoadLibrary("lease-length.lab")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := mustRun(t, l, lab.Options{})
+	pts := res.Points
+	for i := 1; i < len(pts); i++ {
+		prev, cur := pts[i-1].Stats, pts[i].Stats
+		if cur["stall_ms"].Mean <= prev["stall_ms"].Mean {
+			t.Errorf("lease %d ms: stall %v, not above %v at %d ms", pts[i].Values[0], cur["stall_ms"].Mean, prev["stall_ms"].Mean, pts[i-1].Values[0])
+		}
+		if cur["dup_ms"].Mean > prev["dup_ms"].Mean*1.1 {
+			t.Errorf("lease %d ms: duplicate work %v, above %v at %d ms", pts[i].Values[0], cur["dup_ms"].Mean, prev["dup_ms"].Mean, pts[i-1].Values[0])
+		}
+	}
+	if first, last := pts[0].Stats["dup_ms"].Mean, pts[len(pts)-1].Stats["dup_ms"].Mean; last*10 > first {
+		t.Errorf("duplicate work %v at the longest lease, %v at the shortest: want a tenth or less", last, first)
+	}
+}
+
+// The same text and seed give the same JSON, byte for byte, however many
+// runs go at once; another seed gives other numbers.
+func TestRun_SameTextAndSeedGiveIdenticalJSON(t *testing.T) {
+	src := pausy + "crash every exponential 2s restart fixed 300ms\ndrift uniform -30ms 30ms\ndelay lognormal 5ms 1\nsweep lease 300ms 600ms 1s\n"
+	encode := func(l *lab.Lab, par int) []byte {
+		var b bytes.Buffer
+		if err := mustRun(t, l, lab.Options{Parallel: par}).Encode(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	one, four := encode(mustParse(t, src), 1), encode(mustParse(t, src), 4)
+	if !bytes.Equal(one, four) {
+		t.Error("the JSON of one run at a time differs from four at once")
+	}
+	other := mustParse(t, src)
+	other.Seed++
+	if bytes.Equal(one, encode(other, 2)) {
+		t.Error("another seed gave the same JSON")
+	}
+	if !bytes.Contains(one, []byte(`"format": "`+lab.FormatVersion+`"`)) {
+		t.Errorf("no format version in %.200s", one)
+	}
+}
+
+// A run that would call the engine more than lab_ops times stops the lab
+// with the limit, and nothing of it is given.
+func TestRun_OverLabOpsStopsWithTheLimit(t *testing.T) {
+	l := mustParse(t, "jobs 1\nworkers 1\nwork fixed 1m\nlease 1s\nheartbeat 1ms\nruns 1\nhorizon 2m\n")
+	res, err := lab.Run(context.Background(), l, lab.Options{})
+	var ex *limits.ExceededError
+	if res != nil || !errors.As(err, &ex) || ex.Limit.Name != "lab_ops" {
+		t.Errorf("%v, %v; want no result and lab_ops exceeded", res, err)
+	}
+	l = mustParse(t, "jobs 1\nworkers 1\nwork fixed 1m\nlease 1s\nheartbeat 4ms\nruns 1\nhorizon 2m\n")
+	if _, err := lab.Run(context.Background(), l, lab.Options{}); err != nil {
+		t.Errorf("15,000 renews, within lab_ops: %v", err)
+	}
+}
+
+// Run stops when its context ends.
+func TestRun_StopsWhenTheContextEnds(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := lab.Run(ctx, mustParse(t, pausy), lab.Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("%v; want context.Canceled", err)
+	}
+}
+
+// Progress hears every run once, up to the total.
+func TestRun_ProgressCountsEveryRun(t *testing.T) {
+	var last, calls int
+	mustRun(t, mustParse(t, pausy+"sweep lease 300ms 600ms\n"), lab.Options{Progress: func(done, total int) {
+		calls++
+		if done != last+1 || total != 40 {
+			t.Errorf("progress %d of %d after %d", done, total, last)
+		}
+		last = done
+	}})
+	if calls != 40 {
+		t.Errorf("%d calls, want 40", calls)
+	}
+}
