@@ -149,9 +149,17 @@ func manyWant(who []string, first bool) string {
 	return fmt.Sprintf("a list of %d: 1 for exactly one owner, None for the others", len(who))
 }
 
+// race is what two processes call at once: fn with args, for a job and
+// an owner; want says the answer wanted (exactly one wins).
+type race struct {
+	fn, want string
+	args     func(path, job, owner string) []any
+}
+
 // raceProcesses runs the program twice over one database file; each round
-// both claim one fresh job at the same instant, and exactly one may win.
-func (g *grader) raceProcesses(ctx context.Context) (*Failure, error) {
+// both call r.fn for one fresh job at the same instant, and exactly one
+// may win.
+func (g *grader) raceProcesses(ctx context.Context, rc race) (*Failure, error) {
 	return g.withQueue(ctx, func(ctx context.Context, q *labQueue) (*Failure, error) {
 		other, err := g.start(ctx)
 		if err != nil {
@@ -161,24 +169,26 @@ func (g *grader) raceProcesses(ctx context.Context) (*Failure, error) {
 		ps := []*process{q.p, other}
 		for r := range g.o.Rounds {
 			job := fmt.Sprintf("p%d", r+1)
-			if _, err := q.Enqueue(ctx, engine.NewJob{ID: job}); err != nil && q.p.broken != nil {
+			if _, err := asQueue(q).Enqueue(ctx, engine.NewJob{ID: job}); err != nil && q.p.broken != nil {
 				return nil, err
 			}
 			var (
 				wg      sync.WaitGroup
 				answers [2]answer
 				errs    [2]error
+				calls   [2]string
 			)
 			for i, p := range ps {
+				args := rc.args(q.path, job, owners[i])
+				calls[i] = callText(rc.fn, args)
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					answers[i], errs[i] = p.call(ctx, "claim", q.path, job, owners[i], int64(0), int64(1000))
+					answers[i], errs[i] = p.call(ctx, rc.fn, args...)
 				}()
 			}
 			wg.Wait()
-			call := fmt.Sprintf("claim(path, %q, \"A\", 0, 1000) and claim(path, %q, \"B\", 0, 1000) in two processes at once", job, job)
-			f := &Failure{Where: fmt.Sprintf("round %d", r+1), Call: call, Want: "1 from one process, None from the other"}
+			f := &Failure{Where: fmt.Sprintf("round %d", r+1), Call: calls[0] + " and " + calls[1] + " in two processes at once", Want: rc.want}
 			for _, err := range errs {
 				if err != nil {
 					return nil, err

@@ -16,7 +16,7 @@ import (
 	"github.com/leaselab/leaselab/engine/timeline"
 )
 
-//go:embed steps/*.tl
+//go:embed steps/*.tl steps/courier/*.tl
 var stepFiles embed.FS
 
 // Options are a grading run's program and bounds.
@@ -25,6 +25,9 @@ type Options struct {
 	// Lab, when not nil, is a Go student's functions instead.
 	Program Program
 	Lab     Lab
+	// LabName is the lab graded: Fencing ("" too) or Courier. A Go Lab
+	// is the fencing lab's.
+	LabName string
 	// Dir is a fresh directory for the run's database files.
 	Dir string
 	// CallTimeout bounds each answer (0: 5 s); TotalTimeout the whole run
@@ -45,6 +48,9 @@ type Options struct {
 }
 
 func (o *Options) defaults() {
+	if o.LabName == "" {
+		o.LabName = Fencing
+	}
 	if o.CallTimeout <= 0 {
 		o.CallTimeout = 5 * time.Second
 	}
@@ -91,11 +97,16 @@ type Failure struct {
 	// Broken is set when the program hung, exited or wrote to standard
 	// output.
 	Broken *Broken
+	// Lab is the lab whose table WantRows and GotRows are (Fencing or
+	// Courier).
+	Lab string
 }
 
 // Report is a grading run's result.
 type Report struct {
 	Tests []Test
+	// Lab is the lab graded (Fencing or Courier).
+	Lab string
 	// Missing are the lab's functions the module does not define.
 	Missing []string
 	// Elapsed is how long the run took.
@@ -132,6 +143,9 @@ type grader struct {
 // start or load (nothing was graded), or the context's.
 func Grade(ctx context.Context, o Options) (*Report, error) {
 	o.defaults()
+	if _, ok := labFunctions[o.LabName]; !ok || (o.Lab != nil && o.LabName != Fencing) {
+		return nil, fmt.Errorf("grade: no lab %q for this program (the labs: %s; a Go Lab is the fencing lab's)", o.LabName, strings.Join(Labs(), ", "))
+	}
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, o.TotalTimeout)
 	defer cancel()
@@ -142,7 +156,7 @@ func Grade(ctx context.Context, o Options) (*Report, error) {
 	}
 	g.miss = p.missing
 	p.close()
-	r := &Report{Missing: g.miss}
+	r := &Report{Lab: o.LabName, Missing: g.miss}
 	for _, t := range g.tests() {
 		if o.Progress != nil {
 			o.Progress(t.name)
@@ -163,6 +177,9 @@ func Grade(ctx context.Context, o Options) (*Report, error) {
 				f = &Failure{Broken: b, Call: b.Call}
 			}
 			test.Failure = f
+		}
+		if test.Failure != nil {
+			test.Failure.Lab = o.LabName
 		}
 		test.Elapsed = time.Since(began)
 		r.Tests = append(r.Tests, test)
@@ -197,6 +214,9 @@ func (g *grader) dbPath() string {
 var stepNames = []string{"init_db", "enqueue", "state", "claim", "renew", "complete", "release", "claim_many"}
 
 func (g *grader) tests() []testCase {
+	if g.o.LabName == Courier {
+		return g.courierTests()
+	}
 	var ts []testCase
 	for i, fn := range stepNames {
 		name := fmt.Sprintf("step %d: %s", i+1, fn)
@@ -215,13 +235,29 @@ func (g *grader) tests() []testCase {
 			return nil, nil
 		}})
 	}
+	ts = append(ts, g.storyTests()...)
+	ts = append(ts, g.mutantTests()...)
+	ts = append(ts,
+		testCase{name: "race: two processes claim one job", run: func(ctx context.Context) (*Failure, error) {
+			return g.raceProcesses(ctx, race{fn: "claim", want: "1 from one process, None from the other",
+				args: func(path, job, owner string) []any { return []any{path, job, owner, int64(0), int64(1000)} }})
+		}},
+		testCase{name: "search: random calls beside the contract", run: g.search},
+	)
+	return ts
+}
+
+// storyTests are the library's stories, each played on the student's
+// code, or skipped saying why the lab's functions cannot tell it.
+func (g *grader) storyTests() []testCase {
+	var ts []testCase
 	for _, name := range timeline.LibraryNames() {
 		tl, err := timeline.LoadLibrary(name)
 		if err != nil {
 			panic(err)
 		}
 		tc := testCase{name: "story: " + name}
-		if why := outsideLab(tl); why != "" {
+		if why := outside(g.o.LabName, tl); why != "" {
 			tc.skip = why
 		} else {
 			src, err := timeline.LibrarySource(name)
@@ -232,12 +268,16 @@ func (g *grader) tests() []testCase {
 		}
 		ts = append(ts, tc)
 	}
-	ts = append(ts, g.mutantTests()...)
-	ts = append(ts,
-		testCase{name: "race: two processes claim one job", run: g.raceProcesses},
-		testCase{name: "search: random calls beside the contract", run: g.search},
-	)
 	return ts
+}
+
+// outside says why a story cannot be told with the functions of the lab
+// called lab, "" when it can.
+func outside(lab string, tl *timeline.Timeline) string {
+	if lab == Courier {
+		return outsideCourier(tl)
+	}
+	return outsideLab(tl)
 }
 
 // outsideLab says why a story cannot be told with the lab's functions, ""
@@ -272,14 +312,17 @@ func Timeline(ctx context.Context, o Options, name, src string) (*Failure, error
 	if err != nil {
 		return nil, err
 	}
-	if why := outsideLab(tl); why != "" {
+	if why := outside(o.LabName, tl); why != "" {
 		return nil, fmt.Errorf("%s: the lab's functions cannot tell it: %s", name, why)
 	}
 	g := &grader{o: o}
 	f, err := g.timeline(ctx, name, src)
 	var b *Broken
 	if errors.As(err, &b) {
-		return &Failure{Broken: b, Call: b.Call}, nil
+		f, err = &Failure{Broken: b, Call: b.Call}, nil
+	}
+	if f != nil {
+		f.Lab = o.LabName
 	}
 	return f, err
 }
@@ -292,7 +335,7 @@ func (g *grader) timeline(ctx context.Context, name, src string) (*Failure, erro
 	}
 	var f *Failure
 	_, err = g.withQueue(ctx, func(ctx context.Context, q *labQueue) (*Failure, error) {
-		d, err := leasetest.Timeline(ctx, tl, q)
+		d, err := leasetest.Timeline(ctx, tl, asQueue(q))
 		if err != nil || d == nil {
 			return nil, err
 		}
@@ -314,6 +357,7 @@ func (g *grader) withQueue(ctx context.Context, fn func(ctx context.Context, q *
 	if err != nil {
 		return nil, err
 	}
+	q.courier = g.o.LabName == Courier
 	defer q.Close()
 	return fn(ctx, q)
 }

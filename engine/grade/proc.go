@@ -43,6 +43,11 @@ type answer struct {
 	Message string          `json:"message"`
 	Ready   bool            `json:"ready"`
 	Missing []string        `json:"missing"`
+	// Callback and Args are a call back to the grader from inside the
+	// student's function (the courier's deliver): it answers the line and
+	// the function goes on.
+	Callback string            `json:"callback"`
+	Args     []json.RawMessage `json:"args"`
 }
 
 // process is one run of the student's program, speaking the protocol.
@@ -56,6 +61,9 @@ type process struct {
 	missing []string
 	done    chan struct{} // closed when the process has exited
 	lab     Lab           // a Go student's functions, called in this process; nil for a program
+	// callback answers the student's calls back (see answer); nil
+	// refuses them.
+	callback func(fn string, args []json.RawMessage) (any, error)
 }
 
 // Program is how to start a student's program: Command and Args, run in
@@ -68,8 +76,17 @@ type Program struct {
 }
 
 // Python is the program that runs the Python adapter over the module at
-// module (student.py), the adapter written into dir.
-func Python(module, dir string) (Program, error) {
+// module (student.py), the adapter written into dir: the fencing lab's
+// functions.
+func Python(module, dir string) (Program, error) { return PythonLab(Fencing, module, dir) }
+
+// PythonLab is Python for the functions of the lab called lab (Fencing or
+// Courier).
+func PythonLab(lab, module, dir string) (Program, error) {
+	fns, ok := labFunctions[lab]
+	if !ok {
+		return Program{}, fmt.Errorf("grade: no lab %q (the labs: %s)", lab, strings.Join(Labs(), ", "))
+	}
 	abs, err := filepath.Abs(module)
 	if err != nil {
 		return Program{}, err
@@ -82,7 +99,7 @@ func Python(module, dir string) (Program, error) {
 	if err != nil {
 		return Program{}, &Broken{Kind: "start", Message: "python3 is not installed (it runs the Python adapter): " + err.Error()}
 	}
-	return Program{Command: py, Args: []string{"-u", ad, abs}, Dir: dir}, nil
+	return Program{Command: py, Args: []string{"-u", ad, abs, strings.Join(fns, ",")}, Dir: dir}, nil
 }
 
 // startMax bounds a program's start, up to its ready line.
@@ -155,6 +172,40 @@ func (p *process) call(ctx context.Context, fn string, args ...any) (answer, err
 func (p *process) read(ctx context.Context, what string) (answer, error) {
 	t := time.NewTimer(p.callMax)
 	defer t.Stop()
+	for {
+		a, err := p.readLine(ctx, what, t.C)
+		if err != nil || a.Callback == "" {
+			return a, err
+		}
+		if err := p.answerCallback(what, a); err != nil {
+			return answer{}, err
+		}
+	}
+}
+
+// answerCallback answers the student's call back a with the grader's
+// callback, on the program's standard input.
+func (p *process) answerCallback(what string, a answer) error {
+	reply := map[string]any{"error": "RuntimeError", "message": "the grader offers no callback " + a.Callback + " here"}
+	if p.callback != nil {
+		if v, err := p.callback(a.Callback, a.Args); err != nil {
+			reply = map[string]any{"error": "RuntimeError", "message": err.Error()}
+		} else {
+			reply = map[string]any{"return": v}
+		}
+	}
+	line, err := json.Marshal(reply)
+	if err != nil {
+		return err
+	}
+	if _, err := p.in.Write(append(line, '\n')); err != nil {
+		return p.fail(&Broken{Kind: "exit", Call: what, Message: "the program no longer reads its input" + p.log()})
+	}
+	return nil
+}
+
+// readLine reads one line of the protocol before deadline fires.
+func (p *process) readLine(ctx context.Context, what string, deadline <-chan time.Time) (answer, error) {
 	select {
 	case line, ok := <-p.lines:
 		if !ok {
@@ -163,12 +214,12 @@ func (p *process) read(ctx context.Context, what string) (answer, error) {
 				Message: fmt.Sprintf("the program exited (%v) without answering", p.cmd.ProcessState) + p.log()})
 		}
 		var a answer
-		if err := json.Unmarshal(line, &a); err != nil || (a.Return == nil && a.Error == "" && !a.Ready) {
+		if err := json.Unmarshal(line, &a); err != nil || (a.Return == nil && a.Error == "" && !a.Ready && a.Callback == "") {
 			return answer{}, p.fail(&Broken{Kind: "stdout", Call: what,
 				Message: fmt.Sprintf("the program wrote %q to standard output, which is the protocol's: write your own output to standard error", clip(string(line), 120))})
 		}
 		return a, nil
-	case <-t.C:
+	case <-deadline:
 		return answer{}, p.fail(&Broken{Kind: "hang", Call: what,
 			Message: fmt.Sprintf("no answer within %v: the program hangs (a lock never released, a loop, a sleep?)", p.callMax) + p.log()})
 	case <-ctx.Done():
@@ -260,6 +311,10 @@ func pyValue(v any) string {
 		return "False"
 	case string:
 		return fmt.Sprintf("%q", v)
+	case map[string]any:
+		return pyAny(v)
+	case callbackArg:
+		return v.Callback
 	case []string:
 		q := make([]string, len(v))
 		for i, s := range v {

@@ -18,7 +18,7 @@ var words = map[string]map[string]string{
 		"call":     "call:",
 		"contract": "contract:",
 		"yours":    "yours:",
-		"table":    "the table after the call (id owner until fence result done):",
+		"table":    "the table after the call (%s):",
 		"broken":   "your program broke the protocol:",
 		"missing":  "student.py does not define: %s",
 		"repro":    "A timeline that reproduces it (leaselab check FILE replays it on the engine):",
@@ -31,7 +31,7 @@ var words = map[string]map[string]string{
 		"call":     "호출:",
 		"contract": "계약:",
 		"yours":    "제출:",
-		"table":    "호출 뒤의 테이블 (id owner until fence result done):",
+		"table":    "호출 뒤의 테이블 (%s):",
 		"broken":   "프로그램이 프로토콜을 어겼습니다:",
 		"missing":  "student.py에 정의되지 않은 함수: %s",
 		"repro":    "이 차이를 재현하는 타임라인 (leaselab check FILE 로 엔진에서 재생됩니다):",
@@ -93,9 +93,13 @@ func failureText(f *Failure, t map[string]string) string {
 		fmt.Fprintf(&b, "  %s\n", indent(f.Detail))
 	}
 	if f.WantRows != nil || f.GotRows != nil {
-		fmt.Fprintf(&b, "  %s\n", t["table"])
-		fmt.Fprintf(&b, "    %s%s\n", t["contract"], rowsText(f.WantRows, t))
-		fmt.Fprintf(&b, "    %s%s\n", t["yours"], rowsText(f.GotRows, t))
+		row, cols := labRow, "id owner until fence result done"
+		if f.Lab == Courier {
+			row, cols = courierRowText, strings.ReplaceAll(courierColumns, ",", "")
+		}
+		fmt.Fprintf(&b, "  "+t["table"]+"\n", cols)
+		fmt.Fprintf(&b, "    %s%s\n", t["contract"], rowsText(f.WantRows, t, row))
+		fmt.Fprintf(&b, "    %s%s\n", t["yours"], rowsText(f.GotRows, t, row))
 	}
 	if f.Timeline != "" {
 		fmt.Fprintf(&b, "  %s\n", t["repro"])
@@ -109,13 +113,13 @@ func failureText(f *Failure, t map[string]string) string {
 func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n    ") }
 
 // rowsText is the rows in the lab's columns.
-func rowsText(jobs []engine.Job, t map[string]string) string {
+func rowsText(jobs []engine.Job, t map[string]string, row func(*engine.Job) string) string {
 	if len(jobs) == 0 {
 		return " " + t["none"]
 	}
 	var b strings.Builder
 	for _, j := range jobs {
-		b.WriteString("\n      " + labRow(&j))
+		b.WriteString("\n      " + row(&j))
 	}
 	return b.String()
 }
