@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/lang"
 	"github.com/leaselab/leaselab/engine/model"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
@@ -29,7 +30,7 @@ var courierSteps = []courierStep{
 	{name: "state", file: "3-state.tl"},
 	{name: "claim_next", file: "4-claim-next.tl", extra: func(ctx context.Context, q *labQueue) (*Failure, error) {
 		cq := &courierQueue{q}
-		return lockstep(ctx, q, "negative lease_ms",
+		return lockstep(ctx, q, lang.P("negative lease_ms"),
 			func() { cq.Enqueue(ctx, engine.NewJob{ID: "j1"}) },
 			func() { cq.ClaimNext(ctx, "A", 0, -5) },
 			func() { cq.ClaimNext(ctx, "A", 0, 1000) },
@@ -55,7 +56,7 @@ func (g *grader) courierTests() []testCase {
 				panic(err) // embedded: a missing step is a build's mistake
 			}
 		}
-		ts = append(ts, testCase{name: fmt.Sprintf("step %d: %s", i+1, st.name), run: func(ctx context.Context) (*Failure, error) {
+		ts = append(ts, testCase{name: lang.P("step %d: %s", i+1, st.name), run: func(ctx context.Context) (*Failure, error) {
 			if src != nil {
 				if f, err := g.timeline(ctx, st.file, string(src)); f != nil || err != nil {
 					return f, err
@@ -67,41 +68,41 @@ func (g *grader) courierTests() []testCase {
 			return nil, nil
 		}})
 	}
-	ts = append(ts, testCase{name: fmt.Sprintf("step %d: two processes claim the next job at once", len(courierSteps)+1),
+	ts = append(ts, testCase{name: lang.P("step %d: two processes claim the next job at once", len(courierSteps)+1),
 		run: func(ctx context.Context) (*Failure, error) {
-			return g.raceProcesses(ctx, race{fn: "claim_next", want: "a marker from one process, None from the other",
+			return g.raceProcesses(ctx, race{fn: "claim_next", want: lang.P("a marker from one process, None from the other"),
 				args: func(path, _, owner string) []any { return []any{path, owner, int64(0), int64(1000)} }})
 		}})
 	var told []testCase
 	for _, st := range g.storyTests() {
-		if st.skip == "" {
+		if st.skip.Format() == "" {
 			told = append(told, st)
 		}
 	}
 	if len(told) == 0 {
-		told = []testCase{{name: "stories", skip: "every story of the library claims a job by its id, renews or releases, which the courier does not"}}
+		told = []testCase{{name: lang.P("stories"), skip: lang.P("every story of the library claims a job by its id, renews or releases, which the courier does not")}}
 	}
 	return append(ts, told...)
 }
 
 // outsideCourier says why a story cannot be told with the courier's
 // functions, "" when it can.
-func outsideCourier(tl *timeline.Timeline) string {
+func outsideCourier(tl *timeline.Timeline) lang.Phrase {
 	for _, s := range tl.Steps {
 		switch s.Verb {
 		case timeline.VerbClaim:
 			if s.Job != "" {
-				return "it claims a job by its id; the courier claims the next one"
+				return lang.P("it claims a job by its id; the courier claims the next one")
 			}
 		case timeline.VerbRenew, timeline.VerbRelease, timeline.VerbDeliver, timeline.VerbWrite, timeline.VerbRead:
-			return "its " + string(s.Verb) + " steps are not one of the courier's functions"
+			return lang.P("its %s steps are not one of the courier's functions", string(s.Verb))
 		case timeline.VerbSend:
 			if s.Fail {
-				return "a failed send releases its lease, and the courier has no release"
+				return lang.P("a failed send releases its lease, and the courier has no release")
 			}
 		}
 	}
-	return ""
+	return lang.Phrase{}
 }
 
 // courierSend calls the student's send four times: a delivery that
@@ -113,7 +114,7 @@ func outsideCourier(tl *timeline.Timeline) string {
 // delivery ended, at which send finishes.
 func courierSend(ctx context.Context, q *labQueue) (*Failure, error) {
 	cq := &courierQueue{q}
-	if f, err := lockstep(ctx, q, "enqueue",
+	if f, err := lockstep(ctx, q, lang.P("enqueue"),
 		func() { cq.Enqueue(ctx, engine.NewJob{ID: "order-7", Qty: 2}) },
 		func() { cq.Enqueue(ctx, engine.NewJob{ID: "order-8", Qty: 3}) },
 	); f != nil || err != nil {
@@ -130,17 +131,17 @@ func courierSend(ctx context.Context, q *labQueue) (*Failure, error) {
 		{"D", 3000, 0},    // nothing left
 	}
 	for i, s := range sends {
-		where := fmt.Sprintf("send %d", i+1)
+		where := lang.P("send %d", i+1)
 		sl, serr := q.shadow.ClaimNext(s.owner, s.now, leaseMs)
 		want, marker := "None", ""
 		if serr == nil {
 			marker = pyAny(markerOf(sl))
 			want = boolWant(q.shadow.Complete(sl, s.now+s.took, engine.ResultSent) == nil, nil)
 		}
-		calls, problem := 0, ""
+		calls, problem := 0, lang.Phrase{}
 		q.p.callback = func(fn string, args []json.RawMessage) (any, error) {
 			calls++
-			if problem == "" {
+			if problem.Format() == "" {
 				problem = q.duringDeliver(ctx, fn, args, calls, marker, sl)
 			}
 			return s.now + s.took, nil
@@ -150,11 +151,11 @@ func courierSend(ctx context.Context, q *labQueue) (*Failure, error) {
 		if err != nil {
 			return nil, err
 		}
-		if problem == "" && marker != "" && calls == 0 {
-			problem = "send must call deliver(marker) once, with the claim's marker " + marker
+		if problem.Format() == "" && marker != "" && calls == 0 {
+			problem = lang.P("send must call deliver(marker) once, with the claim's marker %s", marker)
 		}
-		if problem != "" {
-			f := &Failure{Where: where, Call: q.last.Call, Want: want, Got: q.last.Got, Detail: problem, WantRows: q.shadow.Jobs()}
+		if problem.Format() != "" {
+			f := (&Failure{Call: q.last.Call, Want: want, Got: q.last.Got, WantRows: q.shadow.Jobs()}).at(where).explain(problem)
 			f.GotRows, _ = q.Jobs(ctx)
 			f.Timeline = sendTimeline
 			return f, nil
@@ -183,35 +184,34 @@ var sendTimeline = func() string {
 // duringDeliver checks the student's state while their deliver runs: ""
 // when deliver was called once, with the claim's marker, after the claim
 // was committed and its lock released; else what was wrong.
-func (q *labQueue) duringDeliver(ctx context.Context, fn string, args []json.RawMessage, calls int, marker string, l engine.Lease) string {
+func (q *labQueue) duringDeliver(ctx context.Context, fn string, args []json.RawMessage, calls int, marker string, l engine.Lease) lang.Phrase {
 	switch {
 	case fn != "deliver" || len(args) != 1:
-		return fmt.Sprintf("send called back %s with %d arguments; it may only call deliver(marker)", fn, len(args))
+		return lang.P("send called back %s with %d arguments; it may only call deliver(marker)", fn, len(args))
 	case marker == "":
-		return "send called deliver, but there was no job to claim: it must return None without sending"
+		return lang.P("send called deliver, but there was no job to claim: it must return None without sending")
 	case calls > 1:
-		return "send called deliver twice for one claim"
+		return lang.P("send called deliver twice for one claim")
 	case pyJSON(args[0]) != marker:
-		return fmt.Sprintf("deliver got %s; the claim's whole marker is %s", pyJSON(args[0]), marker)
+		return lang.P("deliver got %s; the claim's whole marker is %s", pyJSON(args[0]), marker)
 	}
 	free, err := q.writeLockFree(ctx)
 	switch {
 	case err != nil:
-		return "while deliver ran, the grader could not read the database: " + err.Error()
+		return lang.P("while deliver ran, the grader could not read the database: %s", err.Error())
 	case !free:
-		return "while deliver ran, the database was still locked: commit the claim (and so release its lock) before sending; " +
-			"a send inside the transaction blocks every other worker's claim and every enqueue for as long as the network takes"
+		return lang.P("while deliver ran, the database was still locked: commit the claim (and so release its lock) before sending; a send inside the transaction blocks every other worker's claim and every enqueue for as long as the network takes")
 	}
 	rows, err := q.Jobs(ctx)
 	if err != nil {
-		return "while deliver ran, the grader could not read the table: " + err.Error()
+		return lang.P("while deliver ran, the grader could not read the table: %s", err.Error())
 	}
 	for _, r := range rows {
 		if r.ID == l.JobID && r.Owner == l.Owner && r.Token == l.Token && r.Status == engine.StatusLeased {
-			return ""
+			return lang.Phrase{}
 		}
 	}
-	return fmt.Sprintf("while deliver ran, another connection did not see %s leased to %s with token %d: commit the claim before sending", l.JobID, l.Owner, l.Token)
+	return lang.P("while deliver ran, another connection did not see %s leased to %s with token %d: commit the claim before sending", l.JobID, l.Owner, l.Token)
 }
 
 // courierReceive calls the student's receive with first sends and
@@ -236,13 +236,12 @@ func courierReceive(ctx context.Context, q *labQueue) (*Failure, error) {
 		if err == nil && agree(q.last.Want, q.last.Got) && slices.Equal(got, want) {
 			continue
 		}
-		f := &Failure{Where: fmt.Sprintf("receive %d", i+1), Call: q.last.Call, Want: q.last.Want, Got: q.last.Got}
+		f := (&Failure{Call: q.last.Call, Want: q.last.Want, Got: q.last.Got}).at(lang.P("receive %d", i+1))
 		if err != nil {
 			f.Detail = err.Error()
 		} else {
-			f.Detail = fmt.Sprintf("the table received(business_id, qty) after the call:\n  contract: %s\n  yours:    %s\n"+
-				"a resend of a business id adds nothing: the receiver records the id and its quantity once",
-				strings.Join(want, "; "), strings.Join(got, "; "))
+			f.explain(lang.P("the table received(business_id, qty) after the call:\n  contract: %s\n  yours:    %s\na resend of a business id adds nothing: the receiver records the id and its quantity once",
+				strings.Join(want, "; "), strings.Join(got, "; ")))
 		}
 		return f, nil
 	}

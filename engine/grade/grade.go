@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/lang"
 	"github.com/leaselab/leaselab/engine/leasetest"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
@@ -71,6 +72,8 @@ type Test struct {
 	Name string
 	// Skipped says why the test did not run; "" when it ran.
 	Skipped string
+	// title and why are Name and Skipped in any language.
+	title, why lang.Phrase
 	// Failure is nil when the test passed.
 	Failure *Failure
 	// Elapsed is how long it ran.
@@ -100,7 +103,23 @@ type Failure struct {
 	// Lab is the lab whose table WantRows and GotRows are (Fencing or
 	// Courier).
 	Lab string
+	// where, want and detail are Where, Want and Detail in any language,
+	// when the grader wrote them (a timeline's NAME:LINE and an answer
+	// are no language's).
+	where, call, want, detail lang.Phrase
 }
+
+// at sets where the failure is.
+func (f *Failure) at(p lang.Phrase) *Failure { f.where, f.Where = p, p.String(); return f }
+
+// calls sets the call, in words.
+func (f *Failure) calls(p lang.Phrase) *Failure { f.call, f.Call = p, p.String(); return f }
+
+// wants sets the contract's answer, in words.
+func (f *Failure) wants(p lang.Phrase) *Failure { f.want, f.Want = p, p.String(); return f }
+
+// explain sets what more the failure says.
+func (f *Failure) explain(p lang.Phrase) *Failure { f.detail, f.Detail = p, p.String(); return f }
 
 // Report is a grading run's result.
 type Report struct {
@@ -159,14 +178,13 @@ func Grade(ctx context.Context, o Options) (*Report, error) {
 	r := &Report{Lab: o.LabName, Missing: g.miss}
 	for _, t := range g.tests() {
 		if o.Progress != nil {
-			o.Progress(t.name)
+			o.Progress(t.name.String())
 		}
-		test, began := Test{Name: t.name}, time.Now()
+		test, began := Test{Name: t.name.String(), title: t.name, Skipped: t.skip.String(), why: t.skip}, time.Now()
 		switch {
-		case t.skip != "":
-			test.Skipped = t.skip
+		case t.skip.Format() != "":
 		case ctx.Err() != nil:
-			test.Failure = &Failure{Broken: &Broken{Kind: "hang", Message: fmt.Sprintf("the overall time limit (%v) ran out before this test", o.TotalTimeout)}}
+			test.Failure = &Failure{Broken: broken("hang", "", lang.P("the overall time limit (%v) ran out before this test", o.TotalTimeout))}
 		default:
 			f, err := t.run(ctx)
 			if err != nil {
@@ -192,7 +210,7 @@ func Grade(ctx context.Context, o Options) (*Report, error) {
 }
 
 type testCase struct {
-	name, skip string
+	name, skip lang.Phrase
 	run        func(ctx context.Context) (*Failure, error)
 }
 
@@ -219,7 +237,7 @@ func (g *grader) tests() []testCase {
 	}
 	var ts []testCase
 	for i, fn := range stepNames {
-		name := fmt.Sprintf("step %d: %s", i+1, fn)
+		name := lang.P("step %d: %s", i+1, fn)
 		file := fmt.Sprintf("steps/%d-%s.tl", i+1, strings.ReplaceAll(fn, "_", "-"))
 		src, err := stepFiles.ReadFile(file)
 		if err != nil {
@@ -238,11 +256,11 @@ func (g *grader) tests() []testCase {
 	ts = append(ts, g.storyTests()...)
 	ts = append(ts, g.mutantTests()...)
 	ts = append(ts,
-		testCase{name: "race: two processes claim one job", run: func(ctx context.Context) (*Failure, error) {
-			return g.raceProcesses(ctx, race{fn: "claim", want: "1 from one process, None from the other",
+		testCase{name: lang.P("race: two processes claim one job"), run: func(ctx context.Context) (*Failure, error) {
+			return g.raceProcesses(ctx, race{fn: "claim", want: lang.P("1 from one process, None from the other"),
 				args: func(path, job, owner string) []any { return []any{path, job, owner, int64(0), int64(1000)} }})
 		}},
-		testCase{name: "search: random calls beside the contract", run: g.search},
+		testCase{name: lang.P("search: random calls beside the contract"), run: g.search},
 	)
 	return ts
 }
@@ -256,8 +274,8 @@ func (g *grader) storyTests() []testCase {
 		if err != nil {
 			panic(err)
 		}
-		tc := testCase{name: "story: " + name}
-		if why := outside(g.o.LabName, tl); why != "" {
+		tc := testCase{name: lang.P("story: %s", name)}
+		if why := outside(g.o.LabName, tl); why.Format() != "" {
 			tc.skip = why
 		} else {
 			src, err := timeline.LibrarySource(name)
@@ -273,7 +291,7 @@ func (g *grader) storyTests() []testCase {
 
 // outside says why a story cannot be told with the functions of the lab
 // called lab, "" when it can.
-func outside(lab string, tl *timeline.Timeline) string {
+func outside(lab string, tl *timeline.Timeline) lang.Phrase {
 	if lab == Courier {
 		return outsideCourier(tl)
 	}
@@ -282,23 +300,24 @@ func outside(lab string, tl *timeline.Timeline) string {
 
 // outsideLab says why a story cannot be told with the lab's functions, ""
 // when it can.
-func outsideLab(tl *timeline.Timeline) string {
+func outsideLab(tl *timeline.Timeline) lang.Phrase {
+	noColumn := lang.P("its jobs have a quantity, a deadline or an attempts budget, which the lab's table has no column for")
 	for _, j := range tl.Jobs {
 		if j.Qty > 1 || j.Deadline != 0 || j.MaxAttempts != 0 {
-			return "its jobs have a quantity, a deadline or an attempts budget, which the lab's table has no column for"
+			return noColumn
 		}
 	}
 	for _, s := range tl.Steps {
 		switch s.Verb {
 		case timeline.VerbDeliver, timeline.VerbWrite, timeline.VerbRead, timeline.VerbSend:
-			return "its " + string(s.Verb) + " steps are not one of the lab's functions"
+			return lang.P("its %s steps are not one of the lab's functions", string(s.Verb))
 		case timeline.VerbEnqueue:
 			if s.Qty > 1 || s.Deadline != 0 || s.MaxAttempts != 0 {
-				return "its jobs have a quantity, a deadline or an attempts budget, which the lab's table has no column for"
+				return noColumn
 			}
 		}
 	}
-	return ""
+	return lang.Phrase{}
 }
 
 // Timeline plays one timeline's text, called name, on o's program (a
@@ -312,7 +331,7 @@ func Timeline(ctx context.Context, o Options, name, src string) (*Failure, error
 	if err != nil {
 		return nil, err
 	}
-	if why := outside(o.LabName, tl); why != "" {
+	if why := outside(o.LabName, tl); why.Format() != "" {
 		return nil, fmt.Errorf("%s: the lab's functions cannot tell it: %s", name, why)
 	}
 	g := &grader{o: o}
@@ -369,6 +388,6 @@ func failureOf(d *leasetest.Difference, q *labQueue) *Failure {
 	if f.Want == "" {
 		f.Want = d.Want
 	}
-	f.Detail = "in the engine's terms: " + d.Summary()
+	f.explain(lang.P("in the engine's terms: %s", d.Summary()))
 	return f
 }

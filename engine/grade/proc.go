@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/leaselab/leaselab/engine/lang"
 )
 
 //go:embed adapter.py
@@ -27,6 +29,24 @@ type Broken struct {
 	Kind    string // "start", "hang", "exit", "stdout", "import"
 	Call    string // the call it was answering, "" at the start
 	Message string // what happened, with the end of the student's standard error
+	msg     lang.Phrase
+}
+
+// broken is a Broken whose message is p.
+func broken(kind, call string, p lang.Phrase) *Broken {
+	return &Broken{Kind: kind, Call: call, Message: p.String(), msg: p}
+}
+
+// in is b's text in language l.
+func (b *Broken) in(l string) string {
+	msg := b.Message
+	if b.msg.Format() != "" {
+		msg = b.msg.In(l)
+	}
+	if b.Call == "" {
+		return msg
+	}
+	return b.Call + ": " + msg
 }
 
 func (b *Broken) Error() string {
@@ -97,7 +117,7 @@ func PythonLab(lab, module, dir string) (Program, error) {
 	}
 	py, err := exec.LookPath("python3")
 	if err != nil {
-		return Program{}, &Broken{Kind: "start", Message: "python3 is not installed (it runs the Python adapter): " + err.Error()}
+		return Program{}, broken("start", "", lang.P("python3 is not installed (it runs the Python adapter): %s", err.Error()))
 	}
 	return Program{Command: py, Args: []string{"-u", ad, abs, strings.Join(fns, ",")}, Dir: dir}, nil
 }
@@ -124,7 +144,7 @@ func start(ctx context.Context, p Program, callMax time.Duration) (*process, err
 	}
 	pr.in = in
 	if err := cmd.Start(); err != nil {
-		return nil, &Broken{Kind: "start", Message: "cannot start " + p.Command + ": " + err.Error()}
+		return nil, broken("start", "", lang.P("cannot start %s: %s", p.Command, err.Error()))
 	}
 	go func() {
 		sc := bufio.NewScanner(out)
@@ -144,7 +164,7 @@ func start(ctx context.Context, p Program, callMax time.Duration) (*process, err
 	}
 	if !a.Ready {
 		pr.close()
-		return nil, &Broken{Kind: "import", Message: fmt.Sprintf("the module does not load: %s\n%s", a.Error, strings.TrimSpace(a.Message))}
+		return nil, broken("import", "", lang.P("the module does not load: %s\n%s", a.Error, strings.TrimSpace(a.Message)))
 	}
 	pr.missing = a.Missing
 	return pr, nil
@@ -164,7 +184,7 @@ func (p *process) call(ctx context.Context, fn string, args ...any) (answer, err
 	}
 	what := callText(fn, args)
 	if _, err := p.in.Write(append(req, '\n')); err != nil {
-		return answer{}, p.fail(&Broken{Kind: "exit", Call: what, Message: "the program no longer reads its input" + p.log()})
+		return answer{}, p.fail(broken("exit", what, lang.P("the program no longer reads its input%s", p.log())))
 	}
 	return p.read(ctx, what)
 }
@@ -199,7 +219,7 @@ func (p *process) answerCallback(what string, a answer) error {
 		return err
 	}
 	if _, err := p.in.Write(append(line, '\n')); err != nil {
-		return p.fail(&Broken{Kind: "exit", Call: what, Message: "the program no longer reads its input" + p.log()})
+		return p.fail(broken("exit", what, lang.P("the program no longer reads its input%s", p.log())))
 	}
 	return nil
 }
@@ -210,20 +230,18 @@ func (p *process) readLine(ctx context.Context, what string, deadline <-chan tim
 	case line, ok := <-p.lines:
 		if !ok {
 			<-p.done
-			return answer{}, p.fail(&Broken{Kind: "exit", Call: what,
-				Message: fmt.Sprintf("the program exited (%v) without answering", p.cmd.ProcessState) + p.log()})
+			return answer{}, p.fail(broken("exit", what, lang.P("the program exited (%v) without answering%s", p.cmd.ProcessState, p.log())))
 		}
 		var a answer
 		if err := json.Unmarshal(line, &a); err != nil || (a.Return == nil && a.Error == "" && !a.Ready && a.Callback == "") {
-			return answer{}, p.fail(&Broken{Kind: "stdout", Call: what,
-				Message: fmt.Sprintf("the program wrote %q to standard output, which is the protocol's: write your own output to standard error", clip(string(line), 120))})
+			return answer{}, p.fail(broken("stdout", what,
+				lang.P("the program wrote %q to standard output, which is the protocol's: write your own output to standard error", clip(string(line), 120))))
 		}
 		return a, nil
 	case <-deadline:
-		return answer{}, p.fail(&Broken{Kind: "hang", Call: what,
-			Message: fmt.Sprintf("no answer within %v: the program hangs (a lock never released, a loop, a sleep?)", p.callMax) + p.log()})
+		return answer{}, p.fail(broken("hang", what, lang.P("no answer within %v: the program hangs (a lock never released, a loop, a sleep?)%s", p.callMax, p.log())))
 	case <-ctx.Done():
-		return answer{}, p.fail(&Broken{Kind: "hang", Call: what, Message: "the overall time limit ran out" + p.log()})
+		return answer{}, p.fail(broken("hang", what, lang.P("the overall time limit ran out%s", p.log())))
 	}
 }
 
@@ -255,12 +273,12 @@ func (p *process) close() {
 	}
 }
 
-func (p *process) log() string {
+func (p *process) log() lang.Phrase {
 	s := strings.TrimSpace(p.stderr.String())
 	if s == "" {
-		return ""
+		return lang.Phrase{}
 	}
-	return "\nits standard error ends:\n" + s
+	return lang.P("\nits standard error ends:\n%s", s)
 }
 
 // tailBuffer keeps the last max bytes written to it.
