@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/leaselab/leaselab/engine/grade"
+	"github.com/leaselab/leaselab/engine/limits"
 )
 
 // Grade runs `leaselab grade`: it grades a student's implementation of the
@@ -33,9 +34,11 @@ func Grade(args []string, o IO) int {
 	out := c.fs.String("o", "", "write the report to FILE instead of standard output")
 	tlOut := c.fs.String("timeline", "", "write the timeline that reproduces the first difference to FILE")
 	cmdLine := c.fs.String("cmd", "", "the student's program, speaking the protocol on stdin/stdout (instead of a Python module)")
-	callMax := c.fs.Duration("call-timeout", 5*time.Second, "the longest one answer may take")
-	totalMax := c.fs.Duration("timeout", 120*time.Second, "the longest the whole run may take")
-	seqs := c.fs.Int("sequences", 120, "how many random call sequences the search tries")
+	d := limits.DefaultGrading
+	callMax := c.fs.Duration("call-timeout", time.Duration(d.CallMs)*time.Millisecond, "the longest one answer may take (grade_call_ms)")
+	totalMax := c.fs.Duration("timeout", time.Duration(d.TotalMs)*time.Millisecond, "the longest the whole run may take (grade_total_ms)")
+	seqs := c.fs.Int("sequences", d.Sequences, "how many random call sequences the search tries (grade_sequences)")
+	rounds := c.fs.Int("rounds", d.Rounds, "how many rounds each race runs (grade_rounds)")
 	failFast := c.fs.Bool("fail-fast", false, "stop at the first failed test")
 	if code, done := c.parse(args); done {
 		return code
@@ -58,7 +61,7 @@ func Grade(args []string, o IO) int {
 		return ExitBadInput
 	}
 	defer cleanup()
-	opts.CallTimeout, opts.TotalTimeout, opts.Sequences, opts.FailFast = *callMax, *totalMax, *seqs, *failFast
+	opts.CallTimeout, opts.TotalTimeout, opts.Sequences, opts.Rounds, opts.FailFast = *callMax, *totalMax, *seqs, *rounds, *failFast
 	r, err := grade.Grade(context.Background(), opts)
 	if err != nil {
 		var b *grade.Broken

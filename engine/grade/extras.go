@@ -11,6 +11,7 @@ import (
 	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/lang"
 	"github.com/leaselab/leaselab/engine/leasetest"
+	"github.com/leaselab/leaselab/engine/limits"
 )
 
 // stepExtras are the checks of a step that a timeline cannot write: a
@@ -230,7 +231,7 @@ func (g *grader) search(ctx context.Context) (*Failure, error) {
 	defer p.close()
 	fresh := func() (*labQueue, error) { return newLabQueue(ctx, p, g.dbPath()) }
 	d, err := leasetest.Sequences(ctx, func() (leasetest.Queue, error) { return fresh() },
-		leasetest.SequenceOptions{Seed: g.o.Seed, Sequences: g.o.Sequences, Calls: 30, Plain: true})
+		leasetest.SequenceOptions{Seed: g.o.Seed, Sequences: g.o.Sequences, Calls: limits.DefaultGrading.SequenceCalls, Plain: true})
 	if err != nil || d == nil {
 		if p.broken != nil {
 			return nil, p.broken

@@ -14,6 +14,7 @@ import (
 	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/lang"
 	"github.com/leaselab/leaselab/engine/leasetest"
+	"github.com/leaselab/leaselab/engine/limits"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
 
@@ -31,15 +32,15 @@ type Options struct {
 	LabName string
 	// Dir is a fresh directory for the run's database files.
 	Dir string
-	// CallTimeout bounds each answer (0: 5 s); TotalTimeout the whole run
-	// (0: 120 s).
+	// CallTimeout bounds each answer; TotalTimeout the whole run (0:
+	// limits.DefaultGrading's grade_call_ms and grade_total_ms).
 	CallTimeout, TotalTimeout time.Duration
 	// Sequences is how many random call sequences the search tries (0:
-	// 120); Seed chooses them.
+	// grade_sequences); Seed chooses them.
 	Sequences int
 	Seed      uint64
-	// Rounds is how many rounds each race runs (0: 50): claim_many's in
-	// step 8, and two processes'.
+	// Rounds is how many rounds each race runs (0: grade_rounds):
+	// claim_many's in step 8, and two processes'.
 	Rounds int
 	// FailFast stops at the first failed test; the tests after it are
 	// not in the report.
@@ -52,17 +53,18 @@ func (o *Options) defaults() {
 	if o.LabName == "" {
 		o.LabName = Fencing
 	}
+	d := limits.DefaultGrading
 	if o.CallTimeout <= 0 {
-		o.CallTimeout = 5 * time.Second
+		o.CallTimeout = time.Duration(d.CallMs) * time.Millisecond
 	}
 	if o.TotalTimeout <= 0 {
-		o.TotalTimeout = 120 * time.Second
+		o.TotalTimeout = time.Duration(d.TotalMs) * time.Millisecond
 	}
 	if o.Sequences <= 0 {
-		o.Sequences = 120
+		o.Sequences = d.Sequences
 	}
 	if o.Rounds <= 0 {
-		o.Rounds = 50
+		o.Rounds = d.Rounds
 	}
 }
 

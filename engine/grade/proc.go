@@ -6,6 +6,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,9 +14,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/leaselab/leaselab/engine/lang"
+	"github.com/leaselab/leaselab/engine/limits"
 )
 
 //go:embed adapter.py
@@ -81,6 +84,7 @@ type process struct {
 	missing []string
 	done    chan struct{} // closed when the process has exited
 	lab     Lab           // a Go student's functions, called in this process; nil for a program
+	tooLong atomic.Bool   // standard output had a line over grade_line_bytes
 	// callback answers the student's calls back (see answer); nil
 	// refuses them.
 	callback func(fn string, args []json.RawMessage) (any, error)
@@ -123,7 +127,7 @@ func PythonLab(lab, module, dir string) (Program, error) {
 }
 
 // startMax bounds a program's start, up to its ready line.
-const startMax = 10 * time.Second
+var startMax = time.Duration(limits.DefaultGrading.StartMs) * time.Millisecond
 
 // start runs p and waits for its first line: {"ready":true} (or an
 // import error).
@@ -131,7 +135,7 @@ func start(ctx context.Context, p Program, callMax time.Duration) (*process, err
 	cmd := exec.Command(p.Command, p.Args...)
 	cmd.Dir = p.Dir
 	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
-	pr := &process{cmd: cmd, stderr: &tailBuffer{max: 4096}, callMax: callMax,
+	pr := &process{cmd: cmd, stderr: &tailBuffer{max: limits.DefaultGrading.LogBytes}, callMax: callMax,
 		lines: make(chan []byte, 1), done: make(chan struct{})}
 	cmd.Stderr = pr.stderr
 	in, err := cmd.StdinPipe()
@@ -148,9 +152,13 @@ func start(ctx context.Context, p Program, callMax time.Duration) (*process, err
 	}
 	go func() {
 		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		sc.Buffer(make([]byte, 64<<10), limits.DefaultGrading.LineBytes)
 		for sc.Scan() {
 			pr.lines <- append([]byte(nil), sc.Bytes()...)
+		}
+		if errors.Is(sc.Err(), bufio.ErrTooLong) {
+			pr.tooLong.Store(true)
+			go io.Copy(io.Discard, out) // the rest is never read: let the program go on to its end
 		}
 		close(pr.lines)
 	}()
@@ -229,6 +237,10 @@ func (p *process) readLine(ctx context.Context, what string, deadline <-chan tim
 	select {
 	case line, ok := <-p.lines:
 		if !ok {
+			if p.tooLong.Load() {
+				return answer{}, p.fail(broken("stdout", what, lang.P("the program wrote a line longer than %s on standard output, which is the protocol's: write your own output to standard error",
+					gradeRow("grade_line_bytes"))))
+			}
 			<-p.done
 			return answer{}, p.fail(broken("exit", what, lang.P("the program exited (%v) without answering%s", p.cmd.ProcessState, p.log())))
 		}
@@ -279,6 +291,16 @@ func (p *process) log() lang.Phrase {
 		return lang.Phrase{}
 	}
 	return lang.P("\nits standard error ends:\n%s", s)
+}
+
+// gradeRow is the grading limit called name.
+func gradeRow(name string) limits.Row {
+	for _, r := range limits.DefaultGrading.Rows() {
+		if r.Name == name {
+			return r
+		}
+	}
+	panic("grade: no grading limit " + name)
 }
 
 // tailBuffer keeps the last max bytes written to it.
