@@ -239,7 +239,7 @@ func (p *process) readLine(ctx context.Context, what string, deadline <-chan tim
 		if !ok {
 			if p.tooLong.Load() {
 				return answer{}, p.fail(broken("stdout", what, lang.P("the program wrote a line longer than %s on standard output, which is the protocol's: write your own output to standard error",
-					gradeRow("grade_line_bytes"))))
+					limits.DefaultGrading.Row("grade_line_bytes"))))
 			}
 			<-p.done
 			return answer{}, p.fail(broken("exit", what, lang.P("the program exited (%v) without answering%s", p.cmd.ProcessState, p.log())))
@@ -291,16 +291,6 @@ func (p *process) log() lang.Phrase {
 		return lang.Phrase{}
 	}
 	return lang.P("\nits standard error ends:\n%s", s)
-}
-
-// gradeRow is the grading limit called name.
-func gradeRow(name string) limits.Row {
-	for _, r := range limits.DefaultGrading.Rows() {
-		if r.Name == name {
-			return r
-		}
-	}
-	panic("grade: no grading limit " + name)
 }
 
 // tailBuffer keeps the last max bytes written to it.

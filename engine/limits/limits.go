@@ -172,8 +172,13 @@ func (l Limits) Rows() []Row {
 
 // Row returns the limit called name (one of the names Rows gives); it
 // panics on another name, which is a bug in the caller.
-func (l Limits) Row(name string) Row {
-	for _, r := range l.Rows() {
+func (l Limits) Row(name string) Row { return rowNamed(l.Rows(), name) }
+
+// Row returns the grading limit called name, as Limits.Row does.
+func (g Grading) Row(name string) Row { return rowNamed(g.Rows(), name) }
+
+func rowNamed(rows []Row, name string) Row {
+	for _, r := range rows {
 		if r.Name == name {
 			return r
 		}
