@@ -40,6 +40,7 @@ func Grade(args []string, o IO) int {
 	seqs := c.fs.Int("sequences", d.Sequences, "how many random call sequences the search tries (grade_sequences)")
 	rounds := c.fs.Int("rounds", d.Rounds, "how many rounds each race runs (grade_rounds)")
 	failFast := c.fs.Bool("fail-fast", false, "stop at the first failed test")
+	sim := c.fs.String("simulator", grade.DefaultSimulator, "the simulator page the report's link opens the first difference in (leaselab serve's, or your course's)")
 	if code, done := c.parse(args); done {
 		return code
 	}
@@ -72,6 +73,7 @@ func Grade(args []string, o IO) int {
 		}
 		return ExitBadInput
 	}
+	r.Simulator = *sim
 	if err := report(o.Stdout, r, *out, *format, *lang, *tlOut); err != nil {
 		fmt.Fprintln(o.Stderr, "leaselab grade:", err)
 		return ExitBadInput

@@ -136,5 +136,7 @@
 // reason, the columns the lab lacks) is labQueue's doc. A Failure names
 // the call as Python writes it, the contract's answer and the student's,
 // both tables, and a timeline that reproduces it, which leaselab check
-// replays on the engine.
+// replays on the engine; Failure.Link opens that timeline in the
+// simulator, the cursor on the step that differs, with a note there of
+// the student's answer beside the contract's.
 package grade

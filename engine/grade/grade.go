@@ -128,6 +128,9 @@ type Report struct {
 	Tests []Test
 	// Lab is the lab graded (Fencing or Courier).
 	Lab string
+	// Simulator is the simulator page the text report's link opens the
+	// first difference in ("": DefaultSimulator).
+	Simulator string
 	// Missing are the lab's functions the module does not define.
 	Missing []string
 	// Elapsed is how long the run took.

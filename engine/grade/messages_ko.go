@@ -12,6 +12,8 @@ var _ = lang.Add("ko", map[string]string{
 	"%s, call %d":                        "%s, %d번째 호출",
 	"%s\nthis timeline tells the contract from a broken engine: %s":     "%s\n이 타임라인은 계약과 망가진 엔진을 가려냅니다: %s",
 	"1 from one process, None from the other":                           "한 프로세스는 1, 다른 프로세스는 None",
+	"Here your code answered %s where the contract answers %s.":         "여기서 제출한 코드의 답은 %s, 계약의 답은 %s입니다.",
+	"Open it in the simulator, at the step that differs: %s":            "시뮬레이터에서 차이 나는 단계로 열기: %s",
 	"First difference: %s (%s)":                                         "첫 번째 차이: %s (%s)",
 	"\nits standard error ends:\n%s":                                    "\n표준 오류의 끝:\n%s",
 	"a failed send releases its lease, and the courier has no release":  "실패한 send는 임대를 반납하는데, 택배 실습에는 반납(release)이 없습니다",

@@ -40,6 +40,13 @@ func WriteText(w io.Writer, r *Report, l string) {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, lang.P("First difference: %s (%s)", first.titleIn(l), pick(first.Failure.where, first.Failure.Where, l)).In(l))
 		io.WriteString(w, failureText(first.Failure, l))
+		sim := r.Simulator
+		if sim == "" {
+			sim = DefaultSimulator
+		}
+		if link := first.Failure.Link(sim, l); link != "" {
+			fmt.Fprintf(w, "  %s\n", lang.P("Open it in the simulator, at the step that differs: %s", link).In(l))
+		}
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, lang.P("%d passed, %d failed, %d skipped in %.1fs", pass, fail, skip, r.Elapsed.Seconds()).In(l))
