@@ -15,7 +15,8 @@ import (
 )
 
 // Grade runs `leaselab grade`: it grades a student's implementation of the
-// fencing lab's functions (package engine/grade) — a Python module, or
+// fencing lab's functions, or with -lab courier the courier lab's (package
+// engine/grade) — a Python module, or
 // with -cmd any program that speaks the grader's protocol — step by step
 // beside the contract, in a fresh temporary directory. Exit: ExitPass
 // when every test passed, ExitFail at a difference, ExitBadInput when the

@@ -162,7 +162,9 @@ type grader struct {
 // distinguishing timeline (in a build with mutants), two races (claim_many
 // on threads in step 8; two processes claiming one job) and a bounded random search
 // for a sequence of calls on which the program and the contract disagree,
-// shortest first. Each test starts the program afresh, on a fresh
+// shortest first; for the courier lab (o.LabName), its nine steps, two
+// processes calling claim_next at once, and the stories its functions can
+// tell. Each test starts the program afresh, on a fresh
 // database file in o.Dir. The error is a *Broken when the program cannot
 // start or load (nothing was graded), or the context's.
 func Grade(ctx context.Context, o Options) (*Report, error) {
