@@ -1,9 +1,11 @@
-// Package grade grades a student's own implementation of the fencing lab:
-// the functions init_db, enqueue, state, claim, renew, complete, release
-// and claim_many over a SQLite table jobs(id, owner, until, fence, result,
-// done), checked step by step against the lease contract (the reference
-// model of package engine/model, through the conformance machinery of
-// package engine/leasetest).
+// Package grade grades a student's own implementation of a lab, checked
+// step by step against the lease contract (the reference model of package
+// engine/model, through the conformance machinery of package
+// engine/leasetest): the fencing lab (the default), the functions
+// init_db, enqueue, state, claim, renew, complete, release and claim_many
+// over a SQLite table jobs(id, owner, until, fence, result, done); or the
+// courier lab (Options.LabName Courier), the functions init_db, enqueue,
+// state, claim_next, finish, send and receive.
 //
 // # The lab's functions
 //
@@ -29,6 +31,53 @@
 //	                                              every owner's claim at once, on threads; the
 //	                                              answers in the owners' order: one fence, the rest None
 //
+// # The courier lab's functions
+//
+// The courier's table has the engine's columns, jobs(id, qty, owner,
+// lease_until, token, attempts, max_attempts, deadline, status, reason,
+// result), status one of pending, leased, done, quarantined, reason
+// attempts or deadline (NULL otherwise), deadline NULL for none; and a
+// second table, received(business_id, qty), the receiver's.
+//
+//	init_db(path)                                  make both tables if missing; keep every row
+//	enqueue(path, job_id, qty, deadline, max_attempts) -> bool
+//	                                               deadline None for none, max_attempts 0 for
+//	                                               unlimited; False and no change if it exists
+//	state(path, job_id) -> dict | None             the row, every column by name
+//	claim_next(path, owner, now, lease_ms) -> dict | None
+//	                                               ValueError when lease_ms <= 0; in one BEGIN
+//	                                               IMMEDIATE transaction, the oldest job that is
+//	                                               not done or quarantined and whose lease has
+//	                                               ended (lease_until <= now) or that has no owner;
+//	                                               on its way it quarantines a job whose attempts
+//	                                               are used up (reason attempts) or whose deadline
+//	                                               has come (now >= deadline; reason deadline);
+//	                                               the job taken gets attempts + 1, token + 1,
+//	                                               status leased, lease_until = min(now + lease_ms,
+//	                                               deadline); the answer is its marker {id, qty,
+//	                                               owner, token, attempt, lease_until}
+//	finish(path, marker, now, result) -> bool      True, status done and result stored only when
+//	                                               the marker's id, owner and token are the row's,
+//	                                               the row is leased, now < lease_until and
+//	                                               now < deadline
+//	send(path, owner, now, lease_ms, deliver) -> bool | None
+//	                                               claim_next; None when nothing is claimable;
+//	                                               else, the claim committed, deliver(marker)
+//	                                               outside any transaction, which answers the
+//	                                               instant the delivery ended, then finish at that
+//	                                               instant with result "sent", whose answer it is
+//	receive(path, business_id, qty) -> bool        the receiver: records the id and its quantity
+//	                                               once (True); a resend is False and adds nothing
+//
+// Its steps: init_db, enqueue, state, claim_next (before, at and after
+// lease_until), finish (the whole current marker; a stale one of the same
+// name), quarantine (the attempts budget), deadline (the cap and the
+// quarantine), send (inside deliver the grader begins a write transaction
+// of its own on the file without waiting: a lock still held fails the
+// step, as does a marker not yet committed or not whole), receive, and two
+// processes calling claim_next at once, many rounds: exactly one marker.
+// The library's stories that claim only the next job are played too.
+//
 // # The protocol
 //
 // The grader starts the student's program and speaks to it in lines of
@@ -51,7 +100,11 @@
 //	{"error": "ValueError", "message": "ttl must be positive"}
 //
 // The arguments are the function's, in its order; None is null, a dict a
-// JSON object. Standard output carries nothing else: anything else there
+// JSON object. An argument {"callback": "deliver"} is a function the
+// student calls: the program writes {"callback": "deliver", "args":
+// [...]} on standard output, and reads the grader's answer, one line
+// {"return": ...} or {"error": ..., "message": ...}, on standard input,
+// before it answers the request itself. Standard output carries nothing else: anything else there
 // fails the test that meets it, saying what was written. Standard error
 // is the student's log, whose end is shown when the program breaks. Each
 // answer must come within a per-call limit, and the whole run within an
@@ -83,5 +136,7 @@
 // reason, the columns the lab lacks) is labQueue's doc. A Failure names
 // the call as Python writes it, the contract's answer and the student's,
 // both tables, and a timeline that reproduces it, which leaselab check
-// replays on the engine.
+// replays on the engine; Failure.Link opens that timeline in the
+// simulator, the cursor on the step that differs, with a note there of
+// the student's answer beside the contract's.
 package grade

@@ -9,7 +9,9 @@ import (
 	"sync"
 
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/internal/lang"
 	"github.com/leaselab/leaselab/engine/leasetest"
+	"github.com/leaselab/leaselab/engine/limits"
 )
 
 // stepExtras are the checks of a step that a timeline cannot write: a
@@ -19,7 +21,7 @@ import (
 var stepExtras = map[string]func(g *grader) func(ctx context.Context, q *labQueue) (*Failure, error){
 	"claim": func(*grader) func(context.Context, *labQueue) (*Failure, error) {
 		return func(ctx context.Context, q *labQueue) (*Failure, error) {
-			return lockstep(ctx, q, "negative ttl",
+			return lockstep(ctx, q, lang.P("negative ttl"),
 				func() { q.Enqueue(ctx, engine.NewJob{ID: "j1"}) },
 				func() { q.Claim(ctx, "j1", "A", 0, -5) },
 				func() { q.Claim(ctx, "j1", "A", 0, 1000) },
@@ -29,7 +31,7 @@ var stepExtras = map[string]func(g *grader) func(ctx context.Context, q *labQueu
 	"renew": func(*grader) func(context.Context, *labQueue) (*Failure, error) {
 		return func(ctx context.Context, q *labQueue) (*Failure, error) {
 			l := engine.Lease{JobID: "j1", Owner: "A", Token: 1, Qty: 1}
-			return lockstep(ctx, q, "negative ttl",
+			return lockstep(ctx, q, lang.P("negative ttl"),
 				func() { q.Enqueue(ctx, engine.NewJob{ID: "j1"}) },
 				func() { q.Claim(ctx, "j1", "A", 0, 1000) },
 				func() { q.Renew(ctx, l, 10, -1) },
@@ -46,10 +48,10 @@ var stepExtras = map[string]func(g *grader) func(ctx context.Context, q *labQueu
 
 // lockstep makes each call on the student's code (and so on the contract)
 // and compares the answer and the table after it.
-func lockstep(ctx context.Context, q *labQueue, where string, calls ...func()) (*Failure, error) {
+func lockstep(ctx context.Context, q *labQueue, where lang.Phrase, calls ...func()) (*Failure, error) {
 	for i, c := range calls {
 		c()
-		if f, err := q.compare(ctx, fmt.Sprintf("%s, call %d", where, i+1)); f != nil || err != nil {
+		if f, err := q.compare(ctx, lang.P("%s, call %d", where, i+1)); f != nil || err != nil {
 			return f, err
 		}
 	}
@@ -57,10 +59,10 @@ func lockstep(ctx context.Context, q *labQueue, where string, calls ...func()) (
 }
 
 // compare holds the last call's answer and the table to the contract's.
-func (q *labQueue) compare(ctx context.Context, where string) (*Failure, error) {
+func (q *labQueue) compare(ctx context.Context, where lang.Phrase) (*Failure, error) {
 	want := q.shadow.Jobs()
 	got, err := q.Jobs(ctx)
-	f := &Failure{Where: where, Call: q.last.Call, Want: q.last.Want, Got: q.last.Got, WantRows: want, GotRows: got, Broken: q.p.broken}
+	f := (&Failure{Call: q.last.Call, Want: q.last.Want, Got: q.last.Got, WantRows: want, GotRows: got, Broken: q.p.broken}).at(where)
 	switch {
 	case q.p.broken != nil:
 		return f, nil
@@ -70,7 +72,7 @@ func (q *labQueue) compare(ctx context.Context, where string) (*Failure, error) 
 	case !agree(q.last.Want, q.last.Got):
 		return f, nil
 	case !slices.Equal(want, got):
-		f.Detail = "the answers agree, the tables differ"
+		f.explain(lang.P("the answers agree, the tables differ"))
 		return f, nil
 	}
 	return nil, nil
@@ -96,7 +98,7 @@ func claimManyRounds(ctx context.Context, q *labQueue, rounds, n int) (*Failure,
 	who := owners[:n]
 	for r := range rounds {
 		job := fmt.Sprintf("m%d", r+1)
-		where := fmt.Sprintf("round %d", r+1)
+		where := lang.P("round %d", r+1)
 		if _, err := q.Enqueue(ctx, engine.NewJob{ID: job}); err != nil && q.p.broken != nil {
 			return nil, err
 		}
@@ -106,17 +108,18 @@ func claimManyRounds(ctx context.Context, q *labQueue, rounds, n int) (*Failure,
 				return nil, err
 			}
 			var got []*int64
-			q.last.Want = manyWant(who, i == 0)
-			f := &Failure{Where: where, Call: q.last.Call, Want: q.last.Want, Got: q.last.Got}
+			wantP := manyWant(who, i == 0)
+			q.last.Want = wantP.String()
+			f := (&Failure{Call: q.last.Call, Got: q.last.Got}).at(where).wants(wantP)
 			if a.Error != "" || json.Unmarshal(a.Return, &got) != nil || len(got) != n {
-				f.Detail = fmt.Sprintf("claim_many must answer a list of %d, one per owner in input order", n)
+				f.explain(lang.P("claim_many must answer a list of %d, one per owner in input order", n))
 				return f, nil
 			}
 			winner := ""
 			for k, v := range got {
 				if v != nil {
 					if winner != "" || *v != 1 || i == 1 {
-						f.Detail = "exactly one owner may win a new job, with fence 1, and none while its lease stands"
+						f.explain(lang.P("exactly one owner may win a new job, with fence 1, and none while its lease stands"))
 						return f, nil
 					}
 					winner = who[k]
@@ -124,7 +127,7 @@ func claimManyRounds(ctx context.Context, q *labQueue, rounds, n int) (*Failure,
 			}
 			if i == 0 {
 				if winner == "" {
-					f.Detail = "one owner must win a new job"
+					f.explain(lang.P("one owner must win a new job"))
 					return f, nil
 				}
 				q.shadow.Claim(job, winner, now, 1000)
@@ -132,7 +135,8 @@ func claimManyRounds(ctx context.Context, q *labQueue, rounds, n int) (*Failure,
 			q.last.Want = q.last.Got // the answer is as it must be; now the table
 			if f, err := q.compare(ctx, where); f != nil || err != nil {
 				if f != nil {
-					f.Call, f.Want, f.Got = q.last.Call, q.last.Want, q.last.Got
+					f.Call, f.Got = q.last.Call, q.last.Got
+					f.wants(wantP)
 				}
 				return f, err
 			}
@@ -142,16 +146,25 @@ func claimManyRounds(ctx context.Context, q *labQueue, rounds, n int) (*Failure,
 }
 
 // manyWant is what claim_many answers, with the winner left open.
-func manyWant(who []string, first bool) string {
+func manyWant(who []string, first bool) lang.Phrase {
 	if !first {
-		return "[" + strings.TrimSuffix(strings.Repeat("None, ", len(who)), ", ") + "]"
+		return lang.P("%s", "["+strings.TrimSuffix(strings.Repeat("None, ", len(who)), ", ")+"]")
 	}
-	return fmt.Sprintf("a list of %d: 1 for exactly one owner, None for the others", len(who))
+	return lang.P("a list of %d: 1 for exactly one owner, None for the others", len(who))
+}
+
+// race is what two processes call at once: fn with args, for a job and
+// an owner; want says the answer wanted (exactly one wins).
+type race struct {
+	fn   string
+	want lang.Phrase
+	args func(path, job, owner string) []any
 }
 
 // raceProcesses runs the program twice over one database file; each round
-// both claim one fresh job at the same instant, and exactly one may win.
-func (g *grader) raceProcesses(ctx context.Context) (*Failure, error) {
+// both call r.fn for one fresh job at the same instant, and exactly one
+// may win.
+func (g *grader) raceProcesses(ctx context.Context, rc race) (*Failure, error) {
 	return g.withQueue(ctx, func(ctx context.Context, q *labQueue) (*Failure, error) {
 		other, err := g.start(ctx)
 		if err != nil {
@@ -161,24 +174,26 @@ func (g *grader) raceProcesses(ctx context.Context) (*Failure, error) {
 		ps := []*process{q.p, other}
 		for r := range g.o.Rounds {
 			job := fmt.Sprintf("p%d", r+1)
-			if _, err := q.Enqueue(ctx, engine.NewJob{ID: job}); err != nil && q.p.broken != nil {
+			if _, err := asQueue(q).Enqueue(ctx, engine.NewJob{ID: job}); err != nil && q.p.broken != nil {
 				return nil, err
 			}
 			var (
 				wg      sync.WaitGroup
 				answers [2]answer
 				errs    [2]error
+				calls   [2]string
 			)
 			for i, p := range ps {
+				args := rc.args(q.path, job, owners[i])
+				calls[i] = callText(rc.fn, args)
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					answers[i], errs[i] = p.call(ctx, "claim", q.path, job, owners[i], int64(0), int64(1000))
+					answers[i], errs[i] = p.call(ctx, rc.fn, args...)
 				}()
 			}
 			wg.Wait()
-			call := fmt.Sprintf("claim(path, %q, \"A\", 0, 1000) and claim(path, %q, \"B\", 0, 1000) in two processes at once", job, job)
-			f := &Failure{Where: fmt.Sprintf("round %d", r+1), Call: call, Want: "1 from one process, None from the other"}
+			f := (&Failure{}).calls(lang.P("%s and %s in two processes at once", calls[0], calls[1])).at(lang.P("round %d", r+1)).wants(rc.want)
 			for _, err := range errs {
 				if err != nil {
 					return nil, err
@@ -196,7 +211,7 @@ func (g *grader) raceProcesses(ctx context.Context) (*Failure, error) {
 				}
 			}
 			if wins != 1 {
-				f.Detail = "the read and the write of a claim must be one transaction (BEGIN IMMEDIATE), or both processes win"
+				f.explain(lang.P("the read and the write of a claim must be one transaction (BEGIN IMMEDIATE), or both processes win"))
 				f.GotRows, _ = q.Jobs(ctx)
 				return f, nil
 			}
@@ -216,7 +231,7 @@ func (g *grader) search(ctx context.Context) (*Failure, error) {
 	defer p.close()
 	fresh := func() (*labQueue, error) { return newLabQueue(ctx, p, g.dbPath()) }
 	d, err := leasetest.Sequences(ctx, func() (leasetest.Queue, error) { return fresh() },
-		leasetest.SequenceOptions{Seed: g.o.Seed, Sequences: g.o.Sequences, Calls: 30, Plain: true})
+		leasetest.SequenceOptions{Seed: g.o.Seed, Sequences: g.o.Sequences, Calls: limits.DefaultGrading.SequenceCalls, Plain: true})
 	if err != nil || d == nil {
 		if p.broken != nil {
 			return nil, p.broken

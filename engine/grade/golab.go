@@ -4,10 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"testing"
 	"time"
+
+	"github.com/leaselab/leaselab/engine/internal/lang"
 )
 
 // Lab is the fencing lab's functions in Go, for a student who writes them
@@ -85,13 +86,13 @@ func (p *process) callLab(ctx context.Context, fn string, args []any) (answer, e
 	select {
 	case r := <-done:
 		if r.panic != nil {
-			return answer{}, p.fail(&Broken{Kind: "exit", Call: what, Message: fmt.Sprintf("panic: %v", r.panic)})
+			return answer{}, p.fail(broken("exit", what, lang.P("panic: %v", r.panic)))
 		}
 		return r.a, nil
 	case <-t.C:
-		return answer{}, p.fail(&Broken{Kind: "hang", Call: what, Message: fmt.Sprintf("no answer within %v: the code hangs", p.callMax)})
+		return answer{}, p.fail(broken("hang", what, lang.P("no answer within %v: the code hangs", p.callMax)))
 	case <-ctx.Done():
-		return answer{}, p.fail(&Broken{Kind: "hang", Call: what, Message: "the overall time limit ran out"})
+		return answer{}, p.fail(broken("hang", what, lang.P("the overall time limit ran out%s", lang.Phrase{})))
 	}
 }
 

@@ -12,11 +12,13 @@ import (
 	"time"
 
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/internal/lang"
 	"github.com/leaselab/leaselab/engine/leasetest"
+	"github.com/leaselab/leaselab/engine/limits"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
 
-//go:embed steps/*.tl
+//go:embed steps/*.tl steps/courier/*.tl
 var stepFiles embed.FS
 
 // Options are a grading run's program and bounds.
@@ -25,17 +27,20 @@ type Options struct {
 	// Lab, when not nil, is a Go student's functions instead.
 	Program Program
 	Lab     Lab
+	// LabName is the lab graded: Fencing ("" too) or Courier. A Go Lab
+	// is the fencing lab's.
+	LabName string
 	// Dir is a fresh directory for the run's database files.
 	Dir string
-	// CallTimeout bounds each answer (0: 5 s); TotalTimeout the whole run
-	// (0: 120 s).
+	// CallTimeout bounds each answer; TotalTimeout the whole run (0:
+	// limits.DefaultGrading's grade_call_ms and grade_total_ms).
 	CallTimeout, TotalTimeout time.Duration
 	// Sequences is how many random call sequences the search tries (0:
-	// 120); Seed chooses them.
+	// grade_sequences); Seed chooses them.
 	Sequences int
 	Seed      uint64
-	// Rounds is how many rounds each race runs (0: 50): claim_many's in
-	// step 8, and two processes'.
+	// Rounds is how many rounds each race runs (0: grade_rounds):
+	// claim_many's in step 8, and two processes'.
 	Rounds int
 	// FailFast stops at the first failed test; the tests after it are
 	// not in the report.
@@ -45,17 +50,21 @@ type Options struct {
 }
 
 func (o *Options) defaults() {
+	if o.LabName == "" {
+		o.LabName = Fencing
+	}
+	d := limits.DefaultGrading
 	if o.CallTimeout <= 0 {
-		o.CallTimeout = 5 * time.Second
+		o.CallTimeout = time.Duration(d.CallMs) * time.Millisecond
 	}
 	if o.TotalTimeout <= 0 {
-		o.TotalTimeout = 120 * time.Second
+		o.TotalTimeout = time.Duration(d.TotalMs) * time.Millisecond
 	}
 	if o.Sequences <= 0 {
-		o.Sequences = 120
+		o.Sequences = d.Sequences
 	}
 	if o.Rounds <= 0 {
-		o.Rounds = 50
+		o.Rounds = d.Rounds
 	}
 }
 
@@ -65,6 +74,8 @@ type Test struct {
 	Name string
 	// Skipped says why the test did not run; "" when it ran.
 	Skipped string
+	// title and why are Name and Skipped in any language.
+	title, why lang.Phrase
 	// Failure is nil when the test passed.
 	Failure *Failure
 	// Elapsed is how long it ran.
@@ -91,11 +102,35 @@ type Failure struct {
 	// Broken is set when the program hung, exited or wrote to standard
 	// output.
 	Broken *Broken
+	// Lab is the lab whose table WantRows and GotRows are (Fencing or
+	// Courier).
+	Lab string
+	// where, want and detail are Where, Want and Detail in any language,
+	// when the grader wrote them (a timeline's NAME:LINE and an answer
+	// are no language's).
+	where, call, want, detail lang.Phrase
 }
+
+// at sets where the failure is.
+func (f *Failure) at(p lang.Phrase) *Failure { f.where, f.Where = p, p.String(); return f }
+
+// calls sets the call, in words.
+func (f *Failure) calls(p lang.Phrase) *Failure { f.call, f.Call = p, p.String(); return f }
+
+// wants sets the contract's answer, in words.
+func (f *Failure) wants(p lang.Phrase) *Failure { f.want, f.Want = p, p.String(); return f }
+
+// explain sets what more the failure says.
+func (f *Failure) explain(p lang.Phrase) *Failure { f.detail, f.Detail = p, p.String(); return f }
 
 // Report is a grading run's result.
 type Report struct {
 	Tests []Test
+	// Lab is the lab graded (Fencing or Courier).
+	Lab string
+	// Simulator is the simulator page the text report's link opens the
+	// first difference in ("": DefaultSimulator).
+	Simulator string
 	// Missing are the lab's functions the module does not define.
 	Missing []string
 	// Elapsed is how long the run took.
@@ -127,11 +162,16 @@ type grader struct {
 // distinguishing timeline (in a build with mutants), two races (claim_many
 // on threads in step 8; two processes claiming one job) and a bounded random search
 // for a sequence of calls on which the program and the contract disagree,
-// shortest first. Each test starts the program afresh, on a fresh
+// shortest first; for the courier lab (o.LabName), its nine steps, two
+// processes calling claim_next at once, and the stories its functions can
+// tell. Each test starts the program afresh, on a fresh
 // database file in o.Dir. The error is a *Broken when the program cannot
 // start or load (nothing was graded), or the context's.
 func Grade(ctx context.Context, o Options) (*Report, error) {
 	o.defaults()
+	if _, ok := labFunctions[o.LabName]; !ok || (o.Lab != nil && o.LabName != Fencing) {
+		return nil, fmt.Errorf("grade: no lab %q for this program (the labs: %s; a Go Lab is the fencing lab's)", o.LabName, strings.Join(Labs(), ", "))
+	}
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, o.TotalTimeout)
 	defer cancel()
@@ -142,17 +182,16 @@ func Grade(ctx context.Context, o Options) (*Report, error) {
 	}
 	g.miss = p.missing
 	p.close()
-	r := &Report{Missing: g.miss}
+	r := &Report{Lab: o.LabName, Missing: g.miss}
 	for _, t := range g.tests() {
 		if o.Progress != nil {
-			o.Progress(t.name)
+			o.Progress(t.name.String())
 		}
-		test, began := Test{Name: t.name}, time.Now()
+		test, began := Test{Name: t.name.String(), title: t.name, Skipped: t.skip.String(), why: t.skip}, time.Now()
 		switch {
-		case t.skip != "":
-			test.Skipped = t.skip
+		case t.skip.Format() != "":
 		case ctx.Err() != nil:
-			test.Failure = &Failure{Broken: &Broken{Kind: "hang", Message: fmt.Sprintf("the overall time limit (%v) ran out before this test", o.TotalTimeout)}}
+			test.Failure = &Failure{Broken: broken("hang", "", lang.P("the overall time limit (%v) ran out before this test", o.TotalTimeout))}
 		default:
 			f, err := t.run(ctx)
 			if err != nil {
@@ -163,6 +202,9 @@ func Grade(ctx context.Context, o Options) (*Report, error) {
 				f = &Failure{Broken: b, Call: b.Call}
 			}
 			test.Failure = f
+		}
+		if test.Failure != nil {
+			test.Failure.Lab = o.LabName
 		}
 		test.Elapsed = time.Since(began)
 		r.Tests = append(r.Tests, test)
@@ -175,7 +217,7 @@ func Grade(ctx context.Context, o Options) (*Report, error) {
 }
 
 type testCase struct {
-	name, skip string
+	name, skip lang.Phrase
 	run        func(ctx context.Context) (*Failure, error)
 }
 
@@ -197,9 +239,12 @@ func (g *grader) dbPath() string {
 var stepNames = []string{"init_db", "enqueue", "state", "claim", "renew", "complete", "release", "claim_many"}
 
 func (g *grader) tests() []testCase {
+	if g.o.LabName == Courier {
+		return g.courierTests()
+	}
 	var ts []testCase
 	for i, fn := range stepNames {
-		name := fmt.Sprintf("step %d: %s", i+1, fn)
+		name := lang.P("step %d: %s", i+1, fn)
 		file := fmt.Sprintf("steps/%d-%s.tl", i+1, strings.ReplaceAll(fn, "_", "-"))
 		src, err := stepFiles.ReadFile(file)
 		if err != nil {
@@ -215,13 +260,29 @@ func (g *grader) tests() []testCase {
 			return nil, nil
 		}})
 	}
+	ts = append(ts, g.storyTests()...)
+	ts = append(ts, g.mutantTests()...)
+	ts = append(ts,
+		testCase{name: lang.P("race: two processes claim one job"), run: func(ctx context.Context) (*Failure, error) {
+			return g.raceProcesses(ctx, race{fn: "claim", want: lang.P("1 from one process, None from the other"),
+				args: func(path, job, owner string) []any { return []any{path, job, owner, int64(0), int64(1000)} }})
+		}},
+		testCase{name: lang.P("search: random calls beside the contract"), run: g.search},
+	)
+	return ts
+}
+
+// storyTests are the library's stories, each played on the student's
+// code, or skipped saying why the lab's functions cannot tell it.
+func (g *grader) storyTests() []testCase {
+	var ts []testCase
 	for _, name := range timeline.LibraryNames() {
 		tl, err := timeline.LoadLibrary(name)
 		if err != nil {
 			panic(err)
 		}
-		tc := testCase{name: "story: " + name}
-		if why := outsideLab(tl); why != "" {
+		tc := testCase{name: lang.P("story: %s", name)}
+		if why := outside(g.o.LabName, tl); why.Format() != "" {
 			tc.skip = why
 		} else {
 			src, err := timeline.LibrarySource(name)
@@ -232,33 +293,38 @@ func (g *grader) tests() []testCase {
 		}
 		ts = append(ts, tc)
 	}
-	ts = append(ts, g.mutantTests()...)
-	ts = append(ts,
-		testCase{name: "race: two processes claim one job", run: g.raceProcesses},
-		testCase{name: "search: random calls beside the contract", run: g.search},
-	)
 	return ts
+}
+
+// outside says why a story cannot be told with the functions of the lab
+// called lab, "" when it can.
+func outside(lab string, tl *timeline.Timeline) lang.Phrase {
+	if lab == Courier {
+		return outsideCourier(tl)
+	}
+	return outsideLab(tl)
 }
 
 // outsideLab says why a story cannot be told with the lab's functions, ""
 // when it can.
-func outsideLab(tl *timeline.Timeline) string {
+func outsideLab(tl *timeline.Timeline) lang.Phrase {
+	noColumn := lang.P("its jobs have a quantity, a deadline or an attempts budget, which the lab's table has no column for")
 	for _, j := range tl.Jobs {
 		if j.Qty > 1 || j.Deadline != 0 || j.MaxAttempts != 0 {
-			return "its jobs have a quantity, a deadline or an attempts budget, which the lab's table has no column for"
+			return noColumn
 		}
 	}
 	for _, s := range tl.Steps {
 		switch s.Verb {
 		case timeline.VerbDeliver, timeline.VerbWrite, timeline.VerbRead, timeline.VerbSend:
-			return "its " + string(s.Verb) + " steps are not one of the lab's functions"
+			return lang.P("its %s steps are not one of the lab's functions", string(s.Verb))
 		case timeline.VerbEnqueue:
 			if s.Qty > 1 || s.Deadline != 0 || s.MaxAttempts != 0 {
-				return "its jobs have a quantity, a deadline or an attempts budget, which the lab's table has no column for"
+				return noColumn
 			}
 		}
 	}
-	return ""
+	return lang.Phrase{}
 }
 
 // Timeline plays one timeline's text, called name, on o's program (a
@@ -272,14 +338,17 @@ func Timeline(ctx context.Context, o Options, name, src string) (*Failure, error
 	if err != nil {
 		return nil, err
 	}
-	if why := outsideLab(tl); why != "" {
+	if why := outside(o.LabName, tl); why.Format() != "" {
 		return nil, fmt.Errorf("%s: the lab's functions cannot tell it: %s", name, why)
 	}
 	g := &grader{o: o}
 	f, err := g.timeline(ctx, name, src)
 	var b *Broken
 	if errors.As(err, &b) {
-		return &Failure{Broken: b, Call: b.Call}, nil
+		f, err = &Failure{Broken: b, Call: b.Call}, nil
+	}
+	if f != nil {
+		f.Lab = o.LabName
 	}
 	return f, err
 }
@@ -292,7 +361,7 @@ func (g *grader) timeline(ctx context.Context, name, src string) (*Failure, erro
 	}
 	var f *Failure
 	_, err = g.withQueue(ctx, func(ctx context.Context, q *labQueue) (*Failure, error) {
-		d, err := leasetest.Timeline(ctx, tl, q)
+		d, err := leasetest.Timeline(ctx, tl, asQueue(q))
 		if err != nil || d == nil {
 			return nil, err
 		}
@@ -314,6 +383,7 @@ func (g *grader) withQueue(ctx context.Context, fn func(ctx context.Context, q *
 	if err != nil {
 		return nil, err
 	}
+	q.courier = g.o.LabName == Courier
 	defer q.Close()
 	return fn(ctx, q)
 }
@@ -325,6 +395,6 @@ func failureOf(d *leasetest.Difference, q *labQueue) *Failure {
 	if f.Want == "" {
 		f.Want = d.Want
 	}
-	f.Detail = "in the engine's terms: " + d.Summary()
+	f.explain(lang.P("in the engine's terms: %s", d.Summary()))
 	return f
 }

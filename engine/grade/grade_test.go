@@ -159,6 +159,9 @@ func TestRun_ReportsAProgramThatHangsExitsOrPrints(t *testing.T) {
 		{"hangs", "def enqueue(path, job_id):\n", "def enqueue(path, job_id):\n    while True:\n        pass\n", "hang", "step 1: init_db"},
 		{"exits", "def state(path, job_id):\n", "def state(path, job_id):\n    import os\n    os._exit(3)\n", "exit", "step 3: state"},
 		{"prints", "def renew(path, job_id, owner, fence, now, ttl):\n", "def renew(path, job_id, owner, fence, now, ttl):\n    print('renewing', job_id)\n", "stdout", "step 5: renew"},
+		// A line one byte over grade_line_bytes (with its newline), and one at it.
+		{"prints a line over grade_line_bytes", "def renew(path, job_id, owner, fence, now, ttl):\n", "def renew(path, job_id, owner, fence, now, ttl):\n    print('x' * (1 << 20))\n", "stdout", "step 5: renew"},
+		{"prints a line at grade_line_bytes", "def renew(path, job_id, owner, fence, now, ttl):\n", "def renew(path, job_id, owner, fence, now, ttl):\n    print('x' * ((1 << 20) - 1))\n", "stdout", "step 5: renew"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -172,6 +175,9 @@ func TestRun_ReportsAProgramThatHangsExitsOrPrints(t *testing.T) {
 			}
 			if first.Name != tc.step || first.Failure.Broken.Kind != tc.kind {
 				t.Errorf("failed at %s as %q; want %s as %q: %v", first.Name, first.Failure.Broken.Kind, tc.step, tc.kind, first.Failure.Broken)
+			}
+			if named := strings.Contains(first.Failure.Broken.Message, "grade_line_bytes (1048576 bytes"); named != strings.Contains(tc.name, "over") {
+				t.Errorf("the verdict names grade_line_bytes: %v; want it only for a line over it: %.200s", named, first.Failure.Broken.Message)
 			}
 		})
 	}

@@ -2,7 +2,9 @@
 
 package grade
 
+import "github.com/leaselab/leaselab/engine/internal/lang"
+
 // mutantTests is one skipped test: this build holds no mutants.
 func (g *grader) mutantTests() []testCase {
-	return []testCase{{name: "mutants", skip: "this build holds no mutants (build leaselab with -tags mutants to play each one's distinguishing timeline)"}}
+	return []testCase{{name: lang.P("mutants"), skip: lang.P("this build holds no mutants (build leaselab with -tags mutants to play each one's distinguishing timeline)")}}
 }

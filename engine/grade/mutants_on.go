@@ -4,12 +4,12 @@ package grade
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"sync"
 
 	"github.com/leaselab/leaselab/engine/internal/explore"
 	"github.com/leaselab/leaselab/engine/internal/mutant"
+	"github.com/leaselab/leaselab/engine/internal/lang"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
 
@@ -58,20 +58,20 @@ func (g *grader) mutantTests() []testCase {
 	var ts []testCase
 	finds := found()
 	for _, m := range mutant.All() {
-		tc := testCase{name: "mutant: " + m.Name}
+		tc := testCase{name: lang.P("mutant: %s", m.Name)}
 		if !slices.Contains(labMutants, m.Name) {
-			tc.skip = "it breaks a rule the lab has no function for: " + m.Breaks
+			tc.skip = lang.P("it breaks a rule the lab has no function for: %s", m.Breaks)
 			ts = append(ts, tc)
 			continue
 		}
 		r := finds[m.Name]
 		switch {
 		case r.err != nil:
-			tc.skip = "the explorer: " + r.err.Error()
+			tc.skip = lang.P("the explorer: %s", r.err.Error())
 		case r.timeline == "":
-			tc.skip = "the explorer found no timeline the lab's functions can tell"
+			tc.skip = lang.P("the explorer found no timeline the lab's functions can tell")
 		}
-		if tc.skip != "" {
+		if tc.skip.Format() != "" {
 			ts = append(ts, tc)
 			continue
 		}
@@ -80,12 +80,12 @@ func (g *grader) mutantTests() []testCase {
 		if err == nil {
 			tc.skip = outsideLab(tl)
 		} else {
-			tc.skip = "the explorer's timeline does not parse: " + err.Error()
+			tc.skip = lang.P("the explorer's timeline does not parse: %s", err.Error())
 		}
 		tc.run = func(ctx context.Context) (*Failure, error) {
 			f, err := g.timeline(ctx, name, r.timeline)
 			if f != nil {
-				f.Detail = fmt.Sprintf("%s\nthis timeline tells the contract from a broken engine: %s", f.Detail, m.Breaks)
+				f.explain(lang.P("%s\nthis timeline tells the contract from a broken engine: %s", f.detail, m.Breaks))
 			}
 			return f, err
 		}

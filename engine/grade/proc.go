@@ -6,6 +6,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,7 +14,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/leaselab/leaselab/engine/internal/lang"
+	"github.com/leaselab/leaselab/engine/limits"
 )
 
 //go:embed adapter.py
@@ -27,6 +32,24 @@ type Broken struct {
 	Kind    string // "start", "hang", "exit", "stdout", "import"
 	Call    string // the call it was answering, "" at the start
 	Message string // what happened, with the end of the student's standard error
+	msg     lang.Phrase
+}
+
+// broken is a Broken whose message is p.
+func broken(kind, call string, p lang.Phrase) *Broken {
+	return &Broken{Kind: kind, Call: call, Message: p.String(), msg: p}
+}
+
+// in is b's text in language l.
+func (b *Broken) in(l string) string {
+	msg := b.Message
+	if b.msg.Format() != "" {
+		msg = b.msg.In(l)
+	}
+	if b.Call == "" {
+		return msg
+	}
+	return b.Call + ": " + msg
 }
 
 func (b *Broken) Error() string {
@@ -43,6 +66,11 @@ type answer struct {
 	Message string          `json:"message"`
 	Ready   bool            `json:"ready"`
 	Missing []string        `json:"missing"`
+	// Callback and Args are a call back to the grader from inside the
+	// student's function (the courier's deliver): it answers the line and
+	// the function goes on.
+	Callback string            `json:"callback"`
+	Args     []json.RawMessage `json:"args"`
 }
 
 // process is one run of the student's program, speaking the protocol.
@@ -56,6 +84,10 @@ type process struct {
 	missing []string
 	done    chan struct{} // closed when the process has exited
 	lab     Lab           // a Go student's functions, called in this process; nil for a program
+	tooLong atomic.Bool   // standard output had a line over grade_line_bytes
+	// callback answers the student's calls back (see answer); nil
+	// refuses them.
+	callback func(fn string, args []json.RawMessage) (any, error)
 }
 
 // Program is how to start a student's program: Command and Args, run in
@@ -68,8 +100,17 @@ type Program struct {
 }
 
 // Python is the program that runs the Python adapter over the module at
-// module (student.py), the adapter written into dir.
-func Python(module, dir string) (Program, error) {
+// module (student.py), the adapter written into dir: the fencing lab's
+// functions.
+func Python(module, dir string) (Program, error) { return PythonLab(Fencing, module, dir) }
+
+// PythonLab is Python for the functions of the lab called lab (Fencing or
+// Courier).
+func PythonLab(lab, module, dir string) (Program, error) {
+	fns, ok := labFunctions[lab]
+	if !ok {
+		return Program{}, fmt.Errorf("grade: no lab %q (the labs: %s)", lab, strings.Join(Labs(), ", "))
+	}
 	abs, err := filepath.Abs(module)
 	if err != nil {
 		return Program{}, err
@@ -80,13 +121,13 @@ func Python(module, dir string) (Program, error) {
 	}
 	py, err := exec.LookPath("python3")
 	if err != nil {
-		return Program{}, &Broken{Kind: "start", Message: "python3 is not installed (it runs the Python adapter): " + err.Error()}
+		return Program{}, broken("start", "", lang.P("python3 is not installed (it runs the Python adapter): %s", err.Error()))
 	}
-	return Program{Command: py, Args: []string{"-u", ad, abs}, Dir: dir}, nil
+	return Program{Command: py, Args: []string{"-u", ad, abs, strings.Join(fns, ",")}, Dir: dir}, nil
 }
 
 // startMax bounds a program's start, up to its ready line.
-const startMax = 10 * time.Second
+var startMax = time.Duration(limits.DefaultGrading.StartMs) * time.Millisecond
 
 // start runs p and waits for its first line: {"ready":true} (or an
 // import error).
@@ -94,7 +135,7 @@ func start(ctx context.Context, p Program, callMax time.Duration) (*process, err
 	cmd := exec.Command(p.Command, p.Args...)
 	cmd.Dir = p.Dir
 	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
-	pr := &process{cmd: cmd, stderr: &tailBuffer{max: 4096}, callMax: callMax,
+	pr := &process{cmd: cmd, stderr: &tailBuffer{max: limits.DefaultGrading.LogBytes}, callMax: callMax,
 		lines: make(chan []byte, 1), done: make(chan struct{})}
 	cmd.Stderr = pr.stderr
 	in, err := cmd.StdinPipe()
@@ -107,13 +148,17 @@ func start(ctx context.Context, p Program, callMax time.Duration) (*process, err
 	}
 	pr.in = in
 	if err := cmd.Start(); err != nil {
-		return nil, &Broken{Kind: "start", Message: "cannot start " + p.Command + ": " + err.Error()}
+		return nil, broken("start", "", lang.P("cannot start %s: %s", p.Command, err.Error()))
 	}
 	go func() {
 		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		sc.Buffer(make([]byte, 64<<10), limits.DefaultGrading.LineBytes)
 		for sc.Scan() {
 			pr.lines <- append([]byte(nil), sc.Bytes()...)
+		}
+		if errors.Is(sc.Err(), bufio.ErrTooLong) {
+			pr.tooLong.Store(true)
+			go io.Copy(io.Discard, out) // the rest is never read: let the program go on to its end
 		}
 		close(pr.lines)
 	}()
@@ -127,7 +172,7 @@ func start(ctx context.Context, p Program, callMax time.Duration) (*process, err
 	}
 	if !a.Ready {
 		pr.close()
-		return nil, &Broken{Kind: "import", Message: fmt.Sprintf("the module does not load: %s\n%s", a.Error, strings.TrimSpace(a.Message))}
+		return nil, broken("import", "", lang.P("the module does not load: %s\n%s", a.Error, strings.TrimSpace(a.Message)))
 	}
 	pr.missing = a.Missing
 	return pr, nil
@@ -147,7 +192,7 @@ func (p *process) call(ctx context.Context, fn string, args ...any) (answer, err
 	}
 	what := callText(fn, args)
 	if _, err := p.in.Write(append(req, '\n')); err != nil {
-		return answer{}, p.fail(&Broken{Kind: "exit", Call: what, Message: "the program no longer reads its input" + p.log()})
+		return answer{}, p.fail(broken("exit", what, lang.P("the program no longer reads its input%s", p.log())))
 	}
 	return p.read(ctx, what)
 }
@@ -155,24 +200,60 @@ func (p *process) call(ctx context.Context, fn string, args ...any) (answer, err
 func (p *process) read(ctx context.Context, what string) (answer, error) {
 	t := time.NewTimer(p.callMax)
 	defer t.Stop()
+	for {
+		a, err := p.readLine(ctx, what, t.C)
+		if err != nil || a.Callback == "" {
+			return a, err
+		}
+		if err := p.answerCallback(what, a); err != nil {
+			return answer{}, err
+		}
+	}
+}
+
+// answerCallback answers the student's call back a with the grader's
+// callback, on the program's standard input.
+func (p *process) answerCallback(what string, a answer) error {
+	reply := map[string]any{"error": "RuntimeError", "message": "the grader offers no callback " + a.Callback + " here"}
+	if p.callback != nil {
+		if v, err := p.callback(a.Callback, a.Args); err != nil {
+			reply = map[string]any{"error": "RuntimeError", "message": err.Error()}
+		} else {
+			reply = map[string]any{"return": v}
+		}
+	}
+	line, err := json.Marshal(reply)
+	if err != nil {
+		return err
+	}
+	if _, err := p.in.Write(append(line, '\n')); err != nil {
+		return p.fail(broken("exit", what, lang.P("the program no longer reads its input%s", p.log())))
+	}
+	return nil
+}
+
+// readLine reads one line of the protocol before deadline fires.
+func (p *process) readLine(ctx context.Context, what string, deadline <-chan time.Time) (answer, error) {
 	select {
 	case line, ok := <-p.lines:
 		if !ok {
+			if p.tooLong.Load() {
+				return answer{}, p.fail(broken("stdout", what, lang.P("the program wrote a line longer than %s on standard output, which is the protocol's: write your own output to standard error",
+					limits.DefaultGrading.Row("grade_line_bytes"))))
+			}
 			<-p.done
-			return answer{}, p.fail(&Broken{Kind: "exit", Call: what,
-				Message: fmt.Sprintf("the program exited (%v) without answering", p.cmd.ProcessState) + p.log()})
+			return answer{}, p.fail(broken("exit", what, lang.P("the program exited (%v) without answering%s", p.cmd.ProcessState, p.log())))
 		}
 		var a answer
-		if err := json.Unmarshal(line, &a); err != nil || (a.Return == nil && a.Error == "" && !a.Ready) {
-			return answer{}, p.fail(&Broken{Kind: "stdout", Call: what,
-				Message: fmt.Sprintf("the program wrote %q to standard output, which is the protocol's: write your own output to standard error", clip(string(line), 120))})
+		if err := json.Unmarshal(line, &a); err != nil || (a.Return == nil && a.Error == "" && !a.Ready && a.Callback == "") {
+			return answer{}, p.fail(broken("stdout", what,
+				lang.P("the program wrote %q to standard output, which is the protocol's: write your own output to standard error", clip(string(line), 120))))
 		}
 		return a, nil
-	case <-t.C:
-		return answer{}, p.fail(&Broken{Kind: "hang", Call: what,
-			Message: fmt.Sprintf("no answer within %v: the program hangs (a lock never released, a loop, a sleep?)", p.callMax) + p.log()})
+	case <-deadline:
+		return answer{}, p.fail(broken("hang", what, lang.P("no answer within %v: the program hangs (a lock never released, a loop, a sleep?)%s", p.callMax, p.log())))
 	case <-ctx.Done():
-		return answer{}, p.fail(&Broken{Kind: "hang", Call: what, Message: "the overall time limit ran out" + p.log()})
+		return answer{}, p.fail(broken("hang", what, lang.P("the overall time limit ran out%s", p.log())))
 	}
 }
 
@@ -204,12 +285,12 @@ func (p *process) close() {
 	}
 }
 
-func (p *process) log() string {
+func (p *process) log() lang.Phrase {
 	s := strings.TrimSpace(p.stderr.String())
 	if s == "" {
-		return ""
+		return lang.Phrase{}
 	}
-	return "\nits standard error ends:\n" + s
+	return lang.P("\nits standard error ends:\n%s", s)
 }
 
 // tailBuffer keeps the last max bytes written to it.
@@ -260,6 +341,10 @@ func pyValue(v any) string {
 		return "False"
 	case string:
 		return fmt.Sprintf("%q", v)
+	case map[string]any:
+		return pyAny(v)
+	case callbackArg:
+		return v.Callback
 	case []string:
 		q := make([]string, len(v))
 		for i, s := range v {

@@ -44,6 +44,9 @@ type labQueue struct {
 	db     *sql.DB
 	shadow *model.Model
 	last   labCall
+	// courier: the table is the courier's (courierQueue), not the fencing
+	// lab's.
+	courier bool
 }
 
 // labCall is one call of a lab function: how Python writes it, the answer
@@ -287,6 +290,9 @@ func (q *labQueue) Jobs(ctx context.Context) ([]engine.Job, error) {
 		}
 		db.SetMaxOpenConns(1)
 		q.db = db
+	}
+	if q.courier {
+		return q.courierJobs(ctx)
 	}
 	rows, err := q.db.QueryContext(ctx, "SELECT id, owner, until, fence, result, done FROM jobs ORDER BY rowid")
 	if err != nil {

@@ -6,116 +6,117 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/internal/lang"
 )
-
-// words are the report's words in each language.
-var words = map[string]map[string]string{
-	"en": {
-		"pass": "PASS", "fail": "FAIL", "skip": "SKIP",
-		"first":    "First difference: %s (%s)",
-		"call":     "call:",
-		"contract": "contract:",
-		"yours":    "yours:",
-		"table":    "the table after the call (id owner until fence result done):",
-		"broken":   "your program broke the protocol:",
-		"missing":  "student.py does not define: %s",
-		"repro":    "A timeline that reproduces it (leaselab check FILE replays it on the engine):",
-		"summary":  "%d passed, %d failed, %d skipped in %.1fs",
-		"none":     "(no rows)",
-	},
-	"ko": {
-		"pass": "통과", "fail": "실패", "skip": "건너뜀",
-		"first":    "첫 번째 차이: %s (%s)",
-		"call":     "호출:",
-		"contract": "계약:",
-		"yours":    "제출:",
-		"table":    "호출 뒤의 테이블 (id owner until fence result done):",
-		"broken":   "프로그램이 프로토콜을 어겼습니다:",
-		"missing":  "student.py에 정의되지 않은 함수: %s",
-		"repro":    "이 차이를 재현하는 타임라인 (leaselab check FILE 로 엔진에서 재생됩니다):",
-		"summary":  "통과 %d, 실패 %d, 건너뜀 %d (%.1f초)",
-		"none":     "(행 없음)",
-	},
-}
 
 // Langs are the languages WriteText speaks.
 func Langs() []string { return []string{"en", "ko"} }
 
 // WriteText writes the report for a person: each test's verdict, then the
 // first difference in full, in lang ("en" or "ko").
-func WriteText(w io.Writer, r *Report, lang string) {
-	t := words[lang]
-	if t == nil {
-		t = words["en"]
-	}
+func WriteText(w io.Writer, r *Report, l string) {
 	if len(r.Missing) > 0 {
-		fmt.Fprintf(w, t["missing"]+"\n", strings.Join(r.Missing, ", "))
+		fmt.Fprintln(w, lang.P("student.py does not define: %s", strings.Join(r.Missing, ", ")).In(l))
 	}
+	verdict := func(v string) string { return lang.Word(v).In(l) }
 	pass, fail, skip := 0, 0, 0
 	for _, test := range r.Tests {
 		switch {
 		case test.Skipped != "":
 			skip++
-			fmt.Fprintf(w, "%-4s  %s: %s\n", t["skip"], test.Name, test.Skipped)
+			fmt.Fprintf(w, "%-4s  %s: %s\n", verdict("SKIP"), test.titleIn(l), pick(test.why, test.Skipped, l))
 		case test.Failure != nil:
 			fail++
-			fmt.Fprintf(w, "%-4s  %s\n", t["fail"], test.Name)
+			fmt.Fprintf(w, "%-4s  %s\n", verdict("FAIL"), test.titleIn(l))
 		default:
 			pass++
-			fmt.Fprintf(w, "%-4s  %s\n", t["pass"], test.Name)
+			fmt.Fprintf(w, "%-4s  %s\n", verdict("PASS"), test.titleIn(l))
 		}
 	}
 	if first := r.First(); first != nil {
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, t["first"]+"\n", first.Name, first.Failure.Where)
-		io.WriteString(w, failureText(first.Failure, t))
+		fmt.Fprintln(w, lang.P("First difference: %s (%s)", first.titleIn(l), pick(first.Failure.where, first.Failure.Where, l)).In(l))
+		io.WriteString(w, failureText(first.Failure, l))
+		sim := r.Simulator
+		if sim == "" {
+			sim = DefaultSimulator
+		}
+		if link := first.Failure.Link(sim, l); link != "" {
+			fmt.Fprintf(w, "  %s\n", lang.P("Open it in the simulator, at the step that differs: %s", link).In(l))
+		}
 	}
-	fmt.Fprintf(w, "\n"+t["summary"]+"\n", pass, fail, skip, r.Elapsed.Seconds())
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, lang.P("%d passed, %d failed, %d skipped in %.1fs", pass, fail, skip, r.Elapsed.Seconds()).In(l))
+}
+
+// titleIn is the test's name in language l.
+func (t *Test) titleIn(l string) string { return pick(t.title, t.Name, l) }
+
+// pick is p in language l, or s when the grader wrote no phrase.
+func pick(p lang.Phrase, s, l string) string {
+	if p.Format() == "" {
+		return s
+	}
+	return p.In(l)
 }
 
 // FailureText is a failure in full, in English: the call, both answers,
 // both tables and the timeline that reproduces it.
-func FailureText(f *Failure) string { return failureText(f, words["en"]) }
+func FailureText(f *Failure) string { return failureText(f, "en") }
 
-func failureText(f *Failure, t map[string]string) string {
+func failureText(f *Failure, l string) string {
+	t := func(s string) string { return lang.Word(s).In(l) }
 	var b strings.Builder
 	if f.Broken != nil {
-		fmt.Fprintf(&b, "  %s %s\n", t["broken"], indent(f.Broken.Error()))
+		fmt.Fprintf(&b, "  %s %s\n", t("your program broke the protocol:"), indent(f.Broken.in(l)))
 	}
 	if f.Call != "" {
-		fmt.Fprintf(&b, "  %-9s %s\n", t["call"], f.Call)
-		fmt.Fprintf(&b, "  %-9s %s\n", t["contract"], f.Want)
-		fmt.Fprintf(&b, "  %-9s %s\n", t["yours"], indent(f.Got))
+		fmt.Fprintf(&b, "  %s %s\n", pad(t("call:"), 9), pick(f.call, f.Call, l))
+		fmt.Fprintf(&b, "  %s %s\n", pad(t("contract:"), 9), pick(f.want, f.Want, l))
+		fmt.Fprintf(&b, "  %s %s\n", pad(t("yours:"), 9), indent(f.Got))
 	}
-	if f.Detail != "" {
-		fmt.Fprintf(&b, "  %s\n", indent(f.Detail))
+	if d := pick(f.detail, f.Detail, l); d != "" {
+		fmt.Fprintf(&b, "  %s\n", indent(d))
 	}
 	if f.WantRows != nil || f.GotRows != nil {
-		fmt.Fprintf(&b, "  %s\n", t["table"])
-		fmt.Fprintf(&b, "    %s%s\n", t["contract"], rowsText(f.WantRows, t))
-		fmt.Fprintf(&b, "    %s%s\n", t["yours"], rowsText(f.GotRows, t))
+		row, cols := labRow, "id owner until fence result done"
+		if f.Lab == Courier {
+			row, cols = courierRowText, strings.ReplaceAll(courierColumns, ",", "")
+		}
+		fmt.Fprintf(&b, "  %s\n", lang.P("the table after the call (%s):", cols).In(l))
+		fmt.Fprintf(&b, "    %s%s\n", t("contract:"), rowsText(f.WantRows, t("(no rows)"), row))
+		fmt.Fprintf(&b, "    %s%s\n", t("yours:"), rowsText(f.GotRows, t("(no rows)"), row))
 	}
 	if f.Timeline != "" {
-		fmt.Fprintf(&b, "  %s\n", t["repro"])
-		for _, l := range strings.Split(strings.TrimRight(f.Timeline, "\n"), "\n") {
-			fmt.Fprintf(&b, "    %s\n", l)
+		fmt.Fprintf(&b, "  %s\n", t("A timeline that reproduces it (leaselab check FILE replays it on the engine):"))
+		for _, line := range strings.Split(strings.TrimRight(f.Timeline, "\n"), "\n") {
+			fmt.Fprintf(&b, "    %s\n", line)
 		}
 	}
 	return b.String()
 }
 
+// pad is s and spaces to n characters (runes, so Korean lines up too).
+func pad(s string, n int) string {
+	if k := utf8.RuneCountInString(s); k < n {
+		return s + strings.Repeat(" ", n-k)
+	}
+	return s
+}
+
 func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n    ") }
 
 // rowsText is the rows in the lab's columns.
-func rowsText(jobs []engine.Job, t map[string]string) string {
+func rowsText(jobs []engine.Job, none string, row func(*engine.Job) string) string {
 	if len(jobs) == 0 {
-		return " " + t["none"]
+		return " " + none
 	}
 	var b strings.Builder
 	for _, j := range jobs {
-		b.WriteString("\n      " + labRow(&j))
+		b.WriteString("\n      " + row(&j))
 	}
 	return b.String()
 }

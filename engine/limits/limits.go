@@ -113,6 +113,62 @@ const PageBytes = 8 << 20 // a long lesson's page is 100 KB
 // PageRow is PageBytes as the documentation's tables list it, after Rows.
 var PageRow = Row{"page_bytes", PageBytes, "bytes of one file of a built site that leaselab prerender reads"}
 
+// Grading bounds one run of leaselab grade over a student's program: how
+// long one answer and the whole run may take, the bytes the program may
+// write, and how much the run asks of it. The time limits make a
+// program that hangs a verdict, never a grader that hangs; the byte
+// limits keep what the grader holds of the program's output small
+// whatever it writes; the counts keep a run of a correct implementation
+// within seconds. A course may change the times and counts for a run
+// (leaselab grade's flags); the bytes are fixed.
+type Grading struct {
+	// CallMs is the longest one answer may take, in ms (a program's start,
+	// up to its ready line, gets StartMs).
+	CallMs, StartMs int64
+	// TotalMs is the longest a whole run may take, in ms.
+	TotalMs int64
+	// LineBytes is the longest line the program may write on standard
+	// output: a longer one is a broken protocol, named so.
+	LineBytes int
+	// LogBytes is how much of the end of the program's standard error
+	// the grader keeps, to show when the program breaks.
+	LogBytes int
+	// Sequences is how many random call sequences the search tries, and
+	// SequenceCalls the most calls in one.
+	Sequences, SequenceCalls int
+	// Rounds is how many rounds each race runs.
+	Rounds int
+}
+
+// DefaultGrading is the table leaselab grade uses unless a run says
+// otherwise.
+var DefaultGrading = Grading{
+	CallMs:  5_000, // a student's call takes a few ms; a Python start 50
+	StartMs: 10_000,
+	TotalMs: 120_000, // a correct fencing lab grades in about 4 s
+	// One answer is a line of JSON: a row's dict, a list of fences.
+	LineBytes:     1 << 20,
+	LogBytes:      4096,
+	Sequences:     120,
+	SequenceCalls: 30,
+	Rounds:        50,
+}
+
+// Rows names each grading limit with its value, in the order the
+// documentation lists them, after Limits' rows and PageRow.
+func (g Grading) Rows() []Row {
+	return []Row{
+		{"grade_call_ms", g.CallMs, "ms one answer of a student's program may take"},
+		{"grade_start_ms", g.StartMs, "ms a student's program may take to start and say it is ready"},
+		{"grade_total_ms", g.TotalMs, "ms a whole grading run may take"},
+		{"grade_line_bytes", int64(g.LineBytes), "bytes of one line a student's program writes on standard output"},
+		{"grade_log_bytes", int64(g.LogBytes), "bytes of the end of a student's standard error the report shows"},
+		{"grade_sequences", int64(g.Sequences), "random call sequences a grading run's search tries"},
+		{"grade_sequence_calls", int64(g.SequenceCalls), "calls in one random sequence"},
+		{"grade_rounds", int64(g.Rounds), "rounds of each race (two processes, claim_many's threads)"},
+	}
+}
+
 // Rows names each limit with its value, in the order the documentation
 // lists them.
 func (l Limits) Rows() []Row {
@@ -138,8 +194,13 @@ func (l Limits) Rows() []Row {
 
 // Row returns the limit called name (one of the names Rows gives); it
 // panics on another name, which is a bug in the caller.
-func (l Limits) Row(name string) Row {
-	for _, r := range l.Rows() {
+func (l Limits) Row(name string) Row { return rowNamed(l.Rows(), name) }
+
+// Row returns the grading limit called name, as Limits.Row does.
+func (g Grading) Row(name string) Row { return rowNamed(g.Rows(), name) }
+
+func rowNamed(rows []Row, name string) Row {
+	for _, r := range rows {
 		if r.Name == name {
 			return r
 		}

@@ -10,8 +10,8 @@ import (
 )
 
 // The README and the author's guide (web/guide.html) state the limits as
-// the table holds them, each in its own table's form, and the bound on a
-// prerendered site's files after them.
+// the table holds them, each in its own table's form, the bound on a
+// prerendered site's files after them, and the grading run's bounds.
 func TestDocs_StateEveryLimit(t *testing.T) {
 	for _, doc := range []struct {
 		file string
@@ -28,7 +28,7 @@ func TestDocs_StateEveryLimit(t *testing.T) {
 		if err != nil {
 			t.Skipf("no %s beside the module: %v", doc.file, err)
 		}
-		for _, r := range append(limits.Default.Rows(), limits.PageRow) {
+		for _, r := range append(append(limits.Default.Rows(), limits.PageRow), limits.DefaultGrading.Rows()...) {
 			if row := doc.row(r); !strings.Contains(string(b), row) {
 				t.Errorf("%s lacks the row %q", doc.file, row)
 			}

@@ -23,17 +23,18 @@ import (
 // ExitBadInput if any file is unreadable or bad (after checking the
 // others), else ExitFail if any timeline failed, else ExitPass.
 func Check(args []string, o IO) int {
-	c := newCommand("check", o, "leaselab check [-lang en|ko] [-mutant NAME] [-library] [-impl student.py] FILE|- ...\n\n"+
+	c := newCommand("check", o, "leaselab check [-lang en|ko] [-mutant NAME] [-library] [-impl student.py [-lab fencing|courier]] FILE|- ...\n\n"+
 		"Runs each timeline as a test on a fresh in-memory database and prints a table per timeline.")
 	lang, mutant := c.langFlag(), c.mutantFlag()
 	lib := c.fs.Bool("library", false, "check every timeline of the embedded library")
-	impl := c.fs.String("impl", "", "also play each timeline on this student's fencing-lab module (see leaselab grade) beside the contract")
+	impl := c.fs.String("impl", "", "also play each timeline on this student's lab module (see leaselab grade) beside the contract")
+	lab := c.fs.String("lab", grade.Fencing, "the lab -impl implements: "+strings.Join(grade.Labs(), ", "))
 	if code, done := c.parse(args); done {
 		return code
 	}
 	var student *grade.Options
 	if *impl != "" {
-		so, cleanup, err := pythonStudent(*impl)
+		so, cleanup, err := pythonStudent(*lab, *impl)
 		if err != nil {
 			fmt.Fprintln(o.Stderr, "leaselab check: -impl:", err)
 			return ExitBadInput

@@ -11,29 +11,37 @@ import (
 	"time"
 
 	"github.com/leaselab/leaselab/engine/grade"
+	"github.com/leaselab/leaselab/engine/limits"
 )
 
 // Grade runs `leaselab grade`: it grades a student's implementation of the
-// fencing lab's functions (package engine/grade) — a Python module, or
+// fencing lab's functions, or with -lab courier the courier lab's (package
+// engine/grade) — a Python module, or
 // with -cmd any program that speaks the grader's protocol — step by step
 // beside the contract, in a fresh temporary directory. Exit: ExitPass
 // when every test passed, ExitFail at a difference, ExitBadInput when the
 // student's code could not be run at all (with why) or bad flags.
 func Grade(args []string, o IO) int {
-	c := newCommand("grade", o, "leaselab grade [-lang en|ko] [-format text|gradescope|junit] [-o FILE] [-timeline FILE] student.py\n"+
+	c := newCommand("grade", o, "leaselab grade [-lab fencing|courier] [-lang en|ko] [-format text|gradescope|junit] [-o FILE] [-timeline FILE] student.py\n"+
 		"       leaselab grade [flags] -cmd 'PROGRAM ARGS...'\n\n"+
 		"Grades an implementation of the fencing lab's functions (init_db, enqueue, state, claim, renew,\n"+
 		"complete, release, claim_many) against the contract: the lab's steps in order, the library's\n"+
-		"stories, each mutant's timeline (a build with -tags mutants), races, and a random search.")
+		"stories, each mutant's timeline (a build with -tags mutants), races, and a random search.\n"+
+		"With -lab courier, the courier lab's (init_db, enqueue, state, claim_next, finish, send, receive):\n"+
+		"its steps, two processes claiming at once, and the stories the courier's functions can tell.")
+	lab := c.fs.String("lab", grade.Fencing, "the lab graded: "+strings.Join(grade.Labs(), ", "))
 	lang := c.fs.String("lang", "en", "language of the report: "+strings.Join(grade.Langs(), ", "))
 	format := c.fs.String("format", "text", "text, gradescope (results.json) or junit (JUnit XML)")
 	out := c.fs.String("o", "", "write the report to FILE instead of standard output")
 	tlOut := c.fs.String("timeline", "", "write the timeline that reproduces the first difference to FILE")
 	cmdLine := c.fs.String("cmd", "", "the student's program, speaking the protocol on stdin/stdout (instead of a Python module)")
-	callMax := c.fs.Duration("call-timeout", 5*time.Second, "the longest one answer may take")
-	totalMax := c.fs.Duration("timeout", 120*time.Second, "the longest the whole run may take")
-	seqs := c.fs.Int("sequences", 120, "how many random call sequences the search tries")
+	d := limits.DefaultGrading
+	callMax := c.fs.Duration("call-timeout", time.Duration(d.CallMs)*time.Millisecond, "the longest one answer may take (grade_call_ms)")
+	totalMax := c.fs.Duration("timeout", time.Duration(d.TotalMs)*time.Millisecond, "the longest the whole run may take (grade_total_ms)")
+	seqs := c.fs.Int("sequences", d.Sequences, "how many random call sequences the search tries (grade_sequences)")
+	rounds := c.fs.Int("rounds", d.Rounds, "how many rounds each race runs (grade_rounds)")
 	failFast := c.fs.Bool("fail-fast", false, "stop at the first failed test")
+	sim := c.fs.String("simulator", grade.DefaultSimulator, "the simulator page the report's link opens the first difference in (leaselab serve's, or your course's)")
 	if code, done := c.parse(args); done {
 		return code
 	}
@@ -44,18 +52,18 @@ func Grade(args []string, o IO) int {
 			return code
 		}
 	}
-	if !slices.Contains(grade.Langs(), *lang) || !slices.Contains([]string{"text", "gradescope", "junit"}, *format) ||
+	if !slices.Contains(grade.Langs(), *lang) || !slices.Contains(grade.Labs(), *lab) || !slices.Contains([]string{"text", "gradescope", "junit"}, *format) ||
 		(*cmdLine == "") == (len(files) != 1) {
 		c.fs.Usage()
 		return ExitBadInput
 	}
-	opts, cleanup, err := student(*cmdLine, files)
+	opts, cleanup, err := student(*lab, *cmdLine, files)
 	if err != nil {
 		fmt.Fprintln(o.Stderr, "leaselab grade: cannot run the student's code:", err)
 		return ExitBadInput
 	}
 	defer cleanup()
-	opts.CallTimeout, opts.TotalTimeout, opts.Sequences, opts.FailFast = *callMax, *totalMax, *seqs, *failFast
+	opts.CallTimeout, opts.TotalTimeout, opts.Sequences, opts.Rounds, opts.FailFast = *callMax, *totalMax, *seqs, *rounds, *failFast
 	r, err := grade.Grade(context.Background(), opts)
 	if err != nil {
 		var b *grade.Broken
@@ -66,6 +74,7 @@ func Grade(args []string, o IO) int {
 		}
 		return ExitBadInput
 	}
+	r.Simulator = *sim
 	if err := report(o.Stdout, r, *out, *format, *lang, *tlOut); err != nil {
 		fmt.Fprintln(o.Stderr, "leaselab grade:", err)
 		return ExitBadInput
@@ -76,14 +85,15 @@ func Grade(args []string, o IO) int {
 	return ExitPass
 }
 
-// student is the options of a run of the student's code: the program
+// student is the options of a run of the student's code for lab: the program
 // cmdLine (run in a fresh directory, its paths the user's), or the Python
 // module files[0] under the adapter; and what removes the run's directory.
-func student(cmdLine string, files []string) (grade.Options, func(), error) {
+func student(lab, cmdLine string, files []string) (grade.Options, func(), error) {
 	if cmdLine == "" {
-		return pythonStudent(files[0])
+		return pythonStudent(lab, files[0])
 	}
 	opts, cleanup, err := studentDir()
+	opts.LabName = lab
 	f := strings.Fields(cmdLine)
 	opts.Program = grade.Program{Command: f[0], Args: f[1:]}
 	return opts, cleanup, err
@@ -131,7 +141,7 @@ func studentDir() (grade.Options, func(), error) {
 
 // pythonStudent is a run of the Python module at module, in a fresh
 // directory.
-func pythonStudent(module string) (grade.Options, func(), error) {
+func pythonStudent(lab, module string) (grade.Options, func(), error) {
 	if _, err := os.Stat(module); err != nil {
 		return grade.Options{}, nil, err
 	}
@@ -139,7 +149,8 @@ func pythonStudent(module string) (grade.Options, func(), error) {
 	if err != nil {
 		return o, nil, err
 	}
-	if o.Program, err = grade.Python(module, o.Dir); err != nil {
+	o.LabName = lab
+	if o.Program, err = grade.PythonLab(lab, module, o.Dir); err != nil {
 		cleanup()
 		return o, nil, err
 	}

@@ -48,22 +48,12 @@ func TestGrade_CorrectScoresEveryTestInGradescopeFormat(t *testing.T) {
 // timeline that leaselab check replays on the engine, where it passes.
 func TestGrade_WrongExitsOneAndItsTimelinePassesOnTheEngine(t *testing.T) {
 	nativeonly.Python(t)
-	src, err := os.ReadFile("../../grade/testdata/correct.py")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	student := filepath.Join(dir, "student.py")
-	wrong := strings.Replace(string(src), "row[2] or row[0] > now", "row[2] or row[0] >= now", 1)
-	if err := os.WriteFile(student, []byte(wrong), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	tl := filepath.Join(dir, "difference.tl")
+	student, tl := wrongStudent(t, "../../grade/testdata/correct.py", "row[2] or row[0] > now", "row[2] or row[0] >= now")
 	code, out, errOut := main1(t, "", "grade", "-lang", "ko", "-timeline", tl, "-fail-fast", student)
-	if code != ExitFail || !strings.Contains(out, "첫 번째 차이: step 4: claim") || !strings.Contains(out, `claim(path, "j1"`) {
+	if code != ExitFail || !strings.Contains(out, "첫 번째 차이: 4단계: claim") || !strings.Contains(out, `claim(path, "j1"`) {
 		t.Fatalf("exit %d:\n%s\n%s", code, out, errOut)
 	}
-	if strings.Contains(out, "step 5") {
+	if strings.Contains(out, "5단계") {
 		t.Errorf("-fail-fast went on after step 4:\n%s", out)
 	}
 	if code, out, _ := main1(t, "", "check", tl); code != ExitPass {
@@ -104,4 +94,47 @@ func TestGrade_CmdGradesAProgramSpeakingTheProtocol(t *testing.T) {
 	if code != ExitPass || !strings.Contains(out, "PASS  step 8: claim_many") {
 		t.Fatalf("exit %d:\n%s\n%s", code, out, errOut)
 	}
+}
+
+// -lab courier grades the courier lab: the reference passes; a finish
+// that takes a marker at lease_until exits 1 at step 5, and the timeline
+// it writes passes on the engine and, with check -impl -lab courier,
+// differs on the student's code.
+func TestGrade_CourierLabPassesTheReferenceAndFailsAWrongFinish(t *testing.T) {
+	nativeonly.Python(t)
+	ref := "../../grade/testdata/courier.py"
+	if code, out, errOut := main1(t, "", "grade", "-lab", "courier", ref); code != ExitPass || !strings.Contains(out, "step 10: two processes") {
+		t.Fatalf("the reference: exit %d\n%s\n%s", code, out, errOut)
+	}
+	student, tl := wrongStudent(t, ref, "AND lease_until>? AND", "AND lease_until>=? AND")
+	code, out, errOut := main1(t, "", "grade", "-lab", "courier", "-timeline", tl, "-fail-fast", student)
+	if code != ExitFail || !strings.Contains(out, "First difference: step 5: finish") || !strings.Contains(out, "finish(path, {") {
+		t.Fatalf("exit %d:\n%s\n%s", code, out, errOut)
+	}
+	if code, out, _ := main1(t, "", "check", tl); code != ExitPass {
+		t.Fatalf("check of the grader's timeline: exit %d\n%s", code, out)
+	}
+	if code, out, _ := main1(t, "", "check", "-impl", student, "-lab", "courier", tl); code != ExitFail || !strings.Contains(out, "finish(path, {") {
+		t.Fatalf("check -impl -lab courier on the wrong code: exit %d\n%s", code, out)
+	}
+	if code, _, _ := main1(t, "", "grade", "-lab", "postman", ref); code != ExitBadInput {
+		t.Errorf("an unknown lab: exit %d; want %d", code, ExitBadInput)
+	}
+}
+
+// wrongStudent writes the module ref with old replaced by new as
+// student.py in a temporary directory, and names a timeline file beside
+// it.
+func wrongStudent(t *testing.T, ref, old, new string) (student, tl string) {
+	t.Helper()
+	src, err := os.ReadFile(ref)
+	if err != nil || !strings.Contains(string(src), old) {
+		t.Fatalf("%s: %v, or no %q in it", ref, err, old)
+	}
+	dir := t.TempDir()
+	student = filepath.Join(dir, "student.py")
+	if err := os.WriteFile(student, []byte(strings.Replace(string(src), old, new, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return student, filepath.Join(dir, "difference.tl")
 }

@@ -1,0 +1,148 @@
+package grade_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/leaselab/leaselab/engine/grade"
+	"github.com/leaselab/leaselab/engine/internal/testkit/nativeonly"
+	"github.com/leaselab/leaselab/engine/timeline"
+	"github.com/leaselab/leaselab/engine/timeline/memrun"
+)
+
+// gradeCourier grades the courier module at path.
+func gradeCourier(t *testing.T, path string, o grade.Options) *grade.Report {
+	t.Helper()
+	dir := tempDir(t)
+	prog, err := grade.PythonLab(grade.Courier, path, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Program, o.Dir, o.LabName = prog, dir, grade.Courier
+	if o.CallTimeout == 0 {
+		o.CallTimeout = 5 * time.Second
+	}
+	r, err := grade.Grade(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// courierVariant is testdata/courier.py with old replaced by new (exactly
+// once), as a module in a temporary directory.
+func courierVariant(t *testing.T, old, new string) string {
+	t.Helper()
+	src, err := os.ReadFile("testdata/courier.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(src), old) != 1 {
+		t.Fatalf("the fragment %q is not in courier.py exactly once", old)
+	}
+	path := filepath.Join(t.TempDir(), "student.py")
+	if err := os.WriteFile(path, []byte(strings.Replace(string(src), old, new, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestCourier_PassesACorrectImplementation(t *testing.T) {
+	nativeonly.Python(t)
+	r := gradeCourier(t, "testdata/courier.py", grade.Options{})
+	if first := r.First(); first != nil {
+		t.Fatalf("%s failed:\n%s", first.Name, grade.FailureText(first.Failure))
+	}
+	ran := 0
+	for _, test := range r.Tests {
+		if test.Skipped == "" {
+			ran++
+		}
+	}
+	if ran != 10 {
+		t.Errorf("%d tests ran; want the courier's 10 steps", ran)
+	}
+}
+
+// Each one-fragment mistake fails at the step that introduces its rule,
+// naming the call, with the contract's answer and the student's.
+func TestCourier_FailsEachWrongFragmentAtItsStep(t *testing.T) {
+	nativeonly.Python(t)
+	cases := []struct {
+		name, old, new string
+		step, call     string // the failed test, and the start of the call it names
+		want, got      string // "" leaves it unchecked; got is a prefix
+		detail         string // a part of the failure's detail, "" unchecked
+	}{
+		{"claim_next holds a lease at lease_until", "cur_owner is not None and until > now", "cur_owner is not None and until >= now",
+			"step 4: claim_next", `claim_next(path, "C", 1000, 500)`, "", "None", ""},
+		{"claim_next counts no attempt", "(owner, lease_until, token + 1, attempts + 1, job_id)", "(owner, lease_until, token + 1, attempts, job_id)",
+			"step 1: init_db", `claim_next(path, "A", 0, 1000)`, "", "", "the rows differ"},
+		{"claim_next takes lease_ms 0", "    if lease_ms <= 0:\n        raise ValueError(\"lease_ms must be positive\")\n", "",
+			"step 4: claim_next", `claim_next(path, "A", 0, 0)`, "raise ValueError", `{"attempt": 1`, ""},
+		{"finish at lease_until", "AND lease_until>? AND", "AND lease_until>=? AND",
+			"step 5: finish", `finish(path, {"attempt": 1, "id": "j1", "lease_until": 1000, "owner": "A", "qty": 1, "token": 1}, 1000`, "False", "True", ""},
+		{"finish ignores the token", "WHERE id=? AND owner=? AND token=? AND status='leased'\"\n            \" AND lease_until>? AND (deadline IS NULL OR deadline>?)\",\n            (result, marker[\"id\"], marker[\"owner\"], marker[\"token\"], now, now)",
+			"WHERE id=? AND owner=? AND status='leased'\"\n            \" AND lease_until>? AND (deadline IS NULL OR deadline>?)\",\n            (result, marker[\"id\"], marker[\"owner\"], now, now)",
+			"step 5: finish", `finish(path, {"attempt": 2, "id": "j2", "lease_until": 4000, "owner": "A", "qty": 1, "token": 1}, 3100`, "False", "True", ""},
+		{"quarantine one attempt late", "max_attempts > 0 and attempts >= max_attempts", "max_attempts > 0 and attempts > max_attempts",
+			"step 6: quarantine", `claim_next(path, "D", 1000, 500)`, "None", `{"attempt": 3`, ""},
+		{"the lease outlasts the deadline", "lease_until = now + lease_ms if deadline is None else min(now + lease_ms, deadline)", "lease_until = now + lease_ms",
+			"step 7: deadline", `claim_next(path, "A", 0, 1000)`, "", `{"attempt": 1, "id": "s1", "lease_until": 1000`, ""},
+		{"deadline quarantine one ms late", "deadline is not None and now >= deadline", "deadline is not None and now > deadline",
+			"step 7: deadline", `claim_next(path, "C", 100, 1000)`, "", `{"attempt": 2, "id": "s2"`, ""},
+		{"send inside the transaction", "    delivered_at = deliver(marker)  # outside any transaction\n",
+			"    hold = _connect(path)\n    hold.execute(\"BEGIN IMMEDIATE\")  # the send kept inside a transaction\n    delivered_at = deliver(marker)\n    hold.execute(\"COMMIT\")\n",
+			"step 8: send", `send(path, "A", 0, 1000, deliver)`, "True", "True", "still locked"},
+		{"send delivers part of the marker", "deliver(marker)  #", "deliver({\"id\": marker[\"id\"], \"qty\": marker[\"qty\"]})  #",
+			"step 8: send", `send(path, "A", 0, 1000, deliver)`, "", "", "whole marker"},
+		{"receiver applies a resend", "INSERT OR IGNORE INTO received", "INSERT OR REPLACE INTO received",
+			"step 9: receive", `receive(path, "order-7", 2)`, "False", "True", ""},
+		{"claim_next reads outside its transaction", "ORDER BY rowid\").fetchall()\n",
+			"ORDER BY rowid\").fetchall()\n        conn.execute(\"COMMIT\")  # the read ends its transaction\n        __import__(\"time\").sleep(0.02)\n        conn.execute(\"BEGIN IMMEDIATE\")\n",
+			"step 10: two processes claim the next job at once", `claim_next(path, "A", 0, 1000) and claim_next(path, "B", 0, 1000)`, "", "", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each waits on its own Python processes
+			r := gradeCourier(t, courierVariant(t, tc.old, tc.new), grade.Options{FailFast: true})
+			first := r.First()
+			if first == nil {
+				t.Fatal("passed; want a failure")
+			}
+			f := first.Failure
+			if first.Name != tc.step || !strings.HasPrefix(f.Call, tc.call) {
+				t.Fatalf("failed at %s, call %s; want %s, call %s\n%s", first.Name, f.Call, tc.step, tc.call, grade.FailureText(f))
+			}
+			if (tc.want != "" && f.Want != tc.want) || !strings.HasPrefix(f.Got, tc.got) || !strings.Contains(f.Detail, tc.detail) {
+				t.Errorf("want %q got %q detail %q; want them %q, %q… and …%q…", f.Want, f.Got, f.Detail, tc.want, tc.got, tc.detail)
+			}
+		})
+	}
+}
+
+// The courier's step timelines hold on the engine: every expectation
+// written in them is the contract's answer.
+func TestCourier_StepTimelinesHoldOnTheEngine(t *testing.T) {
+	files, err := filepath.Glob("steps/courier/*.tl")
+	if err != nil || len(files) != 8 {
+		t.Fatalf("%d step timelines (%v); want 8", len(files), err)
+	}
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := memrun.RunSource(context.Background(), filepath.Base(file), string(src), timeline.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !tr.Summary.Passed || tr.Summary.Expectations == 0 {
+			t.Errorf("%s: %d expectations, failures %v; want every one held", file, tr.Summary.Expectations, tr.Summary.Failures)
+		}
+	}
+}
