@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/leaselab/leaselab/engine/grade"
-	"github.com/leaselab/leaselab/engine/internal/testkit/nativeonly"
 	"github.com/leaselab/leaselab/engine/internal/lang"
+	"github.com/leaselab/leaselab/engine/internal/testkit/nativeonly"
 )
 
 // Every message format and word of the grader's report has a Korean

@@ -8,8 +8,8 @@ import (
 	"sync"
 
 	"github.com/leaselab/leaselab/engine/internal/explore"
-	"github.com/leaselab/leaselab/engine/internal/mutant"
 	"github.com/leaselab/leaselab/engine/internal/lang"
+	"github.com/leaselab/leaselab/engine/internal/mutant"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
 
