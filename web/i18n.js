@@ -55,6 +55,8 @@ export const en = {
     pause: 'pause',
     crash: 'crash',
     wait: 'wait',
+    jump: 'jump',
+    drift: 'drift',
   },
   /** An outcome other than ok or refused, as the lanes draw it, by its kind. */
   outcomes: { empty: 'empty', invalid: 'invalid', failed: 'failed', error: 'error' },
@@ -382,6 +384,8 @@ export const ko = {
     pause: '멈춤',
     crash: '비정상 종료',
     wait: '대기',
+    jump: '건너뛰기',
+    drift: '표류',
   },
   outcomes: { empty: '없음', invalid: '잘못된 인수', failed: '실패', error: '오류' },
   ends: (token) => `#${token} 만료`,

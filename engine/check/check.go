@@ -166,7 +166,10 @@ func New() *Checker {
 // lease_until — so a reclaim that skewed clocks allowed while the first
 // holder still believes itself valid is reported, though the engine, which
 // sees only the clocks it is given, was right to grant it. Set every clock
-// before the first Observe.
+// before the first Observe; a clock that jumps or drifts (a lock service's
+// after an NTP step) is set again before each Observe to where it stands
+// then: every lease and instant is then read on that clock as it stands,
+// as the service reads them.
 func (c *Checker) SetClock(owner string, offset int64) { c.offsets[owner] = offset }
 
 // trueTime is the true instant at which owner's clock reads t.

@@ -497,3 +497,36 @@ func TestObserve_AppliedOnce(t *testing.T) {
 		})
 	}
 }
+
+// A service clock that jumps: set again before a step, the clock reads
+// every lease where it stands then. A jumps 500 ms ahead at true 500, so
+// B's grant at the service's 999, 1000 and 1001 (true 499, 500, 501) is
+// judged against A's lease_until 1000 on the moved clock. Were only B's
+// clock moved (A's lease read on the clock before the jump), the grant at
+// true 500 would be a second valid lease.
+func TestSetClock_AgainAfterAJumpJudgesOnTheMovedClock(t *testing.T) {
+	for _, tc := range []struct {
+		at     int64 // B's claim, on the service's clock after the jump
+		movedA bool  // A's clock was set again too
+		broken bool
+	}{
+		{999, true, true},
+		{1000, true, false},
+		{1001, true, false},
+		{1001, false, true},
+	} {
+		c := check.New()
+		c.SetClock("A", 0)
+		c.SetClock("B", 0)
+		c.Observe([]check.Op{enq("a")}, []engine.Job{pending("a")})
+		c.Observe([]check.Op{claim("a", "A", 0, 1, 1000)}, []engine.Job{leased("a", "A", 1, 1000)})
+		c.SetClock("B", 500)
+		if tc.movedA {
+			c.SetClock("A", 500)
+		}
+		vs := c.Observe([]check.Op{claim("a", "B", tc.at, 2, tc.at+1000)}, []engine.Job{leased("a", "B", 2, tc.at+1000)})
+		if names, details := failing(vs); tc.broken != (len(names) > 0) {
+			t.Errorf("claim at %d (A's clock moved %v): broken %v, want %v\n%s", tc.at, tc.movedA, names, tc.broken, details)
+		}
+	}
+}

@@ -14,15 +14,18 @@ import (
 // invariant the reference kept. q must be empty. The error is for a
 // timeline that cannot be played (a Queue's failure is a Difference).
 //
-// Each step runs at its worker's own now (the step's time plus the
-// worker's clock offset) and presents the worker's own latest lease of the
-// job, as the timeline runner does. The steps map onto the Queue thus: a
+// Each step runs at the now of the clock its operations are judged on:
+// the worker's own (the step's time plus the worker's clock offset), or
+// the lock service's where tl declares one, as its jumps and drifts have
+// moved it; each presents the worker's own latest lease of the job, as
+// the timeline runner does. The steps map onto the Queue thus: a
 // concurrent claim is its contenders' claims one after another in the
 // order written (the order the database admits them); a send is ClaimNext,
 // then Complete with result "sent" took ms later, or Release when the
 // delivery fails; reopen calls Reopen when q is a Reopener. The receiver's
 // and the fenced storage's steps (deliver, write, read) are not the
-// queue's and are skipped, as are pause and wait (only time passes); a
+// queue's and are skipped, as are pause, wait and the service's jump and
+// drift (only time, or the service's clock, moves); a
 // crash makes its worker forget its leases.
 func Timeline(ctx context.Context, tl *timeline.Timeline, q Queue) (*Difference, error) {
 	p := newPair(Model(), q)
@@ -42,7 +45,11 @@ func Timeline(ctx context.Context, tl *timeline.Timeline, q Queue) (*Difference,
 			return nil, err
 		}
 		s := &tl.Steps[i]
-		if d := p.timelineStep(ctx, tl, s); d != nil {
+		for _, a := range tl.Actors { // the clock each worker's operations are judged on, as it stands now
+			p.refChk.SetClock(a, tl.JudgeAt(a, s.Time, i))
+			p.subChk.SetClock(a, tl.JudgeAt(a, s.Time, i))
+		}
+		if d := p.timelineStep(ctx, tl, s, i); d != nil {
 			d.Where = fmt.Sprintf("%s:%d", tl.Name, s.Line)
 			return d, nil
 		}
@@ -60,12 +67,12 @@ func (p *pair) step(ctx context.Context, calls []Call) *Difference {
 	return p.settle(ctx)
 }
 
-func (p *pair) timelineStep(ctx context.Context, tl *timeline.Timeline, s *timeline.StepLine) *Difference {
+func (p *pair) timelineStep(ctx context.Context, tl *timeline.Timeline, s *timeline.StepLine, i int) *Difference {
 	var actor string
 	if len(s.Actors) > 0 {
 		actor = s.Actors[0]
 	}
-	now := s.Time + tl.Offset(actor)
+	now := s.Time + tl.JudgeAt(actor, s.Time, i)
 	presented := func() engine.Lease {
 		l, _ := p.held(ctx, actor, s.Job)
 		if s.HasToken {
@@ -96,7 +103,7 @@ func (p *pair) timelineStep(ctx context.Context, tl *timeline.Timeline, s *timel
 	case timeline.VerbState:
 		return p.step(ctx, []Call{{Op: engine.OpState, Job: s.Job}})
 	case timeline.VerbSend:
-		return p.send(ctx, actor, now, s)
+		return p.send(ctx, actor, now, s.End()+tl.JudgeAt(actor, s.End(), i), s)
 	case timeline.VerbReopen:
 		if _, ok := p.sub.(Reopener); ok {
 			return p.step(ctx, []Call{{Op: engine.OpReopen}})
@@ -109,7 +116,7 @@ func (p *pair) timelineStep(ctx context.Context, tl *timeline.Timeline, s *timel
 
 // send is Dispatch on the Queue: ClaimNext, then Complete took ms later
 // (Release when the delivery fails).
-func (p *pair) send(ctx context.Context, actor string, now int64, s *timeline.StepLine) *Difference {
+func (p *pair) send(ctx context.Context, actor string, now, heard int64, s *timeline.StepLine) *Difference {
 	r, d := p.call(ctx, Call{Op: engine.OpClaimNext, Owner: actor, Now: now, TTL: s.TTL})
 	if d != nil || !r.granted {
 		if d != nil {
@@ -117,7 +124,7 @@ func (p *pair) send(ctx context.Context, actor string, now int64, s *timeline.St
 		}
 		return p.settle(ctx)
 	}
-	c := Call{Op: engine.OpComplete, Now: now + s.Took, Lease: r.lease, Result: engine.ResultSent}
+	c := Call{Op: engine.OpComplete, Now: heard, Lease: r.lease, Result: engine.ResultSent}
 	if s.Fail {
 		c = Call{Op: engine.OpRelease, Lease: r.lease}
 	}

@@ -56,7 +56,8 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("line %d starts at %d, before the previous step ended at %d", s.Line, s.Time, end)
 			}
 			end = s.End()
-			if (len(s.Actors) == 0) != (s.Verb == timeline.VerbWait) || s.Line < 1 || s.Line > len(lines) {
+			actorless := s.Verb == timeline.VerbWait || s.Verb == timeline.VerbJump || s.Verb == timeline.VerbDrift
+			if (len(s.Actors) == 0) != actorless || s.Line < 1 || s.Line > len(lines) {
 				t.Fatalf("step %+v", s)
 			}
 		}

@@ -58,6 +58,7 @@ func GoTestIn(tl *Timeline, pkg, funcName string) (string, error) {
 	limit, size := limits.Default.Row("report_bytes"), 0
 	for _, ev := range tl.schedule() {
 		s := tl.Steps[ev.step]
+		f.before = ev.before
 		var g goStep
 		switch {
 		case ev.leave:
@@ -283,6 +284,9 @@ type goFile struct {
 	// arriving is the line of the message in flight being written, whose
 	// lease is the one it left with; 0 for any other step.
 	arriving int
+	// before counts the steps written before the one being written takes
+	// effect (Timeline.JudgeAt).
+	before int
 }
 
 // leave is a message in flight leaving its sender: the lease it carries,
@@ -366,7 +370,7 @@ func (f *goFile) step(s *StepLine) goStep {
 	g.Comment = append(g.Comment, fmt.Sprintf("line %d: %s", s.Line, s.Source))
 	now := s.Time
 	if len(s.Actors) > 0 {
-		now += f.TL.Judge(s.Actors[0])
+		now += f.TL.JudgeAt(s.Actors[0], s.Time, f.before)
 		switch {
 		case now == s.Time:
 		case f.TL.Service != nil:

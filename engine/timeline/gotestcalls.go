@@ -68,6 +68,9 @@ func (c *goCall) call() {
 	case OpCrash:
 		c.f.use("forget")
 		c.line("forget(%s) // a new process under the same name holds no lease", goQuote(s.Actors[0]))
+	case OpJump, OpDrift:
+		c.g.Comment = append(c.g.Comment, fmt.Sprintf("the service's clock now reads %d ms at %d ms: the steps after it pass that clock's now",
+			s.Time+c.f.TL.JudgeAt("", s.Time, c.f.before+1), s.Time))
 	default: // wait
 		c.g.Comment = append(c.g.Comment, fmt.Sprintf("time passes to %d ms", s.Time))
 	}

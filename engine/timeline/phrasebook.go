@@ -96,6 +96,17 @@ type phrasebook struct {
 	wroteUnfenced  string // actor, key, token, value: a storage that does not fence
 	readValue      string // actor, key, value, owner, token
 	readMissing    string // actor, key
+
+	// The service's clock moving at a step; every instant says whose.
+	jumped     string // true time, how far in words (forward, back), reading before, reading after, offset in words
+	drifted    string // true time, rate in words (gains, loses), reading, offset in words
+	forward    string // ms: a jump ahead in words
+	back       string // ms: a jump behind in words
+	gains      string // ms: a drift ahead in words
+	loses      string // ms: a drift behind in words
+	steady     string // true time, reading, offset in words: a drift of 0
+	leaseEnds  string // owner, job, token, lease_until on the service's clock, owner's own reading
+	leaseMoves string // owner, job, token, lease_until on the service's clock, its true instant now
 }
 
 // say is one of the book's sentences, format, with args in it (sentence),

@@ -70,6 +70,7 @@ func Run(ctx context.Context, db *sql.DB, tl *Timeline, opts Options) (*Trace, e
 			return nil, err
 		}
 		s := tl.Steps[ev.step]
+		r.at, r.before = ev.at, ev.before
 		if ev.leave { // the message leaves with the lease its actor holds now
 			l, from := r.presented(&s)
 			r.inFlight[s.Line] = sentLease{l, from}
@@ -109,6 +110,9 @@ type event struct {
 	at    int64
 	step  int // in Timeline.Steps
 	leave bool
+	// before counts the steps written before the event takes effect: the
+	// service's jumps and drifts among them have moved its clock.
+	before int
 }
 
 // schedule is the order a run takes the steps in: as written, each message
@@ -118,11 +122,12 @@ func (tl *Timeline) schedule() []event {
 	var out, arrivals []event
 	for i, s := range tl.Steps {
 		if s.Arrives != 0 {
-			out = append(out, event{at: s.Time, step: i, leave: true})
-			arrivals = append(arrivals, event{at: s.Arrives, step: i})
+			out = append(out, event{at: s.Time, step: i, leave: true, before: i})
+			after := sort.Search(len(tl.Steps), func(j int) bool { return tl.Steps[j].Time > s.Arrives })
+			arrivals = append(arrivals, event{at: s.Arrives, step: i, before: after})
 			continue
 		}
-		out = append(out, event{at: s.Time, step: i})
+		out = append(out, event{at: s.Time, step: i, before: i})
 	}
 	out = append(out, arrivals...)
 	sort.SliceStable(out, func(a, b int) bool { return out[a].at < out[b].at })
@@ -179,6 +184,7 @@ func newRunner(ctx context.Context, db *sql.DB, tl *Timeline, opts Options) (*ru
 		for _, a := range tl.Actors {
 			r.checker.SetClock(a, tl.Service.Offset)
 		}
+		r.moving = slices.ContainsFunc(tl.Steps, func(s StepLine) bool { return s.Verb == VerbJump || s.Verb == VerbDrift })
 	}
 	return r, r.open()
 }
@@ -324,10 +330,13 @@ func runnable(tl *Timeline) error {
 	var end int64
 	for _, s := range tl.Steps {
 		_, known := verbArgs[s.Verb]
+		if s.Verb == VerbJump || s.Verb == VerbDrift {
+			known = tl.Service != nil
+		}
 		switch {
 		case len(s.Job) > limits.Default.NameBytes || slices.ContainsFunc(s.Actors, func(a string) bool { return len(a) > limits.Default.NameBytes }):
 			return bad(s, "over the limit name_bytes")
-		case !known || (len(s.Actors) == 0) != (s.Verb == VerbWait):
+		case !known || (len(s.Actors) == 0) != (s.Verb == VerbWait || s.Verb == VerbJump || s.Verb == VerbDrift):
 			return bad(s, "no actor or an unknown verb")
 		case len(s.Actors) > limits.Default.Contenders:
 			return bad(s, "over the limit contenders")
@@ -352,6 +361,9 @@ type runner struct {
 	stor    *engine.Storage  // nil unless the timeline writes or reads (usesStorage)
 	checker *check.Checker
 	clock   engine.VirtualClock // true time
+	moving  bool                // the service's clock jumps or drifts at a step
+	at      int64               // the true instant of the event the run is at
+	before  int                 // the steps written before that event (Timeline.JudgeAt)
 	failed  error               // a failure that stops the run (engine.ErrPanicked), set by a step
 
 	mu      sync.Mutex

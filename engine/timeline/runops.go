@@ -222,13 +222,16 @@ func (r *runner) write(s *StepLine, st *Step) []check.Op {
 	return []check.Op{op}
 }
 
-// skewedClock is a worker's clock: true time plus its offset.
+// skewedClock is the clock a worker's operations are judged on: true time
+// plus its offset as the run stands (a drifting service's, at each read).
 type skewedClock struct {
-	c   *engine.VirtualClock
-	off int64
+	c      *engine.VirtualClock
+	tl     *Timeline
+	worker string
+	before int
 }
 
-func (c skewedClock) Now() int64 { return c.c.Now() + c.off }
+func (c skewedClock) Now() int64 { t := c.c.Now(); return t + c.tl.JudgeAt(c.worker, t, c.before) }
 
 // send is the courier's Dispatch. The delivery lands at the step's time;
 // the courier hears back took ms later, when Dispatch completes the job.
@@ -244,7 +247,7 @@ func (r *runner) send(s *StepLine, st *Step) []check.Op {
 		st.Receipt = rc
 		return err
 	}
-	clock := skewedClock{c: &r.clock, off: r.tl.Judge(actor)}
+	clock := skewedClock{c: &r.clock, tl: r.tl, worker: actor, before: r.before}
 	l, err := r.store.Dispatch(r.ctx, actor, clock, s.TTL, deliver)
 	st.Outcome, st.Rejection = outcomeOf(err)
 	if l.JobID == "" {
@@ -254,7 +257,7 @@ func (r *runner) send(s *StepLine, st *Step) []check.Op {
 	st.Job, st.Lease = l.JobID, leaseOf(l)
 	ops := []check.Op{{Kind: engine.OpClaimNext, JobID: l.JobID, Owner: actor, Now: st.Now, Accepted: true, Lease: l}}
 	ops = append(ops, deliveryOps(st.Receipt)...)
-	w := check.Op{Kind: engine.OpComplete, JobID: l.JobID, Owner: actor, Token: l.Token, Now: st.Now + s.Took, Accepted: err == nil}
+	w := check.Op{Kind: engine.OpComplete, JobID: l.JobID, Owner: actor, Token: l.Token, Now: s.End() + r.tl.JudgeAt(actor, s.End(), r.before), Accepted: err == nil}
 	if st.Outcome.Kind == string(engine.OutcomeFailed) {
 		w.Kind, w.Accepted = engine.OpRelease, true
 	}
