@@ -179,6 +179,10 @@ function readStep(m, leases, st, i) {
   if (st.op === 'send' && st.end > st.time && st.lease) {
     m.sends.push({ actor: st.lease.owner, start: st.time, end: st.end, step: i });
   }
+  if (st.op === 'send' && st.heard !== undefined && st.lease) {
+    // a slow send others act inside: its courier hears back (a complete or a release) at a later step
+    m.sends.push({ actor: st.lease.owner, start: st.time, end: st.heard, step: i });
+  }
   if (st.sent !== undefined && st.sent < st.time) {
     // a message in flight (arrives=): drawn as a send, from when it left its sender until it arrives
     m.sends.push({ actor: st.actors[0], start: st.sent, end: st.time, step: i });
@@ -191,7 +195,7 @@ function readStep(m, leases, st, i) {
   if (ok && st.presented && (st.op === 'complete' || st.op === 'release')) {
     leases.close(st.presented.job, st.presented.token, st.time, st.op === 'complete' ? 'completed' : 'released');
   }
-  if (st.op === 'send' && st.lease && (ok || st.outcome.kind === 'failed')) {
+  if (st.op === 'send' && st.heard === undefined && st.lease && (ok || st.outcome.kind === 'failed')) {
     leases.close(st.lease.job, st.lease.token, st.end, ok ? 'completed' : 'released');
   }
 }

@@ -111,6 +111,7 @@
  * @property {number} now the actor's own clock (ms)
  * @property {number} end the clock after the step
  * @property {number} [sent] for a message in flight (arrives=), the instant it was sent; time is when it arrived
+ * @property {number} [heard] for a slow send others act inside, the instant its courier hears back: a complete (or release) step of the same line then ends it
  * @property {string[]} actors
  * @property {string} op
  * @property {string} job

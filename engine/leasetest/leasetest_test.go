@@ -259,16 +259,22 @@ func TestHistory_RacingWorkersOnTheEngineBreakNoInvariant(t *testing.T) {
 	}
 }
 
-// A service clock that jumps and drifts: the reference model, played at
-// the nows Timeline gives each step, ends with the rows the timeline
-// runner's engine ends with (so both judge every lease on the service's
-// clock as it moved), the engine answers every call as the model does,
-// and the runner's checker finds no violation.
-func TestTimeline_ServiceClockJumpsAndDriftsAsTheRunnerPlaysThem(t *testing.T) {
+// A service clock that jumps and drifts, and slow sends that others act
+// inside: the reference model, played at the nows and in the order
+// Timeline gives each call, ends with the rows the timeline runner's engine
+// ends with (so both judge every lease on the service's clock as it moved,
+// and hear a slow send back at its end), the engine answers every call as
+// the model does, and the runner's checker finds no violation.
+func TestTimeline_ModelAgreesWithTheRunnerOnMovingClocksAndSlowSends(t *testing.T) {
 	for _, src := range []string{
 		"service clock +0ms\nclock A +100ms\nlease 1000ms\njob j\n0ms A claim j\n500ms service jump +500ms\n500ms B claim j\n900ms A renew j\n",
 		"service clock +0ms\nlease 1000ms\njob j\njob k\n0ms service drift +100ms/s\n0ms A claim j\n909ms B claim j\n910ms B claim j\n950ms service jump -300ms\n960ms C claim k\n1200ms D send took=300ms\n",
 		"service clock +200ms\nlease 1000ms\njob j\n0ms A claim j\n100ms service drift -500ms/s\n1500ms A renew j\n1600ms service jump -100ms\n2500ms B claim j\n",
+		"lease 1000ms\njob j\n0ms A send took=1500ms\n999ms B claim j\n",
+		"lease 1000ms\njob j\n0ms A send took=1500ms\n1000ms B claim j\n",
+		"lease 1000ms\njob j\njob k\n0ms A send took=1500ms\n200ms B send took=500ms\n1500ms C claim j\n",
+		"lease 1000ms\njob j\n0ms A send fail=true took=300ms\n100ms B claim j\n300ms C claim j\n",
+		"service clock +0ms\nlease 1000ms\njob j\n0ms A send took=1500ms\n500ms service jump +600ms\n600ms B claim j\n",
 	} {
 		tl, err := timeline.Parse("t.tl", src)
 		if err != nil {

@@ -3,6 +3,8 @@ package leasetest
 import (
 	"context"
 	"fmt"
+	"math"
+	"sort"
 
 	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/timeline"
@@ -45,6 +47,9 @@ func Timeline(ctx context.Context, tl *timeline.Timeline, q Queue) (*Difference,
 			return nil, err
 		}
 		s := &tl.Steps[i]
+		if d := p.hearBack(ctx, tl, s.Time); d != nil {
+			return d, nil
+		}
 		for _, a := range tl.Actors { // the clock each worker's operations are judged on, as it stands now
 			p.refChk.SetClock(a, tl.JudgeAt(a, s.Time, i))
 			p.subChk.SetClock(a, tl.JudgeAt(a, s.Time, i))
@@ -54,7 +59,33 @@ func Timeline(ctx context.Context, tl *timeline.Timeline, q Queue) (*Difference,
 			return d, nil
 		}
 	}
-	return nil, nil
+	return p.hearBack(ctx, tl, math.MaxInt64), nil
+}
+
+// stepsBefore counts the steps written for instants before t: a send
+// hears back after them, and before those at t.
+func stepsBefore(tl *timeline.Timeline, t int64) int {
+	return sort.Search(len(tl.Steps), func(j int) bool { return tl.Steps[j].Time >= t })
+}
+
+// hearBack makes the completes of the sends that hear back at or before
+// t, in the order of their ends: a step at a send's end comes after it.
+func (p *pair) hearBack(ctx context.Context, tl *timeline.Timeline, t int64) *Difference {
+	sort.SliceStable(p.hearing, func(a, b int) bool { return p.hearing[a].at < p.hearing[b].at })
+	for len(p.hearing) > 0 && p.hearing[0].at <= t {
+		h := p.hearing[0]
+		p.hearing = p.hearing[1:]
+		before := stepsBefore(tl, h.at)
+		for _, a := range tl.Actors {
+			p.refChk.SetClock(a, tl.JudgeAt(a, h.at, before))
+			p.subChk.SetClock(a, tl.JudgeAt(a, h.at, before))
+		}
+		if d := p.step(ctx, []Call{h.call}); d != nil {
+			d.Where = fmt.Sprintf("%s:%d", tl.Name, h.line)
+			return d
+		}
+	}
+	return nil
 }
 
 // step runs calls, each presenting what it says, then settles.
@@ -103,7 +134,7 @@ func (p *pair) timelineStep(ctx context.Context, tl *timeline.Timeline, s *timel
 	case timeline.VerbState:
 		return p.step(ctx, []Call{{Op: engine.OpState, Job: s.Job}})
 	case timeline.VerbSend:
-		return p.send(ctx, actor, now, s.End()+tl.JudgeAt(actor, s.End(), i), s)
+		return p.send(ctx, actor, now, s.End()+tl.JudgeAt(actor, s.End(), max(i, stepsBefore(tl, s.End()))), s)
 	case timeline.VerbReopen:
 		if _, ok := p.sub.(Reopener); ok {
 			return p.step(ctx, []Call{{Op: engine.OpReopen}})
@@ -115,7 +146,8 @@ func (p *pair) timelineStep(ctx context.Context, tl *timeline.Timeline, s *timel
 }
 
 // send is Dispatch on the Queue: ClaimNext, then Complete took ms later
-// (Release when the delivery fails).
+// (Release when the delivery fails), when its courier hears back: the
+// steps of other workers in between come first (hearBack).
 func (p *pair) send(ctx context.Context, actor string, now, heard int64, s *timeline.StepLine) *Difference {
 	r, d := p.call(ctx, Call{Op: engine.OpClaimNext, Owner: actor, Now: now, TTL: s.TTL})
 	if d != nil || !r.granted {
@@ -128,5 +160,6 @@ func (p *pair) send(ctx context.Context, actor string, now, heard int64, s *time
 	if s.Fail {
 		c = Call{Op: engine.OpRelease, Lease: r.lease}
 	}
-	return p.step(ctx, []Call{c})
+	p.hearing = append(p.hearing, hearing{at: s.End(), line: s.Line, call: c})
+	return p.settle(ctx)
 }

@@ -64,7 +64,9 @@
 //	TIME service drift ±Rms/s
 //
 // TIME is absolute (1000ms, 1.5s, a bare number of ms) or relative to where
-// the previous step left the clock (+200ms). Times never go back; several
+// the previous step left the clock (+200ms; after a send with took=, its
+// end). Times never go back (a step may come inside another worker's slow
+// send, never before the send's own TIME); several
 // steps may share an instant and run in the order written. TIME is true
 // time: a worker with a `clock` line gives the engine its own now (TIME plus
 // its offset), unless a `service clock` line makes every now the service's
@@ -83,6 +85,10 @@
 //	send [ttl=] [took=] [fail=]   the courier's Dispatch: claim the oldest claimable job,
 //	                              deliver it, complete it took ms later;
 //	                              fail=true makes the delivery fail (the lease is released)
+//	                              then. Only the courier waits: the others' steps may
+//	                              come inside [TIME, TIME+took), and the trace then
+//	                              shows the send and, at its end, the courier's complete
+//	                              (or release) as two steps of its line
 //	deliver JOB [token=]          hand the actor's lease of JOB to the receiver alone
 //	write JOB [key=] [value=] [token=]  write to the fenced storage (key defaults to the job,
 //	                              value to the actor's name) with the actor's token of JOB

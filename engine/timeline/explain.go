@@ -112,6 +112,18 @@ func (r *runner) explainRace(s *StepLine, st *Step, prev *engine.Job) string {
 func (r *runner) explainCourier(st *Step, prev *engine.Job, actor string) string {
 	b := r.book
 	rc := st.Receipt
+	if st.Heard != nil { // a split send's first step: the complete comes later
+		text := b.say(b.sendBegins, actor, st.Job, st.Lease.Token, *st.Heard)
+		switch {
+		case rc == nil:
+			return text + " " + b.finish(b.noAnswer)
+		case rc.Delivered && rc.Kept.Qty > rc.Qty:
+			return text + " " + b.say(b.appliedAgain, actor, rc.Job, rc.Qty, rc.Token, rc.Total)
+		case rc.Delivered:
+			return text + " " + b.say(b.delivered, actor, rc.Job, rc.Qty, rc.Token, rc.Total)
+		}
+		return text + " " + b.say(b.redelivered, actor, rc.Job, rc.Qty, rc.Token, rc.Total)
+	}
 	if rc != nil && rc.Delivered && rc.Kept.Qty > rc.Qty { // applied on top of an earlier application
 		return b.say(b.appliedAgain, actor, rc.Job, rc.Qty, rc.Token, rc.Total)
 	}

@@ -60,7 +60,10 @@ func GoTestIn(tl *Timeline, pkg, funcName string) (string, error) {
 		s := tl.Steps[ev.step]
 		f.before = ev.before
 		var g goStep
+		f.split = ev.split
 		switch {
+		case ev.heard:
+			g = f.heard(&s)
 		case ev.leave:
 			g = f.leave(&s)
 		case s.Arrives != 0:
@@ -103,7 +106,7 @@ var goSections = func() map[string]string {
 
 // goHelpers are the helper sections, in the order the file declares them.
 var goHelpers = []string{"held", "hold", "forget", "lease", "row", "wantInt", "wantString", "wantBool",
-	"wantRefusal", "contains", "race", "receiver", "errSendFailed", "send", "storage", "storageUnfenced", "sequencer", "inFlight", "forgets"}
+	"wantRefusal", "contains", "race", "receiver", "errSendFailed", "send", "storage", "storageUnfenced", "sequencer", "inFlight", "sending", "forgets"}
 
 // section is the helper section name as tl declares it: the receiver of a
 // `receiver not-idempotent` line applies every delivery.
@@ -287,6 +290,39 @@ type goFile struct {
 	// before counts the steps written before the one being written takes
 	// effect (Timeline.JudgeAt).
 	before int
+	// split is set while the first half of a split send is written.
+	split bool
+}
+
+// heard is a split send's second half, at its end: the courier completes
+// the job it claimed (releases it, when the delivery failed), and the send
+// line's expectation is checked on the whole send.
+func (f *goFile) heard(s *StepLine) goStep {
+	end := s.End()
+	now := end + f.TL.JudgeAt(s.Actors[0], end, f.before)
+	g := goStep{Comment: []string{fmt.Sprintf("line %d: %s hears back at %d ms", s.Line, s.Actors[0], end)}}
+	f.use("sending", "errors")
+	c := &goCall{f: f, s: s, g: &g, now: goInt(now), ln: goInt(int64(s.Line)), job: "l.JobID"}
+	c.line("snd, ok := sending[%d]", s.Line)
+	c.line("l, r := snd.l, snd.r")
+	c.line("var err error")
+	c.line("switch {")
+	c.line("case !ok:")
+	c.line("	err = engine.ErrEmpty // the send claimed nothing")
+	if s.Fail {
+		c.line("case true:")
+		c.line("	if err = store.Release(ctx, l); err == nil || !errors.As(err, new(*engine.Rejection)) {")
+		c.line("		err = errors.Join(errSendFailed, err)")
+		c.line("	}")
+	} else {
+		c.line("default:")
+		c.line("	err = store.Complete(ctx, l, %s, engine.ResultSent)", c.now)
+	}
+	c.line("}")
+	c.line("_ = r")
+	c.outcome()
+	c.fields()
+	return g
 }
 
 // leave is a message in flight leaving its sender: the lease it carries,

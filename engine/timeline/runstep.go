@@ -25,8 +25,11 @@ func (r *runner) step(i int, s *StepLine) (Step, error) {
 	if r.failed != nil {
 		return st, fmt.Errorf("%s:%d: %w", r.tl.Name, s.Line, r.failed)
 	}
-	r.clock.Set(s.End())
 	st.End = s.End()
+	if r.splitting { // the courier hears back at a later step
+		st.End = s.Time
+	}
+	r.clock.Set(st.End)
 	if st.SQL == nil {
 		st.SQL = r.takeSQL()
 	}
@@ -47,7 +50,7 @@ func (r *runner) step(i int, s *StepLine) (Step, error) {
 		prev = &j
 	}
 	st.Explain = r.explain(s, &st, prev, before, after)
-	if s.Expect != nil {
+	if s.Expect != nil && !r.splitting { // a split send's is judged when it hears back
 		st.Expect = r.judge(s, &st)
 	}
 	return st, nil
@@ -121,7 +124,11 @@ func (r *runner) run(s *StepLine, st *Step) (ops []check.Op, moved map[string]bo
 	case engine.OpRenew, engine.OpComplete, engine.OpRelease:
 		ops = r.write(s, st)
 	case engine.OpSend:
-		ops = r.send(s, st)
+		if r.splitting {
+			ops = r.sendBegins(s, st)
+		} else {
+			ops = r.send(s, st)
+		}
 	case engine.OpDeliver:
 		ops = r.deliver(s, st)
 	case engine.OpEnqueue:

@@ -138,15 +138,19 @@ func (p *parser) stepTime(w []token, s *StepLine) bool {
 	} else if ms < p.tl.Epoch {
 		p.errorf(t.col, "time %d ms is before the epoch, %d ms: with an epoch line, times are real instants", ms, p.tl.Epoch)
 		return false
-	} else if ms < p.prevEnd {
-		p.errorf(t.col, "time goes backwards: %d ms is before %d ms, where the previous step ended", ms, p.prevEnd)
+	} else if ms < p.prevTime {
+		if p.prevTime == p.prevEnd {
+			p.errorf(t.col, "time goes backwards: %d ms is before %d ms, where the previous step ended", ms, p.prevEnd)
+		} else {
+			p.errorf(t.col, "time goes backwards: %d ms is before %d ms, where the previous step began", ms, p.prevTime)
+		}
 		return false
 	}
 	if !p.withinInstant(t.col, ms, "time") {
 		return false
 	}
 	s.Time = ms
-	p.prevEnd = ms // even if the rest of the line is bad, later times count from here
+	p.prevEnd, p.prevTime = ms, ms // even if the rest of the line is bad, later times count from here
 	return true
 }
 
@@ -267,6 +271,11 @@ func (p *parser) stepActors(t token, s *StepLine) bool {
 // its clock does not read below 0, and it does not go over the limit
 // workers (fresh: the new names of this line so far, itself included).
 func (p *parser) actorFree(name string, col int, t int64, fresh int) bool {
+	if pa, ok := p.paused[name]; ok && t >= pa.from && t < pa.to && pa.sending {
+		p.errorf(col, "%s is sending from %d ms to %d ms (line %d): it hears back from the receiver at %d ms; move this step to %d ms or later",
+			name, pa.from, pa.to, pa.line, pa.to, pa.to)
+		return false
+	}
 	if pa, ok := p.paused[name]; ok && t >= pa.from && t < pa.to {
 		p.errorf(col, "%s is paused from %d ms to %d ms (line %d): a paused worker does nothing; move this step to %d ms or later, or shorten the pause",
 			name, pa.from, pa.to, pa.line, pa.to)
@@ -442,6 +451,10 @@ func (p *parser) record(s StepLine, w []token) {
 		}
 	case VerbPause:
 		p.paused[s.Actors[0]] = pause{from: s.Time, to: s.Time + s.For, line: p.line}
+	case VerbSend:
+		if s.Took > 0 { // the courier waits to hear back; the others go on
+			p.paused[s.Actors[0]] = pause{from: s.Time, to: s.End(), line: p.line, sending: true}
+		}
 	}
 	for _, a := range s.Actors {
 		if !p.actorSeen[a] {
@@ -449,7 +462,7 @@ func (p *parser) record(s StepLine, w []token) {
 			p.tl.Actors = append(p.tl.Actors, a)
 		}
 	}
-	p.prevEnd = s.End()
+	p.prevEnd, p.prevTime = s.End(), s.Time
 	p.tl.Steps = append(p.tl.Steps, s)
 }
 

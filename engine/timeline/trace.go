@@ -345,6 +345,12 @@ type Step struct {
 	// sent it; Time is when it arrived. nil for any other step (the JSON
 	// then has no "sent").
 	Sent *int64 `json:"sent,omitempty"`
+	// Heard is, for a send whose courier hears back at a later step (other
+	// steps come between its claim and its complete), the instant it hears
+	// back: this step claims and delivers, and a complete (a release, for
+	// fail=true) of the same line at Heard ends it. nil for any other step
+	// (the JSON then has no "heard").
+	Heard *int64 `json:"heard,omitempty"`
 	// Actors is the acting worker, or the contenders of a concurrent claim
 	// in the order the database admitted them (the order written); [] for
 	// wait.

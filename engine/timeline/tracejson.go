@@ -502,6 +502,9 @@ func (w *jsonWriter) step(s Step) {
 	if s.Sent != nil {
 		w.int("sent", *s.Sent)
 	}
+	if s.Heard != nil {
+		w.int("heard", *s.Heard)
+	}
 	w.strings("actors", s.Actors)
 	w.str("op", s.Op)
 	w.str("job", s.Job)

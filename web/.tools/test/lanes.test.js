@@ -247,3 +247,15 @@ test("a message in flight is drawn on its sender's lane from when it was sent un
     { actor: arrival.actors[0], start: 50, end: 1700, step: tr.steps.length - 1 },
   );
 });
+
+test('a slow send others act inside is drawn until its courier hears back, and its lease ends at the complete', () => {
+  const tr = trace([
+    step({ time: 1000, actors: ['B'], op: 'send', end: 1000, heard: 2500, lease: lease('B', 1, 2000) }),
+    step({ time: 1200, actors: ['A'], job: 'k', lease: lease('A', 1, 2200, 'k') }),
+    step({ time: 2500, actors: ['B'], op: 'complete', presented: lease('B', 1, 2000) }),
+  ]);
+  const m = laneModel(tr, en);
+  assert.deepEqual(m.sends, [{ actor: 'B', start: 1000, end: 2500, step: 0 }]);
+  const b = m.leases.find((l) => l.actor === 'B');
+  assert.equal(b?.end, 2000, "B's lease ends at its lease_until, not when the send began");
+});
