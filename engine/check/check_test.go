@@ -530,3 +530,46 @@ func TestSetClock_AgainAfterAJumpJudgesOnTheMovedClock(t *testing.T) {
 		}
 	}
 }
+
+// A storage write the fenced storage accepts with a token below its job's
+// latest grant is a stale write that landed: no-stale-write, whether or not
+// the newer holder wrote yet; once storage-fenced reports it, it is not
+// reported twice. Before the newer grant, at it and after the newer
+// holder's own write; a write that names no job is not judged against one.
+func TestObserve_StaleStorageWriteThatLandsBreaksNoStaleWrite(t *testing.T) {
+	store := func(owner string, token int64, job string) check.Op {
+		return check.Op{Kind: engine.OpWrite, JobID: "f", Owner: owner, Token: token, Accepted: true, Lease: engine.Lease{JobID: job}}
+	}
+	for _, tc := range []struct {
+		name   string
+		steps  [][]check.Op // after A#1's grant
+		broken []string     // by the last step
+	}{
+		{"before B's grant", [][]check.Op{{store("A", 1, "j")}}, nil},
+		{"after B's grant", [][]check.Op{{claim("j", "B", 1000, 2, 2000)}, {store("A", 1, "j")}}, []string{check.NoStaleWrite}},
+		{"B's own write", [][]check.Op{{claim("j", "B", 1000, 2, 2000)}, {store("B", 2, "j")}}, nil},
+		{"after B wrote", [][]check.Op{{claim("j", "B", 1000, 2, 2000)}, {store("B", 2, "j")}, {store("A", 1, "j")}}, []string{check.StorageFenced}},
+		{"no job named", [][]check.Op{{claim("j", "B", 1000, 2, 2000)}, {store("A", 1, "")}}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := check.New()
+			c.Observe([]check.Op{enq("j")}, []engine.Job{pending("j")})
+			c.Observe([]check.Op{claim("j", "A", 0, 1, 1000)}, []engine.Job{leased("j", "A", 1, 1000)})
+			row := leased("j", "B", 2, 2000) // the job's row once B's grant came
+			if tc.name == "before B's grant" {
+				row = leased("j", "A", 1, 1000)
+			}
+			var vs []check.Verdict
+			for _, ops := range tc.steps {
+				vs = c.ObserveChanged(ops, []engine.Job{row})
+			}
+			names, details := failing(vs)
+			if !reflect.DeepEqual(names, tc.broken) {
+				t.Errorf("broken %v, want %v\n%s", names, tc.broken, details)
+			}
+			if tc.name == "after B's grant" && !strings.Contains(details, "storage f: write by A#1 accepted after B#2 was granted the lease of j") {
+				t.Errorf("detail %q", details)
+			}
+		})
+	}
+}

@@ -419,7 +419,8 @@ func (r *runner) store1(s *StepLine, st *Step) []check.Op {
 		r.storage[s.Key] = stored
 		st.Stored = &stored
 	}
-	return []check.Op{{Kind: engine.OpWrite, JobID: s.Key, Owner: l.Owner, Token: l.Token, Accepted: err == nil}}
+	return []check.Op{{Kind: engine.OpWrite, JobID: s.Key, Owner: l.Owner, Token: l.Token, Accepted: err == nil,
+		Lease: engine.Lease{JobID: l.JobID}}}
 }
 
 // sequencer is a sequencer storage's question to the lock service before
