@@ -79,6 +79,9 @@ export const en = {
   expiryTitle: (e) => `${e.owner}'s lease of ${e.job} (token ${e.token}) ends at ${e.at}`,
   /** @param {string} owner @param {string} at */
   ownClockEnd: (owner, at) => `(${at} on ${owner}'s clock)`,
+  /** @param {{actor: string, job: string, token: number, reads: string, at: string}} b */
+  believesTitle: (b) =>
+    `${b.actor} believes its lease of ${b.job} (token ${b.token}) valid until ${b.reads} on its own clock (${b.at} true time); the service's clock decides`,
   /** @param {string} actor @param {string} from @param {string} to */
   sendTitle: (actor, from, to) => `${actor} sends from ${from} to ${to}`,
   /** @param {string} actor @param {string} from @param {string} to */
@@ -399,6 +402,8 @@ export const ko = {
   forgottenTitle: (actor, at) => `${actor}가 ${at}에 멈춰 이 임대를 잊었습니다. 행은 lease_until까지 임대를 유지합니다`,
   expiryTitle: (e) => `${e.owner}의 ${e.job} 임대(토큰 ${e.token})가 ${e.at}에 만료됩니다`,
   ownClockEnd: (owner, at) => `(${owner}의 시계로 ${at})`,
+  believesTitle: (b) =>
+    `${b.actor}는 ${b.job} 임대(토큰 ${b.token})가 자기 시계로 ${b.reads}까지(실제 시각 ${b.at}) 유효하다고 믿습니다. 정하는 것은 서비스의 시계입니다`,
   sendTitle: (actor, from, to) => `${actor}: ${from}부터 ${to}까지 전송`,
   pauseTitle: (actor, from, to) => `${actor}: ${from}부터 ${to}까지 멈춤. 아무것도 하지 않지만 임대 시간은 흐릅니다`,
   ownClock: (actor, now) => `${actor}의 시계: ${now}`,

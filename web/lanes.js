@@ -29,6 +29,9 @@ import { ms, signedMs } from './trace.js';
  * @property {number} step the 0-based step that granted it
  * @property {boolean} renewal whether a renew granted it (it continues an earlier bar)
  * @property {number | null} forgotAt when a crash made its holder forget it
+ * @property {number | null} believes with a service clock, when (true time) its holder believes it ends: its
+ *   own clock reads believesReads then
+ * @property {number | null} believesReads the instant on its holder's own clock it believes it valid until
  */
 
 /**
@@ -80,8 +83,13 @@ import { ms, signedMs } from './trace.js';
 export function laneModel(trace, t) {
   const m = newModel(trace);
   const leases = leaseBook(m);
+  // a service clock that jumps or drifts ends a lease when the trace says, not at lease_until less an offset
+  const moving = trace.steps.some((st) => st.op === 'jump' || st.op === 'drift');
   trace.steps.forEach((st, i) => {
-    for (const e of st.expired || []) m.expiries.push({ ...e, step: i });
+    for (const e of st.expired || []) {
+      m.expiries.push({ ...e, step: i });
+      if (moving) leases.close(e.job, e.token, e.at, 'ends');
+    }
     if (st.op === 'claim_many') {
       for (const c of st.contenders || []) {
         m.addActor(c.actor);
@@ -155,6 +163,8 @@ function leaseBook(m) {
       step,
       renewal: Boolean(renewed && prior),
       forgotAt: prior ? prior.forgotAt : null,
+      believes: lease.believes === undefined ? null : lease.believes - (m.offsets.get(lease.owner) || 0),
+      believesReads: lease.believes ?? null,
     };
     m.leases.push(l);
     open.set(`${lease.job}#${lease.token}`, l);
@@ -396,6 +406,7 @@ function knots(model, trace) {
   }
   for (const e of model.expiries) set.add(e.at);
   for (const l of model.leases) if (Number.isFinite(l.end)) set.add(l.end);
+  for (const l of model.leases) if (l.believes !== null) set.add(l.believes);
   for (const p of model.pauses) set.add(p.end);
   return [...set].sort((a, b) => a - b);
 }
@@ -493,7 +504,8 @@ export function estimateText(text, kind) {
  * @property {TimeScale} scale
  * @property {Map<string, LaneRow>} lanes by actor, in lane order
  * @property {{t: number, x: number, label: Placed | null}[]} ticks
- * @property {{lease: LeaseBar, x1: number, x2: number, xf: number | null, y: number, label: Placed | null}[]} bars
+ * @property {{lease: LeaseBar, x1: number, x2: number, xf: number | null, xb: number | null, y: number,
+ *   label: Placed | null}[]} bars xb: where its holder believes it ends, with a service clock
  * @property {{e: LaneModel['expiries'][number], x: number, y1: number, y2: number, label: Placed | null}[]} expiries
  * @property {{m: Mark, cx: number, cy: number, label: Placed, parts: LabelPart[]}[]} marks
  * @property {{s: LaneModel['sends'][number], x1: number, x2: number, y: number}[]} sends
@@ -744,7 +756,8 @@ function placeBars(model, { scale, lanes, trackOf, measure }) {
     const b = measure(text, 'token');
     const fits = !lease.renewal && (xf ?? x2) - x1 > b.width + 18;
     const label = fits ? placed(text, x1 + 12, y + BAR_H / 2 + (b.ascent - b.descent) / 2, b) : null;
-    return { lease, x1, x2, xf, y, label };
+    const xb = lease.believes === null ? null : scale.x(lease.believes);
+    return { lease, x1, x2, xf, xb, y, label };
   });
 }
 

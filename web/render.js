@@ -278,6 +278,26 @@ function leaseBar(b, at) {
       ),
     );
   }
+  if (b.xb !== null && l.believes !== null && l.believesReads !== null) {
+    // what its holder believes: a dashed outline from the bar's end to where its own clock says the lease ends
+    const from = Math.min(b.x2, b.xb);
+    const believed = {
+      actor: l.actor,
+      job: l.job,
+      token: l.token,
+      reads: ms(l.believesReads),
+      at: ms(l.believes),
+    };
+    g.append(
+      s(
+        'g',
+        { class: 'belief' },
+        s('rect', { x: from, y: b.y + 1, width: Math.max(2, Math.abs(b.xb - b.x2)), height: 16, rx: 4 }),
+        s('line', { x1: b.xb, x2: b.xb, y1: b.y - 3, y2: b.y + 21 }),
+        s('title', { text: at.t.believesTitle(believed) }),
+      ),
+    );
+  }
   if (b.label) g.append(label(b.label, 'token', { translate: 'no' }));
   return g;
 }

@@ -30,6 +30,8 @@
  * @property {number} token
  * @property {number} attempt
  * @property {number} lease_until
+ * @property {number} [believes] with a service clock, the instant on its owner's own clock until which the owner
+ *   believes it valid
  */
 
 /**

@@ -25,6 +25,10 @@ func (r *runner) step(i int, s *StepLine) (Step, error) {
 	if r.failed != nil {
 		return st, fmt.Errorf("%s:%d: %w", r.tl.Name, s.Line, r.failed)
 	}
+	r.believe(st.Lease)
+	for i := range st.Contenders {
+		r.believe(st.Contenders[i].Lease)
+	}
 	st.End = s.End()
 	if r.splitting { // the courier hears back at a later step
 		st.End = s.Time
@@ -66,6 +70,17 @@ func (r *runner) now(s *StepLine) int64 {
 		return s.Time
 	}
 	return s.Time + r.judgeOff(s.Actors[0])
+}
+
+// believe notes, on a lease granted on the service's clock, until when its
+// owner believes it valid by its own clock: the same length of time after
+// the grant, which the service's clock, not the owner's, ends.
+func (r *runner) believe(l *Lease) {
+	if l == nil || r.tl.Service == nil {
+		return
+	}
+	b := l.LeaseUntil - r.judgeOff(l.Owner) + r.tl.Offset(l.Owner)
+	l.Believes = &b
 }
 
 // judgeOff is the offset of the clock worker's operations are judged on, at

@@ -169,3 +169,32 @@ func TestParse_ServiceJumpAndDriftMistakes(t *testing.T) {
 }
 
 func err2(src string) error { _, err := timeline.Parse("t.tl", src); return err }
+
+// With a service clock, every lease the trace grants says until when its
+// owner believes it valid on its own clock: its own clock at the grant plus
+// the lease's length, whatever the service's clock reads. Without one, no
+// lease says it (the owner's clock is the one that judges).
+func TestRun_GrantedLeaseSaysUntilWhenItsOwnerBelievesIt(t *testing.T) {
+	for _, tc := range []struct {
+		head    string
+		believe int64 // A's, on A's clock; 0: none
+	}{
+		{"service clock +0ms\nclock A +300ms\n", 1300},
+		{"service clock +200ms\nclock A -100ms\n", 900},
+		{"service clock +0ms\n", 1000},
+		{"clock A +300ms\n", 0},
+	} {
+		tr := run(t, tc.head+"lease 1000ms\njob j\njob k\n0ms A claim j\n0ms A,B claim k\n")
+		for _, l := range []*timeline.Lease{tr.Steps[0].Lease, tr.Steps[1].Contenders[0].Lease} {
+			if l == nil {
+				t.Fatalf("%q: no lease", tc.head)
+			}
+			switch {
+			case tc.believe == 0 && l.Believes != nil:
+				t.Errorf("%q: believes %d, want none", tc.head, *l.Believes)
+			case tc.believe != 0 && (l.Believes == nil || *l.Believes != tc.believe):
+				t.Errorf("%q: believes %v, want %d", tc.head, l.Believes, tc.believe)
+			}
+		}
+	}
+}

@@ -159,6 +159,11 @@ type Lease struct {
 	Attempt int64 `json:"attempt"`
 	// LeaseUntil is the instant (ms) the lease ends.
 	LeaseUntil int64 `json:"lease_until"`
+	// Believes is, for a lease granted on the lock service's clock (a
+	// `service clock` line), the instant on its owner's own clock until
+	// which the owner believes it valid: its own clock at the grant plus
+	// the lease's length. nil otherwise (the JSON then has no "believes").
+	Believes *int64 `json:"believes,omitempty"`
 }
 
 // Rejection is a refusal by one of the engine's rules, shown as presented

@@ -391,6 +391,9 @@ func (w *jsonWriter) lease(l *Lease) {
 	w.int("token", l.Token)
 	w.int("attempt", l.Attempt)
 	w.int("lease_until", l.LeaseUntil)
+	if l.Believes != nil {
+		w.int("believes", *l.Believes)
+	}
 }
 
 func (w *jsonWriter) rejection(r *Rejection) {

@@ -259,3 +259,22 @@ test('a slow send others act inside is drawn until its courier hears back, and i
   const b = m.leases.find((l) => l.actor === 'B');
   assert.equal(b?.end, 2000, "B's lease ends at its lease_until, not when the send began");
 });
+
+test("with a service clock, each lease bar draws until when its holder believes it valid, on the holder's own clock", () => {
+  const believed = { ...lease('A', 1, 1000), believes: 1300 };
+  const tr = trace([
+    step({ time: 0, lease: believed }),
+    step({ time: 400, actors: [], op: 'jump', lease: null, expired: [{ at: 400, job: 'j', owner: 'A', token: 1 }] }),
+  ]);
+  const m = laneModel(
+    { ...tr, service: { line: 1, worker: 'service', offset: 0 }, clocks: [{ line: 2, worker: 'A', offset: 300 }] },
+    en,
+  );
+  const a = m.leases.find((l) => l.actor === 'A');
+  assert.equal(a?.end, 400, 'the jump ended it at 400 ms true time');
+  assert.equal(a?.believes, 1000, "A's clock reads 1300 ms at 1000 ms true time");
+  assert.equal(a?.believesReads, 1300);
+  const plain = laneModel(trace([step({ time: 0, lease: lease('A', 1, 1000) })]), en);
+  assert.equal(plain.leases[0].believes, null, 'no belief without a service clock');
+  assert.match(en.believesTitle({ actor: 'A', job: 'j', token: 1, reads: '1300 ms', at: '1000 ms' }), /own clock/);
+});
