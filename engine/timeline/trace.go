@@ -344,7 +344,8 @@ type Step struct {
 	// given: Time plus the actor's clock offset (Time when its clock is
 	// right, and for a step without an actor).
 	Now int64 `json:"now"`
-	// End is the clock after the step: Time, or Time+took for a send.
+	// End is the clock after the step: Time, or Time+took for a send that
+	// is one step (a send split in two, see Heard, ends its first at Time).
 	End int64 `json:"end"`
 	// Sent is, for a message in flight (arrives=), the instant its actor
 	// sent it; Time is when it arrived. nil for any other step (the JSON
