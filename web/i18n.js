@@ -88,6 +88,8 @@ export const en = {
   pauseTitle: (actor, from, to) => `${actor} is paused from ${from} to ${to}: it does nothing, and its leases run on`,
   /** @param {string} actor @param {string} now */
   ownClock: (actor, now) => `${actor}'s clock reads ${now}`,
+  /** @param {string} now */
+  serviceClock: (now) => `the service's clock reads ${now}`,
   /** @param {string} offset */
   clockOffset: (offset) => `(${offset})`,
   /** @param {string} actor @param {string} offset */
@@ -107,6 +109,7 @@ export const en = {
     pause: 'paused',
     crash: 'crash',
     forgotten: 'forgotten lease',
+    believes: 'believed valid (own clock)',
   },
 
   // ---- the tables and lists ----
@@ -407,6 +410,7 @@ export const ko = {
   sendTitle: (actor, from, to) => `${actor}: ${from}부터 ${to}까지 전송`,
   pauseTitle: (actor, from, to) => `${actor}: ${from}부터 ${to}까지 멈춤. 아무것도 하지 않지만 임대 시간은 흐릅니다`,
   ownClock: (actor, now) => `${actor}의 시계: ${now}`,
+  serviceClock: (now) => `서비스의 시계: ${now}`,
   clockOffset: (offset) => `(${offset})`,
   clockOffsetTitle: (actor, offset) => `${actor}의 시계는 실제 시각과 ${offset} 어긋나 있습니다`,
   lanesLabel: '같은 시계 위의 작업자들',
@@ -424,6 +428,7 @@ export const ko = {
     pause: '멈춤',
     crash: '비정상 종료',
     forgotten: '잊힌 임대',
+    believes: '유효하다고 믿는 때 (자기 시계)',
   },
 
   unlimited: '무제한',

@@ -41,7 +41,9 @@ import { ms, signedMs } from './trace.js';
  * @property {string} job
  * @property {string} op
  * @property {number} time
- * @property {number | null} now the actor's own clock, when it differs from time
+ * @property {number | null} now the clock the actor's operations are judged on, when it differs from time: its own,
+ *   or the lock service's (onService)
+ * @property {boolean} [onService] whether now is the lock service's clock (a timeline with a service clock)
  * @property {string} kind the outcome's kind, or "pause" / "crash"
  * @property {string} reason
  * @property {string} label the op, or reclaim
@@ -94,14 +96,18 @@ export function laneModel(trace, t) {
       for (const c of st.contenders || []) {
         m.addActor(c.actor);
         if (c.lease) leases.grant(i, c.lease, st.time, false);
-        m.marks.push(markOf(st, i, c.actor, c.outcome, c.lease, t));
+        m.marks.push({ ...markOf(st, i, c.actor, c.outcome, c.lease, t), onService: m.service !== null });
       }
       return;
     }
     readStep(m, leases, st, i);
-    for (const a of st.actors) m.marks.push(markOf(st, i, a, st.outcome, st.lease, t));
+    for (const a of st.actors)
+      m.marks.push({ ...markOf(st, i, a, st.outcome, st.lease, t), onService: m.service !== null });
   });
-  for (const e of trace.later || []) m.expiries.push({ ...e, step: trace.steps.length, later: true });
+  for (const e of trace.later || []) {
+    m.expiries.push({ ...e, step: trace.steps.length, later: true });
+    if (moving) leases.close(e.job, e.token, e.at, 'ends');
+  }
   const { addActor: _, ...model } = m;
   return model;
 }

@@ -346,7 +346,8 @@ function stepMark(pm, at) {
   if (m.step === at.cursor - 1) g.append(s('circle', { cx, cy, r: 12, class: 'halo' }));
   if (m.violation) g.append(s('circle', { cx, cy, r: 10, class: 'violation' }));
   g.append(...glyph(m.kind, cx, cy));
-  const own = m.now !== null ? `\n${at.t.ownClock(m.actor, ms(m.now))}` : '';
+  const clock = m.onService ? at.t.serviceClock(ms(m.now ?? 0)) : at.t.ownClock(m.actor, ms(m.now ?? 0));
+  const own = m.now !== null ? `\n${clock}` : '';
   g.append(markLabel(pm, at.t.lang), s('title', { text: `${m.source}\n${m.explain}${own}` }));
   return g;
 }

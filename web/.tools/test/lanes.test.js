@@ -274,7 +274,24 @@ test("with a service clock, each lease bar draws until when its holder believes 
   assert.equal(a?.end, 400, 'the jump ended it at 400 ms true time');
   assert.equal(a?.believes, 1000, "A's clock reads 1300 ms at 1000 ms true time");
   assert.equal(a?.believesReads, 1300);
+  assert.ok(
+    m.marks.every((k) => k.onService),
+    "a mark's now is the service's clock",
+  );
   const plain = laneModel(trace([step({ time: 0, lease: lease('A', 1, 1000) })]), en);
   assert.equal(plain.leases[0].believes, null, 'no belief without a service clock');
   assert.match(en.believesTitle({ actor: 'A', job: 'j', token: 1, reads: '1300 ms', at: '1000 ms' }), /own clock/);
+});
+
+test('when the service clock moves, a lease still valid at the end ends where the trace says, not at lease_until', () => {
+  const tr = trace(
+    [
+      step({ time: 0, lease: { ...lease('A', 1, 2000), believes: 2000 } }),
+      step({ time: 400, actors: [], op: 'jump', lease: null }),
+    ],
+    { later: [{ at: 1400, job: 'j', owner: 'A', token: 1 }] },
+  );
+  const m = laneModel({ ...tr, service: { line: 1, worker: 'service', offset: 0 } }, en);
+  assert.equal(m.leases[0].end, 1400);
+  assert.equal(m.leases[0].believes, 2000);
 });
