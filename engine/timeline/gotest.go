@@ -301,7 +301,7 @@ func (f *goFile) heard(s *StepLine) goStep {
 	end := s.End()
 	now := end + f.TL.JudgeAt(s.Actors[0], end, f.before)
 	g := goStep{Comment: []string{fmt.Sprintf("line %d: %s hears back at %d ms", s.Line, s.Actors[0], end)}}
-	f.use("sending", "errors")
+	f.use("sending")
 	c := &goCall{f: f, s: s, g: &g, now: goInt(now), ln: goInt(int64(s.Line)), job: "l.JobID"}
 	c.line("snd, ok := sending[%d]", s.Line)
 	c.line("l, r := snd.l, snd.r")
@@ -310,6 +310,7 @@ func (f *goFile) heard(s *StepLine) goStep {
 	c.line("case !ok:")
 	c.line("	err = engine.ErrEmpty // the send claimed nothing")
 	if s.Fail {
+		f.use("errors", "errSendFailed")
 		c.line("case true:")
 		c.line("	if err = store.Release(ctx, l); err == nil || !errors.As(err, new(*engine.Rejection)) {")
 		c.line("		err = errors.Join(errSendFailed, err)")

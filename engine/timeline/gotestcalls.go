@@ -130,7 +130,7 @@ func (c *goCall) race() {
 func (c *goCall) send() {
 	s := c.s
 	if c.f.split { // the courier hears back at a later step (goFile.heard)
-		c.f.use("sending", "hold", "receiver", "errSendFailed")
+		c.f.use("sending", "hold", "receiver")
 		c.line("l, err := store.ClaimNext(ctx, %s, %s, %s)", goQuote(s.Actors[0]), c.now, goInt(s.TTL))
 		c.line("var r receipt")
 		c.line("if err == nil {")

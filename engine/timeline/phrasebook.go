@@ -100,7 +100,7 @@ type phrasebook struct {
 	// A slow send that other steps come inside: its two steps.
 	sendBegins string // actor, job, token, the instant it hears back
 	noAnswer   string // (no arguments) a failed delivery
-	heardBack  string // actor, the send's instant (after the sentence, before its full stop)
+	heardBack  string // actor, the send's instant, its end (after the sentence, before its full stop)
 
 	// The service's clock moving at a step; every instant says whose.
 	jumped     string // true time, how far in words (forward, back), reading before, reading after, offset in words

@@ -92,7 +92,7 @@ var english = phrasebook{
 	alsoChanged:    "The step changes %[1]s too: %[2]s.",
 	sendBegins:     "%[1]s claims %[2]s with token %[3]d and sends it; it hears back at %[4]d ms, and the others go on meanwhile.",
 	noAnswer:       "The receiver does not answer.",
-	heardBack:      " (%[1]s sent it at %[2]d ms and hears back now)",
+	heardBack:      " (%[1]s sent it at %[2]d ms and hears back at %[3]d ms)",
 	jumped:         "At %[1]d ms true time the service's clock jumps %[2]s: it read %[3]d ms and now reads %[4]d ms (%[5]s).",
 	drifted:        "From %[1]d ms true time the service's clock %[2]s every second: it reads %[3]d ms (%[4]s).",
 	forward:        "%d ms forward",

@@ -88,7 +88,7 @@ var korean = phrasebook{
 	alsoChanged:    "이 단계는 %[1]s도 바꿉니다: %[2]s.",
 	sendBegins:     "%[1]s(이)가 token %[3]d(으)로 %[2]s(을)를 선점해 전송합니다. %[4]d ms에 응답을 듣고, 그동안 다른 작업자들은 계속 움직입니다.",
 	noAnswer:       "수신 측이 응답하지 않습니다.",
-	heardBack:      "(%[1]s(이)가 %[2]d ms에 보내고 지금 응답을 들음)",
+	heardBack:      "(%[1]s(이)가 %[2]d ms에 보내고 %[3]d ms에 응답을 들음)",
 	jumped:         "실제 시각 %[1]d ms에 서비스의 시계가 %[2]s 건너뜁니다: %[3]d ms였다가 이제 %[4]d ms입니다(%[5]s).",
 	drifted:        "실제 시각 %[1]d ms부터 서비스의 시계가 1초마다 %[2]s: 지금 %[3]d ms입니다(%[4]s).",
 	forward:        "%d ms 앞으로",

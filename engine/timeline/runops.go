@@ -322,7 +322,7 @@ func (r *runner) heard(i int, s *StepLine) (st Step, ok bool, err error) {
 	if st, err = r.step(i, &hs); err != nil {
 		return st, false, err
 	}
-	st.Explain = strings.TrimSuffix(st.Explain, ".") + r.book.say(r.book.heardBack, s.Actors[0], s.Time) + "."
+	st.Explain = strings.TrimSuffix(st.Explain, ".") + r.book.say(r.book.heardBack, s.Actors[0], s.Time, s.End()) + "."
 	if s.Expect != nil {
 		whole := st
 		whole.Op, whole.Lease, whole.Receipt = string(engine.OpSend), leaseOf(snd.lease), snd.receipt

@@ -96,7 +96,7 @@ func TestRun_SlowFailedSendReleasesWhenItHearsBack(t *testing.T) {
 	if got := tr.Steps[0].Explain; got != want {
 		t.Errorf("%q\nwant %q", got, want)
 	}
-	if got := tr.Steps[2].Explain; !strings.HasSuffix(got, " (A sent it at 0 ms and hears back now).") {
+	if got := tr.Steps[2].Explain; !strings.HasSuffix(got, " (A sent it at 0 ms and hears back at 300 ms).") {
 		t.Errorf("hearing back: %q", got)
 	}
 }
