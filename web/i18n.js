@@ -55,6 +55,8 @@ export const en = {
     pause: 'pause',
     crash: 'crash',
     wait: 'wait',
+    jump: 'jump',
+    drift: 'drift',
   },
   /** An outcome other than ok or refused, as the lanes draw it, by its kind. */
   outcomes: { empty: 'empty', invalid: 'invalid', failed: 'failed', error: 'error' },
@@ -77,12 +79,17 @@ export const en = {
   expiryTitle: (e) => `${e.owner}'s lease of ${e.job} (token ${e.token}) ends at ${e.at}`,
   /** @param {string} owner @param {string} at */
   ownClockEnd: (owner, at) => `(${at} on ${owner}'s clock)`,
+  /** @param {{actor: string, job: string, token: number, reads: string, at: string}} b */
+  believesTitle: (b) =>
+    `${b.actor} believes its lease of ${b.job} (token ${b.token}) valid until ${b.reads} on its own clock (${b.at} true time); the service's clock decides`,
   /** @param {string} actor @param {string} from @param {string} to */
   sendTitle: (actor, from, to) => `${actor} sends from ${from} to ${to}`,
   /** @param {string} actor @param {string} from @param {string} to */
   pauseTitle: (actor, from, to) => `${actor} is paused from ${from} to ${to}: it does nothing, and its leases run on`,
   /** @param {string} actor @param {string} now */
   ownClock: (actor, now) => `${actor}'s clock reads ${now}`,
+  /** @param {string} now */
+  serviceClock: (now) => `the service's clock reads ${now}`,
   /** @param {string} offset */
   clockOffset: (offset) => `(${offset})`,
   /** @param {string} actor @param {string} offset */
@@ -102,6 +109,7 @@ export const en = {
     pause: 'paused',
     crash: 'crash',
     forgotten: 'forgotten lease',
+    believes: 'believed valid (own clock)',
   },
 
   // ---- the tables and lists ----
@@ -390,6 +398,8 @@ export const ko = {
     pause: '멈춤',
     crash: '비정상 종료',
     wait: '대기',
+    jump: '건너뛰기',
+    drift: '표류',
   },
   outcomes: { empty: '없음', invalid: '잘못된 인수', failed: '실패', error: '오류' },
   ends: (token) => `#${token} 만료`,
@@ -403,9 +413,12 @@ export const ko = {
   forgottenTitle: (actor, at) => `${actor}가 ${at}에 멈춰 이 임대를 잊었습니다. 행은 lease_until까지 임대를 유지합니다`,
   expiryTitle: (e) => `${e.owner}의 ${e.job} 임대(토큰 ${e.token})가 ${e.at}에 만료됩니다`,
   ownClockEnd: (owner, at) => `(${owner}의 시계로 ${at})`,
+  believesTitle: (b) =>
+    `${b.actor}는 ${b.job} 임대(토큰 ${b.token})가 자기 시계로 ${b.reads}까지(실제 시각 ${b.at}) 유효하다고 믿습니다. 정하는 것은 서비스의 시계입니다`,
   sendTitle: (actor, from, to) => `${actor}: ${from}부터 ${to}까지 전송`,
   pauseTitle: (actor, from, to) => `${actor}: ${from}부터 ${to}까지 멈춤. 아무것도 하지 않지만 임대 시간은 흐릅니다`,
   ownClock: (actor, now) => `${actor}의 시계: ${now}`,
+  serviceClock: (now) => `서비스의 시계: ${now}`,
   clockOffset: (offset) => `(${offset})`,
   clockOffsetTitle: (actor, offset) => `${actor}의 시계는 실제 시각과 ${offset} 어긋나 있습니다`,
   lanesLabel: '같은 시계 위의 작업자들',
@@ -423,6 +436,7 @@ export const ko = {
     pause: '멈춤',
     crash: '비정상 종료',
     forgotten: '잊힌 임대',
+    believes: '유효하다고 믿는 때 (자기 시계)',
   },
 
   unlimited: '무제한',

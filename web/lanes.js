@@ -29,6 +29,9 @@ import { ms, signedMs } from './trace.js';
  * @property {number} step the 0-based step that granted it
  * @property {boolean} renewal whether a renew granted it (it continues an earlier bar)
  * @property {number | null} forgotAt when a crash made its holder forget it
+ * @property {number | null} believes with a service clock, when (true time) its holder believes it ends: its
+ *   own clock reads believesReads then
+ * @property {number | null} believesReads the instant on its holder's own clock it believes it valid until
  */
 
 /**
@@ -38,7 +41,9 @@ import { ms, signedMs } from './trace.js';
  * @property {string} job
  * @property {string} op
  * @property {number} time
- * @property {number | null} now the actor's own clock, when it differs from time
+ * @property {number | null} now the clock the actor's operations are judged on, when it differs from time: its own,
+ *   or the lock service's (onService)
+ * @property {boolean} [onService] whether now is the lock service's clock (a timeline with a service clock)
  * @property {string} kind the outcome's kind, or "pause" / "crash"
  * @property {string} reason
  * @property {string} label the op, or reclaim
@@ -80,20 +85,29 @@ import { ms, signedMs } from './trace.js';
 export function laneModel(trace, t) {
   const m = newModel(trace);
   const leases = leaseBook(m);
+  // a service clock that jumps or drifts ends a lease when the trace says, not at lease_until less an offset
+  const moving = trace.steps.some((st) => st.op === 'jump' || st.op === 'drift');
   trace.steps.forEach((st, i) => {
-    for (const e of st.expired || []) m.expiries.push({ ...e, step: i });
+    for (const e of st.expired || []) {
+      m.expiries.push({ ...e, step: i });
+      if (moving) leases.close(e.job, e.token, e.at, 'ends');
+    }
     if (st.op === 'claim_many') {
       for (const c of st.contenders || []) {
         m.addActor(c.actor);
         if (c.lease) leases.grant(i, c.lease, st.time, false);
-        m.marks.push(markOf(st, i, c.actor, c.outcome, c.lease, t));
+        m.marks.push({ ...markOf(st, i, c.actor, c.outcome, c.lease, t), onService: m.service !== null });
       }
       return;
     }
     readStep(m, leases, st, i);
-    for (const a of st.actors) m.marks.push(markOf(st, i, a, st.outcome, st.lease, t));
+    for (const a of st.actors)
+      m.marks.push({ ...markOf(st, i, a, st.outcome, st.lease, t), onService: m.service !== null });
   });
-  for (const e of trace.later || []) m.expiries.push({ ...e, step: trace.steps.length, later: true });
+  for (const e of trace.later || []) {
+    m.expiries.push({ ...e, step: trace.steps.length, later: true });
+    if (moving) leases.close(e.job, e.token, e.at, 'ends');
+  }
   const { addActor: _, ...model } = m;
   return model;
 }
@@ -155,6 +169,8 @@ function leaseBook(m) {
       step,
       renewal: Boolean(renewed && prior),
       forgotAt: prior ? prior.forgotAt : null,
+      believes: lease.believes === undefined ? null : lease.believes - (m.offsets.get(lease.owner) || 0),
+      believesReads: lease.believes ?? null,
     };
     m.leases.push(l);
     open.set(`${lease.job}#${lease.token}`, l);
@@ -179,6 +195,10 @@ function readStep(m, leases, st, i) {
   if (st.op === 'send' && st.end > st.time && st.lease) {
     m.sends.push({ actor: st.lease.owner, start: st.time, end: st.end, step: i });
   }
+  if (st.op === 'send' && st.heard !== undefined && st.lease) {
+    // a slow send others act inside: its courier hears back (a complete or a release) at a later step
+    m.sends.push({ actor: st.lease.owner, start: st.time, end: st.heard, step: i });
+  }
   if (st.sent !== undefined && st.sent < st.time) {
     // a message in flight (arrives=): drawn as a send, from when it left its sender until it arrives
     m.sends.push({ actor: st.actors[0], start: st.sent, end: st.time, step: i });
@@ -191,7 +211,7 @@ function readStep(m, leases, st, i) {
   if (ok && st.presented && (st.op === 'complete' || st.op === 'release')) {
     leases.close(st.presented.job, st.presented.token, st.time, st.op === 'complete' ? 'completed' : 'released');
   }
-  if (st.op === 'send' && st.lease && (ok || st.outcome.kind === 'failed')) {
+  if (st.op === 'send' && st.heard === undefined && st.lease && (ok || st.outcome.kind === 'failed')) {
     leases.close(st.lease.job, st.lease.token, st.end, ok ? 'completed' : 'released');
   }
 }
@@ -392,6 +412,7 @@ function knots(model, trace) {
   }
   for (const e of model.expiries) set.add(e.at);
   for (const l of model.leases) if (Number.isFinite(l.end)) set.add(l.end);
+  for (const l of model.leases) if (l.believes !== null) set.add(l.believes);
   for (const p of model.pauses) set.add(p.end);
   return [...set].sort((a, b) => a - b);
 }
@@ -489,7 +510,8 @@ export function estimateText(text, kind) {
  * @property {TimeScale} scale
  * @property {Map<string, LaneRow>} lanes by actor, in lane order
  * @property {{t: number, x: number, label: Placed | null}[]} ticks
- * @property {{lease: LeaseBar, x1: number, x2: number, xf: number | null, y: number, label: Placed | null}[]} bars
+ * @property {{lease: LeaseBar, x1: number, x2: number, xf: number | null, xb: number | null, y: number,
+ *   label: Placed | null}[]} bars xb: where its holder believes it ends, with a service clock
  * @property {{e: LaneModel['expiries'][number], x: number, y1: number, y2: number, label: Placed | null}[]} expiries
  * @property {{m: Mark, cx: number, cy: number, label: Placed, parts: LabelPart[]}[]} marks
  * @property {{s: LaneModel['sends'][number], x1: number, x2: number, y: number}[]} sends
@@ -740,7 +762,8 @@ function placeBars(model, { scale, lanes, trackOf, measure }) {
     const b = measure(text, 'token');
     const fits = !lease.renewal && (xf ?? x2) - x1 > b.width + 18;
     const label = fits ? placed(text, x1 + 12, y + BAR_H / 2 + (b.ascent - b.descent) / 2, b) : null;
-    return { lease, x1, x2, xf, y, label };
+    const xb = lease.believes === null ? null : scale.x(lease.believes);
+    return { lease, x1, x2, xf, xb, y, label };
   });
 }
 

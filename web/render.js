@@ -278,6 +278,26 @@ function leaseBar(b, at) {
       ),
     );
   }
+  if (b.xb !== null && l.believes !== null && l.believesReads !== null) {
+    // what its holder believes: a dashed outline from the bar's end to where its own clock says the lease ends
+    const from = Math.min(b.x2, b.xb);
+    const believed = {
+      actor: l.actor,
+      job: l.job,
+      token: l.token,
+      reads: ms(l.believesReads),
+      at: ms(l.believes),
+    };
+    g.append(
+      s(
+        'g',
+        { class: 'belief' },
+        s('rect', { x: from, y: b.y + 1, width: Math.max(2, Math.abs(b.xb - b.x2)), height: 16, rx: 4 }),
+        s('line', { x1: b.xb, x2: b.xb, y1: b.y - 3, y2: b.y + 21 }),
+        s('title', { text: at.t.believesTitle(believed) }),
+      ),
+    );
+  }
   if (b.label) g.append(label(b.label, 'token', { translate: 'no' }));
   return g;
 }
@@ -326,7 +346,8 @@ function stepMark(pm, at) {
   if (m.step === at.cursor - 1) g.append(s('circle', { cx, cy, r: 12, class: 'halo' }));
   if (m.violation) g.append(s('circle', { cx, cy, r: 10, class: 'violation' }));
   g.append(...glyph(m.kind, cx, cy));
-  const own = m.now !== null ? `\n${at.t.ownClock(m.actor, ms(m.now))}` : '';
+  const clock = m.onService ? at.t.serviceClock(ms(m.now ?? 0)) : at.t.ownClock(m.actor, ms(m.now ?? 0));
+  const own = m.now !== null ? `\n${clock}` : '';
   g.append(markLabel(pm, at.t.lang), s('title', { text: `${m.source}\n${m.explain}${own}` }));
   return g;
 }

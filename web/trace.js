@@ -30,6 +30,8 @@
  * @property {number} token
  * @property {number} attempt
  * @property {number} lease_until
+ * @property {number} [believes] with a service clock, the instant on its owner's own clock until which the owner
+ *   believes it valid
  */
 
 /**
@@ -111,6 +113,7 @@
  * @property {number} now the actor's own clock (ms)
  * @property {number} end the clock after the step
  * @property {number} [sent] for a message in flight (arrives=), the instant it was sent; time is when it arrived
+ * @property {number} [heard] for a slow send others act inside, the instant its courier hears back: a complete (or release) step of the same line then ends it
  * @property {string[]} actors
  * @property {string} op
  * @property {string} job

@@ -24,6 +24,7 @@ const LEGEND = /** @type {const} */ ([
   ['pause', 'sw-pause'],
   ['crash', 'sw-crash'],
   ['forgotten', 'sw-forgotten'],
+  ['believes', 'sw-believes'],
 ]);
 
 /** One engine's drawing: lanes, the step, the tables. */
@@ -123,6 +124,7 @@ export class TraceView {
       pause: Boolean(m?.pauses.length),
       crash: Boolean(m?.marks.some((k) => k.kind === 'crash')),
       forgotten: Boolean(m?.leases.some((l) => l.forgotAt !== null)),
+      believes: Boolean(m?.leases.some((l) => l.believes !== null)),
     };
     this.legend.replaceChildren(
       ...LEGEND.filter(([key]) => has[key] !== false).map(([key, sw]) =>
@@ -200,7 +202,8 @@ export class TraceView {
         h('code', { translate: 'no', text: st.source }),
       );
       if (st.now !== st.time && st.actors.length === 1) {
-        this.stepSource.append(h('span', { class: 'own-clock', text: t.ownClock(st.actors[0], ms(st.now)) }));
+        const clock = tr.service ? t.serviceClock(ms(st.now)) : t.ownClock(st.actors[0], ms(st.now));
+        this.stepSource.append(h('span', { class: 'own-clock', text: clock }));
       }
       setText(this.explain, t.stepExplain(cursor, n, ms(st.time), st.explain));
     } else {

@@ -35,7 +35,10 @@ const (
 	// NoStaleWrite: no write with a superseded token is ever accepted. An
 	// accepted renew, complete or release must present the owner and token
 	// of the job's latest grant, and that grant must not have been ended by
-	// a release, a complete or a quarantine.
+	// a release, a complete or a quarantine. A storage write the storage
+	// accepts must not present a token below its job's latest grant: the
+	// newer holder has the lease, whether or not it wrote there yet (one
+	// that storage-fenced reports is not reported again).
 	NoStaleWrite = "no-stale-write"
 	// NoLateWrite: no renew or complete is accepted at or after the instant
 	// its lease ended (now >= lease_until): a lease is valid iff
@@ -81,7 +84,8 @@ func Invariants() []string {
 // JobID is the id and Accepted means Enqueue returned true. A send is a
 // claim_next followed by a complete: Lease (when its Token is not 0) is the
 // lease it claimed, and Accepted means its complete was accepted. For a
-// storage write, JobID is the key, Owner and Token the lease presented.
+// storage write, JobID is the key, Owner and Token the lease presented,
+// and Lease.JobID, when set, the job whose lease it is.
 // For a delivery to the receiver (a deliver, or the one inside a send),
 // JobID, Owner and Token are the lease delivered and Accepted means the
 // receiver applied it (engine.Receiver.Deliver returned true).
@@ -166,7 +170,10 @@ func New() *Checker {
 // lease_until — so a reclaim that skewed clocks allowed while the first
 // holder still believes itself valid is reported, though the engine, which
 // sees only the clocks it is given, was right to grant it. Set every clock
-// before the first Observe.
+// before the first Observe; a clock that jumps or drifts (a lock service's
+// after an NTP step) is set again before each Observe to where it stands
+// then: every lease and instant is then read on that clock as it stands,
+// as the service reads them.
 func (c *Checker) SetClock(owner string, offset int64) { c.offsets[owner] = offset }
 
 // trueTime is the true instant at which owner's clock reads t.

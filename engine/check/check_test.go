@@ -497,3 +497,79 @@ func TestObserve_AppliedOnce(t *testing.T) {
 		})
 	}
 }
+
+// A service clock that jumps: set again before a step, the clock reads
+// every lease where it stands then. A jumps 500 ms ahead at true 500, so
+// B's grant at the service's 999, 1000 and 1001 (true 499, 500, 501) is
+// judged against A's lease_until 1000 on the moved clock. Were only B's
+// clock moved (A's lease read on the clock before the jump), the grant at
+// true 500 would be a second valid lease.
+func TestSetClock_AgainAfterAJumpJudgesOnTheMovedClock(t *testing.T) {
+	for _, tc := range []struct {
+		at     int64 // B's claim, on the service's clock after the jump
+		movedA bool  // A's clock was set again too
+		broken bool
+	}{
+		{999, true, true},
+		{1000, true, false},
+		{1001, true, false},
+		{1001, false, true},
+	} {
+		c := check.New()
+		c.SetClock("A", 0)
+		c.SetClock("B", 0)
+		c.Observe([]check.Op{enq("a")}, []engine.Job{pending("a")})
+		c.Observe([]check.Op{claim("a", "A", 0, 1, 1000)}, []engine.Job{leased("a", "A", 1, 1000)})
+		c.SetClock("B", 500)
+		if tc.movedA {
+			c.SetClock("A", 500)
+		}
+		vs := c.Observe([]check.Op{claim("a", "B", tc.at, 2, tc.at+1000)}, []engine.Job{leased("a", "B", 2, tc.at+1000)})
+		if names, details := failing(vs); tc.broken != (len(names) > 0) {
+			t.Errorf("claim at %d (A's clock moved %v): broken %v, want %v\n%s", tc.at, tc.movedA, names, tc.broken, details)
+		}
+	}
+}
+
+// A storage write the fenced storage accepts with a token below its job's
+// latest grant is a stale write that landed: no-stale-write, whether or not
+// the newer holder wrote yet; once storage-fenced reports it, it is not
+// reported twice. Before the newer grant, at it and after the newer
+// holder's own write; a write that names no job is not judged against one.
+func TestObserve_StaleStorageWriteThatLandsBreaksNoStaleWrite(t *testing.T) {
+	store := func(owner string, token int64, job string) check.Op {
+		return check.Op{Kind: engine.OpWrite, JobID: "f", Owner: owner, Token: token, Accepted: true, Lease: engine.Lease{JobID: job}}
+	}
+	for _, tc := range []struct {
+		name   string
+		steps  [][]check.Op // after A#1's grant
+		broken []string     // by the last step
+	}{
+		{"before B's grant", [][]check.Op{{store("A", 1, "j")}}, nil},
+		{"after B's grant", [][]check.Op{{claim("j", "B", 1000, 2, 2000)}, {store("A", 1, "j")}}, []string{check.NoStaleWrite}},
+		{"B's own write", [][]check.Op{{claim("j", "B", 1000, 2, 2000)}, {store("B", 2, "j")}}, nil},
+		{"after B wrote", [][]check.Op{{claim("j", "B", 1000, 2, 2000)}, {store("B", 2, "j")}, {store("A", 1, "j")}}, []string{check.StorageFenced}},
+		{"no job named", [][]check.Op{{claim("j", "B", 1000, 2, 2000)}, {store("A", 1, "")}}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := check.New()
+			c.Observe([]check.Op{enq("j")}, []engine.Job{pending("j")})
+			c.Observe([]check.Op{claim("j", "A", 0, 1, 1000)}, []engine.Job{leased("j", "A", 1, 1000)})
+			row := leased("j", "B", 2, 2000) // the job's row once B's grant came
+			if tc.name == "before B's grant" {
+				row = leased("j", "A", 1, 1000)
+			}
+			var vs []check.Verdict
+			for _, ops := range tc.steps {
+				vs = c.ObserveChanged(ops, []engine.Job{row})
+			}
+			names, details := failing(vs)
+			if !reflect.DeepEqual(names, tc.broken) {
+				t.Errorf("broken %v, want %v\n%s", names, tc.broken, details)
+			}
+			if tc.name == "after B's grant" && !strings.Contains(details, "storage f: write by A#1 accepted after B#2 was granted the lease of j") {
+				t.Errorf("detail %q", details)
+			}
+		})
+	}
+}

@@ -27,6 +27,7 @@ var _ = lang.Add("ko", func() (formats, words map[string]string) {
 		"job %s: token %d granted at %d, not above %d":                              "일 %[1]s: %[3]d에 준 token %[2]d(이)가 %[4]d보다 크지 않음",
 		"job %s: the receiver applied it again for %s, after %s":                    "일 %[1]s: 수신 측이 %[3]s에 이어 %[2]s에도 다시 적용함",
 		"job %s: token went from %d to %d":                                          "일 %s: token이 %d에서 %d(으)로 바뀜",
+		"storage %s: write by %s accepted after %s was granted the lease of %s":     "저장소 %[1]s: %[3]s(이)가 %[4]s의 임대를 받은 뒤 %[2]s의 쓰기가 받아들여짐",
 		"storage %s: write by %s accepted after a write with token %d was accepted": "저장소 %[1]s: token %[3]d의 쓰기를 받아들인 뒤 %[2]s의 쓰기가 받아들여짐",
 	}, map[string]string{"completed": "완료된", "released": "반납된", "quarantined": "격리된"}
 })

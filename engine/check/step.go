@@ -121,7 +121,10 @@ func (st *step) op(op Op) {
 }
 
 // write judges a storage write: an accepted one must not present a token
-// below the highest the storage accepted for its key.
+// below the highest the storage accepted for its key (storage-fenced), nor,
+// when the caller names the job whose lease it presents (op.Lease.JobID), a
+// token below that job's latest grant: a stale write that lands because
+// the newer holder has not written there yet (no-stale-write).
 func (st *step) write(op Op) {
 	if !op.Accepted {
 		return
@@ -133,6 +136,12 @@ func (st *step) write(op Op) {
 		return
 	}
 	st.c.stored[op.JobID] = op.Token
+	if job := op.Lease.JobID; job != "" {
+		if t := st.c.jobs[job]; t != nil && t.grant.token > op.Token {
+			st.fail(NoStaleWrite, job, "storage %s: write by %s accepted after %s was granted the lease of %s",
+				op.JobID, lease(op.Owner, op.Token), lease(t.grant.owner, t.grant.token), job)
+		}
+	}
 }
 
 // granted judges a lease a claim handed out at op.Now.

@@ -14,6 +14,7 @@ import (
 	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/leasetest"
 	"github.com/leaselab/leaselab/engine/timeline"
+	"github.com/leaselab/leaselab/engine/timeline/memrun"
 )
 
 func TestRun_LeaselabsEnginePasses(t *testing.T) {
@@ -255,5 +256,50 @@ func TestHistory_RacingWorkersOnTheEngineBreakNoInvariant(t *testing.T) {
 	}
 	if vs := check.History(history); len(vs) > 0 || accepted < 10 {
 		t.Fatalf("%d calls, %d accepted; violations: %v", len(history), accepted, vs)
+	}
+}
+
+// A service clock that jumps and drifts, and slow sends that others act
+// inside: the reference model, played at the nows and in the order
+// Timeline gives each call, ends with the rows the timeline runner's engine
+// ends with (so both judge every lease on the service's clock as it moved,
+// and hear a slow send back at its end), the engine answers every call as
+// the model does, and the runner's checker finds no violation.
+func TestTimeline_ModelAgreesWithTheRunnerOnMovingClocksAndSlowSends(t *testing.T) {
+	for _, src := range []string{
+		"service clock +0ms\nclock A +100ms\nlease 1000ms\njob j\n0ms A claim j\n500ms service jump +500ms\n500ms B claim j\n900ms A renew j\n",
+		"service clock +0ms\nlease 1000ms\njob j\njob k\n0ms service drift +100ms/s\n0ms A claim j\n909ms B claim j\n910ms B claim j\n950ms service jump -300ms\n960ms C claim k\n1200ms D send took=300ms\n",
+		"service clock +200ms\nlease 1000ms\njob j\n0ms A claim j\n100ms service drift -500ms/s\n1500ms A renew j\n1600ms service jump -100ms\n2500ms B claim j\n",
+		"lease 1000ms\njob j\n0ms A send took=1500ms\n999ms B claim j\n",
+		"lease 1000ms\njob j\n0ms A send took=1500ms\n1000ms B claim j\n",
+		"lease 1000ms\njob j\njob k\n0ms A send took=1500ms\n200ms B send took=500ms\n1500ms C claim j\n",
+		"lease 1000ms\njob j\n0ms A send fail=true took=300ms\n100ms B claim j\n300ms C claim j\n",
+		"service clock +0ms\nlease 1000ms\njob j\n0ms A send took=1500ms\n500ms service jump +600ms\n600ms B claim j\n",
+	} {
+		tl, err := timeline.Parse("t.tl", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if errs := leasetest.Source(t.Context(), "t.tl", src, leasetest.Engine(t)); len(errs) > 0 {
+			t.Errorf("%q: %v", src, errs)
+		}
+		model := leasetest.Model()
+		if d, err := leasetest.Timeline(t.Context(), tl, model); d != nil || err != nil {
+			t.Fatalf("%v %v", d, err)
+		}
+		jobs, _ := model.Jobs(t.Context())
+		tr, err := memrun.Run(t.Context(), tl, timeline.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(jobs) != len(tr.Final) {
+			t.Fatalf("%d rows, the runner %d", len(jobs), len(tr.Final))
+		}
+		for i, j := range jobs {
+			r := tr.Final[i]
+			if j.ID != r.ID || j.Owner != r.Owner || j.Token != r.Token || j.LeaseUntil != r.LeaseUntil || string(j.Status) != r.Status {
+				t.Errorf("%q: the model's %+v, the runner's %+v", src, j, r)
+			}
+		}
 	}
 }

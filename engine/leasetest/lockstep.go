@@ -157,6 +157,16 @@ type pair struct {
 	refOps   []check.Op
 	subOps   []check.Op
 	lastCall Call
+	// hearing are the sends whose couriers have not heard back yet: each
+	// one's complete (or release), made at its end.
+	hearing []hearing
+}
+
+// hearing is a send's second half: its call, at its end, for its line.
+type hearing struct {
+	at   int64
+	line int
+	call Call
 }
 
 func newPair(ref, sub Queue) *pair {

@@ -3,6 +3,8 @@ package leasetest
 import (
 	"context"
 	"fmt"
+	"math"
+	"sort"
 
 	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/timeline"
@@ -14,15 +16,18 @@ import (
 // invariant the reference kept. q must be empty. The error is for a
 // timeline that cannot be played (a Queue's failure is a Difference).
 //
-// Each step runs at its worker's own now (the step's time plus the
-// worker's clock offset) and presents the worker's own latest lease of the
-// job, as the timeline runner does. The steps map onto the Queue thus: a
+// Each step runs at the now of the clock its operations are judged on:
+// the worker's own (the step's time plus the worker's clock offset), or
+// the lock service's where tl declares one, as its jumps and drifts have
+// moved it; each presents the worker's own latest lease of the job, as
+// the timeline runner does. The steps map onto the Queue thus: a
 // concurrent claim is its contenders' claims one after another in the
 // order written (the order the database admits them); a send is ClaimNext,
 // then Complete with result "sent" took ms later, or Release when the
 // delivery fails; reopen calls Reopen when q is a Reopener. The receiver's
 // and the fenced storage's steps (deliver, write, read) are not the
-// queue's and are skipped, as are pause and wait (only time passes); a
+// queue's and are skipped, as are pause, wait and the service's jump and
+// drift (only time, or the service's clock, moves); a
 // crash makes its worker forget its leases.
 func Timeline(ctx context.Context, tl *timeline.Timeline, q Queue) (*Difference, error) {
 	p := newPair(Model(), q)
@@ -42,12 +47,45 @@ func Timeline(ctx context.Context, tl *timeline.Timeline, q Queue) (*Difference,
 			return nil, err
 		}
 		s := &tl.Steps[i]
-		if d := p.timelineStep(ctx, tl, s); d != nil {
+		if d := p.hearBack(ctx, tl, s.Time); d != nil {
+			return d, nil
+		}
+		for _, a := range tl.Actors { // the clock each worker's operations are judged on, as it stands now
+			p.refChk.SetClock(a, tl.JudgeAt(a, s.Time, i))
+			p.subChk.SetClock(a, tl.JudgeAt(a, s.Time, i))
+		}
+		if d := p.timelineStep(ctx, tl, s, i); d != nil {
 			d.Where = fmt.Sprintf("%s:%d", tl.Name, s.Line)
 			return d, nil
 		}
 	}
-	return nil, nil
+	return p.hearBack(ctx, tl, math.MaxInt64), nil
+}
+
+// stepsBefore counts the steps written for instants before t: a send
+// hears back after them, and before those at t.
+func stepsBefore(tl *timeline.Timeline, t int64) int {
+	return sort.Search(len(tl.Steps), func(j int) bool { return tl.Steps[j].Time >= t })
+}
+
+// hearBack makes the completes of the sends that hear back at or before
+// t, in the order of their ends: a step at a send's end comes after it.
+func (p *pair) hearBack(ctx context.Context, tl *timeline.Timeline, t int64) *Difference {
+	sort.SliceStable(p.hearing, func(a, b int) bool { return p.hearing[a].at < p.hearing[b].at })
+	for len(p.hearing) > 0 && p.hearing[0].at <= t {
+		h := p.hearing[0]
+		p.hearing = p.hearing[1:]
+		before := stepsBefore(tl, h.at)
+		for _, a := range tl.Actors {
+			p.refChk.SetClock(a, tl.JudgeAt(a, h.at, before))
+			p.subChk.SetClock(a, tl.JudgeAt(a, h.at, before))
+		}
+		if d := p.step(ctx, []Call{h.call}); d != nil {
+			d.Where = fmt.Sprintf("%s:%d", tl.Name, h.line)
+			return d
+		}
+	}
+	return nil
 }
 
 // step runs calls, each presenting what it says, then settles.
@@ -60,12 +98,12 @@ func (p *pair) step(ctx context.Context, calls []Call) *Difference {
 	return p.settle(ctx)
 }
 
-func (p *pair) timelineStep(ctx context.Context, tl *timeline.Timeline, s *timeline.StepLine) *Difference {
+func (p *pair) timelineStep(ctx context.Context, tl *timeline.Timeline, s *timeline.StepLine, i int) *Difference {
 	var actor string
 	if len(s.Actors) > 0 {
 		actor = s.Actors[0]
 	}
-	now := s.Time + tl.Offset(actor)
+	now := s.Time + tl.JudgeAt(actor, s.Time, i)
 	presented := func() engine.Lease {
 		l, _ := p.held(ctx, actor, s.Job)
 		if s.HasToken {
@@ -96,7 +134,7 @@ func (p *pair) timelineStep(ctx context.Context, tl *timeline.Timeline, s *timel
 	case timeline.VerbState:
 		return p.step(ctx, []Call{{Op: engine.OpState, Job: s.Job}})
 	case timeline.VerbSend:
-		return p.send(ctx, actor, now, s)
+		return p.send(ctx, actor, now, s.End()+tl.JudgeAt(actor, s.End(), max(i, stepsBefore(tl, s.End()))), s)
 	case timeline.VerbReopen:
 		if _, ok := p.sub.(Reopener); ok {
 			return p.step(ctx, []Call{{Op: engine.OpReopen}})
@@ -108,8 +146,9 @@ func (p *pair) timelineStep(ctx context.Context, tl *timeline.Timeline, s *timel
 }
 
 // send is Dispatch on the Queue: ClaimNext, then Complete took ms later
-// (Release when the delivery fails).
-func (p *pair) send(ctx context.Context, actor string, now int64, s *timeline.StepLine) *Difference {
+// (Release when the delivery fails), when its courier hears back: the
+// steps of other workers in between come first (hearBack).
+func (p *pair) send(ctx context.Context, actor string, now, heard int64, s *timeline.StepLine) *Difference {
 	r, d := p.call(ctx, Call{Op: engine.OpClaimNext, Owner: actor, Now: now, TTL: s.TTL})
 	if d != nil || !r.granted {
 		if d != nil {
@@ -117,9 +156,10 @@ func (p *pair) send(ctx context.Context, actor string, now int64, s *timeline.St
 		}
 		return p.settle(ctx)
 	}
-	c := Call{Op: engine.OpComplete, Now: now + s.Took, Lease: r.lease, Result: engine.ResultSent}
+	c := Call{Op: engine.OpComplete, Now: heard, Lease: r.lease, Result: engine.ResultSent}
 	if s.Fail {
 		c = Call{Op: engine.OpRelease, Lease: r.lease}
 	}
-	return p.step(ctx, []Call{c})
+	p.hearing = append(p.hearing, hearing{at: s.End(), line: s.Line, call: c})
+	return p.settle(ctx)
 }

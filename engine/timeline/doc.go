@@ -60,9 +60,13 @@
 //
 //	TIME ACTOR VERB [OBJECT] [key=value ...] [-> expectation]
 //	TIME wait
+//	TIME service jump ±D
+//	TIME service drift ±Rms/s
 //
 // TIME is absolute (1000ms, 1.5s, a bare number of ms) or relative to where
-// the previous step left the clock (+200ms). Times never go back; several
+// the previous step left the clock (+200ms; after a send with took=, its
+// end). Times never go back (a step may come inside another worker's slow
+// send, never before the send's own TIME); several
 // steps may share an instant and run in the order written. TIME is true
 // time: a worker with a `clock` line gives the engine its own now (TIME plus
 // its offset), unless a `service clock` line makes every now the service's
@@ -81,6 +85,10 @@
 //	send [ttl=] [took=] [fail=]   the courier's Dispatch: claim the oldest claimable job,
 //	                              deliver it, complete it took ms later;
 //	                              fail=true makes the delivery fail (the lease is released)
+//	                              then. Only the courier waits: the others' steps may
+//	                              come inside [TIME, TIME+took), and the trace then
+//	                              shows the send and, at its end, the courier's complete
+//	                              (or release) as two steps of its line
 //	deliver JOB [token=]          hand the actor's lease of JOB to the receiver alone
 //	write JOB [key=] [value=] [token=]  write to the fenced storage (key defaults to the job,
 //	                              value to the actor's name) with the actor's token of JOB
@@ -94,6 +102,16 @@
 //	                              its next step is a new process under the same name
 //	reopen                        open the store again over the same database (init_db)
 //	wait                          (no actor) time passes to TIME; nothing else happens
+//	service jump ±D               (no actor) the service's clock jumps D ahead (+) or
+//	                              behind (-) at TIME, as an NTP step does; it needs a
+//	                              `service clock` line. A lease ends when the service's
+//	                              clock reads its lease_until, so a jump ahead may end it
+//	                              at TIME, while its holder's own clock says it is valid.
+//	                              The steps written after it are judged on the moved
+//	                              clock; those written before it at TIME are not.
+//	service drift ±Rms/s          (no actor) from TIME the service's clock gains R ms every
+//	                              second of true time (loses them when negative; +0ms/s
+//	                              keeps true time's pace); |R| is under 1000
 //
 // A renew, complete, release, deliver or write may be a message in flight:
 // arrives=T (or arrives=+D after the send) sends it at TIME with the lease

@@ -112,6 +112,18 @@ func (r *runner) explainRace(s *StepLine, st *Step, prev *engine.Job) string {
 func (r *runner) explainCourier(st *Step, prev *engine.Job, actor string) string {
 	b := r.book
 	rc := st.Receipt
+	if st.Heard != nil { // a split send's first step: the complete comes later
+		text := b.say(b.sendBegins, actor, st.Job, st.Lease.Token, *st.Heard)
+		switch {
+		case rc == nil:
+			return text + " " + b.finish(b.noAnswer)
+		case rc.Delivered && rc.Kept.Qty > rc.Qty:
+			return text + " " + b.say(b.appliedAgain, actor, rc.Job, rc.Qty, rc.Token, rc.Total)
+		case rc.Delivered:
+			return text + " " + b.say(b.delivered, actor, rc.Job, rc.Qty, rc.Token, rc.Total)
+		}
+		return text + " " + b.say(b.redelivered, actor, rc.Job, rc.Qty, rc.Token, rc.Total)
+	}
 	if rc != nil && rc.Delivered && rc.Kept.Qty > rc.Qty { // applied on top of an earlier application
 		return b.say(b.appliedAgain, actor, rc.Job, rc.Qty, rc.Token, rc.Total)
 	}
@@ -174,6 +186,8 @@ func (r *runner) explainOther(s *StepLine, st *Step, actor string) string {
 			return b.say(b.reopenedForgot, actor)
 		}
 		return b.say(b.reopened, actor)
+	case string(OpJump), string(OpDrift):
+		return r.explainService(s, st)
 	case string(OpPause):
 		return b.say(b.paused, actor, s.Time, s.Time+s.For)
 	case string(OpCrash):
@@ -212,6 +226,48 @@ func (r *runner) wrote(s *StepLine, st *Step, actor string) string {
 	return b.say(b.wrote, actor, s.Key, tok, s.Value)
 }
 
+// explainService says how a service jump or drift moves the service's
+// clock, in true time and on that clock, and when each lease it judges
+// ends now: those that end at once, then those still valid, by job.
+func (r *runner) explainService(s *StepLine, st *Step) string {
+	b := r.book
+	off := r.judgeOff("")
+	var text string
+	switch {
+	case s.Verb == VerbJump && s.Jump > 0:
+		text = b.say(b.jumped, s.Time, sentence(b.forward, s.Jump), st.Now-s.Jump, st.Now, r.offsetWords(off))
+	case s.Verb == VerbJump:
+		text = b.say(b.jumped, s.Time, sentence(b.back, -s.Jump), st.Now-s.Jump, st.Now, r.offsetWords(off))
+	case s.Drift > 0:
+		text = b.say(b.drifted, s.Time, sentence(b.gains, s.Drift), st.Now, r.offsetWords(off))
+	case s.Drift < 0:
+		text = b.say(b.drifted, s.Time, sentence(b.loses, -s.Drift), st.Now, r.offsetWords(off))
+	default:
+		text = b.say(b.steady, s.Time, st.Now, r.offsetWords(off))
+	}
+	for _, e := range st.Expired {
+		if row, ok := r.table.get(e.Job); ok {
+			text += b.say(b.leaseEnds, e.Owner, e.Job, e.Token, row.LeaseUntil, s.Time+r.tl.Offset(e.Owner))
+		}
+	}
+	for _, e := range sortedLive(r.live) {
+		if row, ok := r.table.get(e.Job); ok {
+			text += b.say(b.leaseMoves, e.Owner, e.Job, e.Token, row.LeaseUntil, e.At)
+		}
+	}
+	return text
+}
+
+// sortedLive is the valid leases in the order expiries are told.
+func sortedLive(live map[string]Expiry) []Expiry {
+	out := make([]Expiry, 0, len(live))
+	for _, e := range live {
+		out = append(out, e)
+	}
+	sortExpiries(out)
+	return out
+}
+
 // clockNote is what the clock of a worker whose clock is off read, to go
 // before the sentence's full stop; "" for a worker whose clock is right.
 //
@@ -222,15 +278,16 @@ func (r *runner) clockNote(actor string, st *Step) string {
 		return ""
 	}
 	b := r.book
-	if sv := r.tl.Service; sv != nil {
+	if r.tl.Service != nil {
 		note := ""
-		if sv.Offset != 0 {
-			note = b.say(b.serviceClock, st.Now, r.offsetWords(sv.Offset))
+		svc := r.judgeOff(actor) // the service's offset at this step
+		if svc != 0 {
+			note = b.say(b.serviceClock, st.Now, r.offsetWords(svc))
 		}
 		own := r.tl.Offset(actor)
 		granted := st.Op == string(engine.OpClaim) || st.Op == string(engine.OpClaimNext) || st.Op == string(engine.OpRenew)
-		if own != sv.Offset && granted && st.Lease != nil && st.Outcome.Kind == string(engine.OutcomeOK) {
-			note += b.say(b.believes, actor, st.Time+own, st.Lease.LeaseUntil-sv.Offset+own)
+		if own != svc && granted && st.Lease != nil && st.Outcome.Kind == string(engine.OutcomeOK) {
+			note += b.say(b.believes, actor, st.Time+own, st.Lease.LeaseUntil-svc+own)
 		}
 		return note
 	}
@@ -255,11 +312,11 @@ func (r *runner) claimed(s *StepLine, st *Step, actor string, prev *engine.Job) 
 	capped := r.capNote(l.LeaseUntil, s, st)
 	if prev != nil && prev.Owner != "" && prev.Status == engine.StatusLeased && prev.LeaseUntil <= st.Now {
 		format := b.reclaimed
-		trueUntil := prev.LeaseUntil - r.tl.Judge(prev.Owner)
+		trueUntil := prev.LeaseUntil - r.judgeOff(prev.Owner)
 		switch {
 		case prev.Owner == actor:
 			format = b.reclaimedSelf
-		case r.tl.Judge(prev.Owner) == r.tl.Judge(actor):
+		case r.judgeOff(prev.Owner) == r.judgeOff(actor):
 		case trueUntil > st.Time:
 			format = b.reclaimedEarly
 		default:
@@ -331,7 +388,7 @@ func (r *runner) whySuperseded(actor string, rej *Rejection) string {
 	cur := rej.Current
 	since := r.granted[rej.Presented.Job]
 	note := "" // since is true time; said so when the actor's instants are on a clock that is off
-	if r.tl.Judge(actor) != 0 {
+	if r.judgeOff(actor) != 0 {
 		note = b.trueTime
 	}
 	switch {
@@ -350,8 +407,8 @@ func (r *runner) whySuperseded(actor string, rej *Rejection) string {
 // onClock says, after an instant t read on owner's judging clock, whose
 // clock it is and the true time, when actor's judging clock differs; "".
 func (r *runner) onClock(owner, actor string, t int64) string {
-	off := r.tl.Judge(owner)
-	if off == r.tl.Judge(actor) {
+	off := r.judgeOff(owner)
+	if off == r.judgeOff(actor) {
 		return ""
 	}
 	return sentence(r.book.onClock, owner, t-off)

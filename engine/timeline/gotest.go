@@ -59,8 +59,12 @@ func GoTestIn(tl *Timeline, pkg, funcName string) (string, error) {
 	limit, size := limits.Default.Row("report_bytes"), 0
 	for _, ev := range tl.schedule() {
 		s := tl.Steps[ev.step]
+		f.before = ev.before
 		var g goStep
+		f.split = ev.split
 		switch {
+		case ev.heard:
+			g = f.heard(&s)
 		case ev.leave:
 			g = f.leave(&s)
 		case s.Arrives != 0:
@@ -104,7 +108,7 @@ var goSections = sync.OnceValue(func() map[string]string {
 
 // goHelpers are the helper sections, in the order the file declares them.
 var goHelpers = []string{"held", "hold", "forget", "lease", "row", "wantInt", "wantString", "wantBool",
-	"wantRefusal", "contains", "race", "receiver", "errSendFailed", "send", "storage", "storageUnfenced", "sequencer", "inFlight", "forgets"}
+	"wantRefusal", "contains", "race", "receiver", "errSendFailed", "send", "storage", "storageUnfenced", "sequencer", "inFlight", "sending", "forgets"}
 
 // section is the helper section name as tl declares it: the receiver of a
 // `receiver not-idempotent` line applies every delivery.
@@ -285,6 +289,43 @@ type goFile struct {
 	// arriving is the line of the message in flight being written, whose
 	// lease is the one it left with; 0 for any other step.
 	arriving int
+	// before counts the steps written before the one being written takes
+	// effect (Timeline.JudgeAt).
+	before int
+	// split is set while the first half of a split send is written.
+	split bool
+}
+
+// heard is a split send's second half, at its end: the courier completes
+// the job it claimed (releases it, when the delivery failed), and the send
+// line's expectation is checked on the whole send.
+func (f *goFile) heard(s *StepLine) goStep {
+	end := s.End()
+	now := end + f.TL.JudgeAt(s.Actors[0], end, f.before)
+	g := goStep{Comment: []string{fmt.Sprintf("line %d: %s hears back at %d ms", s.Line, s.Actors[0], end)}}
+	f.use("sending")
+	c := &goCall{f: f, s: s, g: &g, now: goInt(now), ln: goInt(int64(s.Line)), job: "l.JobID"}
+	c.line("snd, ok := sending[%d]", s.Line)
+	c.line("l, r := snd.l, snd.r")
+	c.line("var err error")
+	c.line("switch {")
+	c.line("case !ok:")
+	c.line("	err = engine.ErrEmpty // the send claimed nothing")
+	if s.Fail {
+		f.use("errors", "errSendFailed")
+		c.line("case true:")
+		c.line("	if err = store.Release(ctx, l); err == nil || !errors.As(err, new(*engine.Rejection)) {")
+		c.line("		err = errors.Join(errSendFailed, err)")
+		c.line("	}")
+	} else {
+		c.line("default:")
+		c.line("	err = store.Complete(ctx, l, %s, engine.ResultSent)", c.now)
+	}
+	c.line("}")
+	c.line("_ = r")
+	c.outcome()
+	c.fields()
+	return g
 }
 
 // leave is a message in flight leaving its sender: the lease it carries,
@@ -368,7 +409,7 @@ func (f *goFile) step(s *StepLine) goStep {
 	g.Comment = append(g.Comment, fmt.Sprintf("line %d: %s", s.Line, s.Source))
 	now := s.Time
 	if len(s.Actors) > 0 {
-		now += f.TL.Judge(s.Actors[0])
+		now += f.TL.JudgeAt(s.Actors[0], s.Time, f.before)
 		switch {
 		case now == s.Time:
 		case f.TL.Service != nil:

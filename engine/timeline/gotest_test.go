@@ -44,6 +44,10 @@ job b
 1700ms   E deliver c token=1       -> delivered=false
 1800ms   E complete c result="two words" -> ok result="two words"
 1900ms   F claim b
+2000ms   G send ttl=100ms took=500ms -> refused superseded job=d delivered=true total=7
+2200ms   H claim d                 -> ok token=2
+2600ms   I send fail=true took=100ms -> failed job=b owner=none
+2650ms   J claim b                 -> refused held
 `
 
 // wrongExpectations states what the correct engine does not do, one

@@ -109,7 +109,7 @@ func (p *parser) epochHeader(w []token) {
 		p.errorf(w[1].col, "malformed epoch %q: an instant in ms after 0, e.g. 1764806400000", w[1].text)
 		return
 	}
-	p.tl.Epoch, p.prevEnd = t, t
+	p.tl.Epoch, p.prevEnd, p.prevTime = t, t, t
 }
 
 // jobFields are the fields a job line and an enqueue step take.

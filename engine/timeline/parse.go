@@ -63,7 +63,8 @@ type parser struct {
 
 	leaseLine    int
 	receiverLine int   // the receiver line's, 0 before one
-	prevEnd      int64 // the clock after the previous good step
+	prevEnd      int64 // the clock after the previous good step: where +D counts from
+	prevTime     int64 // the previous good step's instant: no step comes before it
 	steps        int   // step lines seen, good or bad
 	lineBad      bool  // the current line has an error already
 	note         []string
@@ -83,6 +84,7 @@ type parser struct {
 type pause struct {
 	from, to int64
 	line     int
+	sending  bool // a send waiting to hear back, not a pause
 }
 
 type jobRef struct {

@@ -100,18 +100,24 @@ func TestParse_TimeGoingBackwards(t *testing.T) {
 			t.Errorf("%s:\n got %s\nwant %s", c.second, got, c.err)
 		}
 	}
-	// A send that takes time moves the clock: the next step may not start
-	// before it ends.
+	// A send that takes time keeps its courier waiting until it hears back,
+	// not the others: the courier's own next step may not start before the
+	// send ends, another worker's may, and no step comes before the send
+	// began. +D counts from the send's end.
 	cases = []struct {
 		second string
 		err    string
 	}{
-		{"1499ms", "t.tl:4:1: time goes backwards: 1499 ms is before 1500 ms, where the previous step ended"},
-		{"1500ms", ""},
-		{"1501ms", ""},
+		{"1499ms A claim j", "t.tl:4:8: A is sending from 1000 ms to 1500 ms (line 3): it hears back from the receiver at 1500 ms; move this step to 1500 ms or later"},
+		{"1500ms A claim j", ""},
+		{"1501ms A claim j", ""},
+		{"999ms B claim j", "t.tl:4:1: time goes backwards: 999 ms is before 1000 ms, where the previous step began"},
+		{"1000ms B claim j", ""},
+		{"1499ms B claim j", ""},
+		{"+0ms A claim j", ""},
 	}
 	for _, c := range cases {
-		src := "lease 1000ms\njob j\n1000ms A send took=500ms\n" + c.second + " B claim j\n"
+		src := "lease 1000ms\njob j\n1000ms A send took=500ms\n" + c.second + "\n"
 		if c.err == "" {
 			mustParse(t, src)
 			continue
@@ -119,6 +125,9 @@ func TestParse_TimeGoingBackwards(t *testing.T) {
 		if got := parseErr(t, src); got != c.err {
 			t.Errorf("after send, %s:\n got %s\nwant %s", c.second, got, c.err)
 		}
+	}
+	if tl := mustParse(t, "lease 1000ms\njob j\n1000ms A send took=500ms\n+0ms A claim j\n"); tl.Steps[1].Time != 1500 {
+		t.Errorf("+0ms after the send is %d ms, want its end, 1500 ms", tl.Steps[1].Time)
 	}
 }
 

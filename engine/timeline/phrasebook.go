@@ -96,6 +96,22 @@ type phrasebook struct {
 	wroteUnfenced  string // actor, key, token, value: a storage that does not fence
 	readValue      string // actor, key, value, owner, token
 	readMissing    string // actor, key
+
+	// A slow send that other steps come inside: its two steps.
+	sendBegins string // actor, job, token, the instant it hears back
+	noAnswer   string // (no arguments) a failed delivery
+	heardBack  string // actor, the send's instant, its end (after the sentence, before its full stop)
+
+	// The service's clock moving at a step; every instant says whose.
+	jumped     string // true time, how far in words (forward, back), reading before, reading after, offset in words
+	drifted    string // true time, rate in words (gains, loses), reading, offset in words
+	forward    string // ms: a jump ahead in words
+	back       string // ms: a jump behind in words
+	gains      string // ms: a drift ahead in words
+	loses      string // ms: a drift behind in words
+	steady     string // true time, reading, offset in words: a drift of 0
+	leaseEnds  string // owner, job, token, lease_until on the service's clock, owner's own reading
+	leaseMoves string // owner, job, token, lease_until on the service's clock, its true instant now
 }
 
 // say is one of the book's sentences, format, with args in it (sentence),

@@ -71,11 +71,27 @@ func Run(ctx context.Context, db *sql.DB, tl *Timeline, opts Options) (*Trace, e
 			return nil, err
 		}
 		s := tl.Steps[ev.step]
+		r.at, r.before = ev.at, ev.before
 		if ev.leave { // the message leaves with the lease its actor holds now
 			l, from := r.presented(&s)
 			r.inFlight[s.Line] = sentLease{l, from}
 			continue
 		}
+		if ev.heard { // a split send's courier hears back
+			st, ok, err := r.heard(len(tr.Steps), &s)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				if err := r.count(&st); err != nil {
+					return nil, err
+				}
+				tr.Steps = append(tr.Steps, st)
+				tr.Summary.add(&st)
+			}
+			continue
+		}
+		r.splitting = ev.split
 		sent := s.Time
 		if s.Arrives != 0 {
 			s.Time, s.Arrives = s.Arrives, 0
@@ -110,24 +126,76 @@ type event struct {
 	at    int64
 	step  int // in Timeline.Steps
 	leave bool
+	// before counts the steps written before the event takes effect: the
+	// service's jumps and drifts among them have moved its clock.
+	before int
+	// split marks a send whose courier hears back at a later event, heard
+	// that event: other events come between its claim and its complete.
+	split, heard bool
 }
 
 // schedule is the order a run takes the steps in: as written, each message
 // in flight leaving at its step's time and arriving, as a step, at its
-// arrives= instant, after the steps written at that instant.
+// arrives= instant, after the steps written at that instant. A slow send
+// (took=) that other events fall inside is split: its courier claims and
+// delivers at its time, and hears back (the complete) at its end, before
+// the steps written at that instant; one that nothing falls inside stays
+// one step.
 func (tl *Timeline) schedule() []event {
-	var out, arrivals []event
+	var out, later []event
 	for i, s := range tl.Steps {
 		if s.Arrives != 0 {
-			out = append(out, event{at: s.Time, step: i, leave: true})
-			arrivals = append(arrivals, event{at: s.Arrives, step: i})
+			out = append(out, event{at: s.Time, step: i, leave: true, before: i})
+			after := sort.Search(len(tl.Steps), func(j int) bool { return tl.Steps[j].Time > s.Arrives })
+			later = append(later, event{at: s.Arrives, step: i, before: after})
 			continue
 		}
-		out = append(out, event{at: s.Time, step: i})
+		ev := event{at: s.Time, step: i, before: i, split: tl.splits(i)}
+		out = append(out, ev)
+		if ev.split {
+			end := s.End()
+			before := sort.Search(len(tl.Steps), func(j int) bool { return tl.Steps[j].Time >= end })
+			later = append(later, event{at: end, step: i, heard: true, before: before})
+		}
 	}
-	out = append(out, arrivals...)
-	sort.SliceStable(out, func(a, b int) bool { return out[a].at < out[b].at })
+	order := func(e event) int { // among events at one instant: hearing back, as written, arrivals
+		switch {
+		case e.heard:
+			return 0
+		case e.leave || tl.Steps[e.step].Arrives == 0:
+			return 1
+		}
+		return 2
+	}
+	out = append(out, later...)
+	sort.SliceStable(out, func(a, b int) bool {
+		if out[a].at != out[b].at {
+			return out[a].at < out[b].at
+		}
+		return order(out[a]) < order(out[b])
+	})
 	return out
+}
+
+// splits reports whether step i is a send that another event falls
+// inside, between its claim at its time and its complete at its end: a
+// step written after it before its end, a message arriving in that
+// interval, or another split send hearing back strictly inside it.
+func (tl *Timeline) splits(i int) bool {
+	s := tl.Steps[i]
+	if s.Verb != VerbSend || s.Took <= 0 {
+		return false
+	}
+	end := s.End()
+	for j, o := range tl.Steps {
+		switch {
+		case j > i && o.Time < end,
+			j != i && o.Arrives != 0 && o.Arrives >= s.Time && o.Arrives < end,
+			j < i && o.Verb == VerbSend && o.Took > 0 && o.End() > s.Time && o.End() < end:
+			return true
+		}
+	}
+	return false
 }
 
 // count adds st's bytes in the trace's JSON to the run's total, and stops
@@ -169,7 +237,7 @@ func newRunner(ctx context.Context, db *sql.DB, tl *Timeline, opts Options) (*ru
 	r := &runner{
 		ctx: ctx, db: db, tl: tl, lang: lang, book: book, checker: check.New(), mutant: opts.Mutant,
 		table: newTable(), storage: map[string]Stored{},
-		leases: map[string]map[string]engine.Lease{}, granted: map[string]int64{}, inFlight: map[int]sentLease{},
+		leases: map[string]map[string]engine.Lease{}, granted: map[string]int64{}, inFlight: map[int]sentLease{}, sending: map[int]sentSend{},
 		live: map[string]Expiry{}, ended: map[string]Expiry{},
 		maxBytes: cmp.Or(opts.TraceBytes, limits.Default.TraceBytes),
 	}
@@ -180,6 +248,7 @@ func newRunner(ctx context.Context, db *sql.DB, tl *Timeline, opts Options) (*ru
 		for _, a := range tl.Actors {
 			r.checker.SetClock(a, tl.Service.Offset)
 		}
+		r.moving = slices.ContainsFunc(tl.Steps, func(s StepLine) bool { return s.Verb == VerbJump || s.Verb == VerbDrift })
 	}
 	return r, r.open()
 }
@@ -332,17 +401,20 @@ func runnable(tl *Timeline) error {
 	var end int64
 	for _, s := range tl.Steps {
 		_, known := verbArgs[s.Verb]
+		if s.Verb == VerbJump || s.Verb == VerbDrift {
+			known = tl.Service != nil
+		}
 		switch {
 		case len(s.Job) > limits.Default.NameBytes || slices.ContainsFunc(s.Actors, func(a string) bool { return len(a) > limits.Default.NameBytes }):
 			return bad(s, "over the limit name_bytes")
-		case !known || (len(s.Actors) == 0) != (s.Verb == VerbWait):
+		case !known || (len(s.Actors) == 0) != (s.Verb == VerbWait || s.Verb == VerbJump || s.Verb == VerbDrift):
 			return bad(s, "no actor or an unknown verb")
 		case len(s.Actors) > limits.Default.Contenders:
 			return bad(s, "over the limit contenders")
 		case s.Time < end || s.Took < 0 || s.For < 0:
 			return bad(s, "time goes backwards")
 		}
-		end = s.End()
+		end = s.Time
 	}
 	return nil
 }
@@ -360,7 +432,14 @@ type runner struct {
 	stor    *engine.Storage  // nil unless the timeline writes or reads (usesStorage)
 	checker *check.Checker
 	clock   engine.VirtualClock // true time
-	failed  error               // a failure that stops the run (engine.ErrPanicked), set by a step
+	moving  bool                // the service's clock jumps or drifts at a step
+	// splitting is set while the first half of a split send runs; sending
+	// holds each such send's lease and receipt, by line, until it hears back.
+	splitting bool
+	sending   map[int]sentSend
+	at        int64 // the true instant of the event the run is at
+	before    int   // the steps written before that event (Timeline.JudgeAt)
+	failed    error // a failure that stops the run (engine.ErrPanicked), set by a step
 
 	mu      sync.Mutex
 	sql     []Statement                // what the observer saw since the last takeSQL

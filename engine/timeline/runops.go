@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/check"
@@ -222,13 +223,16 @@ func (r *runner) write(s *StepLine, st *Step) []check.Op {
 	return []check.Op{op}
 }
 
-// skewedClock is a worker's clock: true time plus its offset.
+// skewedClock is the clock a worker's operations are judged on: true time
+// plus its offset as the run stands (a drifting service's, at each read).
 type skewedClock struct {
-	c   *engine.VirtualClock
-	off int64
+	c      *engine.VirtualClock
+	tl     *Timeline
+	worker string
+	before int
 }
 
-func (c skewedClock) Now() int64 { return c.c.Now() + c.off }
+func (c skewedClock) Now() int64 { t := c.c.Now(); return t + c.tl.JudgeAt(c.worker, t, c.before) }
 
 // send is the courier's Dispatch. The delivery lands at the step's time;
 // the courier hears back took ms later, when Dispatch completes the job.
@@ -244,7 +248,7 @@ func (r *runner) send(s *StepLine, st *Step) []check.Op {
 		st.Receipt = rc
 		return err
 	}
-	clock := skewedClock{c: &r.clock, off: r.tl.Judge(actor)}
+	clock := skewedClock{c: &r.clock, tl: r.tl, worker: actor, before: r.before}
 	l, err := r.store.Dispatch(r.ctx, actor, clock, s.TTL, deliver)
 	st.Outcome, st.Rejection = outcomeOf(err)
 	if l.JobID == "" {
@@ -254,11 +258,80 @@ func (r *runner) send(s *StepLine, st *Step) []check.Op {
 	st.Job, st.Lease = l.JobID, leaseOf(l)
 	ops := []check.Op{{Kind: engine.OpClaimNext, JobID: l.JobID, Owner: actor, Now: st.Now, Accepted: true, Lease: l}}
 	ops = append(ops, deliveryOps(st.Receipt)...)
-	w := check.Op{Kind: engine.OpComplete, JobID: l.JobID, Owner: actor, Token: l.Token, Now: st.Now + s.Took, Accepted: err == nil}
+	w := check.Op{Kind: engine.OpComplete, JobID: l.JobID, Owner: actor, Token: l.Token, Now: s.End() + r.tl.JudgeAt(actor, s.End(), r.before), Accepted: err == nil}
 	if st.Outcome.Kind == string(engine.OutcomeFailed) {
 		w.Kind, w.Accepted = engine.OpRelease, true
 	}
 	return append(ops, w)
+}
+
+// sentSend is a split send between its two steps: the lease it claimed
+// and what the receiver said.
+type sentSend struct {
+	lease   engine.Lease
+	receipt *Receipt
+}
+
+// sendBegins is the first step of a split send: the courier claims the
+// oldest claimable job and delivers it at the step's time (fail=true: the
+// receiver does not answer); it hears back at a later step (heard), and
+// other workers act in between.
+func (r *runner) sendBegins(s *StepLine, st *Step) []check.Op {
+	actor := s.Actors[0]
+	st.Args.TTL, st.Args.Took, st.Args.Fail = s.TTL, s.Took, s.Fail
+	l, err := r.store.ClaimNext(r.ctx, actor, st.Now, s.TTL)
+	st.Outcome, st.Rejection = outcomeOf(err)
+	if err != nil {
+		return nil // nothing to hear back about
+	}
+	r.hold(l)
+	st.Job, st.Lease = l.JobID, leaseOf(l)
+	ops := []check.Op{{Kind: engine.OpClaimNext, JobID: l.JobID, Owner: actor, Now: st.Now, Accepted: true, Lease: l}}
+	if !s.Fail {
+		rc, err := r.receive(r.ctx, l)
+		if err != nil {
+			st.Outcome, _ = outcomeOf(err)
+		}
+		st.Receipt = rc
+		ops = append(ops, deliveryOps(rc)...)
+	}
+	heard := s.End()
+	st.Heard = &heard
+	r.sending[s.Line] = sentSend{lease: l, receipt: st.Receipt}
+	return ops
+}
+
+// heard is the second step of a split send, at its end: the courier
+// completes the job (releases it, when the delivery failed), as Dispatch
+// does, presenting the lease it claimed. The send line's expectation is
+// judged here, on the whole send: its lease and receipt, and the outcome
+// Dispatch would have returned. ok is false when the send claimed nothing.
+func (r *runner) heard(i int, s *StepLine) (st Step, ok bool, err error) {
+	snd, ok := r.sending[s.Line]
+	if !ok {
+		return Step{}, false, nil
+	}
+	delete(r.sending, s.Line)
+	hs := *s
+	hs.Time, hs.Took, hs.Note, hs.Expect = s.End(), 0, "", nil
+	hs.Verb, hs.Job, hs.Result = VerbComplete, snd.lease.JobID, engine.ResultSent
+	if s.Fail {
+		hs.Verb = VerbRelease
+	}
+	r.splitting = false
+	if st, err = r.step(i, &hs); err != nil {
+		return st, false, err
+	}
+	st.Explain = strings.TrimSuffix(st.Explain, ".") + r.book.say(r.book.heardBack, s.Actors[0], s.Time, s.End()) + "."
+	if s.Expect != nil {
+		whole := st
+		whole.Op, whole.Lease, whole.Receipt = string(engine.OpSend), leaseOf(snd.lease), snd.receipt
+		if s.Fail {
+			whole.Outcome, whole.Rejection = outcomeOf(errSendFailed)
+		}
+		st.Expect = r.judge(s, &whole)
+	}
+	return st, true, nil
 }
 
 // receive hands l to the receiver and reads its total and its row.
@@ -346,7 +419,8 @@ func (r *runner) store1(s *StepLine, st *Step) []check.Op {
 		r.storage[s.Key] = stored
 		st.Stored = &stored
 	}
-	return []check.Op{{Kind: engine.OpWrite, JobID: s.Key, Owner: l.Owner, Token: l.Token, Accepted: err == nil}}
+	return []check.Op{{Kind: engine.OpWrite, JobID: s.Key, Owner: l.Owner, Token: l.Token, Accepted: err == nil,
+		Lease: engine.Lease{JobID: l.JobID}}}
 }
 
 // sequencer is a sequencer storage's question to the lock service before

@@ -16,14 +16,24 @@ func (r *runner) step(i int, s *StepLine) (Step, error) {
 		Actors: append([]string{}, s.Actors...), Op: string(s.Op()), Job: s.Job, Gone: []string{}}
 	r.clock.Set(s.Time)
 	expired := r.expireAt(s.Time)
+	if s.Verb == VerbJump || s.Verb == VerbDrift {
+		expired = append(expired, r.serviceChange(s, &st)...)
+	}
 	r.takeSQL()
 	r.takeWritten()
 	ops, moved := r.run(s, &st)
 	if r.failed != nil {
 		return st, fmt.Errorf("%s:%d: %w", r.tl.Name, s.Line, r.failed)
 	}
-	r.clock.Set(s.End())
+	r.believe(st.Lease)
+	for i := range st.Contenders {
+		r.believe(st.Contenders[i].Lease)
+	}
 	st.End = s.End()
+	if r.splitting { // the courier hears back at a later step
+		st.End = s.Time
+	}
+	r.clock.Set(st.End)
 	if st.SQL == nil {
 		st.SQL = r.takeSQL()
 	}
@@ -37,24 +47,85 @@ func (r *runner) step(i int, s *StepLine) (Step, error) {
 	st.Expired = append(expired, r.track(after, st.End)...)
 	st.Expired = append(st.Expired, r.expireAt(st.End)...) // the leases that ended while the step took its time
 	sortExpiries(st.Expired)
+	r.syncClocks()
 	st.Verdicts = r.verdicts(s, ops, after, s.Verb == VerbReopen)
 	var prev *engine.Job
 	if j, ok := before[st.Job]; ok {
 		prev = &j
 	}
 	st.Explain = r.explain(s, &st, prev, before, after)
-	if s.Expect != nil {
+	if s.Expect != nil && !r.splitting { // a split send's is judged when it hears back
 		st.Expect = r.judge(s, &st)
 	}
 	return st, nil
 }
 
-// now is the step's instant on its actor's clock.
+// now is the step's instant on the clock its actor's operations are
+// judged on (the service's, after a service jump or drift).
 func (r *runner) now(s *StepLine) int64 {
+	if s.Verb == VerbJump || s.Verb == VerbDrift {
+		return s.Time + r.tl.JudgeAt("", s.Time, r.before)
+	}
 	if len(s.Actors) == 0 {
 		return s.Time
 	}
-	return s.Time + r.tl.Judge(s.Actors[0])
+	return s.Time + r.judgeOff(s.Actors[0])
+}
+
+// believe notes, on a lease granted on the service's clock, until when its
+// owner believes it valid by its own clock: the same length of time after
+// the grant, which the service's clock, not the owner's, ends.
+func (r *runner) believe(l *Lease) {
+	if l == nil || r.tl.Service == nil {
+		return
+	}
+	b := l.LeaseUntil - r.judgeOff(l.Owner) + r.tl.Offset(l.Owner)
+	l.Believes = &b
+}
+
+// judgeOff is the offset of the clock worker's operations are judged on, at
+// the event the run is at.
+func (r *runner) judgeOff(worker string) int64 { return r.tl.JudgeAt(worker, r.at, r.before) }
+
+// trueInstant is the true instant at which the clock owner's operations
+// are judged on reads reading, as that clock runs at the run's event.
+func (r *runner) trueInstant(owner string, reading int64) int64 {
+	return r.tl.TrueInstant(owner, reading, r.at, r.before)
+}
+
+// serviceChange runs a service jump or drift: from this step the
+// service's clock reads differently, and every valid lease ends when it
+// reads that lease's lease_until; a lease a jump ahead ends, ends at the
+// jump.
+func (r *runner) serviceChange(s *StepLine, st *Step) []Expiry {
+	r.before++ // this step's change counts from here on
+	st.Now = r.now(s)
+	st.Outcome = Outcome{Kind: string(engine.OutcomeOK)}
+	var ended []Expiry
+	for job, e := range r.live {
+		row, _ := r.table.get(job)
+		e.At = max(r.trueInstant(e.Owner, row.LeaseUntil), s.Time)
+		if e.At <= s.Time {
+			ended = append(ended, e)
+			r.ended[job] = e
+			delete(r.live, job)
+			continue
+		}
+		r.live[job] = e
+	}
+	return ended
+}
+
+// syncClocks tells the checker where a service clock that jumps or
+// drifts stands at the run's event, so it judges every lease on the
+// service's clock as the engine did.
+func (r *runner) syncClocks() {
+	if !r.moving {
+		return
+	}
+	for _, a := range r.tl.Actors {
+		r.checker.SetClock(a, r.judgeOff(a))
+	}
 }
 
 // run runs the step's operation. moved names the rows an enqueue replaced
@@ -68,7 +139,11 @@ func (r *runner) run(s *StepLine, st *Step) (ops []check.Op, moved map[string]bo
 	case engine.OpRenew, engine.OpComplete, engine.OpRelease:
 		ops = r.write(s, st)
 	case engine.OpSend:
-		ops = r.send(s, st)
+		if r.splitting {
+			ops = r.sendBegins(s, st)
+		} else {
+			ops = r.send(s, st)
+		}
 	case engine.OpDeliver:
 		ops = r.deliver(s, st)
 	case engine.OpEnqueue:
@@ -86,6 +161,7 @@ func (r *runner) run(s *StepLine, st *Step) (ops []check.Op, moved map[string]bo
 		st.Outcome = Outcome{Kind: string(engine.OutcomeOK)}
 	case OpCrash:
 		r.crash(s, st)
+	case OpJump, OpDrift: // serviceChange ran before the step
 	default: // wait
 		st.Outcome = Outcome{Kind: string(engine.OutcomeOK)}
 	}
@@ -190,7 +266,7 @@ func (r *runner) track(jobs []engine.Job, end int64) []Expiry {
 			delete(r.live, j.ID)
 			continue
 		}
-		e := Expiry{At: j.LeaseUntil - r.tl.Judge(j.Owner), Job: j.ID, Owner: j.Owner, Token: j.Token}
+		e := Expiry{At: r.trueInstant(j.Owner, j.LeaseUntil), Job: j.ID, Owner: j.Owner, Token: j.Token}
 		if r.ended[j.ID] == e {
 			continue // reported already; the row still shows the ended lease
 		}

@@ -63,13 +63,21 @@ func (p *parser) step(ll lexed, source, note string) {
 		p.waitStep(ll, s)
 		return
 	}
+	if len(w) > 2 && w[1].text == "service" && (w[2].text == string(VerbJump) || w[2].text == string(VerbDrift)) {
+		p.serviceStep(ll, s)
+		return
+	}
 	if len(w) < 3 {
 		p.errorf(w[0].col, "a step is `TIME ACTOR VERB [JOB] [key=value ...] [-> expectation]`, or `TIME wait`")
 		return
 	}
 	verb := Verb(w[2].text)
 	if _, known := verbArgs[verb]; !known {
-		p.errorf(w[2].col, "unknown verb %q (verbs: %s)%s", w[2].text, verbList(), didYouMean(w[2].text, verbNames()))
+		names := verbNames()
+		if w[1].text == "service" { // `TIME service jump|drift …` as well
+			names = append(names, string(VerbJump), string(VerbDrift))
+		}
+		p.errorf(w[2].col, "unknown verb %q (verbs: %s)%s", w[2].text, verbList(), didYouMean(w[2].text, names))
 		return
 	}
 	s.Verb = verb
@@ -130,15 +138,19 @@ func (p *parser) stepTime(w []token, s *StepLine) bool {
 	} else if ms < p.tl.Epoch {
 		p.errorf(t.col, "time %d ms is before the epoch, %d ms: with an epoch line, times are real instants", ms, p.tl.Epoch)
 		return false
-	} else if ms < p.prevEnd {
-		p.errorf(t.col, "time goes backwards: %d ms is before %d ms, where the previous step ended", ms, p.prevEnd)
+	} else if ms < p.prevTime {
+		if p.prevTime == p.prevEnd {
+			p.errorf(t.col, "time goes backwards: %d ms is before %d ms, where the previous step ended", ms, p.prevEnd)
+		} else {
+			p.errorf(t.col, "time goes backwards: %d ms is before %d ms, where the previous step began", ms, p.prevTime)
+		}
 		return false
 	}
 	if !p.withinInstant(t.col, ms, "time") {
 		return false
 	}
 	s.Time = ms
-	p.prevEnd = ms // even if the rest of the line is bad, later times count from here
+	p.prevEnd, p.prevTime = ms, ms // even if the rest of the line is bad, later times count from here
 	return true
 }
 
@@ -154,6 +166,68 @@ func (p *parser) waitStep(ll lexed, s StepLine) {
 		return
 	}
 	p.tl.Steps = append(p.tl.Steps, s)
+}
+
+// serviceStep reads `TIME service jump ±D` and `TIME service drift
+// ±Rms/s`: the lock service's clock jumps, or starts drifting, at TIME.
+func (p *parser) serviceStep(ll lexed, s StepLine) {
+	w := ll.words
+	verb := Verb(w[2].text)
+	s.Verb = verb
+	switch {
+	case p.tl.Service == nil:
+		p.errorf(w[1].col, "a service %s moves the lock service's clock: declare it first with a `service clock OFFSET` line (e.g. `service clock +0ms`)", verb)
+		return
+	case ll.arrow != 0:
+		p.errorf(ll.arrow, "a service %s has no outcome to expect", verb)
+		return
+	case len(w) != 4 && verb == VerbJump:
+		p.errorf(w[2].col, "a jump is `TIME service jump ±D`, e.g. `500ms service jump +300ms` (the service's clock jumps 300 ms ahead) or `-300ms`")
+		return
+	case len(w) != 4:
+		p.errorf(w[2].col, "a drift is `TIME service drift ±Rms/s`, e.g. `500ms service drift +100ms/s` (the service's clock gains 100 ms each second) or `+0ms/s` (it stops drifting)")
+		return
+	}
+	arg := w[3]
+	sign := int64(1)
+	switch {
+	case strings.HasPrefix(arg.text, "+"):
+	case strings.HasPrefix(arg.text, "-"):
+		sign = -1
+	default:
+		p.errorf(arg.col, "%s %s has no sign: write +%s (the service's clock ahead) or -%s (behind)", verb, arg.text, arg.text, arg.text)
+		return
+	}
+	num := token{text: arg.text[1:], col: arg.col + 1}
+	if verb == VerbJump {
+		d, ok := p.millis(num, "jump")
+		if !ok {
+			return
+		}
+		if d == 0 {
+			p.errorf(num.col, "a jump of 0 ms moves nothing")
+			return
+		}
+		s.Jump = sign * d
+	} else {
+		rate, ok := strings.CutSuffix(num.text, "ms/s")
+		n, isNum := parseMillis(rate)
+		switch {
+		case !ok || !isNum || !allDigits(rate):
+			p.errorf(num.col, "malformed drift %q: a rate in whole ms per second, like +100ms/s or -20ms/s", arg.text)
+			return
+		case n >= 1000:
+			p.errorf(num.col, "a drift of %s would stop or reverse the service's clock: it is under 1000 ms/s", arg.text)
+			return
+		}
+		s.Drift = sign * n
+	}
+	idx := len(p.tl.Steps)
+	p.tl.Steps = append(p.tl.Steps, s)
+	if reads := s.Time + p.tl.serviceOffset(s.Time, idx+1); reads < 0 {
+		p.tl.Steps = p.tl.Steps[:idx]
+		p.errorf(arg.col, "after this jump the service's clock would read %d ms at %d ms: a clock reads 0 ms or later", reads, s.Time)
+	}
 }
 
 // stepActors reads the actor, or the contenders of a concurrent claim.
@@ -197,13 +271,19 @@ func (p *parser) stepActors(t token, s *StepLine) bool {
 // its clock does not read below 0, and it does not go over the limit
 // workers (fresh: the new names of this line so far, itself included).
 func (p *parser) actorFree(name string, col int, t int64, fresh int) bool {
+	if pa, ok := p.paused[name]; ok && t >= pa.from && t < pa.to && pa.sending {
+		p.errorf(col, "%s is sending from %d ms to %d ms (line %d): it hears back from the receiver at %d ms; move this step to %d ms or later",
+			name, pa.from, pa.to, pa.line, pa.to, pa.to)
+		return false
+	}
 	if pa, ok := p.paused[name]; ok && t >= pa.from && t < pa.to {
 		p.errorf(col, "%s is paused from %d ms to %d ms (line %d): a paused worker does nothing; move this step to %d ms or later, or shorten the pause",
 			name, pa.from, pa.to, pa.line, pa.to)
 		return false
 	}
-	if sv := p.tl.Service; sv != nil && t+sv.Offset < 0 {
-		p.errorf(col, "the service's clock reads %d ms at %d ms (it is %d ms behind): the first step comes at %d ms or later", t+sv.Offset, t, -sv.Offset, -sv.Offset)
+	if sv := p.tl.Service; sv != nil && t+p.tl.serviceOffset(t, len(p.tl.Steps)) < 0 {
+		off := p.tl.serviceOffset(t, len(p.tl.Steps))
+		p.errorf(col, "the service's clock reads %d ms at %d ms (it is %d ms behind): the first step comes at %d ms or later", t+off, t, -off, -off)
 		return false
 	}
 	if off := p.offsets[name]; p.tl.Service == nil && t+off < 0 {
@@ -371,6 +451,10 @@ func (p *parser) record(s StepLine, w []token) {
 		}
 	case VerbPause:
 		p.paused[s.Actors[0]] = pause{from: s.Time, to: s.Time + s.For, line: p.line}
+	case VerbSend:
+		if s.Took > 0 { // the courier waits to hear back; the others go on
+			p.paused[s.Actors[0]] = pause{from: s.Time, to: s.End(), line: p.line, sending: true}
+		}
 	}
 	for _, a := range s.Actors {
 		if !p.actorSeen[a] {
@@ -378,7 +462,7 @@ func (p *parser) record(s StepLine, w []token) {
 			p.tl.Actors = append(p.tl.Actors, a)
 		}
 	}
-	p.prevEnd = s.End()
+	p.prevEnd, p.prevTime = s.End(), s.Time
 	p.tl.Steps = append(p.tl.Steps, s)
 }
 

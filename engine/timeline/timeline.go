@@ -51,6 +51,15 @@ const (
 	// VerbReopen opens the store again over the same database: the lab's
 	// init_db, run again, which must never reset a row or a token.
 	VerbReopen Verb = "reopen"
+	// VerbJump is `TIME service jump ±D`: the lock service's clock jumps D
+	// ahead (behind when negative) at TIME, as an NTP step does. It has no
+	// actor, and needs a `service clock` line.
+	VerbJump Verb = "jump"
+	// VerbDrift is `TIME service drift ±Rms/s`: from TIME on, the lock
+	// service's clock gains R ms every second of true time (loses when
+	// negative; +0ms/s stops a drift). It has no actor, and needs a
+	// `service clock` line.
+	VerbDrift Verb = "drift"
 )
 
 // Verbs lists every verb, in the order the documentation gives them.
@@ -63,6 +72,8 @@ const (
 	OpPause engine.Op = "pause"
 	OpCrash engine.Op = "crash"
 	OpWait  engine.Op = "wait"
+	OpJump  engine.Op = "jump"
+	OpDrift engine.Op = "drift"
 )
 
 // Timeline is a parsed and validated timeline: every name resolved (and
@@ -153,12 +164,86 @@ const (
 var storageKinds = []string{StorageFenced, StorageSequencer, StorageUnfenced}
 
 // Judge is the offset of the clock the engine judges worker's operations
-// on: the service's when tl declares one, else the worker's own.
+// on at the start: the service's when tl declares one, else the worker's
+// own. A service clock that jumps or drifts is read with JudgeAt.
 func (tl *Timeline) Judge(worker string) int64 {
 	if tl.Service != nil {
 		return tl.Service.Offset
 	}
 	return tl.Offset(worker)
+}
+
+// JudgeAt is the offset, at true instant t, of the clock the engine judges
+// worker's operations on, counting the service's jumps and drifts among
+// the first `before` steps (in the order written, all at or before t).
+// A step's own operation is judged with before = its index: a jump written
+// before it at the same instant counts, one written after does not.
+func (tl *Timeline) JudgeAt(worker string, t int64, before int) int64 {
+	if tl.Service == nil {
+		return tl.Offset(worker)
+	}
+	return tl.serviceOffset(t, before)
+}
+
+// serviceOffset is how far the service's clock is ahead of true time at t,
+// after the jumps and drifts among the first before steps. A drift adds
+// rate×elapsed/1000 ms (truncated) over each stretch it lasts.
+func (tl *Timeline) serviceOffset(t int64, before int) int64 {
+	off, rate, since := tl.Service.Offset, int64(0), int64(0)
+	for _, s := range tl.Steps[:min(before, len(tl.Steps))] {
+		if s.Verb != VerbJump && s.Verb != VerbDrift {
+			continue
+		}
+		off += rate * (s.Time - since) / 1000
+		since = s.Time
+		if s.Verb == VerbJump {
+			off += s.Jump
+		} else {
+			rate = s.Drift
+		}
+	}
+	return off + rate*(t-since)/1000
+}
+
+// serviceRate is the service clock's drift (ms per s) after the first
+// before steps.
+func (tl *Timeline) serviceRate(before int) int64 {
+	var rate int64
+	for _, s := range tl.Steps[:min(before, len(tl.Steps))] {
+		if s.Verb == VerbDrift {
+			rate = s.Drift
+		}
+	}
+	return rate
+}
+
+// TrueInstant is the true instant at which the clock worker's operations
+// are judged on reads reading, when that clock changes no more after the
+// first before steps: a lease with lease_until reading ends then. A clock
+// off by a fixed offset gives the exact instant (in the past, too); a
+// drifting service clock gives the first instant at or after from at
+// which it reads at least reading.
+func (tl *Timeline) TrueInstant(worker string, reading, from int64, before int) int64 {
+	if tl.Service == nil || tl.serviceRate(before) == 0 {
+		return reading - tl.JudgeAt(worker, from, before)
+	}
+	reads := func(t int64) int64 { return t + tl.serviceOffset(t, before) }
+	if reads(from) >= reading {
+		return from
+	}
+	lo, hi := from, from+1 // reads(lo) < reading <= reads(hi)
+	for reads(hi) < reading {
+		lo, hi = hi, from+2*(hi-from)
+	}
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if reads(mid) >= reading {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi
 }
 
 // StepLine is one step line: TIME ACTOR VERB [JOB] [key=value ...] [-> expectation].
@@ -205,6 +290,10 @@ type StepLine struct {
 	// For is how long a pause lasts (ms): the actor does nothing in
 	// [Time, Time+For).
 	For int64
+	// Jump is how far a `service jump` moves the service's clock (ms,
+	// ahead when positive); Drift is the rate a `service drift` sets (ms
+	// the service's clock gains per second of true time).
+	Jump, Drift int64
 	// Fail makes a send's delivery fail.
 	Fail bool
 	// Qty, Deadline and MaxAttempts are an enqueue's job fields (Deadline

@@ -159,6 +159,11 @@ type Lease struct {
 	Attempt int64 `json:"attempt"`
 	// LeaseUntil is the instant (ms) the lease ends.
 	LeaseUntil int64 `json:"lease_until"`
+	// Believes is, for a lease granted on the lock service's clock (a
+	// `service clock` line), the instant on its owner's own clock until
+	// which the owner believes it valid: its own clock at the grant plus
+	// the lease's length. nil otherwise (the JSON then has no "believes").
+	Believes *int64 `json:"believes,omitempty"`
 }
 
 // Rejection is a refusal by one of the engine's rules, shown as presented
@@ -339,12 +344,19 @@ type Step struct {
 	// given: Time plus the actor's clock offset (Time when its clock is
 	// right, and for a step without an actor).
 	Now int64 `json:"now"`
-	// End is the clock after the step: Time, or Time+took for a send.
+	// End is the clock after the step: Time, or Time+took for a send that
+	// is one step (a send split in two, see Heard, ends its first at Time).
 	End int64 `json:"end"`
 	// Sent is, for a message in flight (arrives=), the instant its actor
 	// sent it; Time is when it arrived. nil for any other step (the JSON
 	// then has no "sent").
 	Sent *int64 `json:"sent,omitempty"`
+	// Heard is, for a send whose courier hears back at a later step (other
+	// steps come between its claim and its complete), the instant it hears
+	// back: this step claims and delivers, and a complete (a release, for
+	// fail=true) of the same line at Heard ends it. nil for any other step
+	// (the JSON then has no "heard").
+	Heard *int64 `json:"heard,omitempty"`
 	// Actors is the acting worker, or the contenders of a concurrent claim
 	// in the order the database admitted them (the order written); [] for
 	// wait.

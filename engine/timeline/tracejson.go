@@ -391,6 +391,9 @@ func (w *jsonWriter) lease(l *Lease) {
 	w.int("token", l.Token)
 	w.int("attempt", l.Attempt)
 	w.int("lease_until", l.LeaseUntil)
+	if l.Believes != nil {
+		w.int("believes", *l.Believes)
+	}
 }
 
 func (w *jsonWriter) rejection(r *Rejection) {
@@ -501,6 +504,9 @@ func (w *jsonWriter) step(s Step) {
 	w.int("end", s.End)
 	if s.Sent != nil {
 		w.int("sent", *s.Sent)
+	}
+	if s.Heard != nil {
+		w.int("heard", *s.Heard)
 	}
 	w.strings("actors", s.Actors)
 	w.str("op", s.Op)

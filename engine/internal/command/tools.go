@@ -36,6 +36,9 @@ type command struct {
 	fs    *flag.FlagSet
 	io    IO
 	usage string // "leaselab NAME [flags] FILE|-" and what it does
+	// tl is the timeline run last parsed, when it parsed (its trace leaves
+	// out how a service's clock jumps and drifts).
+	tl *timeline.Timeline
 }
 
 func newCommand(name string, o IO, usage string) *command {

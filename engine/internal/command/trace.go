@@ -42,6 +42,7 @@ func (c *command) run(opts timeline.Options) (*timeline.Trace, int) {
 	if !ok {
 		return nil, code
 	}
+	c.tl, _ = timeline.Parse(src.name, src.text) // nil when it does not parse: RunSource says why
 	tr, err := memrun.RunSource(context.Background(), src.name, src.text, opts)
 	if err != nil {
 		printErrors(c.io.Stderr, err, opts.Lang)

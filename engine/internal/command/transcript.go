@@ -3,6 +3,7 @@ package command
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/leaselab/leaselab/engine/timeline"
@@ -26,7 +27,8 @@ func Transcript(args []string, o IO) int {
 		return code
 	}
 	w := wordsFor(*lang)
-	if !bounded(o.Stdout, o.Stderr, "the transcript", func(out io.Writer) { writeTranscript(out, w, tr) }) {
+	tl := c.tl // for the service clock's jumps and drifts
+	if !bounded(o.Stdout, o.Stderr, "the transcript", func(out io.Writer) { writeTranscript(out, w, tr, tl) }) {
 		return ExitBadInput
 	}
 	if tr.Summary.Passed {
@@ -36,32 +38,38 @@ func Transcript(args []string, o IO) int {
 }
 
 // expiriesBefore writes the leases that ended before st began and returns
-// the ones that ended while it took its time (a slow send), which go after
-// the step that outlasted them.
-func expiriesBefore(out io.Writer, w *words, tr *timeline.Trace, st timeline.Step) (during []timeline.Expiry) {
+// the ones that ended while it took its time (a slow send), or that a
+// service jump or drift ended, which go after the step.
+func expiriesBefore(out io.Writer, w *words, tr *timeline.Trace, tl *timeline.Timeline, st timeline.Step) (during []timeline.Expiry) {
+	moves := st.Op == string(timeline.OpJump) || st.Op == string(timeline.OpDrift)
 	for _, e := range st.Expired {
-		if e.At > st.Time {
+		if e.At > st.Time || moves {
 			during = append(during, e)
 			continue
 		}
-		writeExpiry(out, w, tr, e)
+		writeExpiry(out, w, tr, tl, e)
 	}
 	return during
 }
 
-func writeExpiry(out io.Writer, w *words, tr *timeline.Trace, e timeline.Expiry) {
-	fmt.Fprintf(out, "  %d ms%s, %s: %s (%s, token %d)\n", e.At, judgedOn(w, tr, e.Owner, e.At), w.expired, e.Job, e.Owner, e.Token)
+func writeExpiry(out io.Writer, w *words, tr *timeline.Trace, tl *timeline.Timeline, e timeline.Expiry) {
+	fmt.Fprintf(out, "  %d ms%s, %s: %s (%s, token %d)\n", e.At, judgedOn(w, tr, tl, e.Owner, e.At), w.expired, e.Job, e.Owner, e.Token)
 }
 
 // judgedOn says, after an instant of true time at which owner's lease
-// ended (or will), what the clock that judges it read then: the service's,
+// ended (or will), what the clock that judges it read then: the service's
+// (as its jumps and drifts up to then moved it, read from tl when not nil),
 // or owner's own; "" when that clock is right.
-func judgedOn(w *words, tr *timeline.Trace, owner string, at int64) string {
+func judgedOn(w *words, tr *timeline.Trace, tl *timeline.Timeline, owner string, at int64) string {
 	if tr.Service != nil {
-		if tr.Service.Offset == 0 {
+		off := tr.Service.Offset
+		if tl != nil && tl.Service != nil {
+			off = tl.JudgeAt(owner, at, sort.Search(len(tl.Steps), func(i int) bool { return tl.Steps[i].Time > at }))
+		}
+		if off == 0 {
 			return ""
 		}
-		return fmt.Sprintf(w.serviceReads, at+tr.Service.Offset)
+		return fmt.Sprintf(w.serviceReads, at+off)
 	}
 	for _, c := range tr.Clocks {
 		if c.Worker == owner && c.Offset != 0 {
@@ -73,14 +81,14 @@ func judgedOn(w *words, tr *timeline.Trace, owner string, at int64) string {
 
 // writeTranscript writes tr's transcript to out, step by step, and stops
 // at the first step out refuses.
-func writeTranscript(out io.Writer, w *words, tr *timeline.Trace) {
+func writeTranscript(out io.Writer, w *words, tr *timeline.Trace, tl *timeline.Timeline) {
 	fmt.Fprintln(out, heading(tr))
 	fmt.Fprintf(out, "\n  %s: %s\n", w.start, rowsText(tr.Start))
 	for _, st := range tr.Steps {
 		if _, err := fmt.Fprintln(out); err != nil {
 			return
 		}
-		during := expiriesBefore(out, w, tr, st)
+		during := expiriesBefore(out, w, tr, tl, st)
 		if st.Note != "" {
 			for _, l := range strings.Split(st.Note, "\n") {
 				fmt.Fprintf(out, "  # %s\n", l)
@@ -99,11 +107,11 @@ func writeTranscript(out io.Writer, w *words, tr *timeline.Trace) {
 			}
 		}
 		for _, e := range during {
-			writeExpiry(out, w, tr, e)
+			writeExpiry(out, w, tr, tl, e)
 		}
 	}
 	for _, e := range tr.Later {
-		fmt.Fprintf(out, "\n  %s (%s, token %d): %s %d ms%s\n", e.Job, e.Owner, e.Token, w.later, e.At, judgedOn(w, tr, e.Owner, e.At))
+		fmt.Fprintf(out, "\n  %s (%s, token %d): %s %d ms%s\n", e.Job, e.Owner, e.Token, w.later, e.At, judgedOn(w, tr, tl, e.Owner, e.At))
 	}
 	s := tr.Summary
 	verdict := w.pass

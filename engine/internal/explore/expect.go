@@ -15,7 +15,7 @@ import (
 // another row is caught there too.
 func expectation(st timeline.Step, last bool) string {
 	op := engine.Op(st.Op)
-	if op == timeline.OpCrash || op == timeline.OpPause || op == timeline.OpWait {
+	if op == timeline.OpCrash || op == timeline.OpPause || op == timeline.OpWait || op == timeline.OpJump || op == timeline.OpDrift {
 		return ""
 	}
 	parts := []string{st.Outcome.Kind}

@@ -567,7 +567,7 @@ func (s *sim) arrive(t int64, m *message) error {
 			s.rec.expect(m.line, "ok violates=storage-fenced")
 		case m.lease.Token < j.token:
 			s.lateWrites++
-			s.rec.expect(m.line, "ok")
+			s.rec.expect(m.line, "ok violates=no-stale-write")
 		default:
 			s.rec.expect(m.line, "ok")
 		}

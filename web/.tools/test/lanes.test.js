@@ -247,3 +247,51 @@ test("a message in flight is drawn on its sender's lane from when it was sent un
     { actor: arrival.actors[0], start: 50, end: 1700, step: tr.steps.length - 1 },
   );
 });
+
+test('a slow send others act inside is drawn until its courier hears back, and its lease ends at the complete', () => {
+  const tr = trace([
+    step({ time: 1000, actors: ['B'], op: 'send', end: 1000, heard: 2500, lease: lease('B', 1, 2000) }),
+    step({ time: 1200, actors: ['A'], job: 'k', lease: lease('A', 1, 2200, 'k') }),
+    step({ time: 2500, actors: ['B'], op: 'complete', presented: lease('B', 1, 2000) }),
+  ]);
+  const m = laneModel(tr, en);
+  assert.deepEqual(m.sends, [{ actor: 'B', start: 1000, end: 2500, step: 0 }]);
+  const b = m.leases.find((l) => l.actor === 'B');
+  assert.equal(b?.end, 2000, "B's lease ends at its lease_until, not when the send began");
+});
+
+test("with a service clock, each lease bar draws until when its holder believes it valid, on the holder's own clock", () => {
+  const believed = { ...lease('A', 1, 1000), believes: 1300 };
+  const tr = trace([
+    step({ time: 0, lease: believed }),
+    step({ time: 400, actors: [], op: 'jump', lease: null, expired: [{ at: 400, job: 'j', owner: 'A', token: 1 }] }),
+  ]);
+  const m = laneModel(
+    { ...tr, service: { line: 1, worker: 'service', offset: 0 }, clocks: [{ line: 2, worker: 'A', offset: 300 }] },
+    en,
+  );
+  const a = m.leases.find((l) => l.actor === 'A');
+  assert.equal(a?.end, 400, 'the jump ended it at 400 ms true time');
+  assert.equal(a?.believes, 1000, "A's clock reads 1300 ms at 1000 ms true time");
+  assert.equal(a?.believesReads, 1300);
+  assert.ok(
+    m.marks.every((k) => k.onService),
+    "a mark's now is the service's clock",
+  );
+  const plain = laneModel(trace([step({ time: 0, lease: lease('A', 1, 1000) })]), en);
+  assert.equal(plain.leases[0].believes, null, 'no belief without a service clock');
+  assert.match(en.believesTitle({ actor: 'A', job: 'j', token: 1, reads: '1300 ms', at: '1000 ms' }), /own clock/);
+});
+
+test('when the service clock moves, a lease still valid at the end ends where the trace says, not at lease_until', () => {
+  const tr = trace(
+    [
+      step({ time: 0, lease: { ...lease('A', 1, 2000), believes: 2000 } }),
+      step({ time: 400, actors: [], op: 'jump', lease: null }),
+    ],
+    { later: [{ at: 1400, job: 'j', owner: 'A', token: 1 }] },
+  );
+  const m = laneModel({ ...tr, service: { line: 1, worker: 'service', offset: 0 } }, en);
+  assert.equal(m.leases[0].end, 1400);
+  assert.equal(m.leases[0].believes, 2000);
+});
