@@ -1,3 +1,8 @@
+// The pattern is a native service's: under GOOS=js the database is reached
+// through JavaScript, outside any synctest bubble.
+
+//go:build !js
+
 package engine_test
 
 import (
