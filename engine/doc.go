@@ -41,8 +41,11 @@
 // Time is an int64 count of milliseconds that the caller passes; the engine
 // never reads a clock. A service holding time.Time and time.Duration calls
 // ClaimFor, ClaimNextFor, RenewFor and CompleteAt, and passes WallClock to
-// Dispatch; a test passes a VirtualClock, or runs real-time workers under
-// testing/synctest. A now that is plainly Unix seconds (between SecondsFrom
+// Dispatch; a test passes a VirtualClock, or runs the service's real-time
+// workers unchanged under testing/synctest, where time.Now and time.Sleep
+// are virtual and a lease of seconds ends in no real time (the package's
+// test TestService_StalledWorkerIsReclaimedInVirtualTime is the pattern).
+// A now that is plainly Unix seconds (between SecondsFrom
 // and SecondsTo) or a ttl over MaxTTL (a time.Duration passed as an int64
 // is nanoseconds) is ErrInvalid. The boundaries are exact and half-open:
 //
@@ -68,8 +71,8 @@
 // whose WHERE holds every rule: a single statement is a write
 // transaction of its own in SQLite; when it matches nothing, nothing
 // changed and the read-then-write path finds the refusal. With an observer
-// (the simulator), every operation reads first, as the lab teaches and the
-// traces show. Nothing outside the database (a send, a callback) runs
+// (WithObserver), every operation reads first, so that its trace shows the
+// row each decision was made on. Nothing outside the database (a send, a callback) runs
 // inside a transaction. The journal is the database's choice: sqlitedb.Open
 // keeps a rollback journal, and sqlitedb.OpenWith takes WAL, about 30 times
 // the commits a second on a file.
@@ -83,10 +86,9 @@
 // Any other error is the database's. Package engine/leasetest checks that
 // another implementation of these operations keeps the same contract.
 //
-// Options: WithObserver sees every SQL statement with its arguments (the
-// simulator's SQL panel); WithoutTransactions runs on databases without
-// interactive transactions (Cloudflare D1); WithMutant exists only in
-// builds with the mutants tag (tests and the teaching simulator) and makes
-// one store a deliberately broken engine — make mutants proves the tests
-// kill every one.
+// Options: WithObserver sees every SQL statement with its arguments;
+// WithoutTransactions runs on databases without interactive transactions
+// (Cloudflare D1); WithoutFencing and WithoutIdempotence make a Storage or
+// a Receiver of a system that lacks that defence, to show what it prevents.
+// A normal build has no other option.
 package engine

@@ -11,7 +11,7 @@ import (
 // WithMutant makes this store (or receiver, or storage) the named mutant, a
 // deliberately broken engine that breaks one rule; "" is the correct
 // engine. It exists only in builds with the "mutants" tag, for the
-// simulator's worksheet and for proving the tests.
+// simulator's comparisons and for proving that the tests kill every mutant.
 func WithMutant(name string) Option {
 	return func(c *config) error {
 		if name != "" && !mutant.Known(name) {

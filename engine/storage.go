@@ -20,9 +20,9 @@ import (
 // owner and token; otherwise it refuses it with ErrFenced and changes
 // nothing. The decision and the write are one guarded statement.
 //
-// Its limit, which is a lesson of its own: the storage knows only the
-// tokens that reached it. A stale worker whose token is still the highest
-// the storage has seen — the new holder has not written yet — is accepted.
+// Its limit: the storage knows only the tokens that reached it. A stale
+// worker whose token is still the highest the storage has seen — the new
+// holder has not written yet — is accepted.
 type Storage struct{ table }
 
 // Stored is one key's value as the storage holds it, with the lease of the

@@ -74,8 +74,8 @@ func WithoutTransactions() Option {
 }
 
 // WithoutFencing makes a Storage store every write, whatever token it
-// presents: the storage of a system that does not fence, for a lesson on
-// what goes wrong without fencing (the checker reports each write it takes
+// presents: the storage of a system that does not fence, to show what goes
+// wrong without fencing (package engine/check reports each write it takes
 // below a token it took before). A Store ignores it.
 func WithoutFencing() Option {
 	return func(c *config) error { c.noFence = true; return nil }
@@ -83,8 +83,8 @@ func WithoutFencing() Option {
 
 // WithoutIdempotence makes a Receiver apply every delivery, a resend of a
 // business id it has applied too: the receiver of a system whose effects
-// are not idempotent, for a lesson on at-least-once delivery (the checker
-// reports the second application). A Store and a Storage ignore it.
+// are not idempotent, to show what at-least-once delivery does to them
+// (package engine/check reports the second application). A Store and a Storage ignore it.
 func WithoutIdempotence() Option {
 	return func(c *config) error { c.noDedup = true; return nil }
 }

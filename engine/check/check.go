@@ -1,11 +1,14 @@
 // Package check holds the invariants of the lease contract and judges a
 // history against them, one step at a time. It never calls the engine: it
 // sees only what a caller reports (the operations of a step and whether each
-// was accepted) and the rows as they stood after the step, so it judges the
-// correct engine, a mutant and a reference model alike.
+// was accepted) and the rows as they stood after the step, so it judges
+// leaselab's engine, the reference model of package engine/model and a
+// queue of your own alike.
 //
-// The simulator and the timeline runner show its verdicts after every step;
-// the model-based tests fail on the first verdict that is not OK.
+// Feed a Checker every step of one history in order, from the first: it
+// returns one Verdict per invariant (Invariants), OK or the violations the
+// step holds, named by job, owner and token. Package engine/leasetest and
+// the timeline runner judge every step they play with it.
 //
 // A Checker needs the steps in one order and the rows after each. A
 // concurrent service has neither: record each call with the instants it

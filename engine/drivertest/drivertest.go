@@ -1,10 +1,12 @@
 // Package drivertest is the contract of the engine's SQLite drivers, as
 // database/sql shows it: one conformance suite that both builds pass the
-// same way, natively on github.com/ncruces/go-sqlite3 (from
-// engine/sqlitedb's tests) and under GOOS=js on wasm/sqlitejs, SQLite in
+// same way, natively on github.com/ncruces/go-sqlite3 (from this
+// package's tests) and under GOOS=js on wasm/sqlitejs, SQLite in
 // WebAssembly (from its tests, under Node). Where the browser's driver
 // cannot do what the native one does, the suite holds it to refusing with
-// an error, never to doing something else silently.
+// an error, never to doing something else silently. Another driver a
+// service wants the engine on (another SQLite build, a proxy) passes Run to
+// show that it keeps what the engine relies on.
 //
 // The suite covers: SQL text of one statement and of several, every storage
 // class at its limits (int64's extremes and JavaScript's 2^53, floats,

@@ -7,6 +7,12 @@
 // courier lab (Options.LabName Courier), the functions init_db, enqueue,
 // state, claim_next, finish, send and receive.
 //
+// The words of this package are the grading protocol's own: the lab is the
+// exercise, the student the author of the code under grading, and init_db,
+// state, claim_many and the table's columns are the names the exercise
+// gives its functions and fields. A Go author testing a queue of their own
+// against the lease contract wants package engine/leasetest instead.
+//
 // # The lab's functions
 //
 // Every function takes the SQLite file's path first; time is a number of
@@ -131,12 +137,15 @@
 // rounds; and a bounded random search for a sequence of calls
 // on which the program and the contract disagree, shrunk to the shortest.
 //
-// After each call the answer and the table are compared with the
-// contract's. How the lab's answers map onto the engine's (a refusal's
-// reason, the columns the lab lacks) is labQueue's doc. A Failure names
-// the call as Python writes it, the contract's answer and the student's,
-// both tables, and a timeline that reproduces it, which leaselab check
-// replays on the engine; Failure.Link opens that timeline in the
-// simulator, the cursor on the step that differs, with a note there of
-// the student's answer beside the contract's.
+// After each call the answer and the table are compared with the contract's.
+// The lab's answers say less than the engine's: a student's refusal where
+// the contract refuses too takes the contract's reason (the lab cannot name
+// one), ValueError is engine.ErrInvalid, fence is the token, done=1 the
+// status done, and the fields the lab has no column for (qty, attempts,
+// max_attempts, deadline, reason) are the contract's. A Failure names the
+// call as Python writes it, the contract's answer and the student's, both
+// tables, and a timeline that reproduces it, which leaselab check replays on
+// the engine; Failure.Link opens that timeline in the simulator, the cursor
+// on the step that differs, with a note there of the student's answer beside
+// the contract's.
 package grade

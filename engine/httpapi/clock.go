@@ -10,7 +10,7 @@ import (
 type ClockMode string
 
 const (
-	// ClientClock, the default, is the teaching mode: a request may carry
+	// ClientClock, the default, is for virtual clocks: a request may carry
 	// "now" (a virtual clock, as the simulator's timelines use) at any
 	// instant from 0 up to MaxClockLead past the server's clock; omitted
 	// or null, the server's clock decides. A now further ahead is 400: it

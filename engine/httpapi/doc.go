@@ -1,7 +1,9 @@
 // Package httpapi serves the engine as a JSON API over HTTP. The same
 // handler runs natively (leaselab serve, over a SQLite file: package
 // sqliteapi) and in the Cloudflare Worker (wasm/worker, over D1); one
-// contract suite (package httpapitest) runs unchanged against both.
+// contract suite (package httpapitest) runs unchanged against both. To
+// serve your own store, mount New(store) on a mux of yours; the options
+// choose the clock mode, the limits and whether timelines run.
 //
 // # Routes
 //
@@ -60,8 +62,8 @@
 // in that range too. Whose clock "now" is depends on the mode
 // (WithClockMode; leaselab serve -clock; the Worker's LEASELAB_CLOCK):
 //
-//   - client (ClientClock, the default: virtual clocks are the teaching
-//     use): a request may carry "now", any instant from 0 up to
+//   - client (ClientClock, the default: timelines and tests that step a
+//     virtual clock by hand): a request may carry "now", any instant from 0 up to
 //     MaxClockLead (1 s) past the server's clock; further ahead is 400,
 //     naming that window, and changes nothing. Omitted or null, the
 //     server reads its own clock (time.Now in milliseconds unless
@@ -92,7 +94,7 @@
 // and a holder whose lease has ended but was not taken may still renew or
 // complete it. Fencing holds whatever the time: a stale token is refused.
 // Choose server for queues that real workers share; client for virtual
-// clocks (lessons, the contract suite, tests that step time by hand).
+// clocks (timelines, the contract suite, tests that step time by hand).
 //
 // # Answers
 //
@@ -177,5 +179,5 @@
 // does not stop at once is not waited for, but keeps its slot until it
 // returns, so the cap counts the runs that really go on. The connection
 // limits of leaselab serve (headers, stalled bodies, idle connections) are
-// the server's, in serve.go.
+// its http.Server's, not the handler's.
 package httpapi

@@ -21,12 +21,12 @@ func ExampleRun() {
 	_ = testMyQueue
 }
 
-// byIDOnly completes a job whoever presents it: the fencing token is not
-// compared.
+// byIDOnly completes a held job whoever presents it: the fencing token is
+// not compared.
 type byIDOnly struct{ leasetest.Queue }
 
 func (q byIDOnly) Complete(ctx context.Context, l engine.Lease, now int64, result string) error {
-	if j, err := q.Get(ctx, l.JobID); err == nil && j != nil {
+	if j, err := q.Get(ctx, l.JobID); err == nil && j != nil && j.Owner != "" {
 		l.Owner, l.Token = j.Owner, j.Token
 	}
 	return q.Queue.Complete(ctx, l, now, result)
@@ -42,5 +42,22 @@ func ExampleTimeline() {
 	// Output:
 	// 01-late-courier.tl:12
 	// Complete(order-7 A#1, now=1001, "A")
+	// want refused superseded got ok
+}
+
+// Sequences searches random call sequences for one on which a queue and
+// the contract disagree, and shrinks it to the shortest that still does:
+// here A completes B's lease with a token it never held.
+func ExampleSequences() {
+	newQueue := func() (leasetest.Queue, error) { return byIDOnly{leasetest.Model()}, nil }
+	d, _ := leasetest.Sequences(context.Background(), newQueue, leasetest.SequenceOptions{Seed: 1, Plain: true})
+	for _, c := range d.Sequence {
+		fmt.Println(c)
+	}
+	fmt.Println("want", d.Want, "got", d.Got)
+	// Output:
+	// Enqueue({ID:a Qty:0 Deadline:0 MaxAttempts:0})
+	// ClaimNext("B", now=12754, ttl=1000)
+	// Complete(a A#0, now=12754, "r")
 	// want refused superseded got ok
 }

@@ -1,22 +1,28 @@
-// Package limits is the one table of bounds on what a visitor can send and
-// on what is sent back: a timeline's or a lab's text, a lab's sweep, runs
-// and work, its steps and jobs, the
-// contenders of one concurrent claim and the instants it names, the length
-// of a name (a job id, a worker) and of a result, the size of one page of a
-// job list; and the bytes of each answer made from a timeline (a trace, a
-// transcript, a check table, an exported Go test, a worksheet, an
-// explorer's report). The timeline parser enforces the timeline's (an
-// excess is a parse error at the line and column where it happens, naming
-// the limit and its value, and nothing runs); the engine refuses a name or
-// a result over its limit as an invalid argument; the answer limits are
-// counted while an answer is produced, and an excess stops the work there
-// with an *ExceededError naming the limit, never after the whole answer was
-// built. Every door — the CLI, the HTTP API, the page, the embeds, the
-// Worker — uses the same table, so what runs in one runs in all.
+// Package limits is the one table of bounds on what a caller can send
+// leaselab and on what leaselab sends back, so that every door — the CLI,
+// the HTTP API, the page, the embeds, the Worker — runs the same inputs.
 //
-// Each default is far beyond what a lesson needs and small enough that a
-// run at the limits finishes in about a second natively and in a couple of
-// seconds in a browser.
+// What it bounds: a timeline's text, its steps and jobs, its workers, the
+// contenders of one concurrent claim and the latest instant it names; the
+// length of a name (a job id, a worker) and of a result; one page of a job
+// list; a lease lab (leaselab lab, a sweep of lease policies run on the
+// engine): its text, points, runs and work; and the bytes of each answer
+// made from a timeline (a trace, a transcript, a check table, an exported
+// Go test, the two traces the page shows side by side, an explorer's
+// report).
+//
+// How each bound is held: the timeline parser refuses a text over one (a
+// parse error at the line and column where the text goes over, naming the
+// limit and its value, and nothing runs); package engine refuses a name or a
+// result over its limit as an invalid argument; an answer is counted while
+// it is produced (Buffer), and an excess stops the work there with an
+// *ExceededError naming the limit (errors.Is ErrExceeded), never after the
+// whole answer was built. A caller that needs other bounds passes its own
+// Limits (timeline.ParseLimits).
+//
+// Each default is far beyond what a hand-written timeline needs and small
+// enough that a run at the limits finishes in about a second natively and
+// in a couple of seconds in a browser.
 package limits
 
 import (
@@ -51,7 +57,8 @@ type Limits struct {
 	// ListPageMax is the most jobs one page of a job list may ask for.
 	ListPageMax int `json:"list_page_max"`
 	// TraceBytes is the largest trace, in bytes of its JSON (what
-	// Trace.Encode writes); each of a worksheet's two traces is held to it.
+	// Trace.Encode writes); each of the two traces a worksheet (the page's
+	// side-by-side comparison) shows is held to it.
 	TraceBytes int `json:"trace_bytes"`
 	// ReportBytes is the largest text answer made from a timeline besides
 	// its trace: a transcript, a check table, an exported Go test, an
@@ -76,13 +83,13 @@ const DefaultMaxTime = 1_000_000_000 // 11.6 days of virtual time, in ms
 
 // Default is the table every door uses.
 var Default = Limits{
-	TextBytes:  128 << 10, // a long lesson is 5 KB
-	Steps:      2000,      // a long lesson has 40
+	TextBytes:  128 << 10, // a long timeline is 5 KB
+	Steps:      2000,      // a long timeline has 40
 	Jobs:       1000,
 	Workers:    100,
 	Contenders: 16,
 	MaxTime:    DefaultMaxTime,
-	// A name is a word or two in a lesson; a result, a line.
+	// A name is a word or two in a timeline; a result, a line.
 	NameBytes:   128,
 	ResultBytes: 4096,
 	// One job's JSON is at most about 26 KB (its id, owner and result at
@@ -91,7 +98,7 @@ var Default = Limits{
 	ListPage:    100,
 	ListPageMax: 500,
 	// A 2,000-step timeline that names a job of NameBytes in every step
-	// traces to 9.1 MB; a long lesson's trace is 40 KB.
+	// traces to 9.1 MB; a long hand-written timeline's trace is 40 KB.
 	TraceBytes:  16 << 20,
 	ReportBytes: 4 << 20,
 	// A lab of 20 points of 50 runs of 20 jobs (20,000 job-runs) takes
@@ -103,12 +110,12 @@ var Default = Limits{
 }
 
 // PageBytes bounds the author's side, not the visitor's: the largest file
-// of a built course site that leaselab prerender reads (a page, the text a
+// of a built site that leaselab prerender reads (a page, the text a
 // src= names, a bundle's manifest). A larger page is skipped with a
 // warning, left to the engine in the browser, and the rest of the site is
 // prerendered; nothing reads a byte past the bound, whatever the file
 // claims its size is.
-const PageBytes = 8 << 20 // a long lesson's page is 100 KB
+const PageBytes = 8 << 20 // a long page with timelines is 100 KB
 
 // PageRow is PageBytes as the documentation's tables list it, after Rows.
 var PageRow = Row{"page_bytes", PageBytes, "bytes of one file of a built site that leaselab prerender reads"}

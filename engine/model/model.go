@@ -28,8 +28,8 @@ type Model struct {
 // New returns an empty model.
 func New() *Model { return &Model{} }
 
-// Clone returns an independent copy of m, mutant included: the explorer
-// branches a history at every step.
+// Clone returns an independent copy of m, for a caller that branches a
+// history and plays each branch from the same past.
 func (m *Model) Clone() *Model {
 	return &Model{jobs: slices.Clone(m.jobs), mutant: m.mutant}
 }
@@ -371,9 +371,9 @@ func leaseOf(j *engine.Job) engine.Lease {
 // answer, in input order, as engine.Store.ClaimManyOutcomes gives it. The
 // model serializes the claims in input order, which is one of the orders
 // the database may pick, so at most one owner wins, the first that can.
-// The claim-many-first mutant claims for owners[0] only and answers for it
-// alone.
 func (m *Model) ClaimMany(id string, owners []string, now, ttl int64) ([]engine.ClaimOutcome, error) {
+	// The claim-many-first mutant claims for owners[0] only and answers for
+	// it alone.
 	for _, o := range owners {
 		if err := claimArgs(o, now, ttl); err != nil {
 			return nil, err
@@ -398,8 +398,8 @@ func (m *Model) ClaimMany(id string, owners []string, now, ttl int64) ([]engine.
 	return out, nil
 }
 
-// CopyFrom makes m a copy of src, reusing m's memory: the explorer tries a
-// step on a scratch copy before it keeps one.
+// CopyFrom makes m a copy of src, reusing m's memory, for a caller that
+// tries a step on a scratch copy before it keeps one.
 func (m *Model) CopyFrom(src *Model) {
 	m.jobs = append(m.jobs[:0], src.jobs...)
 	m.mutant = src.mutant

@@ -1,6 +1,9 @@
-// Package timeline is the course author's timeline language: a small text
-// that tells a story of claims, expiries, reclaims and stale writes, run on
-// the real engine as a test and traced step by step for the simulator.
+// Package timeline is leaselab's timeline language: a small text that tells
+// a story of claims, expiries, reclaims and stale writes, with the answer
+// each step must get. Parse checks a text; Run plays it on the engine as a
+// test and traces it step by step (the simulator shows the trace). To hold a
+// queue of your own to timelines, run them through package engine/leasetest
+// (RunTimelines, a folder of .tl files as subtests).
 //
 //	# Kleppmann's fencing: the storage refuses the paused client's stale token
 //	lease 1000ms
@@ -42,7 +45,7 @@
 //	# comment                               the first comment line before any step is the title
 //
 // Without an epoch line a timeline starts at 0 and its instants are at most
-// max_time (11.6 days), which keeps a lesson's numbers small; with one, a
+// max_time (11.6 days), which keeps hand-written numbers small; with one, a
 // history from the field keeps its real times (pass them on as the same
 // int64 ms the engine takes, e.g. time.Now().UnixMilli()):
 //
@@ -80,9 +83,9 @@
 //	claim [ttl=]                  claim the oldest claimable job (Store.ClaimNext)
 //	A,B,C claim JOB [ttl=]        a concurrent claim (see below)
 //	renew JOB [ttl=] [token=]     extend the actor's lease
-//	complete JOB [token=] [result=]   the courier's finish; result defaults to the actor's name
+//	complete JOB [token=] [result=]   finish the job (Store.Complete); result defaults to the actor's name
 //	release JOB [token=]          give the lease back (the token is kept)
-//	send [ttl=] [took=] [fail=]   the courier's Dispatch: claim the oldest claimable job,
+//	send [ttl=] [took=] [fail=]   Store.Dispatch: claim the oldest claimable job,
 //	                              deliver it, complete it took ms later;
 //	                              fail=true makes the delivery fail (the lease is released)
 //	                              then. Only the courier waits: the others' steps may
@@ -100,7 +103,7 @@
 //	                              [TIME, TIME+DURATION), and its leases keep running out
 //	crash                         the actor's process dies: it forgets every lease it held;
 //	                              its next step is a new process under the same name
-//	reopen                        open the store again over the same database (init_db)
+//	reopen                        open the store again over the same database (engine.New)
 //	wait                          (no actor) time passes to TIME; nothing else happens
 //	service jump ±D               (no actor) the service's clock jumps D ahead (+) or
 //	                              behind (-) at TIME, as an NTP step does; it needs a
@@ -160,30 +163,29 @@
 //
 // Parse validates the whole text before anything runs and returns every
 // mistake as NAME:LINE:COL: message, saying what to write instead (an
-// ErrorList with every mistake, however many; errors.Is(err,
-// ErrBadInput)). A line's first mistake is its only one, and a job whose
-// line is wrong still counts as declared, so nothing cascades: a misspelt
-// header word ("lease:", "lese") is one error, and the line is read as the
-// header it was meant to be. Times are whole milliseconds in ms or s. What
-// parses but likely is not what the author meant is a warning
-// (Timeline.Warnings), which check prints and the page shows: a duration
-// with no unit (pause 2 is 2 ms; a bare instant such as deadline=100 is ms
-// by design), a clock offset with no sign, a clock for a worker that never
-// acts, and names that look alike. The bounds
-// of package engine/limits (text bytes, steps, jobs, workers, contenders in
-// one claim, the latest instant) are checked here too: an excess is an
-// error at the line and column where the text goes over, naming the limit
-// and its value.
+// ErrorList with every mistake, however many; errors.Is(err, ErrBadInput)).
+// A line's first mistake is its only one, and a job whose line is wrong
+// still counts as declared, so nothing cascades: a misspelt header word
+// ("lease:", "lese") is one error, and the line is read as the header it was
+// meant to be. Times are whole milliseconds in ms or s. What parses but
+// likely is not what the author meant is a warning (Timeline.Warnings),
+// which leaselab check prints and the simulator shows: a duration with no
+// unit (pause 2 is 2 ms; a bare instant such as deadline=100 is ms by
+// design), a clock offset with no sign, a clock for a worker that never
+// acts, and names that look alike. The bounds of package engine/limits (text
+// bytes, steps, jobs, workers, contenders in one claim, the latest instant)
+// are checked here too: an excess is an error at the line and column where
+// the text goes over, naming the limit and its value.
 //
 // Run plays a parsed timeline on a fresh, empty *sql.DB on a virtual clock
-// and returns its Trace (trace.go): per step the outcome, the lease or the
-// rejection (presented against current), a sentence explaining it in the
-// run's language, the SQL that ran, the rows it changed, the leases that
-// ended, the receipt or stored value, the invariant verdicts of package
-// engine/check and the expectation's result. The trace is deterministic:
-// the same timeline gives byte-identical JSON on every run and platform,
-// and its size grows with the text, not with jobs times steps. Run stops
-// between steps when its context ends.
+// and returns its Trace: per step the outcome, the lease or the rejection
+// (presented against current), a sentence explaining it in the run's
+// language, the SQL that ran, the rows it changed, the leases that ended,
+// the receipt or stored value, the invariant verdicts of package
+// engine/check and the expectation's result. The trace is deterministic: the
+// same timeline gives byte-identical JSON on every run and platform, and its
+// size grows with the text, not with jobs times steps. Run stops between
+// steps when its context ends.
 //
 // This package links no SQLite driver, so a build without SQLite can
 // import it; package memrun runs timelines on in-memory SQLite, and the

@@ -14,7 +14,7 @@ import (
 )
 
 // The browser's driver passes the drivers' conformance suite, the one the
-// native driver passes (engine/sqlitedb's tests).
+// native driver passes (engine/drivertest's tests).
 func TestDriver_Conformance(t *testing.T) {
 	drivertest.Run(t, drivertest.Driver{
 		Open: func(t testing.TB, name string, busy time.Duration) *sql.DB {

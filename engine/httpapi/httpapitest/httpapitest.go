@@ -1,6 +1,6 @@
 // Package httpapitest is the HTTP contract suite of the engine's API: one
-// suite, run against any server of it by base URL — natively (serve.go's
-// handler over a SQLite file, under httptest) and on the Cloudflare Worker
+// suite, run against any server of it by base URL — natively (leaselab
+// serve's handler over a SQLite file, under httptest) and on the Cloudflare Worker
 // (wrangler dev with a local D1). Both must pass it unchanged.
 //
 // The suite needs nothing from the server but the API: it makes its own

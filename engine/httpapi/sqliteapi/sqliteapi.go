@@ -1,6 +1,6 @@
 // Package sqliteapi is the engine's HTTP API as the native server runs it:
-// the queue in the SQLite database the caller opened (serve.go: a file,
-// through engine/sqlitedb), and every timeline on a fresh in-memory
+// the queue in the SQLite database the caller opened (leaselab serve: a
+// file, through engine/sqlitedb), and every timeline on a fresh in-memory
 // database of its own that lives only for that run — a timeline enqueues
 // and claims jobs of its own and must never touch the queue.
 package sqliteapi

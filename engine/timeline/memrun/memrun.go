@@ -1,6 +1,8 @@
-// Package memrun runs timelines on fresh in-memory SQLite databases
-// (engine/sqlitedb's memdb): the native and browser home of package
-// timeline, which links no SQLite driver itself.
+// Package memrun runs timelines on in-memory SQLite: each run on a new,
+// empty database of its own (sqlitedb.Memory) that is closed when the run
+// ends, so runs never see each other and may go on at once. Package
+// timeline links no SQLite driver; a program or a test that wants a
+// timeline's trace calls this package, natively and under GOOS=js alike.
 package memrun
 
 import (
