@@ -56,6 +56,8 @@ type process struct {
 	missing []string
 	done    chan struct{} // closed when the process has exited
 	lab     Lab           // a Go student's functions, called in this process; nil for a program
+
+	observe func(Observed) // Options.Observe, or nil
 }
 
 // Program is how to start a student's program: Command and Args, run in

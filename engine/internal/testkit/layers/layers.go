@@ -25,8 +25,8 @@ type Layer struct {
 var Board = []Layer{
 	{"the programs", []string{".", "wasm/sim", "wasm/worker"}},
 	{"the leaselab command", []string{"engine/command"}},
-	{"a course site; the page's files; the API over SQLite; the API's contract suite",
-		[]string{"engine/coursesite", "engine/webserve", "engine/httpapi/sqliteapi", "engine/httpapi/httpapitest"}},
+	{"a course site; the page's files; the API over SQLite; the API's contract suite; a lab written in JavaScript",
+		[]string{"engine/coursesite", "engine/webserve", "engine/httpapi/sqliteapi", "engine/httpapi/httpapitest", "wasm/jslab"}},
 	{"what the browser's engine answers; the HTTP API; the grader of a student's code",
 		[]string{"engine/simrun", "engine/httpapi", "engine/grade"}},
 	{"the explorer; the conformance suite", []string{"engine/explore", "engine/leasetest"}},
