@@ -29,6 +29,9 @@
 //                                 scope {workers, steps, ttl, max_attempts, deadline,
 //                                 states}; onProgress hears {states, depth, rate}
 //   invariants()                  the checker's invariants by name, in its order
+//   grade(source, {lang, signal})  the fencing lab written in JavaScript in source,
+//                                 graded step by step beside the contract: the
+//                                 report as JSON (wasm/jslab; see loadGrader)
 //   benchCycles(n)                n bare job cycles, for make bench
 //   wasmBytes()                   the engine's WebAssembly memory, in bytes
 // A failure rejects with an Error whose errors property lists the
@@ -137,6 +140,20 @@ let explorer = null;
 export function loadExplorer() {
   if (!explorer) explorer = openEngine(new URL('leaselab.wasm', import.meta.url));
   return explorer;
+}
+
+/** @type {Promise<ReturnType<typeof engineAPI>> | null} */
+let grader = null;
+
+/**
+ * Loads an engine in a worker of its own for grade (<lease-lab>): the
+ * reader's code runs in that worker, so a Check whose signal ends it (a
+ * loop that never returns) ends only that worker, and the next Check gets
+ * a fresh one. Later calls return the same promise.
+ */
+export function loadGrader() {
+  if (!grader) grader = openEngine(new URL('leaselab.wasm', import.meta.url));
+  return grader;
 }
 
 /** Whether loadEngine has been called on this page. */
@@ -250,6 +267,8 @@ function engineAPI(link, facts) {
     goTest: timelineCall('goTest'),
     explore: (/** @type {unknown} */ goal, /** @type {any} */ opts = {}) =>
       link.call('explore', [goal, opts?.scope || {}], signalOf(opts), opts?.onProgress),
+    grade: (/** @type {string} */ source, /** @type {any} */ opts = {}) =>
+      link.call('grade', [source, { lang: typeof opts?.lang === 'string' ? opts.lang : 'en' }], signalOf(opts)),
     benchCycles: (/** @type {number} */ n) => link.call('benchCycles', [n]),
     wasmBytes: () => link.call('wasmBytes', []),
     library: () => known(facts.library),

@@ -63,6 +63,31 @@ func TestGrade_CorrectJSLabPassesEveryTest(t *testing.T) {
 	}
 }
 
+// skeleton is the starting code of the page's lab worksheet (SKELETON in
+// web/lease-lab.js).
+func skeleton(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../../web/lease-lab.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(b), "export const SKELETON = `")
+	src, _, ok2 := strings.Cut(rest, "`;")
+	if !ok || !ok2 {
+		t.Fatal("web/lease-lab.js has no SKELETON")
+	}
+	return src
+}
+
+// The page's starting code runs, and fails at the first step: its
+// functions are there, their bodies are the learner's to write.
+func TestGrade_SkeletonRunsAndFailsAtStepOne(t *testing.T) {
+	r := gradeJS(t, skeleton(t))
+	if r.CannotRun != "" || len(r.Missing) != 0 || r.First == nil || r.First.Test != "step 1: initDb" {
+		t.Fatalf("cannot run %q, missing %v, first difference %s", r.CannotRun, r.Missing, r.String())
+	}
+}
+
 // Each wrong fragment fails at the step that introduces its function,
 // naming the call in JavaScript's terms, with the SQL the learner's code
 // ran at each call and both tables.

@@ -102,8 +102,8 @@ func Grade(ctx context.Context, source string, o Options) ([]byte, error) {
 		Progress: func(name string) { current = name },
 		Observe: func(ob grade.Observed) {
 			c := lab.last
-			s := Step{Call: jsTerms(ob.Call), Want: jsTerms(ob.Want), Got: jsTerms(ob.Got), SQL: c.sql,
-				WantRows: rowsOf(ob.WantRows), GotRows: c.rows, RowsError: c.rowsErr, path: c.path}
+			s := Step{Call: jsTerms(ob.Call), Want: jsTerms(ob.Want), Got: jsTerms(ob.Got), SQL: append([]Statement{}, c.sql...),
+				WantRows: rowsOf(ob.WantRows), GotRows: append([]Row{}, c.rows...), RowsError: c.rowsErr, path: c.path}
 			list := steps[current]
 			if len(list) > 0 && list[len(list)-1].path != s.path {
 				list = nil // a fresh database: the calls before are another sequence's
