@@ -365,7 +365,7 @@ export const en = {
   introStart: 'Start here',
   introHide: 'Hide this introduction',
   introShow: 'Show the introduction',
-  // ---- the lab worksheet (lease-lab.js) ----
+  // ---- the coding exercise (lease-exercise.js) ----
   labCode: 'Your code (JavaScript): the fencing lab’s functions',
   labCheck: 'Check',
   labReset: 'Start over',
@@ -675,7 +675,7 @@ export const ko = {
   introStart: '여기서 시작하세요',
   introHide: '소개 숨기기',
   introShow: '소개 보기',
-  // ---- the lab worksheet (lease-lab.js) ----
+  // ---- the coding exercise (lease-exercise.js) ----
   labCode: '내 코드 (JavaScript): 펜싱 실습의 함수들',
   labCheck: '검사',
   labReset: '처음부터',

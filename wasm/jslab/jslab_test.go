@@ -63,18 +63,18 @@ func TestGrade_CorrectJSLabPassesEveryTest(t *testing.T) {
 	}
 }
 
-// skeleton is the starting code of the page's lab worksheet (SKELETON in
-// web/lease-lab.js).
+// skeleton is the starting code of the page's coding exercise (SKELETON in
+// web/lease-exercise.js).
 func skeleton(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile("../../web/lease-lab.js")
+	b, err := os.ReadFile("../../web/lease-exercise.js")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, rest, ok := strings.Cut(string(b), "export const SKELETON = `")
 	src, _, ok2 := strings.Cut(rest, "`;")
 	if !ok || !ok2 {
-		t.Fatal("web/lease-lab.js has no SKELETON")
+		t.Fatal("web/lease-exercise.js has no SKELETON")
 	}
 	return src
 }

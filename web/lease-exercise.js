@@ -1,10 +1,10 @@
 // @ts-check
-// lease-lab.js defines <lease-lab>, a worksheet that asks the reader to
+// lease-exercise.js defines <lease-exercise>, a worksheet that asks the reader to
 // write the fencing lab's functions in JavaScript, in the page, and grades
 // them there:
 //
-//   <lease-lab></lease-lab>                (the starting code: SKELETON)
-//   <lease-lab><script type="text/plain">function initDb(db) { … }</script></lease-lab>
+//   <lease-exercise></lease-exercise>                (the starting code: SKELETON)
+//   <lease-exercise><script type="text/plain">function initDb(db) { … }</script></lease-exercise>
 //
 // The reader writes initDb, enqueue, state, claim, renew, complete, release
 // and claimMany, each taking db first: a small synchronous SQL API over the
@@ -107,7 +107,7 @@ function el(tag, attrs = {}, ...kids) {
 /** A cell's value as the table shows it. @param {unknown} v */
 const cell = (v) => (v === null || v === undefined ? 'NULL' : String(v));
 
-export class LeaseLab extends HTMLElement {
+export class LeaseExercise extends HTMLElement {
   /** @type {HTMLTextAreaElement | null} */
   #code = null;
   /** @type {HTMLElement | null} */
@@ -121,7 +121,7 @@ export class LeaseLab extends HTMLElement {
     const t = strings(langOf(this));
     const given = this.querySelector('script[type="text/plain"]')?.textContent ?? '';
     if (given.trim()) this.#start = `${dedent(given).trim()}\n`;
-    const id = `lease-lab-${++serial}`;
+    const id = `lease-exercise-${++serial}`;
     this.#code = /** @type {HTMLTextAreaElement} */ (
       el('textarea', { id, class: 'll-code', spellcheck: 'false', rows: '24', autocapitalize: 'off', translate: 'no' })
     );
@@ -346,12 +346,12 @@ function tables(want, got, t) {
 }
 
 /**
- * Registers the element under name (default lease-lab), unless the name
+ * Registers the element under name (default lease-exercise), unless the name
  * is taken.
  * @param {string} [name]
  */
-export function define(name = 'lease-lab') {
-  if (!customElements.get(name)) customElements.define(name, class extends LeaseLab {});
+export function define(name = 'lease-exercise') {
+  if (!customElements.get(name)) customElements.define(name, class extends LeaseExercise {});
 }
 
 define();
