@@ -214,7 +214,7 @@ web/traces/index.json: $(WASM_SRC) $(TIMELINES)
 ## The parity test, natively and in WebAssembly under Node: every
 ## library timeline's trace is byte for byte the golden one on both. Then the
 ## engine's own suites (boundaries, rejections, the model, the checker, the
-## timeline runner, the driver) in WebAssembly under Node, on the page's
+## timeline runner, the driver, the grader of a lab written in JavaScript) in WebAssembly under Node, on the page's
 ## SQLite: wasm/node/run.mjs loads the engine's SQLite module through
 ## web/sqlite-bridge.js first, as the page's worker does; the few tests that need files,
 ## processes or the go command say so and skip there. It builds the page's module
@@ -223,9 +223,9 @@ WASM_EXEC_NODE := node --stack-size=8192 $(CURDIR)/wasm/node/run.mjs $(GOROOT)/l
 wasm-test: $(SQLITE_ENGINE) web/leaselab.wasm
 	@command -v node >/dev/null || { echo "wasm-test: Node.js is missing: install it (Debian: apt-get install -y nodejs), then run make wasm-test again"; exit 1; }
 	$(GO) test -count=1 ./engine/simrun/
-	GOOS=js GOARCH=wasm $(GO) vet -tags mutants ./wasm/sim/ ./engine/simrun/ ./wasm/sqlitejs/
+	GOOS=js GOARCH=wasm $(GO) vet -tags mutants ./wasm/sim/ ./engine/simrun/ ./wasm/sqlitejs/ ./wasm/jslab/
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -tags mutants -exec "$(WASM_EXEC_NODE)" \
-		./engine/simrun/ ./engine/ ./engine/model/ ./engine/check/ ./engine/sqlitedb/ ./wasm/sqlitejs/ ./engine/timeline/... ./engine/internal/lab/
+		./engine/simrun/ ./engine/ ./engine/model/ ./engine/check/ ./engine/sqlitedb/ ./wasm/sqlitejs/ ./engine/timeline/... ./engine/internal/lab/ ./wasm/jslab/
 
 ## e2e: the page, the element, the frame and the course page in headless Chromium
 ## Installs Debian's chromium and a Hangul font when they are missing and it

@@ -76,7 +76,7 @@ const reached = (step) => {
 reached('script');
 
 /** The engine's methods a page may call through this worker. */
-const CALLS = ['run', 'worksheet', 'goTest', 'explore', 'benchCycles', 'wasmBytes'];
+const CALLS = ['run', 'worksheet', 'goTest', 'explore', 'grade', 'benchCycles', 'wasmBytes'];
 
 /**
  * @typedef {object} Engine

@@ -29,6 +29,9 @@
 //                                 scope {workers, steps, ttl, max_attempts, deadline,
 //                                 states}; onProgress hears {states, depth, rate}
 //   invariants()                  the checker's invariants by name, in its order
+//   grade(source, {lang, signal})  the fencing lab written in JavaScript in source,
+//                                 graded step by step beside the contract: the
+//                                 report as JSON (wasm/jslab; see loadGrader)
 //   benchCycles(n)                n bare job cycles, for make bench
 //   wasmBytes()                   the engine's WebAssembly memory, in bytes
 // A failure rejects with an Error whose errors property lists the
@@ -59,6 +62,12 @@
 // The worker is engine-worker.js bundled with the scripts it needs (make
 // wasm, engine/internal/build/bundle): one request, not three.
 const WORKER_URL = new URL('engine-worker.bundle.js', import.meta.url);
+
+// A coding exercise's grader runs the reader's own code, which needs
+// 'unsafe-eval': its worker starts from grader-worker.js, the one script a
+// server sends with a policy that allows it (engine/internal/webserve's
+// WorkerCSP), so every other engine worker keeps the page's policy.
+const GRADER_URL = new URL('grader-worker.js', import.meta.url);
 
 // A string answer crosses from the worker as its UTF-8 bytes, transferred
 // (see engine-worker.js), and is decoded here: the page's JavaScript heap
@@ -139,6 +148,20 @@ export function loadExplorer() {
   return explorer;
 }
 
+/** @type {Promise<ReturnType<typeof engineAPI>> | null} */
+let grader = null;
+
+/**
+ * Loads an engine in a worker of its own for grade (<lease-exercise>): the
+ * reader's code runs in that worker, so a Check whose signal ends it (a
+ * loop that never returns) ends only that worker, and the next Check gets
+ * a fresh one. Later calls return the same promise.
+ */
+export function loadGrader() {
+  if (!grader) grader = openEngine(new URL('leaselab.wasm', import.meta.url), undefined, GRADER_URL);
+  return grader;
+}
+
 /** Whether loadEngine has been called on this page. */
 export function engineRequested() {
   return shared !== null;
@@ -176,9 +199,10 @@ export function loadEngine() {
  * own); onState hears its state (loading, ready, running, stopped).
  * @param {URL} wasmURL
  * @param {(state: string) => void} [onState]
+ * @param {URL} [workerURL] the worker's script (default engine-worker.bundle.js)
  */
-export function openEngine(wasmURL, onState = () => {}) {
-  return openLink(new Link(wasmURL.href, onState), onState);
+export function openEngine(wasmURL, onState = () => {}, workerURL = WORKER_URL) {
+  return openLink(new Link(wasmURL.href, onState, workerURL), onState);
 }
 
 /**
@@ -250,6 +274,8 @@ function engineAPI(link, facts) {
     goTest: timelineCall('goTest'),
     explore: (/** @type {unknown} */ goal, /** @type {any} */ opts = {}) =>
       link.call('explore', [goal, opts?.scope || {}], signalOf(opts), opts?.onProgress),
+    grade: (/** @type {string} */ source, /** @type {any} */ opts = {}) =>
+      link.call('grade', [source, { lang: typeof opts?.lang === 'string' ? opts.lang : 'en' }], signalOf(opts)),
     benchCycles: (/** @type {number} */ n) => link.call('benchCycles', [n]),
     wasmBytes: () => link.call('wasmBytes', []),
     library: () => known(facts.library),
@@ -304,15 +330,18 @@ class Link {
   #starting = null;
   /** @type {string | WebAssembly.Module} the module's URL, then the module once compiled */
   #source;
+  #workerURL;
   #onState;
 
   /**
    * @param {string} url the module's
    * @param {(state: string) => void} onState
+   * @param {URL} [workerURL] the worker's script
    */
-  constructor(url, onState) {
+  constructor(url, onState, workerURL = WORKER_URL) {
     this.#source = url;
     this.#onState = onState;
+    this.#workerURL = workerURL;
   }
 
   /**
@@ -324,16 +353,19 @@ class Link {
     const source = this.#source;
     // The first worker starts itself from the module's URL (see
     // engine-worker.js); a later one is handed the compiled module.
-    const url = new URL(WORKER_URL);
+    const url = new URL(this.#workerURL);
     if (typeof source === 'string') url.searchParams.set('module', source);
-    const early = typeof source === 'string' && !this.#ready ? takeEarly(source) : null;
+    // The page's early worker runs engine-worker's script: only a link on that script may take it.
+    const early =
+      typeof source === 'string' && !this.#ready && this.#workerURL === WORKER_URL ? takeEarly(source) : null;
     const worker = early ? early.worker : new Worker(url, { type: 'module', name: 'leaselab engine' });
     this.#worker = worker;
     const facts = new Promise((resolve, reject) => {
       this.#starting = { resolve, reject };
     });
     worker.onmessage = (e) => this.#receive(worker, e.data);
-    worker.onerror = (e) => this.#lost(worker, new Error(`the engine's worker failed: ${e.message || WORKER_URL}`));
+    worker.onerror = (e) =>
+      this.#lost(worker, new Error(`the engine's worker failed: ${e.message || this.#workerURL}`));
     worker.onmessageerror = () => this.#lost(worker, new Error("the engine's worker sent what cannot be read"));
     if (typeof source !== 'string') worker.postMessage({ type: 'start', module: source });
     for (const [id, c] of this.#calls) worker.postMessage({ type: 'call', id, method: c.method, args: c.args });

@@ -373,6 +373,42 @@ export const en = {
   introStart: 'Start here',
   introHide: 'Hide this introduction',
   introShow: 'Show the introduction',
+  // ---- the coding exercise (lease-exercise.js) ----
+  labCode: 'Your code (JavaScript): the fencing lab’s functions',
+  labCheck: 'Check',
+  labReset: 'Start over',
+  labKeys: 'Ctrl+Enter checks',
+  labChecking: 'Checking your code, step by step, beside the contract…',
+  /** @param {number} s */
+  labTimeout: (s) => `Your code did not finish within ${s} s (a loop that never ends?): it was stopped.`,
+  /** @param {string} msg */
+  labFailed: (msg) => `The grader could not run: ${msg}`,
+  labCannotRun: 'Your code could not be run:',
+  labCSP:
+    "This site's policy does not let the page run your code: the engine's worker needs 'unsafe-eval' in its script-src.",
+  /** @param {number} p @param {number} f @param {number} s */
+  labSummary: (p, f, s) => `${p} passed, ${f} failed, ${s} skipped.`,
+  labVerdicts: { pass: 'PASS', fail: 'FAIL', skip: 'SKIP' },
+  labSteps: 'The lab’s steps',
+  /** @param {number} n */
+  labOthers: (n) => `The other tests: stories, mutants, races, the search (${n})`,
+  /** @param {string} names */
+  labMissing: (names) => `Your code does not define: ${names}`,
+  labText: 'The report as leaselab grade prints it',
+  /** @param {string} test @param {string} where */
+  labFirst: (test, where) => `First difference: ${test} (${where})`,
+  labCall: 'call',
+  labContract: 'contract',
+  labYours: 'yours',
+  labBroken: 'Your code broke off:',
+  labCalls: 'The calls of this test, with your SQL and both tables after each',
+  /** @param {number} n */
+  labSQL: (n) => `Your code ran ${plural(n, 'statement', 'statements')}:`,
+  labStepDetails: 'your SQL and the tables',
+  labTimeline: 'A timeline that reproduces it on the engine',
+  labNoRows: '(no rows)',
+  labContractTable: 'The contract’s table after the call',
+  labYourTable: 'Your table after the call',
 };
 
 /** @type {Strings} */
@@ -653,6 +689,34 @@ export const ko = {
   introStart: '여기서 시작하세요',
   introHide: '소개 숨기기',
   introShow: '소개 보기',
+  // ---- the coding exercise (lease-exercise.js) ----
+  labCode: '내 코드 (JavaScript): 펜싱 실습의 함수들',
+  labCheck: '검사',
+  labReset: '처음부터',
+  labKeys: 'Ctrl+Enter로 검사',
+  labChecking: '코드를 단계별로 계약과 나란히 검사하는 중…',
+  labTimeout: (s) => `코드가 ${s}초 안에 끝나지 않아(끝나지 않는 반복?) 멈췄습니다.`,
+  labFailed: (msg) => `채점기를 실행할 수 없습니다: ${msg}`,
+  labCannotRun: '코드를 실행할 수 없습니다:',
+  labCSP: "이 사이트의 정책이 코드 실행을 막습니다: 엔진 워커의 script-src에 'unsafe-eval'이 필요합니다.",
+  labSummary: (p, f, s) => `통과 ${p}, 실패 ${f}, 건너뜀 ${s}.`,
+  labVerdicts: { pass: '통과', fail: '실패', skip: '건너뜀' },
+  labSteps: '실습 단계',
+  labOthers: (n) => `다른 테스트: 이야기, 변형, 경쟁, 탐색 (${n})`,
+  labMissing: (names) => `코드에 정의되지 않은 함수: ${names}`,
+  labText: 'leaselab grade가 출력하는 보고서',
+  labFirst: (test, where) => `첫 번째 차이: ${test} (${where})`,
+  labCall: '호출',
+  labContract: '계약',
+  labYours: '제출',
+  labBroken: '코드가 중단되었습니다:',
+  labCalls: '이 테스트의 호출: 각 호출의 SQL과 호출 뒤의 두 테이블',
+  labSQL: (n) => `코드가 실행한 문장 ${n}개:`,
+  labStepDetails: 'SQL과 테이블',
+  labTimeline: '엔진에서 이 차이를 재현하는 타임라인',
+  labNoRows: '(행 없음)',
+  labContractTable: '호출 뒤 계약의 테이블',
+  labYourTable: '호출 뒤 내 테이블',
 };
 
 /** Every catalogue, by language tag. */

@@ -76,4 +76,7 @@
     .then((m) => m.start(document))
     .catch((err) => console.error('leaselab.js: the fences were not converted:', err));
   load('lease-timeline.js').catch((err) => console.error('leaselab.js: <lease-timeline> was not defined:', err));
+  // A coding exercise on the page: <lease-exercise> (lease-exercise.js), loaded only then.
+  if (document.querySelector('lease-exercise'))
+    load('lease-exercise.js').catch((err) => console.error('leaselab.js: <lease-exercise> was not defined:', err));
 })();

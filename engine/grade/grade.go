@@ -47,6 +47,9 @@ type Options struct {
 	FailFast bool
 	// Progress, if not nil, hears each test's name as it starts.
 	Progress func(name string)
+	// Observe, if not nil, hears each call of a lab function the grader
+	// makes through a test's queue, with the contract's answer and table.
+	Observe func(Observed)
 }
 
 func (o *Options) defaults() {
@@ -223,9 +226,13 @@ type testCase struct {
 
 func (g *grader) start(ctx context.Context) (*process, error) {
 	if g.o.Lab != nil {
-		return &process{lab: g.o.Lab, callMax: g.o.CallTimeout}, nil
+		return &process{lab: g.o.Lab, callMax: g.o.CallTimeout, observe: g.o.Observe}, nil
 	}
-	return start(ctx, g.o.Program, g.o.CallTimeout)
+	p, err := start(ctx, g.o.Program, g.o.CallTimeout)
+	if p != nil {
+		p.observe = g.o.Observe
+	}
+	return p, err
 }
 
 // dbPath is a fresh database file's path.

@@ -88,6 +88,8 @@ type process struct {
 	// callback answers the student's calls back (see answer); nil
 	// refuses them.
 	callback func(fn string, args []json.RawMessage) (any, error)
+
+	observe func(Observed) // Options.Observe, or nil
 }
 
 // Program is how to start a student's program: Command and Args, run in

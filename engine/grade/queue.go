@@ -11,7 +11,6 @@ import (
 
 	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/model"
-	"github.com/leaselab/leaselab/engine/sqlitedb"
 )
 
 // labQueue is the student's implementation of the lab's functions as a
@@ -86,6 +85,9 @@ func (q *labQueue) raw(ctx context.Context, want, fn string, args ...any) (answe
 		}
 	default:
 		q.last.Got = pyJSON(a.Return)
+	}
+	if q.p.observe != nil {
+		q.p.observe(Observed{Call: q.last.Call, Want: want, Got: q.last.Got, WantRows: q.shadow.Jobs()})
 	}
 	return a, err
 }
@@ -284,7 +286,7 @@ func (q *labQueue) Reopen(ctx context.Context) error {
 // were inserted.
 func (q *labQueue) Jobs(ctx context.Context) ([]engine.Job, error) {
 	if q.db == nil {
-		db, err := sqlitedb.Open(q.path)
+		db, err := openTable(q.path)
 		if err != nil {
 			return nil, fmt.Errorf("reading the table: %w", err)
 		}

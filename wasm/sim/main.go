@@ -28,6 +28,9 @@
 //	                               timeline for goal ({mutant} or {engine, property})
 //	                               within scope, as JSON; onProgress hears
 //	                               {states, depth, rate} (explore.go)
+//	leaselab.grade(source, opts)   Promise<string>: the fencing lab written in JavaScript
+//	                               in source, graded step by step beside the contract, as
+//	                               JSON (grade.go)
 //	leaselab.benchCycles(n)        Promise<number>: n bare enqueue->claim->complete
 //	                               cycles on a memdb of its own, for make bench (bench.go)
 //
@@ -78,6 +81,7 @@ func main() {
 		"worksheet": js.FuncOf(worksheet),
 		"goTest":    js.FuncOf(goTest),
 		"explore":   js.FuncOf(exploreCall),
+		"grade":     js.FuncOf(gradeCall),
 
 		"benchCycles": js.FuncOf(benchCycles),
 	}

@@ -19,7 +19,8 @@
 //     one index.html starts the engine with (named by its hash), no other origin;
 //     its pages may frame this origin's pages, and only this origin may
 //     frame them — except the pages made to be framed by any site
-//     (Framable: embed.html), which carry EmbedCSP.
+//     (Framable: embed.html), which carry EmbedCSP, and the grader's
+//     worker script (Evaluates), which carries WorkerCSP.
 //   - Only GET and HEAD (HEAD answers what GET would, without the body); a
 //     directory is served as its index.html, never listed; a file's path
 //     with a trailing slash (/app.js/) is 404; a name starting with a dot
@@ -74,6 +75,21 @@ const CSP = policy + "frame-ancestors 'self'"
 // EmbedCSP is CSP for the pages Framable names: the same, except that any
 // site may frame them.
 const EmbedCSP = policy + "frame-ancestors *"
+
+// WorkerCSP is the Content-Security-Policy of the grader's worker script:
+// what a worker needs (this origin's scripts and fetches, WebAssembly), and
+// 'unsafe-eval', with which a coding exercise (<lease-exercise>) runs the
+// reader's own JavaScript in a grading worker. A worker has no DOM, and
+// the code it evaluates is what the reader typed on the page; the page
+// itself keeps CSP, without eval.
+const WorkerCSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'; connect-src 'self'; base-uri 'none'; form-action 'none'"
+
+// Evaluates reports whether the file called name is the script of the
+// worker that grades a coding exercise (grader-worker.js), the one file
+// served with WorkerCSP: the engine's own worker scripts keep CSP.
+func Evaluates(name string) bool {
+	return name == "grader-worker.js"
+}
 
 // Framable reports whether any site may frame the file called name (a
 // path inside the served folder): only the embed frame, for course hosts
@@ -163,8 +179,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	if Framable(name) {
+	switch {
+	case Framable(name):
 		hdr.Set("Content-Security-Policy", EmbedCSP)
+	case Evaluates(name):
+		hdr.Set("Content-Security-Policy", WorkerCSP)
 	}
 	hdr.Set("Content-Type", ContentType(name))
 	hdr.Set("Cache-Control", "no-cache")

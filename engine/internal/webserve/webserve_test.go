@@ -361,3 +361,33 @@ func TestHandler_DirectoryRedirectStaysOnThisHost(t *testing.T) {
 		})
 	}
 }
+
+// Only the grader's worker script may evaluate code (a coding exercise runs
+// the reader's JavaScript there); the pages, the engine's own worker and
+// every other script may not.
+func TestHandler_OnlyTheGradersWorkerMayEvaluate(t *testing.T) {
+	fsys := fstest.MapFS{
+		"index.html":                  {Data: []byte("<p>x")},
+		"app.js":                      {Data: []byte("x")},
+		"engine.js":                   {Data: []byte("x")},
+		"engine-worker.js":            {Data: []byte("x")},
+		"engine-worker.bundle.js":     {Data: []byte("x")},
+		"engine-worker.bundle.js.map": {Data: []byte("x")},
+		"grader-worker.js":            {Data: []byte("x")},
+	}
+	for _, tc := range []struct {
+		path string
+		eval bool
+	}{
+		{"/index.html", false}, {"/app.js", false}, {"/engine.js", false}, {"/engine-worker.bundle.js.map", false},
+		{"/engine-worker.js", false}, {"/engine-worker.bundle.js", false}, {"/grader-worker.js", true},
+	} {
+		csp := get(t, webserve.Handler(fsys), "GET", tc.path, nil).Header.Get("Content-Security-Policy")
+		if got := strings.Contains(csp, "'unsafe-eval'"); got != tc.eval {
+			t.Errorf("%s: CSP %q allows eval: %v, want %v", tc.path, csp, got, tc.eval)
+		}
+		if !strings.Contains(csp, "default-src 'none'") || strings.Contains(csp, "unsafe-inline") || strings.Contains(strings.ReplaceAll(csp, "frame-ancestors 'self'", ""), "*") {
+			t.Errorf("%s: CSP %q allows more than a script needs", tc.path, csp)
+		}
+	}
+}

@@ -62,7 +62,7 @@ var leftOut = []string{"example-course.html", "example-course.css"}
 
 // needed are the files a bundle cannot go without.
 var needed = []string{"leaselab.js", "leaselab.css", "lease-timeline.js", "fences.js", "prerendered.js",
-	"engine.js", "engine-worker.bundle.js", "engine-worker.js", "wasm_exec.js", "leaselab.wasm", "embed.html", "guide.html", "example.html",
+	"engine.js", "engine-worker.bundle.js", "engine-worker.js", "grader-worker.js", "wasm_exec.js", "leaselab.wasm", "embed.html", "guide.html", "example.html",
 	"sqlite-bridge.js", sqliteDir + "/sqlite3.wasm", "traces/index.json"}
 
 // sqliteDir holds the engine's SQLite in web/ and in the bundle: its module,

@@ -52,6 +52,7 @@ var NoPromise = []Package{
 	{Path: "engine/command", Why: "serve.go, the leaselab command's main"},
 	{Path: "engine/simrun", Why: "wasm/sim, the browser's engine"},
 	{Path: "wasm/sqlitejs", GOOS: "js", Why: "engine/sqlitedb's browser build"},
+	{Path: "wasm/jslab", GOOS: "js", Why: "wasm/sim, the grader of a coding exercise in the page"},
 }
 
 // API renders what the package in dir exports in a normal build (no build

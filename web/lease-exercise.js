@@ -1,0 +1,357 @@
+// @ts-check
+// lease-exercise.js defines <lease-exercise>, a worksheet that asks the reader to
+// write the fencing lab's functions in JavaScript, in the page, and grades
+// them there:
+//
+//   <lease-exercise></lease-exercise>                (the starting code: SKELETON)
+//   <lease-exercise><script type="text/plain">function initDb(db) { … }</script></lease-exercise>
+//
+// The reader writes initDb, enqueue, state, claim, renew, complete, release
+// and claimMany, each taking db first: a small synchronous SQL API over the
+// page's own SQLite (db.run, db.all, db.get; a fresh database per test).
+// Check sends the code to an engine of its own, in a worker (engine.js
+// loadGrader), which runs leaselab grade's tests on it step by step beside
+// the contract (wasm/jslab) and answers a report: each test's verdict, and
+// at the first difference the call, the reader's answer beside the
+// contract's, both tables, and the test's calls up to it, each with the
+// SQL the reader's code ran and both tables after it. Code that loops
+// without end is stopped at TIME_LIMIT_MS: the worker is ended, the next
+// Check starts a fresh one.
+//
+// The reader's code runs in the engine's worker, which needs
+// 'unsafe-eval' in the script-src of the policy sent with the worker's
+// script (the page's own policy need not have it).
+//
+// State for the page's CSS and scripts: data-state (idle, checking,
+// passed, failed, error) and data-first (the first failing test's name).
+// Attribute: lang (en or ko; default the nearest lang).
+
+import { loadGrader } from './engine.js';
+import { dedent } from './fences.js';
+import { langOf, strings } from './i18n.js';
+
+/** The starting code when the element holds none. */
+export const SKELETON = `// Each function takes db first: a synchronous SQL API over this page's SQLite,
+// a fresh database per test:
+//   db.run(sql, ...params)  -> {changes, lastInsertRowid}
+//   db.all(sql, ...params)  -> every row, an object by column name
+//   db.get(sql, ...params)  -> the first row, or undefined
+// The table: jobs(id, owner, until, fence, result, done).
+// Throw a RangeError when ttl <= 0.
+
+function initDb(db) {
+  // make the table if it is missing; keep every row
+}
+
+function enqueue(db, jobId) {
+  // add the job (owner NULL, until 0, fence 0, done 0); false if it exists
+}
+
+function state(db, jobId) {
+  // the row as {id, owner, until, fence, result, done}, or null
+}
+
+function claim(db, jobId, owner, now, ttl) {
+  // null for a missing or done job, or while until > now;
+  // else owner, until = now + ttl, fence + 1, and return the new fence
+}
+
+function renew(db, jobId, owner, fence, now, ttl) {
+  // true and until = now + ttl, only for the row's owner and fence, not done, until > now
+}
+
+function complete(db, jobId, owner, fence, now, result) {
+  // the same check as renew; result stored and done = 1
+}
+
+function release(db, jobId, owner, fence) {
+  // for the row's owner and fence, not done: owner NULL, until 0, the fence kept
+}
+
+function claimMany(db, jobId, owners, now, ttl) {
+  // every owner's claim; the answers in the owners' order
+}
+`;
+
+/** How long a Check may take before the worker running the code is ended. */
+export const TIME_LIMIT_MS = 60_000;
+
+/** The lab table's columns, in order. */
+const COLUMNS = ['id', 'owner', 'until', 'fence', 'result', 'done'];
+
+/**
+ * @typedef {{id: unknown, owner: unknown, until: unknown, fence: unknown, result: unknown, done: unknown}} Row
+ * @typedef {{sql: string, params: unknown[], error?: string}} Statement
+ * @typedef {{call: string, want: string, got: string, sql: Statement[], want_rows: Row[], got_rows: Row[] | null, rows_error?: string}} Step
+ * @typedef {{test: string, where: string, call: string, want: string, got: string, detail?: string, broken?: string,
+ *   want_rows: Row[], got_rows: Row[], timeline?: string, steps: Step[]}} First
+ * @typedef {{cannot_run?: string, passed: boolean, missing: string[], tests: {name: string, status: string, why?: string}[],
+ *   first: First | null, text: string, elapsed_ms: number}} Report
+ */
+
+let serial = 0;
+
+/**
+ * Makes an element with attributes and children.
+ * @param {string} tag
+ * @param {Record<string, string>} [attrs]
+ * @param {...(Node | string)} kids
+ */
+function el(tag, attrs = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  e.append(...kids);
+  return e;
+}
+
+/** A cell's value as the table shows it. @param {unknown} v */
+const cell = (v) => (v === null || v === undefined ? 'NULL' : String(v));
+
+export class LeaseExercise extends HTMLElement {
+  /** @type {HTMLTextAreaElement | null} */
+  #code = null;
+  /** @type {HTMLElement | null} */
+  #status = null;
+  /** @type {HTMLElement | null} */
+  #result = null;
+  #start = SKELETON;
+
+  connectedCallback() {
+    if (this.#code) return;
+    const t = strings(langOf(this));
+    const given = this.querySelector('script[type="text/plain"]')?.textContent ?? '';
+    if (given.trim()) this.#start = `${dedent(given).trim()}\n`;
+    const id = `lease-exercise-${++serial}`;
+    this.#code = /** @type {HTMLTextAreaElement} */ (
+      el('textarea', { id, class: 'll-code', spellcheck: 'false', rows: '24', autocapitalize: 'off', translate: 'no' })
+    );
+    this.#code.value = this.#start;
+    const check = el('button', { type: 'button', class: 'll-check' }, t.labCheck);
+    const reset = el('button', { type: 'button', class: 'll-reset' }, t.labReset);
+    check.addEventListener('click', () => this.check());
+    reset.addEventListener('click', () => {
+      if (this.#code) this.#code.value = this.#start;
+    });
+    this.#code.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+        e.preventDefault();
+        this.check();
+      }
+    });
+    this.#status = el('p', { class: 'll-status', role: 'status', 'aria-live': 'polite' });
+    this.#result = el('div', { class: 'll-result' });
+    this.replaceChildren(
+      el('label', { for: id, class: 'll-label' }, t.labCode),
+      this.#code,
+      el('p', { class: 'll-actions' }, check, ' ', reset, ' ', el('span', { class: 'll-keys' }, t.labKeys)),
+      this.#status,
+      this.#result,
+    );
+    this.dataset.state = 'idle';
+  }
+
+  /** The code in the editor. */
+  get code() {
+    return this.#code ? this.#code.value : this.#start;
+  }
+
+  set code(v) {
+    if (this.#code) this.#code.value = String(v);
+    else this.#start = String(v);
+  }
+
+  /** Grades the code in the editor and shows the report. */
+  async check() {
+    if (!this.#status || !this.#result || this.dataset.state === 'checking') return;
+    const lang = langOf(this);
+    const t = strings(lang);
+    this.dataset.state = 'checking';
+    delete this.dataset.first;
+    this.#status.textContent = t.labChecking;
+    this.#result.replaceChildren();
+    try {
+      const grader = await loadGrader();
+      const signal = AbortSignal.timeout(TIME_LIMIT_MS);
+      /** @type {Report} */
+      const report = JSON.parse(await grader.grade(this.code, { lang, signal }));
+      this.#show(report, t);
+    } catch (err) {
+      const e = /** @type {Error} */ (err);
+      this.dataset.state = 'error';
+      this.#status.textContent =
+        e.name === 'TimeoutError' ? t.labTimeout(TIME_LIMIT_MS / 1000) : t.labFailed(String(e.message || e));
+    }
+  }
+
+  /**
+   * Shows a report.
+   * @param {Report} r
+   * @param {ReturnType<typeof strings>} t
+   */
+  #show(r, t) {
+    const status = /** @type {HTMLElement} */ (this.#status);
+    const result = /** @type {HTMLElement} */ (this.#result);
+    if (r.cannot_run) {
+      this.dataset.state = 'error';
+      status.textContent = t.labCannotRun;
+      const advice = /unsafe-eval|Content Security Policy/i.test(r.cannot_run) ? [el('p', {}, t.labCSP)] : [];
+      result.replaceChildren(el('pre', { class: 'll-error', translate: 'no' }, r.cannot_run), ...advice);
+      return;
+    }
+    const count = (/** @type {string} */ s) => r.tests.filter((x) => x.status === s).length;
+    this.dataset.state = r.passed ? 'passed' : 'failed';
+    if (r.first) this.dataset.first = r.first.test;
+    status.textContent = t.labSummary(count('pass'), count('fail'), count('skip'));
+    const verdict = (/** @type {{name: string, status: string, why?: string}} */ x) =>
+      el(
+        'li',
+        { 'data-status': x.status, ...(x.why ? { title: x.why } : {}) },
+        el('span', { class: 'll-verdict' }, t.labVerdicts[/** @type {'pass'|'fail'|'skip'} */ (x.status)] || x.status),
+        ' ',
+        el('span', { translate: 'no' }, x.name),
+      );
+    const steps = r.tests.filter((x) => x.name.startsWith('step '));
+    const others = r.tests.filter((x) => !x.name.startsWith('step '));
+    const parts = [
+      el('h3', {}, t.labSteps),
+      el('ol', { class: 'll-tests' }, ...steps.map(verdict)),
+      el(
+        'details',
+        {},
+        el('summary', {}, t.labOthers(others.length)),
+        el('ul', { class: 'll-tests' }, ...others.map(verdict)),
+      ),
+    ];
+    if (r.missing.length) parts.unshift(el('p', { class: 'll-missing' }, t.labMissing(r.missing.join(', '))));
+    if (r.first) parts.push(this.#first(r.first, t));
+    parts.push(
+      el('details', {}, el('summary', {}, t.labText), el('pre', { class: 'll-text', translate: 'no' }, r.text)),
+    );
+    result.replaceChildren(...parts);
+  }
+
+  /**
+   * The first difference.
+   * @param {First} f
+   * @param {ReturnType<typeof strings>} t
+   */
+  #first(f, t) {
+    const answers = el(
+      'dl',
+      { class: 'll-answers' },
+      el('dt', {}, t.labCall),
+      el('dd', {}, el('code', { translate: 'no' }, f.call)),
+      el('dt', {}, t.labContract),
+      el('dd', {}, el('code', { class: 'll-want', translate: 'no' }, f.want)),
+      el('dt', {}, t.labYours),
+      el('dd', {}, el('code', { class: 'll-got', translate: 'no' }, f.got)),
+    );
+    const section = el(
+      'section',
+      { class: 'll-first', 'aria-label': t.labFirst(f.test, f.where) },
+      el('h3', {}, t.labFirst(f.test, f.where)),
+      answers,
+    );
+    if (f.broken)
+      section.append(el('p', { class: 'll-broken' }, t.labBroken, ' ', el('code', { translate: 'no' }, f.broken)));
+    if (f.detail) section.append(el('p', { class: 'll-detail', translate: 'no' }, f.detail));
+    section.append(tables(f.want_rows || [], f.got_rows || [], t));
+    if (f.steps?.length) {
+      section.append(
+        el('h4', {}, t.labCalls),
+        el('ol', { class: 'll-calls' }, ...f.steps.map((s, i) => callItem(s, i === f.steps.length - 1, t))),
+      );
+    }
+    if (f.timeline) {
+      section.append(
+        el(
+          'details',
+          {},
+          el('summary', {}, t.labTimeline),
+          el('pre', { class: 'll-timeline', translate: 'no' }, f.timeline),
+        ),
+      );
+    }
+    return section;
+  }
+}
+
+/**
+ * One call of the failing test: the call, both answers, and (opened for
+ * the last, the difference) the SQL the reader's code ran and both tables.
+ * @param {Step} s
+ * @param {boolean} last
+ * @param {ReturnType<typeof strings>} t
+ */
+function callItem(s, last, t) {
+  const item = el(
+    'li',
+    last ? { 'data-first': 'yes' } : {},
+    el('code', { translate: 'no' }, s.call),
+    ' → ',
+    t.labContract,
+    ' ',
+    el('code', { translate: 'no' }, s.want || '…'),
+    ', ',
+    t.labYours,
+    ' ',
+    el('code', { translate: 'no' }, s.got),
+  );
+  const sql = (s.sql || []).map((q) =>
+    [
+      q.sql.replace(/\s+/g, ' ').trim(),
+      q.params.length ? `  -- ${JSON.stringify(q.params)}` : '',
+      q.error ? `  -- ${q.error}` : '',
+    ].join(''),
+  );
+  const body = el(
+    'div',
+    {},
+    el('p', {}, t.labSQL((s.sql || []).length)),
+    el('pre', { class: 'll-sql', translate: 'no' }, sql.join('\n')),
+    s.rows_error ? el('p', {}, s.rows_error) : tables(s.want_rows || [], s.got_rows || [], t),
+  );
+  item.append(el('details', last ? { open: '' } : {}, el('summary', {}, t.labStepDetails), body));
+  return item;
+}
+
+/**
+ * The contract's table beside the reader's.
+ * @param {Row[]} want
+ * @param {Row[]} got
+ * @param {ReturnType<typeof strings>} t
+ */
+function tables(want, got, t) {
+  /** @param {Row[]} rows @param {string} caption @param {string} cls */
+  const table = (rows, caption, cls) =>
+    el(
+      'table',
+      { class: cls, translate: 'no' },
+      el('caption', {}, caption),
+      el('thead', {}, el('tr', {}, ...COLUMNS.map((c) => el('th', { scope: 'col' }, c)))),
+      el(
+        'tbody',
+        {},
+        ...(rows.length
+          ? rows.map((r) => el('tr', {}, ...COLUMNS.map((c) => el('td', {}, cell(/** @type {any} */ (r)[c])))))
+          : [el('tr', {}, el('td', { colspan: String(COLUMNS.length) }, t.labNoRows))]),
+      ),
+    );
+  return el(
+    'div',
+    { class: 'll-tables' },
+    table(want, t.labContractTable, 'll-want-rows'),
+    table(got, t.labYourTable, 'll-got-rows'),
+  );
+}
+
+/**
+ * Registers the element under name (default lease-exercise), unless the name
+ * is taken.
+ * @param {string} [name]
+ */
+export function define(name = 'lease-exercise') {
+  if (!customElements.get(name)) customElements.define(name, class extends LeaseExercise {});
+}
+
+define();
