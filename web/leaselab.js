@@ -1,7 +1,8 @@
 // @ts-check
 // leaselab.js is the one script a course site includes: it turns the
 // page's ```lease-timeline fences into players (fences.js) and defines
-// <lease-timeline> (lease-timeline.js). It is written in a script's syntax
+// <lease-timeline> (lease-timeline.js); on a page with a <lease-lab> it
+// defines that too (lease-lab.js; fences.js does for a ```lease-lab fence). It is written in a script's syntax
 // — no import or export statement — so that it works both as a module
 //   <script type="module" src="leaselab-VERSION/leaselab.js"></script>
 // and as the classic deferred script MkDocs' extra_javascript, Hugo themes
@@ -76,4 +77,12 @@
     .then((m) => m.start(document))
     .catch((err) => console.error('leaselab.js: the fences were not converted:', err));
   load('lease-timeline.js').catch((err) => console.error('leaselab.js: <lease-timeline> was not defined:', err));
+  // A <lease-lab> the page was written with (a lab's fence loads it as it
+  // is converted: fences.js).
+  const labOnPage = () => {
+    if (document.querySelector('lease-lab'))
+      load('lease-lab.js').catch((err) => console.error('leaselab.js: <lease-lab> was not defined:', err));
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', labOnPage, { once: true });
+  else labOnPage();
 })();
