@@ -1,0 +1,157 @@
+//go:build e2e
+
+package e2e_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/leaselab/leaselab/engine/internal/lab"
+	"github.com/leaselab/leaselab/engine/simrun"
+)
+
+// labRuns is a lab's runs line.
+var labRuns = regexp.MustCompile(`(?m)^(runs )\d+$`)
+
+// goldenLabText is a library lab cut to the runs its golden result holds.
+func goldenLabText(t *testing.T, name string) string {
+	t.Helper()
+	text, err := lab.LibraryText(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return labRuns.ReplaceAllString(text, "${1}3")
+}
+
+// Each library lab's result, run in headless Chromium on the page's engine
+// (the explorer's worker), is its golden file byte for byte, as natively
+// and under Node, and its progress counts every run up to the total.
+func TestLab_InChromiumGivesTheGoldenBytes(t *testing.T) {
+	ctx := blankTab(t, engineSite(t))
+	for _, name := range lab.LibraryNames() {
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
+			Raw   string `json:"raw"`
+			Heard int    `json:"heard"`
+			Last  struct {
+				Done  int `json:"done"`
+				Total int `json:"total"`
+			} `json:"last"`
+		}](`(async (text, name) => {
+			const { loadExplorer } = await import('/engine.js');
+			const engine = await loadExplorer();
+			let heard = 0, last = null;
+			const raw = await engine.lab(text, { name, onProgress: (p) => { heard++; last = p; } });
+			return { raw, heard, last };
+		})(`+jsString(goldenLabText(t, name))+`, `+jsString(name)+`)`, chromedp.EvalAwaitPromise))
+		must(t, err)
+		want, err := os.ReadFile(filepath.Join("..", "..", "lab", "testdata", "golden", strings.TrimSuffix(name, ".lab")+".json"))
+		must(t, err)
+		if got.Raw != string(want) {
+			t.Errorf("%s: Chromium's result differs from the golden file (%d bytes, want %d)", name, len(got.Raw), len(want))
+		}
+		if got.Heard != got.Last.Total || got.Last.Done != got.Last.Total || got.Last.Total == 0 {
+			t.Errorf("%s: progress heard %d times, last %d of %d", name, got.Heard, got.Last.Done, got.Last.Total)
+		}
+	}
+	noProblems(t, ctx)
+}
+
+const elementLab = "# Two leases\njobs 4\nworkers 2\nhorizon 10s\nsweep lease 1s 2s\nruns 2\n"
+
+// <lease-lab> draws the engine's plot with its points as buttons and a
+// table with a caption and a row a point; the arrow keys move between the
+// points and Enter opens the worst run behind one in a <lease-timeline>,
+// the timeline the native Story gives.
+func TestLab_ElementDrawsPlotAndTableAndEnterOpensTheWorstRun(t *testing.T) {
+	ctx := blankTab(t, engineSite(t))
+	eval[bool](t, ctx, `(import('/lease-lab.js').then(() => {
+		const el = document.createElement('lease-lab');
+		el.setAttribute('name', 'two.lab');
+		el.textContent = `+jsString(elementLab)+`;
+		document.body.append(el);
+	}), true)`)
+	waitFor(t, ctx, `document.querySelector('lease-lab')?.dataset.state === 'ready'`, 60*time.Second)
+	got := eval[struct {
+		Points  int    `json:"points"`
+		Buttons int    `json:"buttons"`
+		Tabbed  int    `json:"tabbed"`
+		Label   string `json:"label"`
+		Rows    int    `json:"rows"`
+		Caption string `json:"caption"`
+		Source  string `json:"source"`
+	}](t, ctx, `(() => {
+		const el = document.querySelector('lease-lab'), root = el.shadowRoot;
+		const pts = root.querySelectorAll('svg [data-point][role="button"]');
+		return { points: Number(el.dataset.points), buttons: pts.length,
+			tabbed: root.querySelectorAll('svg [tabindex="0"]').length, label: pts[0]?.getAttribute('aria-label') || '',
+			rows: root.querySelectorAll('table tbody tr').length, caption: root.querySelector('table caption')?.textContent || '',
+			source: el.dataset.source };
+	})()`)
+	if got.Points != 2 || got.Buttons != 2 || got.Tabbed != 1 || got.Rows != 2 || got.Source != "engine" ||
+		!strings.Contains(got.Caption, "Two leases") || !strings.Contains(got.Label, "Enter") {
+		t.Fatalf("the element drew %+v", got)
+	}
+	eval[bool](t, ctx, `(document.querySelector('lease-lab').shadowRoot.querySelector('svg [data-point]').focus(), true)`)
+	keys(t, ctx, kb.ArrowRight)
+	if p := eval[string](t, ctx, `document.querySelector('lease-lab').shadowRoot.activeElement?.dataset.point ?? ''`); p != "1" {
+		t.Fatalf("ArrowRight focused point %q, want 1", p)
+	}
+	keys(t, ctx, kb.Enter)
+	waitFor(t, ctx, `document.querySelector('lease-lab').shadowRoot.querySelector('lease-timeline')?.dataset.state === 'ready'`, 60*time.Second)
+	story := eval[string](t, ctx, `document.querySelector('lease-lab').shadowRoot.querySelector('lease-timeline').text`)
+	worst := eval[int](t, ctx, `document.querySelector('lease-lab').result.points[1].worst`)
+	want, err := simrun.LabStory(context.Background(), "two.lab", elementLab, "", 1, worst)
+	must(t, err)
+	if strings.TrimSpace(story) != strings.TrimSpace(want) {
+		t.Fatalf("the story shown is not the native one:\n%s\nwant\n%s", story, want)
+	}
+	noProblems(t, ctx)
+}
+
+// A rerun of an edited lab shows its progress and is cancelled at once by
+// Cancel, the plot kept; run again, it draws the edited lab.
+func TestLab_ElementRerunsAnEditWithProgressAndCancel(t *testing.T) {
+	ctx := blankTab(t, engineSite(t))
+	eval[bool](t, ctx, `(import('/lease-lab.js').then(() => {
+		const el = document.createElement('lease-lab');
+		el.textContent = `+jsString(elementLab)+`;
+		document.body.append(el);
+	}), true)`)
+	waitFor(t, ctx, `document.querySelector('lease-lab')?.dataset.state === 'ready'`, 60*time.Second)
+	long := strings.Replace(elementLab, "runs 2", "runs 1000", 1)
+	eval[bool](t, ctx, `(() => {
+		const root = document.querySelector('lease-lab').shadowRoot;
+		root.querySelector('details').open = true;
+		root.querySelector('textarea').value = `+jsString(long)+`;
+		[...root.querySelectorAll('button')].find((b) => b.textContent === 'Run').click();
+		return true;
+	})()`)
+	waitFor(t, ctx, `document.querySelector('lease-lab').shadowRoot.querySelector('progress').value > 0`, 60*time.Second)
+	eval[bool](t, ctx, `([...document.querySelector('lease-lab').shadowRoot.querySelectorAll('button')].find((b) => b.textContent === 'Cancel').click(), true)`)
+	waitFor(t, ctx, `document.querySelector('lease-lab').shadowRoot.querySelector('progress').hidden`, 5*time.Second)
+	got := eval[struct {
+		Status string `json:"status"`
+		State  string `json:"state"`
+		Runs   int    `json:"runs"`
+	}](t, ctx, `(() => { const el = document.querySelector('lease-lab');
+		return { status: el.shadowRoot.querySelector('.status').textContent, state: el.dataset.state, runs: el.result.runs }; })()`)
+	if !strings.Contains(got.Status, "Cancelled") || got.State != "ready" || got.Runs != 2 {
+		t.Fatalf("after Cancel: %+v", got)
+	}
+	eval[bool](t, ctx, `(() => {
+		const root = document.querySelector('lease-lab').shadowRoot;
+		root.querySelector('textarea').value = root.querySelector('textarea').value.replace('runs 1000', 'runs 3');
+		[...root.querySelectorAll('button')].find((b) => b.textContent === 'Run').click();
+		return true;
+	})()`)
+	waitFor(t, ctx, `document.querySelector('lease-lab').result?.runs === 3`, 60*time.Second)
+	noProblems(t, ctx)
+}
