@@ -155,3 +155,34 @@ func TestLab_ElementRerunsAnEditWithProgressAndCancel(t *testing.T) {
 	waitFor(t, ctx, `document.querySelector('lease-lab').result?.runs === 3`, 60*time.Second)
 	noProblems(t, ctx)
 }
+
+// The guide's labs (a lease-lab fence and elements, in English and in
+// Korean) each draw their plot and table as they scroll into view, the
+// Korean ones in Korean, and the page then passes axe-core with them.
+func TestLab_GuidesLabsDrawInTheirLanguageAndPassAxe(t *testing.T) {
+	ctx := tab(t)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(baseURL+"/guide.html")))
+	waitFor(t, ctx, `(() => { const all = [...document.querySelectorAll('lease-lab')];
+		const next = all.find((e) => e.dataset.state !== 'ready');
+		if (next && next.dataset.state === 'waiting') next.scrollIntoView();
+		return all.length === 4 && !next; })()`, 2*time.Minute)
+	got := eval[[]struct {
+		Fence   bool   `json:"fence"`
+		Lang    string `json:"lang"`
+		Points  int    `json:"points"`
+		Caption string `json:"caption"`
+	}](t, ctx, `[...document.querySelectorAll('lease-lab')].map((e) => ({ fence: e.dataset.fence !== undefined,
+		lang: e.closest('[lang]').lang, points: e.shadowRoot.querySelectorAll('svg [data-point]').length,
+		caption: e.shadowRoot.querySelector('caption').textContent }))`)
+	if !got[0].Fence || got[1].Fence {
+		t.Errorf("the first lab is not the fence's, or the second is: %+v", got)
+	}
+	for _, l := range got {
+		korean := strings.Contains(l.Caption, "점마다")
+		if l.Points == 0 || korean != (l.Lang == "ko") {
+			t.Errorf("a lab drew %d points, caption %q in a %s section", l.Points, l.Caption, l.Lang)
+		}
+	}
+	noProblems(t, ctx)
+	audit(t, ctx, "/guide.html with its labs drawn")
+}
