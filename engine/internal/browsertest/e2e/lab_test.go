@@ -4,7 +4,11 @@ package e2e_test
 
 import (
 	"context"
+	"html"
+	"io"
+	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -14,7 +18,9 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/leaselab/leaselab/engine/internal/coursesite"
 	"github.com/leaselab/leaselab/engine/internal/lab"
+	"github.com/leaselab/leaselab/engine/internal/webserve"
 	"github.com/leaselab/leaselab/engine/simrun"
 )
 
@@ -185,4 +191,47 @@ func TestLab_GuidesLabsDrawInTheirLanguageAndPassAxe(t *testing.T) {
 	}
 	noProblems(t, ctx)
 	audit(t, ctx, "/guide.html with its labs drawn")
+}
+
+// On a course site a prerendered lab (leaselab prerender) is drawn from
+// its prerendered result and plot before any WebAssembly loads; a click on
+// a point then loads the engine and shows the run behind it.
+func TestLab_PrerenderedOnACourseSiteDrawsBeforeAnyWebAssembly(t *testing.T) {
+	tmp := t.TempDir()
+	dist := exec.Command("go", "run", "./engine/internal/build/dist", "-web", webDir, "-out", filepath.Join(tmp, "dist"))
+	dist.Dir = filepath.Dir(webDir)
+	out, err := dist.CombinedOutput()
+	if err != nil {
+		t.Fatalf("make dist: %v\n%s", err, out)
+	}
+	site := filepath.Join(tmp, "site")
+	must(t, os.CopyFS(filepath.Join(site, coursesite.BundleDir()), os.DirFS(filepath.Join(tmp, "dist", coursesite.BundleDir()))))
+	page := `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A lab</title>
+<script src="` + coursesite.BundleDir() + `/leaselab.js" defer></script></head><body><main><h1>A lab</h1>
+<pre><code class="language-lease-lab">#! lease-lab name=two.lab
+` + html.EscapeString(elementLab) + `</code></pre></main></body></html>`
+	must(t, os.WriteFile(filepath.Join(site, "lesson.html"), []byte(page), 0o644))
+	rep, err := coursesite.Prerender(context.Background(), site, io.Discard)
+	must(t, err)
+	if rep.Labs != 1 {
+		t.Fatalf("prerendered %d labs, want 1", rep.Labs)
+	}
+	srv := httptest.NewServer(webserve.Handler(os.DirFS(site)))
+	t.Cleanup(srv.Close)
+	ctx := tab(t)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/lesson.html")))
+	waitFor(t, ctx, `document.querySelector('lease-lab')?.dataset.state === 'ready'`, 30*time.Second)
+	got := eval[struct {
+		Source string `json:"source"`
+		Points int    `json:"points"`
+		Wasm   int    `json:"wasm"`
+	}](t, ctx, `(() => { const el = document.querySelector('lease-lab');
+		return { source: el.dataset.source, points: el.shadowRoot.querySelectorAll('svg [data-point]').length,
+			wasm: performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.wasm')).length }; })()`)
+	if got.Source != "prerendered" || got.Points != 2 || got.Wasm != 0 {
+		t.Fatalf("the course page's lab: %+v", got)
+	}
+	eval[bool](t, ctx, `(document.querySelector('lease-lab').shadowRoot.querySelector('svg [data-point]').dispatchEvent(new MouseEvent('click', { bubbles: true })), true)`)
+	waitFor(t, ctx, `document.querySelector('lease-lab').shadowRoot.querySelector('lease-timeline')?.dataset.state === 'ready'`, 60*time.Second)
+	noProblems(t, ctx)
 }
