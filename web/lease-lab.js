@@ -72,7 +72,8 @@ const CSS = `
 .lab { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
 .plot { flex: 3 1 420px; min-width: 0; }
 .plot svg { max-width: 100%; height: auto; }
-.data { flex: 2 1 300px; min-width: 0; overflow-x: auto; }
+.data { flex: 2 1 460px; min-width: 0; overflow-x: auto; }
+td:last-child { white-space: nowrap; }
 [data-point] { cursor: pointer; }
 [data-point]:focus { outline: none; }
 [data-point]:focus-visible, [data-point]:hover { stroke: currentColor; stroke-width: 3; }
@@ -119,12 +120,15 @@ export function pointWhere(r, point) {
 }
 
 /**
- * A stat as the table writes it: the mean and its 95% interval.
+ * A stat as the table writes it: the mean and its 95% interval, each to 3
+ * significant digits (the result holds them to 3 decimals).
  * @param {Stat | undefined} s
+ * @param {string} [lang]
  */
-export function statText(s) {
+export function statText(s, lang = 'en') {
   if (!s || s.n === 0) return '–';
-  return s.lo === s.hi ? String(s.mean) : `${s.mean} [${s.lo}–${s.hi}]`;
+  const f = new Intl.NumberFormat(lang, { maximumSignificantDigits: 3 });
+  return s.lo === s.hi ? f.format(s.mean) : `${f.format(s.mean)} [${f.format(s.lo)}–${f.format(s.hi)}]`;
 }
 
 export class LeaseLab extends HTMLElement {
@@ -473,7 +477,7 @@ function tableOf(r, t, lang) {
       {},
       h('th', { scope: 'row' }, String(i)),
       r.sweeps.map((s, k) => h('td', {}, paramText(s.param, p.values[k]))),
-      r.plot.map((name) => h('td', {}, statText(p.stats[name]))),
+      r.plot.map((name) => h('td', {}, statText(p.stats[name], lang))),
       h(
         'td',
         {},

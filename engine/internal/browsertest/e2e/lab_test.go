@@ -189,8 +189,12 @@ func TestLab_GuidesLabsDrawInTheirLanguageAndPassAxe(t *testing.T) {
 			t.Errorf("a lab drew %d points, caption %q in a %s section", l.Points, l.Caption, l.Lang)
 		}
 	}
+	eval[bool](t, ctx, `(document.querySelector('lease-lab').shadowRoot.querySelector('svg [data-point]').dispatchEvent(new MouseEvent('click', { bubbles: true })), true)`)
+	waitFor(t, ctx, `document.querySelector('lease-lab').shadowRoot.querySelector('lease-timeline')?.dataset.state === 'ready'`, time.Minute)
+	eval[bool](t, ctx, `(document.querySelector('lease-lab').id = 'lab-shot', true)`)
+	elementShot(t, ctx, "lab-shot", "guide-lab.png")
 	noProblems(t, ctx)
-	audit(t, ctx, "/guide.html with its labs drawn")
+	audit(t, ctx, "/guide.html with its labs drawn and a story open")
 }
 
 // On a course site a prerendered lab (leaselab prerender) is drawn from
