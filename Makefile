@@ -98,7 +98,8 @@ bench: bench-browser
 ## $(SQLITE_NPM), served to the benchmark under a URL of its own): bytes loaded, first trace
 ## cold and warm (also with the CPU slowed 4x), text readable, cycles/s,
 ## renderer memory, the main thread under a 2,000-step timeline, the explorer
-## natively and in the page; each goal met or MISSED (a missed goal is
+## natively and in the page, a lease lab's 20-policy sweep in a <lease-lab>
+## (goal: at most 15 s, no main-thread task over 100 ms); each goal met or MISSED (a missed goal is
 ## printed, not a failure). See engine/internal/bench/browser.
 # The engine's SQLite and SQLite's official WebAssembly build (see their
 # rules below); defined before the rules that name them, since make expands a

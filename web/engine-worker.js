@@ -27,7 +27,8 @@
 //                                              phases: when this worker's start reached
 //                                              each step (Phases)
 //                  {type: 'progress', id, value}  how far a call has come (explore:
-//                                              {states, depth, rate}), any number of times
+//                                              {states, depth, rate}; lab: {done, total}),
+//                                              any number of times
 //                  {type: 'answer', id, value}   a call's result, or
 //                  {type: 'answer', id, text}    a result that is a string (a trace,
 //                                              a worksheet, a Go test) as its UTF-8
@@ -76,7 +77,18 @@ const reached = (step) => {
 reached('script');
 
 /** The engine's methods a page may call through this worker. */
-const CALLS = ['run', 'worksheet', 'goTest', 'explore', 'grade', 'benchCycles', 'wasmBytes'];
+const CALLS = [
+  'run',
+  'worksheet',
+  'goTest',
+  'explore',
+  'grade',
+  'lab',
+  'labSVG',
+  'labStory',
+  'benchCycles',
+  'wasmBytes',
+];
 
 /**
  * @typedef {object} Engine
@@ -216,7 +228,7 @@ async function answer(id, method, args) {
   try {
     if (!CALLS.includes(method)) throw new Error(`leaselab: no method ${method}`);
     const { api, memory } = await /** @type {Promise<Engine>} */ (engine);
-    if (method === 'explore')
+    if (method === 'explore' || method === 'lab')
       args = [args[0], args[1], (/** @type {unknown} */ p) => postMessage({ type: 'progress', id, value: p })];
     const value =
       method === 'wasmBytes'

@@ -28,6 +28,13 @@
 //                                 elapsed_ms}; goal is {mutant} or {engine, property},
 //                                 scope {workers, steps, ttl, max_attempts, deadline,
 //                                 states}; onProgress hears {states, depth, rate}
+//   lab(text, {name, seed, signal, onProgress})  a lease lab's result as JSON
+//                                 (format leaselab-lab/1), byte for byte the native
+//                                 leaselab lab -json's; seed (digits) overrides the
+//                                 lab's; onProgress hears {done, total} runs
+//   labSVG(result, lang)          the result's plot as SVG, the native -svg's
+//   labStory(text, {name, seed, point, run, signal})  one run of the lab as a
+//                                 timeline (point and run from 0)
 //   invariants()                  the checker's invariants by name, in its order
 //   grade(source, {lang, signal})  the fencing lab written in JavaScript in source,
 //                                 graded step by step beside the contract: the
@@ -41,7 +48,7 @@
 // Several calls may be in flight; each is answered by its own id. The
 // engine works one call at a time (Go on WebAssembly has one thread).
 //
-// Cancelling: run, worksheet and goTest take an AbortSignal. Aborting
+// Cancelling: run, worksheet, goTest, explore, lab and labStory take an AbortSignal. Aborting
 // rejects that call at once with the signal's reason (an AbortError
 // DOMException by default). Go cannot be interrupted mid-run, so the worker
 // is ended with the call; the other calls in flight go on in a fresh worker,
@@ -237,7 +244,7 @@ export function runSoon(text, opts) {
 }
 
 /** The options a call passes on to the engine: only strings, by name. */
-const OPTIONS = ['name', 'mutant', 'lang', 'func'];
+const OPTIONS = ['name', 'mutant', 'lang', 'func', 'seed'];
 
 /**
  * @param {unknown} opts
@@ -276,6 +283,15 @@ function engineAPI(link, facts) {
       link.call('explore', [goal, opts?.scope || {}], signalOf(opts), opts?.onProgress),
     grade: (/** @type {string} */ source, /** @type {any} */ opts = {}) =>
       link.call('grade', [source, { lang: typeof opts?.lang === 'string' ? opts.lang : 'en' }], signalOf(opts)),
+    lab: (/** @type {unknown} */ text, /** @type {any} */ opts = {}) =>
+      link.call('lab', [text, engineOptions(opts)], signalOf(opts), opts?.onProgress),
+    labSVG: (/** @type {unknown} */ result, /** @type {string} */ lang = 'en') => link.call('labSVG', [result, lang]),
+    labStory: (/** @type {unknown} */ text, /** @type {any} */ opts = {}) =>
+      link.call(
+        'labStory',
+        [text, { ...engineOptions(opts), point: Number(opts?.point) || 0, run: Number(opts?.run) || 0 }],
+        signalOf(opts),
+      ),
     benchCycles: (/** @type {number} */ n) => link.call('benchCycles', [n]),
     wasmBytes: () => link.call('wasmBytes', []),
     library: () => known(facts.library),

@@ -38,17 +38,46 @@
 /** The options a fence may give: the element's attributes of the same names. */
 export const OPTION_KEYS = ['step', 'show', 'mutant', 'lang', 'name', 'height', 'theme', 'autoplay', 'id'];
 
+/** The options a ```lease-lab fence may give (<lease-lab>'s attributes). */
+export const LAB_OPTION_KEYS = ['lang', 'name', 'id'];
+
 /** The marker word of a directive that marks a code block as a timeline. */
 export const MARKER = 'lease-timeline';
 
+/**
+ * The code blocks a generator marks as fences of the language word, in
+ * the forms listed above.
+ * @param {string} word
+ */
+const fenceSelector = (word) =>
+  [
+    `pre > code.language-${word}`,
+    `pre.${word} > code`,
+    `pre.language-${word} > code`,
+    `.language-${word} pre > code`,
+    `pre > code[data-lang="${word}"]`,
+  ].join(', ');
+
 /** The code blocks a generator marks as lease-timeline fences. */
-export const FENCE_SELECTOR = [
-  'pre > code.language-lease-timeline',
-  'pre.lease-timeline > code',
-  'pre.language-lease-timeline > code',
-  '.language-lease-timeline pre > code',
-  'pre > code[data-lang="lease-timeline"]',
-].join(', ');
+export const FENCE_SELECTOR = fenceSelector('lease-timeline');
+
+/**
+ * A kind of fence: the element it becomes (its tag, also the fence's
+ * language and the directive's marker word) and the options it takes.
+ * A lease-lab fence becomes a <lease-lab> element (lease-lab.js) the same
+ * way timelines become players.
+ *
+ * @typedef {object} FenceKind
+ * @property {string} tag
+ * @property {string[]} keys
+ * @property {string} selector
+ */
+
+/** @type {FenceKind} */
+export const TIMELINE = { tag: MARKER, keys: OPTION_KEYS, selector: FENCE_SELECTOR };
+/** @type {FenceKind} */
+export const LAB = { tag: 'lease-lab', keys: LAB_OPTION_KEYS, selector: fenceSelector('lease-lab') };
+const KINDS = [TIMELINE, LAB];
 
 /**
  * @typedef {object} Fence a fence's text read
@@ -61,23 +90,24 @@ export const FENCE_SELECTOR = [
 
 /**
  * Reads a fence's text: its directive (the first non-blank line, when it
- * starts with #!) and the timeline after it.
+ * starts with #!) and the timeline (or lab) after it.
  * @param {string} raw
+ * @param {FenceKind} [kind]
  * @returns {Fence}
  */
-export function parseFence(raw) {
+export function parseFence(raw, kind = TIMELINE) {
   const lines = raw.replace(/\r\n?/g, '\n').split('\n');
   const first = lines.findIndex((l) => l.trim() !== '');
   const head = first >= 0 ? lines[first].trim() : '';
   if (!head.startsWith('#!')) return { options: {}, marked: false, directive: false, unknown: [], text: dedent(raw) };
   const tokens = directiveTokens(head.slice(2));
-  const marked = tokens.length > 0 && tokens[0][0] === MARKER && tokens[0][1] === null;
+  const marked = tokens.length > 0 && tokens[0][0] === kind.tag && tokens[0][1] === null;
   /** @type {Record<string, string>} */
   const options = {};
   /** @type {string[]} */
   const unknown = [];
   for (const [k, v] of marked ? tokens.slice(1) : tokens) {
-    if (OPTION_KEYS.includes(k)) options[k] = v ?? '';
+    if (kind.keys.includes(k)) options[k] = v ?? '';
     else unknown.push(k);
   }
   return { options, marked, directive: true, unknown, text: dedent(lines.slice(first + 1).join('\n')) };
@@ -120,6 +150,8 @@ export function dedent(text) {
  * @property {string} name its name in messages and exports
  * @property {string} lang the language of its explanations (en, ko)
  * @property {string} mutant a worksheet's mutant, or ""
+ * @property {string} [kind] what the answer is: "" or absent for a trace or
+ * a worksheet; "lab" for a lab's result (lang ""), "lab-svg" for its plot in lang
  */
 
 /** The first field of the canonical form: its version. */
@@ -127,13 +159,15 @@ export const KEY_TAG = 'leaselab-prerender-1';
 
 /**
  * The canonical form a trace's key hashes: the fields KEY_TAG, name, lang,
- * mutant and text, each as its length in UTF-8 bytes, a colon, its bytes
- * and a newline. engine/internal/coursesite writes the same bytes.
+ * mutant and text, and kind when it is not "", each as its length in
+ * UTF-8 bytes, a colon, its bytes and a newline. engine/internal/coursesite
+ * writes the same bytes.
  * @param {TraceRequest} req
  */
-export function canonicalForm({ text, name, lang, mutant }) {
+export function canonicalForm({ text, name, lang, mutant, kind = '' }) {
   const enc = new TextEncoder();
-  return [KEY_TAG, name, lang, mutant, text].map((f) => `${enc.encode(f).length}:${f}\n`).join('');
+  const fields = [KEY_TAG, name, lang, mutant, text, ...(kind ? [kind] : [])];
+  return fields.map((f) => `${enc.encode(f).length}:${f}\n`).join('');
 }
 
 /**
@@ -211,11 +245,12 @@ const GENERATED_ID = /^__code_\d+$/;
  * wrappers; the nearest wins. data-lang is not an option (Hugo writes the
  * fence's language there), nor an id a theme's script gave (GENERATED_ID).
  * @param {Element[]} els the code, the pre and the wrappers, nearest first
+ * @param {string[]} [keys] the options of the fence's kind
  */
-export function attributeOptions(els) {
+export function attributeOptions(els, keys = OPTION_KEYS) {
   /** @type {Record<string, string>} */
   const out = {};
-  for (const k of OPTION_KEYS) {
+  for (const k of keys) {
     for (const el of els) {
       const v = el.getAttribute(k) ?? (k === 'lang' ? null : el.getAttribute(`data-${k}`));
       if (v !== null && !(k === 'id' && GENERATED_ID.test(v))) {
@@ -264,10 +299,10 @@ export function fenceText(code) {
  * blank or a comment (a text read as one line, a directive that swallowed
  * the timeline). prerender refuses the same fences (engine/internal/coursesite).
  * @param {Fence} fence
+ * @param {string[]} [keys] the options of the fence's kind
  */
-export function unreadable(fence) {
-  if (fence.unknown.length)
-    return `the directive's keys ${fence.unknown.join(', ')} are no option (${OPTION_KEYS.join(' ')})`;
+export function unreadable(fence, keys = OPTION_KEYS) {
+  if (fence.unknown.length) return `the directive's keys ${fence.unknown.join(', ')} are no option (${keys.join(' ')})`;
   if (!fence.text.split('\n').some((l) => l.trim() !== '' && !l.trim().startsWith('#'))) {
     return 'the fence holds no step: its text has no line but blanks and comments';
   }
@@ -275,30 +310,44 @@ export function unreadable(fence) {
 }
 
 /**
+ * The kind whose marked directive is a code block's first line, or null.
+ * @param {Element} code
+ * @returns {FenceKind | null}
+ */
+export function markedKind(code) {
+  const text = fenceText(code);
+  const start = text.search(/\S/);
+  if (start < 0 || !text.startsWith('#!', start)) return null;
+  return KINDS.find((k) => parseFence(text, k).marked) || null;
+}
+
+/**
  * Whether a code block's first line is the directive with the marker.
  * @param {Element} code
  */
 export function isMarked(code) {
-  const text = fenceText(code);
-  const start = text.search(/\S/);
-  return start >= 0 && text.startsWith('#!', start) && parseFence(text).marked;
+  return markedKind(code) === TIMELINE;
 }
 
 /**
- * Puts a <lease-timeline> before the fence of code and hides the fence;
- * returns the element, or null when code is no fence's or was converted.
+ * Puts a <lease-timeline> (or, for a lab's fence, a <lease-lab>) before
+ * the fence of code and hides the fence; returns the element, or null
+ * when code is no fence's or was converted.
  * @param {Element} code
+ * @param {FenceKind} [kind]
  */
-export function convert(code) {
+export function convert(code, kind = TIMELINE) {
   const pre = code.parentElement;
-  if (pre?.tagName !== 'PRE' || code.closest('lease-timeline')) return null;
+  if (pre?.tagName !== 'PRE' || code.closest('lease-timeline, lease-lab')) return null;
   const block = fenceBlock(pre);
   if (block.hasAttribute('data-leaselab-fence')) return null;
   const els = [code];
   for (let e = /** @type {Element | null} */ (pre); e && e !== block.parentElement; e = e.parentElement) els.push(e);
-  const fence = parseFence(fenceText(code));
-  const options = { ...attributeOptions(els), ...fence.options };
-  const el = document.createElement('lease-timeline');
+  const fence = parseFence(fenceText(code), kind);
+  const options = { ...attributeOptions(els, kind.keys), ...fence.options };
+  const el = document.createElement(kind.tag);
+  if (kind === LAB && !customElements.get(kind.tag))
+    import('./lease-lab.js').catch((err) => console.error('lease-lab: the element was not defined:', err));
   for (const [k, v] of Object.entries(options)) el.setAttribute(k, v);
   for (const e of els) if (options.id && e.id === options.id) e.removeAttribute('id');
   el.dataset.fence = '';
@@ -306,10 +355,10 @@ export function convert(code) {
   block.before(el);
   block.setAttribute('hidden', '');
   block.setAttribute('data-leaselab-fence', '');
-  const why = unreadable(fence);
+  const why = unreadable(fence, kind.keys);
   if (why) {
     el.dataset.fenceError = why;
-    console.error(`lease-timeline: ${location.pathname}: code block ${codeBlockNumber(block)}: ${why}`);
+    console.error(`${kind.tag}: ${location.pathname}: code block ${codeBlockNumber(block)}: ${why}`);
   }
   return el;
 }
@@ -322,17 +371,25 @@ export function convert(code) {
  * @param {(block: Element) => boolean} [ready]
  */
 export function convertReady(root, ready = () => true) {
-  const codes = new Set(root.querySelectorAll(FENCE_SELECTOR));
-  for (const c of root.querySelectorAll('pre > code')) if (!codes.has(c) && isMarked(c)) codes.add(c);
+  /** @type {Map<Element, FenceKind>} */
+  const codes = new Map();
+  for (const kind of KINDS) for (const c of root.querySelectorAll(kind.selector)) codes.set(c, kind);
+  for (const c of root.querySelectorAll('pre > code')) {
+    const kind = codes.has(c) ? null : markedKind(c);
+    if (kind) codes.set(c, kind);
+  }
   let waiting = 0;
   const made = [];
-  for (const c of codes) {
+  const inOrder = [...codes].sort(([a], [b]) =>
+    a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1,
+  );
+  for (const [c, kind] of inOrder) {
     const pre = c.parentElement;
     if (pre && !ready(fenceBlock(pre))) {
       if (!fenceBlock(pre).hasAttribute('data-leaselab-fence')) waiting++;
       continue;
     }
-    const el = convert(c);
+    const el = convert(c, kind);
     if (el) made.push(el);
   }
   return { made, waiting };
@@ -414,7 +471,9 @@ export function start(doc) {
     let queued = false;
     new MutationObserver((records) => {
       const added = records.some((r) =>
-        [...r.addedNodes].some((n) => n instanceof Element && n.tagName !== 'LEASE-TIMELINE' && holdsCode(n)),
+        [...r.addedNodes].some(
+          (n) => n instanceof Element && n.tagName !== 'LEASE-TIMELINE' && n.tagName !== 'LEASE-LAB' && holdsCode(n),
+        ),
       );
       if (!added || queued) return;
       queued = true;

@@ -409,6 +409,38 @@ export const en = {
   labNoRows: '(no rows)',
   labContractTable: 'The contract’s table after the call',
   labYourTable: 'Your table after the call',
+
+  // ---- <lease-lab> (lease-lab.js) ----
+  lab: {
+    waiting: 'The lab runs on the engine when it scrolls into view.',
+    /** @param {string} title */
+    tableCaption: (title) => `${title}: each point's mean over its runs, with the 95% interval`,
+    point: 'point',
+    runs: 'runs behind it',
+    worst: 'worst run',
+    typical: 'typical run',
+    /** @param {string} values @param {boolean} worst */
+    pointLabel: (values, worst) => `${values}. Press Enter for its ${worst ? 'worst' : 'typical'} run as a timeline.`,
+    plotHint:
+      'Tab to the plot, then the arrow keys move from point to point; Enter opens the worst run behind a point.',
+    /** @param {string} which @param {string} where */
+    storyTitle: (which, where) => `The ${which} behind ${where}`,
+    /** @param {string} measure */
+    noRun: (measure) => `No run of this point has the measure ${measure}.`,
+    storyLoading: 'replaying the run on the engine…',
+    edit: 'Change the lab and run it again',
+    textLabel: 'The lab (.lab)',
+    run: 'Run',
+    cancel: 'Cancel',
+    /** @param {number} done @param {number} total */
+    progress: (done, total) => `ran ${done} of ${total} runs…`,
+    cancelled: 'Cancelled: the plot shows the last result.',
+    /** @param {number} runs @param {string} seconds */
+    ranIn: (runs, seconds) => `ran ${runs} runs on the engine in ${seconds} s`,
+    prerendered: 'computed ahead of time, natively; the same bytes the engine gives',
+    /** @param {string} msg */
+    failed: (msg) => `The lab was not run: ${msg}`,
+  },
 };
 
 /** @type {Strings} */
@@ -717,6 +749,31 @@ export const ko = {
   labNoRows: '(행 없음)',
   labContractTable: '호출 뒤 계약의 테이블',
   labYourTable: '호출 뒤 내 테이블',
+
+  // ---- <lease-lab> (lease-lab.js) ----
+  lab: {
+    waiting: '화면에 들어오면 엔진에서 실험을 실행합니다.',
+    tableCaption: (title) => `${title}: 점마다 실행의 평균과 95% 구간`,
+    point: '점',
+    runs: '그 뒤의 실행',
+    worst: '가장 나쁜 실행',
+    typical: '전형적인 실행',
+    pointLabel: (values, worst) =>
+      `${values}. Enter를 누르면 ${worst ? '가장 나쁜' : '전형적인'} 실행을 타임라인으로 엽니다.`,
+    plotHint: 'Tab으로 그림에 들어가 화살표 키로 점을 옮겨 다니고, Enter로 그 점 뒤의 가장 나쁜 실행을 엽니다.',
+    storyTitle: (which, where) => `${where}의 ${which}`,
+    noRun: (measure) => `이 점의 어떤 실행에도 ${measure} 측정값이 없습니다.`,
+    storyLoading: '엔진에서 실행을 다시 재생하는 중…',
+    edit: '실험을 바꿔 다시 실행하기',
+    textLabel: '실험 (.lab)',
+    run: '실행',
+    cancel: '취소',
+    progress: (done, total) => `실행 ${total}개 중 ${done}개 완료…`,
+    cancelled: '취소했습니다. 그림은 마지막 결과입니다.',
+    ranIn: (runs, seconds) => `엔진에서 실행 ${runs}개를 ${seconds}초 만에 마침`,
+    prerendered: '미리 네이티브로 계산함 · 엔진이 내는 것과 같은 바이트',
+    failed: (msg) => `실험을 실행하지 못했습니다: ${msg}`,
+  },
 };
 
 /** Every catalogue, by language tag. */

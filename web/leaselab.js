@@ -1,7 +1,8 @@
 // @ts-check
 // leaselab.js is the one script a course site includes: it turns the
 // page's ```lease-timeline fences into players (fences.js) and defines
-// <lease-timeline> (lease-timeline.js). It is written in a script's syntax
+// <lease-timeline> (lease-timeline.js); on a page with a <lease-lab> it
+// defines that too (lease-lab.js; fences.js does for a ```lease-lab fence). It is written in a script's syntax
 // — no import or export statement — so that it works both as a module
 //   <script type="module" src="leaselab-VERSION/leaselab.js"></script>
 // and as the classic deferred script MkDocs' extra_javascript, Hugo themes
@@ -76,7 +77,14 @@
     .then((m) => m.start(document))
     .catch((err) => console.error('leaselab.js: the fences were not converted:', err));
   load('lease-timeline.js').catch((err) => console.error('leaselab.js: <lease-timeline> was not defined:', err));
-  // A coding exercise on the page: <lease-exercise> (lease-exercise.js), loaded only then.
-  if (document.querySelector('lease-exercise'))
-    load('lease-exercise.js').catch((err) => console.error('leaselab.js: <lease-exercise> was not defined:', err));
+  // A <lease-lab> or a <lease-exercise> the page was written with (a
+  // lab's fence loads lease-lab.js as it is converted: fences.js).
+  const elementsOnPage = () => {
+    if (document.querySelector('lease-lab'))
+      load('lease-lab.js').catch((err) => console.error('leaselab.js: <lease-lab> was not defined:', err));
+    if (document.querySelector('lease-exercise'))
+      load('lease-exercise.js').catch((err) => console.error('leaselab.js: <lease-exercise> was not defined:', err));
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', elementsOnPage, { once: true });
+  else elementsOnPage();
 })();

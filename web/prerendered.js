@@ -154,3 +154,27 @@ export function courseEngine(embedded = null) {
   }
   return self;
 }
+
+/**
+ * A lab's prerendered result and its plot in lang (prerender writes both
+ * for every <lease-lab> and ```lease-lab fence: the result, as the
+ * engine's lab call gives it, under kind "lab" with lang ""; the plot as a
+ * JSON string under kind "lab-svg"), or null when either is missing.
+ * @param {string} text the lab's text
+ * @param {string} name its name
+ * @param {string} lang
+ * @returns {Promise<{result: string, svg: string} | null>}
+ */
+export async function prerenderedLab(text, name, lang) {
+  const [result, svg] = await Promise.all([
+    prerenderedAnswer({ text, name, lang: '', mutant: '', kind: 'lab' }),
+    prerenderedAnswer({ text, name, lang, mutant: '', kind: 'lab-svg' }),
+  ]);
+  if (result === null || svg === null) return null;
+  try {
+    const plot = JSON.parse(svg);
+    return typeof plot === 'string' ? { result, svg: plot } : null;
+  } catch {
+    return null;
+  }
+}

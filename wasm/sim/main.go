@@ -31,6 +31,12 @@
 //	leaselab.grade(source, opts)   Promise<string>: the fencing lab written in JavaScript
 //	                               in source, graded step by step beside the contract, as
 //	                               JSON (grade.go)
+//	leaselab.lab(text, {name, seed}, onProgress)  Promise<string>: the lab's result
+//	                               (format leaselab-lab/1) as JSON; onProgress hears
+//	                               {done, total} runs (lab.go)
+//	leaselab.labSVG(result, lang)  Promise<string>: the result's plot as SVG (lab.go)
+//	leaselab.labStory(text, {name, seed, point, run})  Promise<string>: one run
+//	                               of the lab as a timeline (lab.go)
 //	leaselab.benchCycles(n)        Promise<number>: n bare enqueue->claim->complete
 //	                               cycles on a memdb of its own, for make bench (bench.go)
 //
@@ -82,6 +88,9 @@ func main() {
 		"goTest":    js.FuncOf(goTest),
 		"explore":   js.FuncOf(exploreCall),
 		"grade":     js.FuncOf(gradeCall),
+		"lab":       js.FuncOf(labCall),
+		"labSVG":    js.FuncOf(labSVG),
+		"labStory":  js.FuncOf(labStory),
 
 		"benchCycles": js.FuncOf(benchCycles),
 	}
@@ -159,7 +168,12 @@ func jsError(err error) js.Value {
 	var list []any
 	var many timeline.ErrorList
 	var one *timeline.Error
+	var labMany simrun.LabErrorList
 	switch {
+	case errors.As(err, &labMany):
+		for _, e := range labMany {
+			list = append(list, map[string]any{"line": e.Line, "col": e.Col, "msg": e.Msg})
+		}
 	case errors.As(err, &many):
 		for _, e := range many {
 			list = append(list, map[string]any{"line": e.Line, "col": e.Col, "msg": e.Msg})

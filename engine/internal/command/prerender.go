@@ -50,6 +50,9 @@ func Prerender(args []string, o IO) int {
 	}
 	fmt.Fprintf(o.Stdout, "prerendered %d timelines (%d worksheets) from %d pages into %s\n",
 		rep.Timelines, rep.Worksheets, rep.Pages, strings.Join(rep.Bundles, ", "))
+	if rep.Labs > 0 {
+		fmt.Fprintf(o.Stdout, "prerendered %d labs: each one's result and plot\n", rep.Labs)
+	}
 	if rep.Skipped > 0 {
 		fmt.Fprintf(o.Stdout, "skipped %d worksheets: this build has no mutants (%d known)\n", rep.Skipped, len(mutant.All()))
 	}

@@ -14,8 +14,8 @@ import (
 
 type vectors struct {
 	Keys []struct {
-		Run struct{ Text, Name, Lang, Mutant string } `json:"run"`
-		Key string                                    `json:"key"`
+		Run struct{ Text, Name, Lang, Mutant, Kind string } `json:"run"`
+		Key string                                          `json:"key"`
 	} `json:"keys"`
 	Fences []struct {
 		About, Raw, Text  string
@@ -45,7 +45,7 @@ func TestKey_IsTheJavaScriptsKey(t *testing.T) {
 		t.Fatalf("%d key vectors", len(v.Keys))
 	}
 	for _, k := range v.Keys {
-		r := coursesite.Run{Text: k.Run.Text, Name: k.Run.Name, Lang: k.Run.Lang, Mutant: k.Run.Mutant}
+		r := coursesite.Run{Text: k.Run.Text, Name: k.Run.Name, Lang: k.Run.Lang, Mutant: k.Run.Mutant, Kind: k.Run.Kind}
 		if got := coursesite.Key(r); got != k.Key {
 			t.Errorf("Key(%+v) = %s, want %s", r, got, k.Key)
 		}

@@ -18,6 +18,27 @@ var OptionKeys = []string{"step", "show", "mutant", "lang", "name", "height", "t
 // timeline whatever its class.
 const Marker = "lease-timeline"
 
+// LabOptionKeys are the options a lease-lab fence may give: the
+// <lease-lab> attributes of the same names (fences.js LAB_OPTION_KEYS).
+var LabOptionKeys = []string{"lang", "name", "id"}
+
+// LabMarker is the tag of a lab's element, its fences' language and their
+// directive's marker word.
+const LabMarker = "lease-lab"
+
+// fenceKind is what a fence becomes (fences.js FenceKind): its element's
+// tag, also its language and marker word, and the options it takes.
+type fenceKind struct {
+	tag  string
+	keys []string
+}
+
+var (
+	timelineKind = fenceKind{Marker, OptionKeys}
+	labKind      = fenceKind{LabMarker, LabOptionKeys}
+	fenceKinds   = []fenceKind{timelineKind, labKind}
+)
+
 // Fence is a fence's text, read (web/fences.js parseFence).
 type Fence struct {
 	Options   map[string]string // the directive's options; a bare key is ""
@@ -29,7 +50,10 @@ type Fence struct {
 
 // ParseFence reads a fence's text: the directive (its first non-blank
 // line, when that starts with #!) and the timeline after it.
-func ParseFence(raw string) Fence {
+func ParseFence(raw string) Fence { return parseFence(raw, timelineKind) }
+
+// parseFence reads a fence of kind k.
+func parseFence(raw string, k fenceKind) Fence {
 	lines := jsLines(raw)
 	first := slices.IndexFunc(lines, func(l string) bool { return jsTrim(l) != "" })
 	head := ""
@@ -41,12 +65,12 @@ func ParseFence(raw string) Fence {
 	}
 	tokens := directiveTokens(head[2:])
 	f := Fence{Options: map[string]string{}, Directive: true}
-	if len(tokens) > 0 && tokens[0].key == Marker && !tokens[0].hasValue {
+	if len(tokens) > 0 && tokens[0].key == k.tag && !tokens[0].hasValue {
 		f.Marked = true
 		tokens = tokens[1:]
 	}
 	for _, t := range tokens {
-		if slices.Contains(OptionKeys, t.key) {
+		if slices.Contains(k.keys, t.key) {
 			f.Options[t.key] = t.value
 		} else {
 			f.Unknown = append(f.Unknown, t.key)
@@ -61,9 +85,12 @@ func ParseFence(raw string) Fence {
 // no option, or it has no line but blanks and comments (a text a
 // highlighter's markup made one line, a directive that swallowed the
 // timeline). Such a fence would run as a trace of no step.
-func Unreadable(f Fence) string {
+func Unreadable(f Fence) string { return unreadable(f, OptionKeys) }
+
+// unreadable is Unreadable for a fence whose options are keys.
+func unreadable(f Fence, keys []string) string {
 	if len(f.Unknown) > 0 {
-		return fmt.Sprintf("the directive's keys %s are no option (%s)", strings.Join(f.Unknown, ", "), strings.Join(OptionKeys, " "))
+		return fmt.Sprintf("the directive's keys %s are no option (%s)", strings.Join(f.Unknown, ", "), strings.Join(keys, " "))
 	}
 	for _, l := range strings.Split(f.Text, "\n") {
 		if t := jsTrim(l); t != "" && !strings.HasPrefix(t, "#") {
@@ -195,17 +222,31 @@ type Run struct {
 	Name   string // its name in messages and exports
 	Lang   string // the language of the explanations: en, ko
 	Mutant string // a worksheet's mutant, or ""
+	// Kind is what the answer is: "" for a trace or a worksheet, KindLab
+	// for a lab's result (Lang ""), KindLabSVG for its plot in Lang.
+	Kind string
 }
+
+// The kinds of answer beside a timeline's (Run.Kind).
+const (
+	KindLab    = "lab"
+	KindLabSVG = "lab-svg"
+)
 
 // KeyTag is the first field of the canonical form, its version.
 const KeyTag = "leaselab-prerender-1"
 
 // CanonicalForm is what Key hashes: the fields KeyTag, Name, Lang, Mutant
-// and Text, each as its length in UTF-8 bytes, a colon, its bytes and a
-// newline (fences.js canonicalForm writes the same bytes).
+// and Text, and Kind when it is not "", each as its length in UTF-8 bytes,
+// a colon, its bytes and a newline (fences.js canonicalForm writes the same
+// bytes).
 func CanonicalForm(r Run) []byte {
 	var b strings.Builder
-	for _, f := range []string{KeyTag, r.Name, r.Lang, r.Mutant, r.Text} {
+	fields := []string{KeyTag, r.Name, r.Lang, r.Mutant, r.Text}
+	if r.Kind != "" {
+		fields = append(fields, r.Kind)
+	}
+	for _, f := range fields {
 		b.WriteString(strconv.Itoa(len(f)))
 		b.WriteByte(':')
 		b.WriteString(f)

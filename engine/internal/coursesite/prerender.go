@@ -83,6 +83,7 @@ type Report struct {
 	Pages      int      // HTML pages that hold a timeline, not counting a bundle's own
 	Timelines  int      // distinct runs prerendered (a worksheet counts once)
 	Worksheets int      // of which worksheets
+	Labs       int      // labs run (each writes its result and its plot)
 	Skipped    int      // worksheets skipped: this build has no mutants
 	Bad        int      // runs whose text is bad input (nothing written for them)
 	// Unreadable counts the fences that cannot be read as a timeline (a
@@ -147,7 +148,9 @@ func Prerender(ctx context.Context, dir string, log io.Writer) (Report, error) {
 	jobs := collect(root, pages, log, &rep)
 	answers := map[string][]byte{}
 	for _, j := range jobs {
-		if b := runJob(ctx, j, log, &rep); b != nil {
+		if j.run.Kind == KindLab {
+			runLab(ctx, j, log, &rep, answers)
+		} else if b := runJob(ctx, j, log, &rep); b != nil {
 			answers[Key(j.run)] = b
 		}
 	}
@@ -308,6 +311,35 @@ func runJob(ctx context.Context, j job, log io.Writer, rep *Report) []byte {
 		fmt.Fprintf(log, "%s: an expectation failed or an invariant broke unannounced (leaselab check tells which)\n", j.where)
 	}
 	return out
+}
+
+// runLab runs a lab (simrun.LabJSON: the browser's bytes) and adds its
+// result, under the run's key with no language, and its plot in the run's
+// language, as a JSON string, to answers (prerendered.js prerenderedLab
+// reads both).
+func runLab(ctx context.Context, j job, log io.Writer, rep *Report, answers map[string][]byte) {
+	res, err := simrun.LabJSON(ctx, j.run.Name, j.run.Text, simrun.LabOptions{})
+	var svg string
+	if err == nil {
+		svg, err = simrun.LabSVG(res, j.run.Lang)
+	}
+	if err != nil {
+		rep.Bad++
+		fmt.Fprintf(log, "%s: %v\n", j.where, indent(err.Error()))
+		return
+	}
+	plot, err := json.Marshal(svg)
+	if err != nil {
+		rep.Bad++
+		fmt.Fprintf(log, "%s: %v\n", j.where, err)
+		return
+	}
+	rep.Labs++
+	result := j.run
+	result.Lang = ""
+	answers[Key(result)] = res
+	j.run.Kind = KindLabSVG
+	answers[Key(j.run)] = plot
 }
 
 func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n    ") }

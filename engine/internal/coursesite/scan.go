@@ -2,6 +2,7 @@ package coursesite
 
 import (
 	"bytes"
+	"cmp"
 	"regexp"
 	"slices"
 	"strings"
@@ -14,6 +15,7 @@ import (
 // the player turns into one, with the options that choose its run.
 type Found struct {
 	Fence   bool              // a fence (else an element)
+	Lab     bool              // a lab's (<lease-lab>, a lease-lab fence): Run.Kind is KindLab
 	Options map[string]string // the element's attributes (a fence's options)
 	Src     string            // an element's src= (its text is that file's), else ""
 	Unknown []string          // a fence directive's keys that are no option
@@ -27,12 +29,6 @@ type Found struct {
 	// names the text.
 	Run Run
 }
-
-// FenceClasses are the class names that mark a fence (fences.js
-// FENCE_SELECTOR): on the code (language-lease-timeline), on the pre
-// (lease-timeline, language-lease-timeline), or on an ancestor
-// (language-lease-timeline).
-const fenceClass, customClass = "language-lease-timeline", "lease-timeline"
 
 // wrapperClass is a highlighter's wrapper class (fences.js WRAPPER).
 var wrapperClass = regexp.MustCompile(`(^|\s)(highlight|codehilite|highlighter-rouge|language-\S+)(\s|$)`)
@@ -61,8 +57,10 @@ func Find(page []byte) ([]Found, error) {
 		}
 		if n.Data == "lease-timeline" {
 			out = append(out, element(n, docLang))
-		} else if n.DataAtom == atom.Code && isFence(n) {
-			f := fence(n, docLang)
+		} else if n.Data == LabMarker {
+			out = append(out, labElement(n, docLang))
+		} else if k, ok := fenceKindOf(n); ok {
+			f := fence(n, docLang, k)
 			if i := pres[n.Parent]; i < len(lines) {
 				f.Line = lines[i]
 			}
@@ -112,6 +110,26 @@ func element(n *html.Node, docLang string) Found {
 	return f
 }
 
+// labElement reads a <lease-lab> as lease-lab.js does: its text is its
+// content, its name name= (default lab.lab).
+func labElement(n *html.Node, docLang string) Found {
+	f := Found{Lab: true, Options: map[string]string{}}
+	for _, a := range n.Attr {
+		if a.Namespace == "" {
+			f.Options[a.Key] = a.Val
+		}
+	}
+	name := attr(n, "name")
+	if name == "" {
+		name = labName
+	}
+	f.Run = Run{Name: name, Lang: langOf(n, docLang), Text: Dedent(textContent(n)), Kind: KindLab}
+	return f
+}
+
+// labName is a lab's name when it gives none (lease-lab.js).
+const labName = "lab.lab"
+
 // elementName is the element's name=, else src='s file name, else timeline.tl.
 func elementName(n *html.Node) string {
 	if v := attr(n, "name"); v != "" {
@@ -133,44 +151,65 @@ func elementName(n *html.Node) string {
 	return src
 }
 
-// isFence reports whether code is a fence's: a code in a pre that the
-// generator marked, or whose first line is the marked directive — and not
-// inside a <lease-timeline>.
-func isFence(code *html.Node) bool {
+// fenceKindOf says whether code is a fence's, and of which kind: a code in
+// a pre that the generator marked (language-lease-timeline, or
+// language-lease-lab for a lab), or whose first line is a marked directive
+// — and not inside a <lease-timeline> or a <lease-lab>.
+func fenceKindOf(code *html.Node) (fenceKind, bool) {
 	pre := code.Parent
-	if pre == nil || pre.Type != html.ElementNode || pre.DataAtom != atom.Pre {
-		return false
+	if code.DataAtom != atom.Code || pre == nil || pre.Type != html.ElementNode || pre.DataAtom != atom.Pre {
+		return fenceKind{}, false
 	}
 	for a := pre; a != nil; a = a.Parent {
-		if a.Type == html.ElementNode && a.Data == "lease-timeline" {
-			return false
+		if a.Type == html.ElementNode && (a.Data == Marker || a.Data == LabMarker) {
+			return fenceKind{}, false
 		}
 	}
-	switch {
-	case hasClass(code, fenceClass), attr(code, "data-lang") == Marker && hasAttr(code, "data-lang"):
-		return true
-	case hasClass(pre, customClass), hasClass(pre, fenceClass):
-		return true
-	}
-	for a := pre.Parent; a != nil; a = a.Parent {
-		if a.Type == html.ElementNode && hasClass(a, fenceClass) {
-			return true
+	for _, k := range fenceKinds {
+		if markedAs(code, pre, k.tag) {
+			return k, true
 		}
 	}
 	text := fenceText(code)
-	return strings.HasPrefix(strings.TrimLeftFunc(text, isJSSpace), "#!") && ParseFence(text).Marked
+	if !strings.HasPrefix(strings.TrimLeftFunc(text, isJSSpace), "#!") {
+		return fenceKind{}, false
+	}
+	for _, k := range fenceKinds {
+		if parseFence(text, k).Marked {
+			return k, true
+		}
+	}
+	return fenceKind{}, false
 }
 
-// fence reads a fence as fences.js convert does.
-func fence(code *html.Node, docLang string) Found {
+// markedAs reports whether the generator marked code's block as a fence of
+// the language word (fences.js fenceSelector).
+func markedAs(code, pre *html.Node, word string) bool {
+	class := "language-" + word
+	switch {
+	case hasClass(code, class), attr(code, "data-lang") == word && hasAttr(code, "data-lang"):
+		return true
+	case hasClass(pre, word), hasClass(pre, class):
+		return true
+	}
+	for a := pre.Parent; a != nil; a = a.Parent {
+		if a.Type == html.ElementNode && hasClass(a, class) {
+			return true
+		}
+	}
+	return false
+}
+
+// fence reads a fence of kind k as fences.js convert does.
+func fence(code *html.Node, docLang string, k fenceKind) Found {
 	pre := code.Parent
 	block := fenceBlock(pre)
 	els := []*html.Node{code}
 	for e := pre; e != nil && e != block.Parent; e = e.Parent {
 		els = append(els, e)
 	}
-	parsed := ParseFence(fenceText(code))
-	opts := attributeOptions(els)
+	parsed := parseFence(fenceText(code), k)
+	opts := attributeOptions(els, k.keys)
 	for k, v := range parsed.Options {
 		opts[k] = v
 	}
@@ -182,10 +221,12 @@ func fence(code *html.Node, docLang string) Found {
 	} else {
 		lang = langOf(block.Parent, docLang)
 	}
-	name := opts["name"]
-	if name == "" {
-		name = "timeline.tl"
+	if k.tag == LabMarker {
+		name := cmp.Or(opts["name"], labName)
+		return Found{Fence: true, Lab: true, Options: opts, Unknown: parsed.Unknown, Unreadable: unreadable(parsed, k.keys),
+			Run: Run{Text: parsed.Text, Name: name, Lang: LangTag(lang), Kind: KindLab}}
 	}
+	name := cmp.Or(opts["name"], "timeline.tl")
 	return Found{Fence: true, Options: opts, Unknown: parsed.Unknown, Unreadable: Unreadable(parsed),
 		Run: Run{Text: parsed.Text, Name: name, Lang: LangTag(lang), Mutant: opts["mutant"]}}
 }
@@ -219,9 +260,9 @@ var generatedID = regexp.MustCompile(`^__code_\d+$`)
 
 // attributeOptions is fences.js attributeOptions: KEY or data-KEY on the
 // nearest of els (data-lang is not an option, nor a generated id).
-func attributeOptions(els []*html.Node) map[string]string {
+func attributeOptions(els []*html.Node, keys []string) map[string]string {
 	out := map[string]string{}
-	for _, k := range OptionKeys {
+	for _, k := range keys {
 		for _, e := range els {
 			if hasAttr(e, k) && (k != "id" || !generatedID.MatchString(attr(e, k))) {
 				out[k] = attr(e, k)

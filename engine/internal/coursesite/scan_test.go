@@ -141,3 +141,50 @@ func TestFind_TellsAnUnreadableFenceAndItsLine(t *testing.T) {
 		}
 	}
 }
+
+// A lab's fences (marked by class, data-lang or the lease-lab directive)
+// and <lease-lab> elements are found as labs, in the page's order among
+// the timelines, each with its name, language and options; a timeline
+// inside a <lease-lab> is its text, no fence of its own.
+func TestFind_LabFencesAndElementsAreLabs(t *testing.T) {
+	const labPage = `<!doctype html><html lang="en"><body>
+<pre><code class="language-lease-lab">jobs 4
+</code></pre>
+<pre><code class="language-lease-timeline">lease 1s</code></pre>
+<div class="highlight"><pre><code>#! lease-lab name=b.lab lang=ko
+jobs 5
+</code></pre></div>
+<pre><code data-lang="lease-lab">#! lease-lab step=2
+jobs 6</code></pre>
+<section lang="ko"><lease-lab name="c.lab">
+  jobs 7
+  <pre><code class="language-lease-timeline">lease 2s</code></pre>
+</lease-lab></section>
+</body></html>`
+	found, err := coursesite.Find([]byte(labPage))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		lab, fence       bool
+		name, lang, text string
+		unreadable       bool
+	}
+	var got []row
+	for _, f := range found {
+		got = append(got, row{f.Lab, f.Fence, f.Run.Name, f.Run.Lang, f.Run.Text, f.Unreadable != ""})
+		if f.Lab != (f.Run.Kind == coursesite.KindLab) {
+			t.Errorf("%s: Lab %v, Kind %q", f.Run.Name, f.Lab, f.Run.Kind)
+		}
+	}
+	want := []row{
+		{true, true, "lab.lab", "en", "jobs 4\n", false},
+		{false, true, "timeline.tl", "en", "lease 1s\n", false},
+		{true, true, "b.lab", "ko", "jobs 5\n", false},
+		{true, true, "lab.lab", "en", "jobs 6\n", true}, // step is no lab option
+		{true, false, "c.lab", "ko", "jobs 7\nlease 2s\n", false},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("found\n%v\nwant\n%v", got, want)
+	}
+}

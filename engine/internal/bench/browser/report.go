@@ -142,6 +142,11 @@ type results struct {
 	// Explore is the explorer's searches, natively and in the page.
 	Explore []exploreRow
 
+	// LabSweep is the ms a <lease-lab> took to draw the benchmark's sweep
+	// (lab.go); LabLongTask the longest main-thread task meanwhile (0: none
+	// of 50 ms or more).
+	LabSweep, LabLongTask float64
+
 	// Course is the course page, prerendered and not (course.go).
 	Course course
 }
@@ -149,7 +154,8 @@ type results struct {
 // newResults is a run with nothing measured yet.
 func newResults() results {
 	r := results{Sim: newSide(), Cycle: newSide(), Official: newSide(),
-		EngineBrotli: unmeasured, ModulesRaw: unmeasured, ModulesBrotli: unmeasured, LongTask: unmeasured, LongRun: unmeasured, Course: newCourse()}
+		EngineBrotli: unmeasured, ModulesRaw: unmeasured, ModulesBrotli: unmeasured, LongTask: unmeasured, LongRun: unmeasured, Course: newCourse(),
+		LabSweep: unmeasured, LabLongTask: unmeasured}
 	r.Fresh.Sim, r.Fresh.Official = newSide(), newSide()
 	r.Slow.Sim, r.Slow.Official = newSide(), newSide()
 	return r
@@ -339,6 +345,9 @@ func (r results) writeGoals(w io.Writer) error {
 		return err
 	}
 	if err := list("the course page's goals", r.courseGoals()); err != nil {
+		return err
+	}
+	if err := list("the lease lab's goals", r.labGoals()); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "  (not a goal) the course page without prerendering: the engine's first trace, cold: %s (prerendered: %s)\n",

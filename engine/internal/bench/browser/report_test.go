@@ -44,7 +44,7 @@ func measuredRun() results {
 }
 
 func allGoals(r results) []goal {
-	return append(append(append(r.engineGoals(), r.pageGoals()...), r.moments()...), r.courseGoals()...)
+	return append(append(append(append(r.engineGoals(), r.pageGoals()...), r.moments()...), r.courseGoals()...), r.labGoals()...)
 }
 
 func goalNamed(t *testing.T, r results, prefix string) goal {
@@ -226,5 +226,29 @@ func TestMedian_MiddleOrMeanOfTheMiddleTwo(t *testing.T) {
 	}
 	if got := median(nil); measured(got) {
 		t.Errorf("median(nil) = %v, want not measured", got)
+	}
+}
+
+// The lab's goals are met up to their limits and missed past them or
+// unmeasured.
+func TestLabGoals_MetUpToTheirLimits(t *testing.T) {
+	for _, c := range []struct {
+		sweep, task float64
+		sweepMet    bool
+		taskMet     bool
+	}{
+		{14999, 99, true, true},
+		{15000, 100, true, true},
+		{15001, 101, false, false},
+		{unmeasured, unmeasured, false, false},
+	} {
+		r := newResults()
+		r.LabSweep, r.LabLongTask = c.sweep, c.task
+		if g := goalNamed(t, r, "a 20-policy x 50-run sweep"); g.met() != c.sweepMet {
+			t.Errorf("sweep %v ms: met %v, want %v", c.sweep, g.met(), c.sweepMet)
+		}
+		if g := goalNamed(t, r, "longest main-thread task while the sweep"); g.met() != c.taskMet {
+			t.Errorf("task %v ms: met %v, want %v", c.task, g.met(), c.taskMet)
+		}
 	}
 }

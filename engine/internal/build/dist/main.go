@@ -61,7 +61,7 @@ import (
 var leftOut = []string{"example-course.html", "example-course.css"}
 
 // needed are the files a bundle cannot go without.
-var needed = []string{"leaselab.js", "leaselab.css", "lease-timeline.js", "fences.js", "prerendered.js",
+var needed = []string{"leaselab.js", "leaselab.css", "lease-timeline.js", "lease-lab.js", "fences.js", "prerendered.js",
 	"engine.js", "engine-worker.bundle.js", "engine-worker.js", "grader-worker.js", "wasm_exec.js", "leaselab.wasm", "embed.html", "guide.html", "example.html",
 	"sqlite-bridge.js", sqliteDir + "/sqlite3.wasm", "traces/index.json"}
 
