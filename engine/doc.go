@@ -62,21 +62,6 @@
 //   - release keeps the token, and reopening a store never resets it: a
 //     token number is never handed out twice.
 //
-// An operation that reads and then writes a row does so in one short
-// BEGIN IMMEDIATE transaction, and its UPDATE is additionally guarded by the
-// row version it read (id, token, status, lease_until), so the write applies
-// only to the row its decision was made on. A grant that needs no decision
-// beyond the rules themselves — a claim that takes the job, a renew,
-// complete or release by the current holder — is first tried as one UPDATE
-// whose WHERE holds every rule: a single statement is a write
-// transaction of its own in SQLite; when it matches nothing, nothing
-// changed and the read-then-write path finds the refusal. With an observer
-// (WithObserver), every operation reads first, so that its trace shows the
-// row each decision was made on. Nothing outside the database (a send, a callback) runs
-// inside a transaction. The journal is the database's choice: sqlitedb.Open
-// keeps a rollback journal, and sqlitedb.OpenWith takes WAL, about 30 times
-// the commits a second on a file.
-//
 // A refused operation is not an error of the engine: it returns a
 // *Rejection naming the rule that refused it, what the caller presented and
 // the row as it stood. Test the reason with errors.Is against the sentinels
@@ -86,9 +71,6 @@
 // Any other error is the database's. Package engine/leasetest checks that
 // another implementation of these operations keeps the same contract.
 //
-// Options: WithObserver sees every SQL statement with its arguments;
-// WithoutTransactions runs on databases without interactive transactions
-// (Cloudflare D1); WithoutFencing and WithoutIdempotence make a Storage or
-// a Receiver of a system that lacks that defence, to show what it prevents.
-// A normal build has no other option.
+// How each operation is made atomic is Store's doc; the options are
+// Option's.
 package engine

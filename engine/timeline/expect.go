@@ -59,7 +59,7 @@ func (r *runner) judge(s *StepLine, st *Step) *ExpectResult {
 
 // judgeViolations compares the invariants a step announced it breaks with
 // the ones it broke; it returns the parts that differ.
-func judgeViolations(announced []string, vs []Verdict, l string) (want, got []string) {
+func judgeViolations(announced []string, vs []StepVerdict, l string) (want, got []string) {
 	var broke []string
 	for _, v := range vs {
 		if !v.OK && v.Expected {
@@ -91,7 +91,7 @@ func missingIn(what, l string) string {
 }
 
 // outcomeText is an outcome as an expectation writes it.
-func outcomeText(o Outcome) string {
+func outcomeText(o StepOutcome) string {
 	switch {
 	case o.Kind == "refused" && o.Reason != "":
 		return "refused " + o.Reason
@@ -211,7 +211,7 @@ func stepField(key string, st *Step) (value string, ok, handled bool) {
 }
 
 // heard is what one contender heard: "ok" for the winner, else the refusal.
-func heard(o Outcome) string {
+func heard(o StepOutcome) string {
 	if o.Reason != "" {
 		return o.Reason
 	}

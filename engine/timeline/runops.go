@@ -116,10 +116,10 @@ func (r *runner) claimMany(s *StepLine, st *Step) []check.Op {
 		}
 		st.Contenders = append(st.Contenders, c)
 	}
-	st.Outcome = Outcome{Kind: string(engine.OutcomeOK)}
+	st.Outcome = StepOutcome{Kind: string(engine.OutcomeOK)}
 	for _, c := range st.Contenders {
 		if c.Outcome.Kind == string(engine.OutcomeError) {
-			st.Outcome = Outcome{Kind: c.Outcome.Kind, Error: c.Actor + ": " + c.Outcome.Error}
+			st.Outcome = StepOutcome{Kind: c.Outcome.Kind, Error: c.Actor + ": " + c.Outcome.Error}
 			return ops
 		}
 	}
@@ -136,11 +136,11 @@ func (r *runner) contender(actor string, i int, outs []engine.ClaimOutcome, merr
 	case merr != nil:
 		c.Outcome, _ = outcomeOf(merr)
 	case i >= len(outs):
-		c.Outcome = Outcome{Kind: string(engine.OutcomeError), Error: fmt.Sprintf("engine.ClaimManyOutcomes answered %d claims", len(outs))}
+		c.Outcome = StepOutcome{Kind: string(engine.OutcomeError), Error: fmt.Sprintf("engine.ClaimManyOutcomes answered %d claims", len(outs))}
 	case outs[i].Refusal != nil:
 		c.Outcome, _ = outcomeOf(outs[i].Refusal)
 	default:
-		c.Outcome = Outcome{Kind: string(engine.OutcomeOK)}
+		c.Outcome = StepOutcome{Kind: string(engine.OutcomeOK)}
 		r.hold(outs[i].Lease)
 		c.Lease = leaseOf(outs[i].Lease)
 	}
@@ -394,7 +394,7 @@ func (r *runner) state(s *StepLine, st *Step) {
 	st.Outcome, _ = outcomeOf(err)
 	switch {
 	case err == nil && j == nil:
-		st.Outcome = Outcome{Kind: string(engine.OutcomeEmpty)}
+		st.Outcome = StepOutcome{Kind: string(engine.OutcomeEmpty)}
 	case err == nil:
 		row := rowOf(*j)
 		st.State = &row
@@ -457,7 +457,7 @@ func (r *runner) read(s *StepLine, st *Step) {
 	st.Outcome, _ = outcomeOf(err)
 	switch {
 	case err == nil && v == nil:
-		st.Outcome = Outcome{Kind: string(engine.OutcomeEmpty)}
+		st.Outcome = StepOutcome{Kind: string(engine.OutcomeEmpty)}
 	case err == nil:
 		st.Stored = &Stored{Key: v.Key, Value: v.Value, Owner: v.Owner, Token: v.Token}
 	}
@@ -493,7 +493,7 @@ func (r *runner) forget() error {
 // crash makes the actor forget every lease it held.
 func (r *runner) crash(s *StepLine, st *Step) {
 	actor := s.Actors[0]
-	st.Outcome = Outcome{Kind: string(engine.OutcomeOK)}
+	st.Outcome = StepOutcome{Kind: string(engine.OutcomeOK)}
 	st.Forgot = []Lease{}
 	for _, l := range r.leases[actor] {
 		st.Forgot = append(st.Forgot, *leaseOf(l))
@@ -503,12 +503,12 @@ func (r *runner) crash(s *StepLine, st *Step) {
 }
 
 // outcomeOf classifies an operation's error.
-func outcomeOf(err error) (Outcome, *Rejection) {
+func outcomeOf(err error) (StepOutcome, *Rejection) {
 	kind := engine.OutcomeOf(err)
 	if errors.Is(err, errSendFailed) {
 		kind = engine.OutcomeFailed
 	}
-	o := Outcome{Kind: string(kind)}
+	o := StepOutcome{Kind: string(kind)}
 	var rej *engine.Rejection
 	switch {
 	case errors.As(err, &rej):

@@ -100,7 +100,7 @@ func (r *runner) trueInstant(owner string, reading int64) int64 {
 func (r *runner) serviceChange(s *StepLine, st *Step) []Expiry {
 	r.before++ // this step's change counts from here on
 	st.Now = r.now(s)
-	st.Outcome = Outcome{Kind: string(engine.OutcomeOK)}
+	st.Outcome = StepOutcome{Kind: string(engine.OutcomeOK)}
 	var ended []Expiry
 	for job, e := range r.live {
 		row, _ := r.table.get(job)
@@ -158,12 +158,12 @@ func (r *runner) run(s *StepLine, st *Step) (ops []check.Op, moved map[string]bo
 		r.reopen(st)
 	case OpPause:
 		st.Args.For = s.For
-		st.Outcome = Outcome{Kind: string(engine.OutcomeOK)}
+		st.Outcome = StepOutcome{Kind: string(engine.OutcomeOK)}
 	case OpCrash:
 		r.crash(s, st)
 	case OpJump, OpDrift: // serviceChange ran before the step
 	default: // wait
-		st.Outcome = Outcome{Kind: string(engine.OutcomeOK)}
+		st.Outcome = StepOutcome{Kind: string(engine.OutcomeOK)}
 	}
 	return ops, moved
 }
@@ -217,16 +217,16 @@ func changedRows(before map[string]engine.Job, after []engine.Job) []engine.Job 
 
 // verdicts runs the checker on the step and marks the violations the
 // step's expectation announced.
-func (r *runner) verdicts(s *StepLine, ops []check.Op, changed []engine.Job, whole bool) []Verdict {
+func (r *runner) verdicts(s *StepLine, ops []check.Op, changed []engine.Job, whole bool) []StepVerdict {
 	var vs []check.Verdict
 	if whole {
 		vs = r.checker.Observe(ops, r.table.all())
 	} else {
 		vs = r.checker.ObserveChanged(ops, changed)
 	}
-	out := make([]Verdict, 0, len(vs))
+	out := make([]StepVerdict, 0, len(vs))
 	for _, v := range vs {
-		out = append(out, Verdict{Invariant: v.Invariant, OK: v.OK, Detail: v.DetailIn(r.lang),
+		out = append(out, StepVerdict{Invariant: v.Invariant, OK: v.OK, Detail: v.DetailIn(r.lang),
 			Expected: !v.OK && s.Expect != nil && containsString(s.Expect.Violates, v.Invariant)})
 	}
 	return out

@@ -187,8 +187,9 @@ type Rejection struct {
 	Message string `json:"message"`
 }
 
-// Outcome is how a step (or one contender of a concurrent claim) ended.
-type Outcome struct {
+// StepOutcome is how a step (or one contender of a concurrent claim) ended:
+// engine.Outcome's word (Kind) with what a trace says beside it.
+type StepOutcome struct {
 	// Kind (engine.Outcome) is "ok", "refused" (a rule refused it: see
 	// Reason), "empty" (claim_next or send found no claimable job; state
 	// or read found no row), "invalid" (the engine rejected an argument,
@@ -243,7 +244,7 @@ type Contender struct {
 	// rule's Reason (held, done, quarantined, not-found) for each of the
 	// others. The first contender claims alone; the others claim at once
 	// through Store.ClaimManyOutcomes.
-	Outcome Outcome `json:"outcome"`
+	Outcome StepOutcome `json:"outcome"`
 	// Lease is what it got; nil unless it won.
 	Lease *Lease `json:"lease"`
 }
@@ -298,8 +299,9 @@ type Expiry struct {
 	Token int64  `json:"token"`
 }
 
-// Verdict is one invariant check after a step (package engine/check).
-type Verdict struct {
+// StepVerdict is one invariant check after a step as a trace carries it:
+// check.Verdict's judgement, and whether the step announced it.
+type StepVerdict struct {
 	// Invariant names the invariant, e.g. "one valid lease per job".
 	Invariant string `json:"invariant"`
 	// OK is true when it holds.
@@ -374,7 +376,7 @@ type Step struct {
 	// Outcome is how the step ended. A concurrent claim is "ok" when a
 	// contender won, "error" when any contender's claim failed or went
 	// unanswered, and otherwise the first contender's refusal.
-	Outcome Outcome `json:"outcome"`
+	Outcome StepOutcome `json:"outcome"`
 	// Lease is the lease the step granted or renewed (claim, claim-next,
 	// send, the winner of a concurrent claim); nil if none.
 	Lease *Lease `json:"lease"`
@@ -423,7 +425,7 @@ type Step struct {
 	// row order, then column order.
 	Changed []Cell `json:"changed"`
 	// Verdicts are the invariant checks after the step.
-	Verdicts []Verdict `json:"verdicts"`
+	Verdicts []StepVerdict `json:"verdicts"`
 	// Expect is the result of the step's expectation; nil if it has none.
 	Expect *ExpectResult `json:"expect"`
 }

@@ -405,7 +405,7 @@ func (w *jsonWriter) rejection(r *Rejection) {
 	w.str("message", r.Message)
 }
 
-func (w *jsonWriter) outcome(o Outcome) {
+func (w *jsonWriter) outcome(o StepOutcome) {
 	w.str("kind", o.Kind)
 	w.str("reason", o.Reason)
 	w.str("error", o.Error)
@@ -477,7 +477,7 @@ func (w *jsonWriter) expiry(e Expiry) {
 	w.int("token", e.Token)
 }
 
-func (w *jsonWriter) verdict(v Verdict) {
+func (w *jsonWriter) verdict(v StepVerdict) {
 	w.str("invariant", v.Invariant)
 	w.bool("ok", v.OK)
 	w.str("detail", v.Detail)

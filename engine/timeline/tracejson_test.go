@@ -97,7 +97,7 @@ func TestEncode_EdgesAreEncodingJSONsBytes(t *testing.T) {
 			{SQL: "BEGIN", Args: []any{}}, {SQL: "COMMIT"}},
 		Start: []timeline.Row{row},
 		Steps: []timeline.Step{
-			{Actors: nil, Args: timeline.Args{}, Enqueued: &yes, State: &row, Verdicts: []timeline.Verdict{{Invariant: "i", OK: false, Expected: true}}},
+			{Actors: nil, Args: timeline.Args{}, Enqueued: &yes, State: &row, Verdicts: []timeline.StepVerdict{{Invariant: "i", OK: false, Expected: true}}},
 			{Actors: []string{"A", "B"}, Args: full, Lease: &timeline.Lease{Job: "j"}, Rejection: &timeline.Rejection{Current: row},
 				Contenders: []timeline.Contender{{Actor: "A", Lease: &timeline.Lease{}}, {Actor: "B"}}, Receipt: &timeline.Receipt{Kept: timeline.ReceiptRow{Qty: 1}},
 				Stored: &timeline.Stored{Key: odd}, Forgot: []timeline.Lease{{Job: "j"}}, Gone: []string{}, Expect: &timeline.ExpectResult{Text: odd}},

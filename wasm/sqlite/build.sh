@@ -65,8 +65,16 @@ grep -q '^#else // USE_LIBSQLITE3' "$tmp/sqlite3.c" && { echo "build.sh: the ama
 # -Oz: V8 compiles every function before it first runs; the smallest code
 # compiles soonest. The stack comes first in memory, so that an overflow
 # traps instead of writing over data. Memory is the bridge's (imported), the
-# function table grows (the bridge adds trace callbacks to it).
-"$CLANG" --target=wasm32-wasi --sysroot=/usr -std=c17 -Oz -g0 \
+# function table grows (the bridge adds trace callbacks to it). clang runs
+# binaryen's wasm-opt after linking whenever one is on its PATH (clang 19's
+# --no-wasm-opt then links nothing), so it runs with a PATH that holds only
+# the linker: the bytes are the same on machines with and without binaryen.
+clang=$(command -v "$CLANG")
+mkdir "$tmp/bin"
+for ld in wasm-ld-19 wasm-ld; do
+	if p=$(command -v "$ld"); then ln -s "$p" "$tmp/bin/$ld"; fi
+done
+PATH="$tmp/bin" "$clang" --target=wasm32-wasi --sysroot=/usr -std=c17 -Oz -g0 \
 	-ffile-prefix-map="$tmp"=. -ffile-prefix-map="$here"=. \
 	-Wno-unused-command-line-argument \
 	-mexec-model=reactor -mbulk-memory -msign-ext -mnontrapping-fptoint -mmutable-globals \

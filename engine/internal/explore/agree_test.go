@@ -72,7 +72,7 @@ func agree(t *testing.T, s *search, sc Scope, path []op) string {
 
 // engineAnswers words a trace step's answers as the model's obs does.
 func engineAnswers(st timeline.Step) []string {
-	word := func(o timeline.Outcome, l *timeline.Lease) string {
+	word := func(o timeline.StepOutcome, l *timeline.Lease) string {
 		switch {
 		case o.Kind == "ok" && l != nil && l.Token > 0:
 			return fmt.Sprintf("ok %s#%d until %d", l.Owner, l.Token, l.LeaseUntil)
