@@ -4,7 +4,8 @@
 // and its arguments, kept apart until it is read, so that a catalog can
 // give the format in another language (with explicit argument indexes,
 // %[2]s, when that language orders them its own way). An argument that is
-// itself a Phrase, or a Word, is put in the same language; any other
+// itself a Text (a Phrase, a Word, or another package's wording with an In
+// method) is put in the same language; any other
 // argument (a name, a number, a keyword of the timeline language) is
 // printed as it is.
 //
@@ -44,16 +45,20 @@ func (p Phrase) In(l string) string {
 	}
 	args := make([]any, len(p.args))
 	for i, a := range p.args {
-		switch v := a.(type) {
-		case Phrase:
+		if v, ok := a.(Text); ok {
 			args[i] = v.In(l)
-		case Word:
-			args[i] = v.In(l)
-		default:
+		} else {
 			args[i] = a
 		}
 	}
 	return finish(l, fmt.Sprintf(format, args...))
+}
+
+// Text is what reads in a language of its own: a Phrase, a Word, or any
+// text another package words (a mutant's rule). A Phrase puts an argument
+// that is a Text in its own language.
+type Text interface {
+	In(l string) string
 }
 
 // Word is a word or a fragment a message puts in another (what a name

@@ -38,6 +38,28 @@ func TestPhrase_InTheLanguageAskedFor(t *testing.T) {
 	}
 }
 
+// shout is a Text of its own: another package's wording, in capitals in
+// language xx.
+type shout string
+
+func (s shout) In(l string) string {
+	if l == "xx" {
+		return strings.ToUpper(string(s))
+	}
+	return string(s)
+}
+
+// An argument with an In method of its own reads in the phrase's language.
+func TestPhrase_PutsATextArgumentInItsLanguage(t *testing.T) {
+	p := lang.P("missing %s name", shout("rule"))
+	if got := p.In("xx"); got != "missing RULE name" {
+		t.Errorf(`In("xx") = %q`, got)
+	}
+	if got := p.In("en"); got != "missing rule name" {
+		t.Errorf(`In("en") = %q`, got)
+	}
+}
+
 var _ = lang.Finish("yy", strings.ToUpper)
 
 // A language's last pass runs on each phrase once its arguments are in.
