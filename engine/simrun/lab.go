@@ -10,8 +10,8 @@ import (
 	"github.com/leaselab/leaselab/engine/internal/lab"
 )
 
-// LabOptions choose a lab's run: Seed, when not "", is the seed of every
-// run in decimal (it overrides the lab's seed line, as leaselab lab -seed
+// LabOptions choose a lab's run: Seed, when not "", is every run's seed
+// in decimal (it overrides the lab's seed line, as leaselab lab -seed
 // does); Progress, when not nil, hears how many runs of all are done.
 type LabOptions struct {
 	Seed     string

@@ -31,7 +31,7 @@ func Lab(args []string, o IO) int {
 	lang := c.fs.String("lang", "en", "language of the plot's titles and labels: en, ko")
 	story := c.fs.String("story", "", "print one run as a timeline instead: POINT:worst, POINT:typical or POINT:RUN (POINT and RUN from 0)")
 	var seed *uint64
-	c.fs.Func("seed", "the seed of every run (overrides the lab's seed line)", func(s string) error {
+	c.fs.Func("seed", "every run's seed (overrides the lab's seed line)", func(s string) error {
 		n, err := strconv.ParseUint(s, 10, 64)
 		if err != nil {
 			return fmt.Errorf("not a whole number from 0 to 18446744073709551615")

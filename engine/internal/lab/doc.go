@@ -47,7 +47,7 @@
 // stops Run with an *limits.ExceededError.
 //
 // A run is deterministic: every draw comes from a splitmix64 stream named
-// by the seed, the run's index, what it draws and whose it is, so run r
+// by the lab's seed, the run's index, what it draws and whose it is, so run r
 // meets the same workload at every point, and the same text and seed give
 // byte-identical JSON (Result.Encode) on every platform and however many
 // runs go at once. What the simulated workers do is run.go's comment;

@@ -142,25 +142,30 @@ func (p *parser) parseLine(line string) {
 		return
 	}
 	p.seen[key] = p.line
-	args := w[1:]
+	p.apply(w[0], w[1:])
+}
+
+// apply sets what the line headed by the word at says, from its args.
+func (p *parser) apply(at word, args []word) {
+	head := at.text
 	wl, pol := &p.lab.Workload, &p.lab.Policy
 	switch head {
 	case "title":
-		p.titleLine(w[0], args)
+		p.titleLine(at, args)
 	case "jobs":
-		if n, ok := p.count(w[0], args, 1, int64(p.lim.Jobs), "jobs"); ok {
+		if n, ok := p.count(at, args, 1, int64(p.lim.Jobs), "jobs"); ok {
 			wl.Jobs = int(n)
 		}
 	case "workers":
-		if n, ok := p.count(w[0], args, 1, int64(p.lim.Workers), "workers"); ok {
+		if n, ok := p.count(at, args, 1, int64(p.lim.Workers), "workers"); ok {
 			wl.Workers = int(n)
 		}
 	case "runs":
-		if n, ok := p.count(w[0], args, 1, int64(p.lim.LabRuns), "lab_runs"); ok {
+		if n, ok := p.count(at, args, 1, int64(p.lim.LabRuns), "lab_runs"); ok {
 			p.lab.Runs = int(n)
 		}
 	case "seed":
-		if p.arity(w[0], args, 1, "seed N") {
+		if p.arity(at, args, 1, "seed N") {
 			n, err := strconv.ParseUint(args[0].text, 10, 64)
 			if err != nil {
 				p.errorf(args[0].col, "seed %q is not a whole number from 0 to %d", args[0].text, uint64(math.MaxUint64))
@@ -168,47 +173,47 @@ func (p *parser) parseLine(line string) {
 			p.lab.Seed = n
 		}
 	case "work":
-		if d, ok := p.dist(w[0], args, false); ok {
+		if d, ok := p.dist(at, args, false); ok {
 			wl.Work = *d
 		}
 	case "drift":
-		wl.Drift = p.optDist(w[0], args, true)
+		wl.Drift = p.optDist(at, args, true)
 	case "delay":
-		wl.Delay = p.optDist(w[0], args, false)
+		wl.Delay = p.optDist(at, args, false)
 	case "gc":
-		wl.GCEvery, wl.GCPause = p.pairDist(w[0], args, "every", "pause")
+		wl.GCEvery, wl.GCPause = p.pairDist(at, args, "every", "pause")
 	case "crash":
-		wl.CrashEvery, wl.Restart = p.pairDist(w[0], args, "every", "restart")
+		wl.CrashEvery, wl.Restart = p.pairDist(at, args, "every", "restart")
 	case "poll":
-		if p.arity(w[0], args, 1, "poll DURATION") {
+		if p.arity(at, args, 1, "poll DURATION") {
 			if v, ok := p.duration(args[0], 1); ok {
 				wl.Poll = v
 			}
 		}
 	case "horizon":
-		if p.arity(w[0], args, 1, "horizon DURATION") {
+		if p.arity(at, args, 1, "horizon DURATION") {
 			if v, ok := p.duration(args[0], 1); ok {
 				wl.Horizon = v
 			}
 		}
 	case "lease", "heartbeat", "margin", "max_attempts", "deadline":
-		if p.arity(w[0], args, 1, head+" VALUE") {
+		if p.arity(at, args, 1, head+" VALUE") {
 			if v, ok := p.value(head, args[0]); ok {
 				*pol = pol.with(head, v)
 			}
 		}
 	case "storage":
-		if v, ok := p.choice(w[0], args, "fenced", "unfenced"); ok {
+		if v, ok := p.choice(at, args, "fenced", "unfenced"); ok {
 			pol.Fenced = v == "fenced"
 		}
 	case "receiver":
-		if v, ok := p.choice(w[0], args, "idempotent", "not-idempotent"); ok {
+		if v, ok := p.choice(at, args, "idempotent", "not-idempotent"); ok {
 			pol.Idempotent = v == "idempotent"
 		}
 	case "sweep":
-		p.sweep(w[0], args)
+		p.sweep(at, args)
 	case "plot":
-		p.plot(w[0], args)
+		p.plot(at, args)
 	}
 }
 
