@@ -10,6 +10,7 @@
 
 import { ErrorView, fitRows, lineCount } from './editor.js';
 import { ExplorePanel } from './explore-panel.js';
+import { decodeRun, RUN_BYTES, RunError } from './grade-run.js';
 import { LANGS, parts, strings, textLang } from './i18n.js';
 import { isTextEntry, loadEngine, Player, runSoon } from './player.js';
 import { h } from './render.js';
@@ -17,6 +18,7 @@ import { b64urlDecode, elementSnippet, findTimeline, iframeSnippet, timelinePara
 
 /** @typedef {import('./player.js').Engine} Engine */
 /** @typedef {import('./i18n.js').Strings} Strings */
+/** @typedef {import('./grade-run.js').StudentRun} StudentRun */
 /** @typedef {{name: string, title: string, text: string, trace: string}} LibraryEntry */
 /** @typedef {{text: string, name: string, mutant: string, lang: string}} RunRequest */
 /**
@@ -70,6 +72,16 @@ const state = {
   /** @type {number | null} the step a link asked for, until a run is on screen to go to it */
   wantCursor: /** @type {number | null} */ (null),
   folded: 0, // the lines of the text in the editor while it is folded, else 0
+  /**
+   * A grading report's run of the student's code (impl=): the parameter, the text it came with (the run
+   * is shown while that text is), and what it read as.
+   */
+  impl: {
+    param: '',
+    text: '',
+    run: /** @type {StudentRun | null} */ (null),
+    error: /** @type {RunError | null} */ (null),
+  },
 };
 
 const errors = new ErrorView($('editor-error'), ui.editor, () => unfold());
@@ -135,6 +147,7 @@ function setWords(t) {
     );
   }
   player.setWords(t);
+  drawStudent();
   drawFold();
   fillPicker();
   drawStartHere();
@@ -159,6 +172,7 @@ function whereWeAre() {
     mutant: state.mutant,
     lang: state.lang,
     step: player.cursor,
+    impl: state.impl.text === state.text ? state.impl.param : '',
   };
 }
 
@@ -183,9 +197,10 @@ function writeHash() {
 /** What the hash asks for; text and name are absent when it names no timeline. */
 function readHash() {
   const p = new URLSearchParams(location.hash.slice(1));
-  /** @type {{text?: string, name?: string, unknown?: string, mutant: string, lang: string, cursor: number | null}} */
+  /** @type {{text?: string, name?: string, unknown?: string, mutant: string, lang: string, cursor: number | null, impl: string}} */
   const out = {
     mutant: p.get('mutant') || '',
+    impl: p.get('impl') || '',
     lang: LANGS.includes(p.get('lang') || '') ? String(p.get('lang')) : 'en',
     cursor: null,
   };
@@ -211,6 +226,38 @@ function readHash() {
 // ---- showing runs ----
 
 /**
+ * Reads a grading report's run of the student's code (impl=, for the
+ * text on screen) and shows it beside the engine's, or why it is refused.
+ * @param {string} param
+ */
+async function openImpl(param) {
+  state.impl = { param, text: state.text, run: null, error: null };
+  if (param) {
+    try {
+      const run = await decodeRun(param);
+      if (state.impl.param !== param) return;
+      state.impl.run = run;
+    } catch (err) {
+      if (state.impl.param !== param) return;
+      state.impl.error = err instanceof RunError ? err : new RunError('malformed', String(err));
+    }
+  }
+  drawStudent();
+}
+
+/** Shows the student's run beside the engine's while the text on screen is the one it came with. */
+function drawStudent() {
+  const im = state.impl;
+  if (!im.param || im.text !== state.text) {
+    player.setStudent(null);
+    return;
+  }
+  const t = state.t;
+  const why = im.error ? (im.error.kind === 'tooLarge' ? t.implTooLarge(RUN_BYTES) : t.implMalformed) : '';
+  player.setStudent(im.run, why);
+}
+
+/**
  * Shows the native trace of a library timeline, computed ahead of time.
  * @param {LibraryEntry} entry
  * @param {number | undefined} cursor
@@ -223,6 +270,7 @@ async function showAhead(entry, cursor) {
   const raw = await r.text();
   player.text = entry.text;
   player.name = entry.name;
+  drawStudent();
   player.load({ traces: [JSON.parse(raw)], raw, diff: null, mutant: '', breaks: '' }, { cursor });
   state.from = 'ahead';
   shown();
@@ -291,6 +339,7 @@ function takeEarlyRun(req) {
 
 /** Runs the editor's text on the engine; the last good run stays on an error. */
 async function runNow() {
+  drawStudent();
   const t = state.t;
   const engine = state.engine;
   if (!engine) {
@@ -501,6 +550,7 @@ async function openFromHash(initial, want = readHash()) {
   state.name = want.name || (def ? def.name : 'timeline.tl');
   state.text = want.text ?? (def ? def.text : '');
   state.mutant = want.mutant;
+  openImpl(want.impl);
   if (want.lang !== state.lang || initial) {
     state.lang = want.lang;
     ui.lang.value = state.lang;
@@ -650,7 +700,7 @@ function wireChrome() {
     const want = readHash();
     const lib = libraryEntry(state.name);
     const sameText = want.text === undefined ? lib && lib.text === state.text : want.text === state.text;
-    if (sameText && want.mutant === state.mutant && want.lang === state.lang) {
+    if (sameText && want.mutant === state.mutant && want.lang === state.lang && want.impl === state.impl.param) {
       if (want.cursor !== null && want.cursor !== player.cursor) player.seek(want.cursor);
       return;
     }

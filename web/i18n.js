@@ -410,6 +410,21 @@ export const en = {
   labContractTable: 'The contract’s table after the call',
   labYourTable: 'Your table after the call',
 
+  // ---- a grading report's link: the student's run beside the engine's ----
+  yourCode: 'your code',
+  /** @param {number} step */
+  studentDiffers: (step) => `Your code parts from the contract at step ${step}.`,
+  studentHere: 'Here your code parts from the contract.',
+  studentAfter: 'Your code’s run stops at the step where it parts from the contract.',
+  studentStart: 'Before the first step: init_db and the jobs the timeline declares.',
+  studentCalls: 'Your functions were called:',
+  studentNoCalls: 'This step called none of your functions.',
+  studentTable: 'your table after the step',
+  /** @param {number} n */
+  implTooLarge: (n) =>
+    `The link’s run of your code (impl=) is over ${n} bytes (grade_link_run_bytes): only the engine’s run is shown.`,
+  implMalformed: 'The link’s run of your code (impl=) cannot be read: only the engine’s run is shown.',
+
   // ---- <lease-lab> (lease-lab.js) ----
   lab: {
     waiting: 'The lab runs on the engine when it scrolls into view.',
@@ -749,6 +764,19 @@ export const ko = {
   labNoRows: '(행 없음)',
   labContractTable: '호출 뒤 계약의 테이블',
   labYourTable: '호출 뒤 내 테이블',
+
+  // ---- a grading report's link: the student's run beside the engine's ----
+  yourCode: '내 코드',
+  studentDiffers: (step) => `${step}단계에서 내 코드가 계약과 갈라집니다.`,
+  studentHere: '여기서 내 코드가 계약과 갈라집니다.',
+  studentAfter: '내 코드의 실행은 계약과 갈라진 단계에서 멈춥니다.',
+  studentStart: '첫 단계 전: init_db와 타임라인이 선언한 작업.',
+  studentCalls: '호출된 내 함수:',
+  studentNoCalls: '이 단계는 내 함수를 호출하지 않았습니다.',
+  studentTable: '이 단계 뒤 내 테이블',
+  implTooLarge: (n) =>
+    `링크에 담긴 내 코드의 실행(impl=)이 ${n}바이트(grade_link_run_bytes)를 넘습니다: 엔진의 실행만 보여 줍니다.`,
+  implMalformed: '링크에 담긴 내 코드의 실행(impl=)을 읽을 수 없습니다: 엔진의 실행만 보여 줍니다.',
 
   // ---- <lease-lab> (lease-lab.js) ----
   lab: {

@@ -29,6 +29,7 @@
 import { loadGrader } from './engine.js';
 import { dedent } from './fences.js';
 import { langOf, strings } from './i18n.js';
+import { el, labTable } from './student-view.js';
 
 /** The starting code when the element holds none. */
 export const SKELETON = `// Each function takes db first: a synchronous SQL API over this page's SQLite,
@@ -90,22 +91,6 @@ const COLUMNS = ['id', 'owner', 'until', 'fence', 'result', 'done'];
  */
 
 let serial = 0;
-
-/**
- * Makes an element with attributes and children.
- * @param {string} tag
- * @param {Record<string, string>} [attrs]
- * @param {...(Node | string)} kids
- */
-function el(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  e.append(...kids);
-  return e;
-}
-
-/** A cell's value as the table shows it. @param {unknown} v */
-const cell = (v) => (v === null || v === undefined ? 'NULL' : String(v));
 
 export class LeaseExercise extends HTMLElement {
   /** @type {HTMLTextAreaElement | null} */
@@ -324,19 +309,13 @@ function callItem(s, last, t) {
 function tables(want, got, t) {
   /** @param {Row[]} rows @param {string} caption @param {string} cls */
   const table = (rows, caption, cls) =>
-    el(
-      'table',
-      { class: cls, translate: 'no' },
-      el('caption', {}, caption),
-      el('thead', {}, el('tr', {}, ...COLUMNS.map((c) => el('th', { scope: 'col' }, c)))),
-      el(
-        'tbody',
-        {},
-        ...(rows.length
-          ? rows.map((r) => el('tr', {}, ...COLUMNS.map((c) => el('td', {}, cell(/** @type {any} */ (r)[c])))))
-          : [el('tr', {}, el('td', { colspan: String(COLUMNS.length) }, t.labNoRows))]),
-      ),
-    );
+    labTable({
+      cols: COLUMNS,
+      rows: rows.map((r) => COLUMNS.map((c) => /** @type {any} */ (r)[c])),
+      caption,
+      none: t.labNoRows,
+      cls,
+    });
   return el(
     'div',
     { class: 'll-tables' },

@@ -19,6 +19,8 @@ import { setText, TraceView } from './view.js';
 /** @typedef {import('./trace.js').Step} Step */
 /** @typedef {import('./trace.js').Difference} Difference */
 /** @typedef {import('./i18n.js').Strings} Strings */
+/** @typedef {import('./grade-run.js').StudentRun} StudentRun */
+/** @typedef {import('./student-view.js').StudentView} StudentView */
 
 /**
  * @typedef {object} Engine the engine's API (engine.js's loadEngine); every method may answer through a Promise
@@ -206,6 +208,8 @@ export class Player {
   #seq = 0;
   /** @type {TraceView[]} */
   #views = [];
+  /** @type {StudentView | null} a grading report's run of the student's code, beside the engine's */
+  #student = null;
   /** @type {Map<Element, number>} the width each view's lanes were drawn at */
   #widths = new Map();
   #resizeFrame = 0;
@@ -282,6 +286,11 @@ export class Player {
     return this.#views;
   }
 
+  /** The student's view beside the engine's, when a grading report's link opened the player. */
+  get student() {
+    return this.#student;
+  }
+
   /**
    * Makes count views (1, or 2 for a worksheet); the transport sits under
    * a single view's lanes, above two views.
@@ -297,10 +306,45 @@ export class Player {
       v.setWords(this.t);
       return v;
     });
-    this.parts.views.replaceChildren(...this.#views.map((v) => v.root));
-    if (count === 1) this.#views[0].legend.after(this.parts.transport);
+    this.#layout();
+  }
+
+  #studentSeq = 0;
+
+  /**
+   * Shows a grading report's run of the student's code beside the
+   * engine's, step by step with the same cursor, or why the link's run
+   * was refused (error); neither: no student's view. The view's module
+   * is loaded the first time (only such a link needs it); a later call
+   * overtakes an earlier one still loading it.
+   * @param {StudentRun | null} run
+   * @param {string} [error]
+   */
+  async setStudent(run, error = '') {
+    const seq = ++this.#studentSeq;
+    if (!run && !error) {
+      if (!this.#student) return;
+      this.#student = null;
+    } else {
+      if (!this.#student) {
+        const { StudentView } = await import('./student-view.js');
+        if (seq !== this.#studentSeq) return;
+        this.#student ??= new StudentView({ heading: this.opts.heading || 'h4', seek: (c) => this.seek(c) });
+      }
+      this.#student.set(run, error);
+    }
+    this.#layout();
+    this.redraw();
+  }
+
+  /** Puts the views side by side (a worksheet's two, or the engine's beside the student's), the transport above. */
+  #layout() {
+    const roots = this.#views.map((v) => v.root);
+    if (this.#student) roots.push(this.#student.root);
+    this.parts.views.replaceChildren(...roots);
+    if (roots.length === 1) this.#views[0].legend.after(this.parts.transport);
     else this.parts.views.before(this.parts.transport);
-    this.parts.views.classList.toggle('side-by-side', count > 1);
+    this.parts.views.classList.toggle('side-by-side', roots.length > 1);
     this.applyShow();
   }
 
@@ -531,11 +575,14 @@ export class Player {
     setText(p.summary, [t.summary(main.summary), ...(main.warnings ?? [])].join(' · '));
     p.summary.classList.toggle('pass', main.summary.passed);
     p.summary.classList.toggle('fail', !main.summary.passed);
+    const student = this.#student;
+    const studentDiff = student?.run ? student.run.diff : -1;
     this.#views.forEach((v, i) => {
       v.drawStep(c, t);
-      drawViewTitle(v, i, run, t);
-      v.root.classList.toggle('at-diff', Boolean(run.diff) && c === (run.diff?.step ?? -2) + 1);
+      drawViewTitle(v, i, run, t, Boolean(student));
+      v.root.classList.toggle('at-diff', (Boolean(run.diff) && c === (run.diff?.step ?? -2) + 1) || c === studentDiff);
     });
+    student?.draw(c, t);
     drawSheet(this);
     this.opts.onChange?.(this);
   }
@@ -673,10 +720,11 @@ async function runOf(engine, raw, { mutant = '', lang = 'en', worksheet = false 
  * @param {number} i
  * @param {Run} run
  * @param {Strings} t
+ * @param {boolean} student whether the student's view is beside it
  */
-function drawViewTitle(v, i, run, t) {
+function drawViewTitle(v, i, run, t, student) {
   const tr = run.traces[i];
-  v.title.hidden = run.traces.length < 2;
+  v.title.hidden = run.traces.length < 2 && !student;
   v.titleText = i === 0 ? t.correctEngine : t.mutantEngine(run.mutant);
   v.title.replaceChildren(
     v.titleText,

@@ -22,20 +22,31 @@ export function b64urlEncode(text) {
  * @param {string} s
  */
 export function b64urlDecode(s) {
+  return new TextDecoder().decode(b64urlBytes(s));
+}
+
+/**
+ * The bytes unpadded base64url text s holds; throws on text that is not
+ * base64url.
+ * @param {string} s
+ */
+export function b64urlBytes(s) {
   const bin = atob(s.replaceAll('-', '+').replaceAll('_', '/'));
   const bytes = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-  return new TextDecoder().decode(bytes);
+  return bytes;
 }
 
 /**
  * The hash parameters of a timeline: t=NAME when it is a library timeline
  * as written (library is its text, or null), else src= (the text,
  * base64url) and, unless the text is a library timeline's edited, name=;
- * then mutant, lang (unless English) and step (the cursor).
- * @param {{text: string, name: string, library?: string | null, mutant?: string, lang?: string, step?: number | null}} o
+ * then mutant, lang (unless English), step (the cursor) and impl (a
+ * grading report's run of the student's code, as the link carried it).
+ * @param {{text: string, name: string, library?: string | null, mutant?: string, lang?: string, step?: number | null,
+ *   impl?: string}} o
  */
-export function timelineParams({ text, name, library = null, mutant = '', lang = 'en', step = null }) {
+export function timelineParams({ text, name, library = null, mutant = '', lang = 'en', step = null, impl = '' }) {
   const p = new URLSearchParams();
   if (library !== null && library === text) {
     p.set('t', name);
@@ -47,6 +58,7 @@ export function timelineParams({ text, name, library = null, mutant = '', lang =
   if (mutant) p.set('mutant', mutant);
   if (lang && lang !== 'en') p.set('lang', lang);
   if (step !== null) p.set('step', String(step));
+  if (impl) p.set('impl', impl);
   return p;
 }
 

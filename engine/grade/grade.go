@@ -102,6 +102,12 @@ type Failure struct {
 	// Timeline reproduces the difference on the engine (leaselab check
 	// replays it); "" when none can.
 	Timeline string
+	// Run is the student's run of Timeline up to the difference, step by
+	// step: Run[k] holds what their code answered in the timeline's k-th
+	// step and their table after it (Run[0]: init_db and the jobs the
+	// header declares); the last is the step that differs. nil when the
+	// difference was not found by playing Timeline.
+	Run []Played
 	// Broken is set when the program hung, exited or wrote to standard
 	// output.
 	Broken *Broken
@@ -368,12 +374,17 @@ func (g *grader) timeline(ctx context.Context, name, src string) (*Failure, erro
 	}
 	var f *Failure
 	_, err = g.withQueue(ctx, func(ctx context.Context, q *labQueue) (*Failure, error) {
-		d, err := leasetest.Timeline(ctx, tl, asQueue(q))
+		var run []Played
+		d, err := leasetest.TimelineSteps(ctx, tl, asQueue(q), func(int) {
+			run = append(run, Played{Calls: q.said, Rows: q.seen})
+			q.said = nil
+		})
 		if err != nil || d == nil {
 			return nil, err
 		}
 		f = failureOf(d, q)
 		f.Timeline = src
+		f.Run = append(run, Played{Calls: q.said, Rows: d.GotRows})
 		return f, nil
 	})
 	return f, err

@@ -66,6 +66,9 @@ func TestRun_PassesACorrectImplementation(t *testing.T) {
 	}
 }
 
+// linkMost bounds a link to a wrong fragment's first difference.
+const linkMost = 4096
+
 // The lab's wrong fragments, and the other mistakes a student makes: each
 // must fail at the step that introduces its function, naming the call.
 func TestRun_FailsEachWrongFragmentAtItsStep(t *testing.T) {
@@ -130,6 +133,13 @@ func TestRun_FailsEachWrongFragmentAtItsStep(t *testing.T) {
 			if f.Timeline == "" && tc.step != "step 8: claim_many" {
 				t.Error("no timeline reproduces the failure")
 			}
+			// The link carries the student's run beside the engine's; a
+			// run is about 1 KB of it.
+			link := f.Link(grade.DefaultSimulator, "en")
+			if f.Timeline != "" && (f.RunParam() == "" || len(link) > linkMost) {
+				t.Errorf("the link is %d bytes, impl= %d; want the student's run in at most %d", len(link), len(f.RunParam()), linkMost)
+			}
+			t.Logf("link: %d bytes, impl= %d", len(link), len(f.RunParam()))
 		})
 	}
 }

@@ -12,3 +12,11 @@ type Observed struct {
 	Call, Want, Got string
 	WantRows        []engine.Job
 }
+
+// Played is one step of a timeline as the student's code played it: the
+// calls of lab functions the step made, each "call → answer" as Python
+// writes both, and the student's table after the step.
+type Played struct {
+	Calls []string
+	Rows  []engine.Job
+}

@@ -46,6 +46,11 @@ type labQueue struct {
 	// courier: the table is the courier's (courierQueue), not the fencing
 	// lab's.
 	courier bool
+	// said are the calls made and answered since the last step of a
+	// timeline ended (calls, "call → answer"); seen is the table as the
+	// last read found it.
+	said []string
+	seen []engine.Job
 }
 
 // labCall is one call of a lab function: how Python writes it, the answer
@@ -86,6 +91,7 @@ func (q *labQueue) raw(ctx context.Context, want, fn string, args ...any) (answe
 	default:
 		q.last.Got = pyJSON(a.Return)
 	}
+	q.said = append(q.said, q.last.Call+" → "+q.last.Got)
 	if q.p.observe != nil {
 		q.p.observe(Observed{Call: q.last.Call, Want: want, Got: q.last.Got, WantRows: q.shadow.Jobs()})
 	}
@@ -285,6 +291,14 @@ func (q *labQueue) Reopen(ctx context.Context) error {
 // Jobs reads the student's table from their file, in the order the rows
 // were inserted.
 func (q *labQueue) Jobs(ctx context.Context) ([]engine.Job, error) {
+	rows, err := q.readJobs(ctx)
+	if err == nil {
+		q.seen = rows
+	}
+	return rows, err
+}
+
+func (q *labQueue) readJobs(ctx context.Context) ([]engine.Job, error) {
 	if q.db == nil {
 		db, err := openTable(q.path)
 		if err != nil {

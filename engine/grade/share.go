@@ -1,13 +1,18 @@
 package grade
 
 import (
+	"bytes"
+	"compress/flate"
 	"encoding/base64"
+	"encoding/json"
 	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/internal/lang"
+	"github.com/leaselab/leaselab/engine/limits"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
 
@@ -28,7 +33,9 @@ var (
 // note on that step saying what the student answered beside the
 // contract's answer. It is the page's share format: #name=, src= (the
 // text, unpadded base64url), lang= (unless English) and step= (the
-// cursor). "" when no timeline reproduces the failure.
+// cursor), and impl= (RunParam) when the failure holds the student's run
+// of the timeline, which the page shows beside the engine's, step by
+// step. "" when no timeline reproduces the failure.
 func (f *Failure) Link(simulator, l string) string {
 	if f == nil || f.Timeline == "" {
 		return ""
@@ -49,6 +56,9 @@ func (f *Failure) Link(simulator, l string) string {
 	}
 	if cursor >= 0 {
 		p.Set("step", strconv.Itoa(cursor))
+	}
+	if impl := f.RunParam(); impl != "" {
+		p.Set("impl", impl)
 	}
 	return strings.TrimSuffix(simulator, "#") + "#" + p.Encode()
 }
@@ -80,4 +90,99 @@ func noted(text, name string, line int, note string) (string, int) {
 		return strings.Join(lines, "\n"), i + 1
 	}
 	return text, -1
+}
+
+// linkRun is the student's run as a link carries it: the lab table's
+// columns, the cursor of the step that differs, and each step's calls
+// (Played.Calls) and rows, a row's cells in the columns' order (NULL is
+// null).
+type linkRun struct {
+	V     int        `json:"v"`
+	Cols  []string   `json:"cols"`
+	Diff  int        `json:"diff"`
+	Steps []linkStep `json:"steps"`
+}
+
+type linkStep struct {
+	Calls []string `json:"calls"`
+	Rows  [][]any  `json:"rows"`
+}
+
+// RunParam is the failure's Run as the link's impl= parameter: its JSON
+// (linkRun), deflated (raw DEFLATE, no header) and written as unpadded
+// base64url. Step k of the run is the page's cursor k: 0 is init_db and
+// the header's jobs, the last the step that differs. "" when the failure
+// holds no run, or when the JSON or the parameter would pass
+// grade_link_run_bytes (the link then shows the engine's run only).
+func (f *Failure) RunParam() string {
+	if f == nil || len(f.Run) == 0 {
+		return ""
+	}
+	cols, row := labColumns, labCells
+	if f.Lab == Courier {
+		cols, row = strings.Split(courierColumns, ", "), courierCells
+	}
+	r := linkRun{V: 1, Cols: cols, Diff: len(f.Run) - 1, Steps: make([]linkStep, len(f.Run))}
+	for i, p := range f.Run {
+		s := linkStep{Calls: p.Calls, Rows: make([][]any, len(p.Rows))}
+		if s.Calls == nil {
+			s.Calls = []string{}
+		}
+		for j := range p.Rows {
+			s.Rows[j] = row(&p.Rows[j])
+		}
+		r.Steps[i] = s
+	}
+	js, err := json.Marshal(r)
+	most := limits.DefaultGrading.LinkRunBytes
+	if err != nil || len(js) > most {
+		return ""
+	}
+	var b bytes.Buffer
+	w, _ := flate.NewWriter(&b, flate.BestCompression)
+	w.Write(js)
+	w.Close()
+	out := base64.RawURLEncoding.EncodeToString(b.Bytes())
+	if len(out) > most {
+		return ""
+	}
+	return out
+}
+
+// labColumns are the fencing lab table's columns.
+var labColumns = []string{"id", "owner", "until", "fence", "result", "done"}
+
+// labCells is a row in labColumns, as labRow prints it.
+func labCells(j *engine.Job) []any {
+	var owner, result any
+	if j.Owner != "" {
+		owner = j.Owner
+	}
+	if j.Result != "" || j.Status == engine.StatusDone {
+		result = j.Result
+	}
+	done := 0
+	if j.Status == engine.StatusDone {
+		done = 1
+	}
+	return []any{j.ID, owner, j.LeaseUntil, j.Token, result, done}
+}
+
+// courierCells is a row in courierColumns, as courierRowText prints it.
+func courierCells(j *engine.Job) []any {
+	opt := func(s string) any {
+		if s == "" {
+			return nil
+		}
+		return s
+	}
+	var deadline, result any
+	if j.Deadline != 0 {
+		deadline = j.Deadline
+	}
+	if j.Result != "" || j.Status == engine.StatusDone {
+		result = j.Result
+	}
+	return []any{j.ID, j.Qty, opt(j.Owner), j.LeaseUntil, j.Token, j.Attempts, j.MaxAttempts, deadline,
+		string(j.Status), opt(j.Reason), result}
 }

@@ -30,6 +30,15 @@ import (
 // drift (only time, or the service's clock, moves); a
 // crash makes its worker forget its leases.
 func Timeline(ctx context.Context, tl *timeline.Timeline, q Queue) (*Difference, error) {
+	return TimelineSteps(ctx, tl, q, nil)
+}
+
+// TimelineSteps is Timeline, calling played(k), when played is not nil,
+// each time q has agreed with the contract through the first k steps of
+// tl: played(0) once the jobs its header declares are enqueued, then
+// played(k) after its k-th step. The sends that hear back before a step
+// are that step's. It is never called for the step that differs.
+func TimelineSteps(ctx context.Context, tl *timeline.Timeline, q Queue, played func(k int)) (*Difference, error) {
 	p := newPair(Model(), q)
 	for _, c := range tl.Clocks {
 		p.refChk.SetClock(c.Worker, c.Offset)
@@ -41,6 +50,9 @@ func Timeline(ctx context.Context, tl *timeline.Timeline, q Queue) (*Difference,
 			d.Where = fmt.Sprintf("%s:%d", tl.Name, j.Line)
 			return d, nil
 		}
+	}
+	if played != nil {
+		played(0)
 	}
 	for i := range tl.Steps {
 		if err := ctx.Err(); err != nil {
@@ -57,6 +69,9 @@ func Timeline(ctx context.Context, tl *timeline.Timeline, q Queue) (*Difference,
 		if d := p.timelineStep(ctx, tl, s, i); d != nil {
 			d.Where = fmt.Sprintf("%s:%d", tl.Name, s.Line)
 			return d, nil
+		}
+		if played != nil {
+			played(i + 1)
 		}
 	}
 	return p.hearBack(ctx, tl, math.MaxInt64), nil

@@ -145,6 +145,11 @@ type Grading struct {
 	Sequences, SequenceCalls int
 	// Rounds is how many rounds each race runs.
 	Rounds int
+	// LinkRunBytes is the most bytes of the student's run a report's
+	// simulator link carries (its impl= parameter), as it travels and
+	// as its JSON once inflated: a longer run is left out of the link,
+	// and the page refuses a parameter over it.
+	LinkRunBytes int
 }
 
 // DefaultGrading is the table leaselab grade uses unless a run says
@@ -159,6 +164,8 @@ var DefaultGrading = Grading{
 	Sequences:     120,
 	SequenceCalls: 30,
 	Rounds:        50,
+	// A run of a lab's step to its difference is about 1 KB in a link.
+	LinkRunBytes: 64 << 10,
 }
 
 // Rows names each grading limit with its value, in the order the
@@ -173,6 +180,7 @@ func (g Grading) Rows() []Row {
 		{"grade_sequences", int64(g.Sequences), "random call sequences a grading run's search tries"},
 		{"grade_sequence_calls", int64(g.SequenceCalls), "calls in one random sequence"},
 		{"grade_rounds", int64(g.Rounds), "rounds of each race (two processes, claim_many's threads)"},
+		{"grade_link_run_bytes", int64(g.LinkRunBytes), "bytes of the student's run a report's simulator link carries (impl=), encoded and inflated"},
 	}
 }
 

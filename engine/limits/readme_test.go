@@ -41,3 +41,16 @@ func TestDocs_StateEveryLimit(t *testing.T) {
 		}
 	}
 }
+
+// The page refuses a grading link's run (impl=) over the limit the
+// grader writes it within.
+func TestPage_HoldsTheLinkRunLimit(t *testing.T) {
+	b, err := os.ReadFile("../../web/grade-run.js")
+	if err != nil {
+		t.Skipf("no web/grade-run.js beside the module: %v", err)
+	}
+	want := "export const RUN_BYTES = " + strconv.Itoa(limits.DefaultGrading.LinkRunBytes) + ";"
+	if !strings.Contains(string(b), want) {
+		t.Errorf("web/grade-run.js lacks %q (grade_link_run_bytes)", want)
+	}
+}
