@@ -74,9 +74,10 @@ import { cspAdvice, langOf, strings, textLang } from './i18n.js';
 import { loadEngine, Player } from './player.js';
 import { courseEngine } from './prerendered.js';
 import { h } from './render.js';
+import { siteScheme, watchScheme } from './scheme.js';
 import { timelineParams } from './share.js';
 
-export { dedent };
+export { dedent, siteScheme };
 
 /** @typedef {import('./player.js').Engine} Engine */
 
@@ -149,37 +150,6 @@ addEventListener('resize', lookAtWaiting, { passive: true });
 new ResizeObserver(lookAtWaiting).observe(document.documentElement);
 
 /**
- * The scheme the site has switched to, or "" where it says none (the
- * player then follows prefers-color-scheme). What any theme can set:
- * data-leaselab-theme="dark|light" on <html>, or the custom property
- * --leaselab-scheme: dark|light on it; and what the generators set:
- * Material for MkDocs' data-md-color-scheme on <body> (slate is dark),
- * Docusaurus' data-theme on <html>, VitePress's class dark on <html>.
- * @param {Document} doc
- * @returns {'dark' | 'light' | ''}
- */
-export function siteScheme(doc) {
-  const html = doc.documentElement;
-  /** @param {string | null | undefined} v */
-  const scheme = (v) => {
-    const t = (v || '').trim().toLowerCase();
-    return t === 'dark' || t === 'light' ? t : '';
-  };
-  const own =
-    scheme(html.getAttribute('data-leaselab-theme')) ||
-    scheme(getComputedStyle(html).getPropertyValue('--leaselab-scheme'));
-  if (own) return own;
-  const md = doc.body?.getAttribute('data-md-color-scheme');
-  if (md) return md === 'slate' ? 'dark' : 'light';
-  const docusaurus = scheme(html.getAttribute('data-theme'));
-  if (docusaurus) return docusaurus;
-  return html.classList.contains('dark') ? 'dark' : '';
-}
-
-/** The attributes whose change may change siteScheme. */
-const SCHEME_ATTRIBUTES = ['class', 'style', 'data-theme', 'data-md-color-scheme', 'data-leaselab-theme'];
-
-/**
  * The first comment line: the timeline's title, as the engine reads it.
  * @param {string} text
  */
@@ -225,8 +195,8 @@ export class LeaseTimeline extends HTMLElement {
   #schemeCSS = '';
   /** the element's own text changing (the author's script) */
   #textWatch = new MutationObserver(() => this.#textChanged());
-  /** the site's scheme changing (its dark-mode switch) */
-  #schemeWatch = new MutationObserver(() => this.#applyScheme());
+  /** @type {(() => void) | null} ends the watch on the site's scheme (its dark-mode switch) */
+  #unwatchScheme = null;
   /** @type {string | null} a text given by the text property (over the element's) */
   #given = null;
 
@@ -247,9 +217,8 @@ export class LeaseTimeline extends HTMLElement {
     if (!this.#ui) this.#build();
     else this.#player?.connect();
     this.#textWatch.observe(this, { childList: true, characterData: true, subtree: true });
-    this.#schemeWatch.observe(document.documentElement, { attributes: true, attributeFilter: SCHEME_ATTRIBUTES });
-    if (document.body)
-      this.#schemeWatch.observe(document.body, { attributes: true, attributeFilter: SCHEME_ATTRIBUTES });
+    this.#unwatchScheme?.();
+    this.#unwatchScheme = watchScheme(this, () => this.#applyScheme());
     this.#applyScheme();
     // Near the viewport already (the first timelines of a page): run now,
     // not a frame later when the observer would say so.
@@ -263,7 +232,8 @@ export class LeaseTimeline extends HTMLElement {
   disconnectedCallback() {
     this.#player?.disconnect();
     this.#textWatch.disconnect();
-    this.#schemeWatch.disconnect();
+    this.#unwatchScheme?.();
+    this.#unwatchScheme = null;
     clearTimeout(this.#debounce);
     waiting.delete(this);
     near.unobserve(this);

@@ -34,6 +34,7 @@
       'view.js',
       'lanes.js',
       'hint.js',
+      'scheme.js',
     ],
     fetches: ['trace.css', 'lease-timeline-shadow.css'],
   };
