@@ -23,12 +23,16 @@
 // script (the page's own policy need not have it).
 //
 // State for the page's CSS and scripts: data-state (idle, checking,
-// passed, failed, error) and data-first (the first failing test's name).
-// Attribute: lang (en or ko; default the nearest lang).
+// passed, failed, error), data-first (the first failing test's name) and
+// data-scheme (light or dark: the page's, scheme.js pageScheme, followed
+// as the site switches it; leaselab.css colours the verdicts by it).
+// Attribute: lang (en or ko; default the nearest lang). Disconnected, it
+// keeps no observer on the page.
 
 import { loadGrader } from './engine.js';
 import { dedent } from './fences.js';
 import { langOf, strings } from './i18n.js';
+import { pageScheme, watchScheme } from './scheme.js';
 import { el, labTable } from './student-view.js';
 
 /** The starting code when the element holds none. */
@@ -100,9 +104,27 @@ export class LeaseExercise extends HTMLElement {
   /** @type {HTMLElement | null} */
   #result = null;
   #start = SKELETON;
+  /** @type {(() => void) | null} ends the watch on the page's scheme */
+  #unwatchScheme = null;
 
   connectedCallback() {
-    if (this.#code) return;
+    this.#unwatchScheme?.();
+    this.#unwatchScheme = watchScheme(this, () => this.#applyScheme());
+    this.#applyScheme();
+    if (!this.#code) this.#build();
+  }
+
+  disconnectedCallback() {
+    this.#unwatchScheme?.();
+    this.#unwatchScheme = null;
+  }
+
+  #applyScheme() {
+    const scheme = pageScheme(this);
+    if (this.dataset.scheme !== scheme) this.dataset.scheme = scheme;
+  }
+
+  #build() {
     const t = strings(langOf(this));
     const given = this.querySelector('script[type="text/plain"]')?.textContent ?? '';
     if (given.trim()) this.#start = `${dedent(given).trim()}\n`;

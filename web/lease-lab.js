@@ -35,7 +35,10 @@
 // source}, story {point, run, which}; error {message, errors} does not
 // bubble. The result property is the Result (format leaselab-lab/1) on
 // screen, or null; openRun(point, which) opens a point's worst or typical
-// run. Colors are currentColor, so the lab follows the page's scheme.
+// run. Colors are currentColor, so the lab draws in the page's text
+// colour; data-scheme (light or dark: scheme.js pageScheme, followed as
+// the site switches it) sets its color-scheme, so its controls and the
+// halo of a heat map's numbers (Canvas) match the page's background.
 // define(name?) registers the element (the module does it under
 // lease-lab when it is free). Disconnected, it keeps no observer and
 // cancels what it runs.
@@ -45,6 +48,7 @@ import { langOf, strings } from './i18n.js';
 import { define as defineTimeline } from './lease-timeline.js';
 import { prerenderedLab } from './prerendered.js';
 import { h } from './render.js';
+import { pageScheme, watchScheme } from './scheme.js';
 
 /** @typedef {{mean: number, lo: number, hi: number, n: number}} Stat */
 /** @typedef {{index: number, values: number[], stats: Record<string, Stat>, worst: number, typical: number}} PointResult */
@@ -68,6 +72,8 @@ import { h } from './render.js';
 const CSS = `
 :host { display: block; margin: 1em 0; color: inherit; }
 :host([hidden]) { display: none; }
+:host([data-scheme="light"]) { color-scheme: light; }
+@media screen { :host([data-scheme="dark"]) { color-scheme: dark; } }
 .title { font-weight: 600; margin: 0 0 .5em; }
 .lab { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
 .plot { flex: 3 1 420px; min-width: 0; }
@@ -156,9 +162,14 @@ export class LeaseLab extends HTMLElement {
     { rootMargin: `${NEAR_PX}px 0px` },
   );
   #textWatch = new MutationObserver(() => this.#load());
+  /** @type {(() => void) | null} ends the watch on the page's scheme */
+  #unwatchScheme = null;
 
   connectedCallback() {
     if (!this.#ui) this.#build();
+    this.#unwatchScheme?.();
+    this.#unwatchScheme = watchScheme(this, () => this.#applyScheme());
+    this.#applyScheme();
     this.#textWatch.observe(this, { childList: true, characterData: true, subtree: true });
     this.#near.observe(this);
     if (!this.#result && !this.#running) this.#load();
@@ -167,6 +178,8 @@ export class LeaseLab extends HTMLElement {
   disconnectedCallback() {
     this.#textWatch.disconnect();
     this.#near.disconnect();
+    this.#unwatchScheme?.();
+    this.#unwatchScheme = null;
     this.#running?.abort();
     this.#storyRun?.abort();
   }
@@ -201,6 +214,11 @@ export class LeaseLab extends HTMLElement {
   /** The Result on screen (format leaselab-lab/1), or null. */
   get result() {
     return this.#result ? structuredClone(this.#result) : null;
+  }
+
+  #applyScheme() {
+    const scheme = pageScheme(this);
+    if (this.dataset.scheme !== scheme) this.dataset.scheme = scheme;
   }
 
   /** @param {string} k @param {unknown} v */
