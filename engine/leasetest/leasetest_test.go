@@ -2,10 +2,12 @@ package leasetest_test
 
 import (
 	"context"
+	"errors"
 	"github.com/leaselab/leaselab/engine/check"
 	"github.com/leaselab/leaselab/engine/internal/testkit/nativeonly"
 	"github.com/leaselab/leaselab/engine/sqlitedb"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -116,6 +118,51 @@ func TestSequences_ShrinksALateRenewToItsFewestCalls(t *testing.T) {
 	}
 	if !strings.Contains(d.Error(), "shortest failing sequence (3 calls):") || d.Where != "call 3" {
 		t.Errorf("the message does not give the sequence:\n%v", d)
+	}
+}
+
+// nextOnly claims only the next job: it has no claim by id, renew or
+// release.
+type nextOnly struct{ leasetest.Queue }
+
+var errNextOnly = errors.New("this queue claims only the next job")
+
+func (nextOnly) Claim(context.Context, string, string, int64, int64) (engine.Lease, error) {
+	return engine.Lease{}, errNextOnly
+}
+
+func (nextOnly) Renew(context.Context, engine.Lease, int64, int64) (engine.Lease, error) {
+	return engine.Lease{}, errNextOnly
+}
+
+func (nextOnly) Release(context.Context, engine.Lease) error { return errNextOnly }
+
+// With Ops a queue that has only some operations is searched on those
+// alone: a correct one passes, a broken one is still found; without Ops
+// the operations it lacks are made.
+func TestSequences_MakesOnlyTheOperationsGiven(t *testing.T) {
+	ops := []engine.Op{engine.OpEnqueue, engine.OpState, engine.OpClaimNext, engine.OpClaimNext, engine.OpComplete}
+	correct := func() (leasetest.Queue, error) { return nextOnly{leasetest.Model()}, nil }
+	d, err := leasetest.Sequences(t.Context(), correct, leasetest.SequenceOptions{Seed: 1, Sequences: 300, Ops: ops})
+	if err != nil || d != nil {
+		t.Fatalf("a correct next-only queue differs within its operations (%v):\n%v", err, d)
+	}
+	d, err = leasetest.Sequences(t.Context(), correct, leasetest.SequenceOptions{Seed: 1, Sequences: 300})
+	if err != nil || d == nil || (d.Call.Op != engine.OpClaim && d.Call.Op != engine.OpRenew && d.Call.Op != engine.OpRelease) {
+		t.Fatalf("without Ops the search made no claim by id, renew or release (%v):\n%v", err, d)
+	}
+	broken := func() (leasetest.Queue, error) { return nextOnly{staleComplete{leasetest.Model()}}, nil }
+	d, err = leasetest.Sequences(t.Context(), broken, leasetest.SequenceOptions{Seed: 1, Sequences: 300, Ops: ops})
+	if err != nil || d == nil {
+		t.Fatalf("300 sequences of %v missed a complete by id alone (%v)", ops, err)
+	}
+	for _, c := range d.Sequence {
+		if !slices.Contains(ops, c.Op) {
+			t.Errorf("the sequence makes %s, not one of %v:\n%v", c.Op, ops, d)
+		}
+	}
+	if d.Call.Op != engine.OpComplete || d.Want == d.Got {
+		t.Errorf("the difference is not the stale complete's:\n%v", d)
 	}
 }
 

@@ -20,15 +20,25 @@ type SequenceOptions struct {
 	// budget, and never presents a negative token: for a Queue whose
 	// enqueue takes only an id and whose tokens are counted from 0.
 	Plain bool
+	// Ops, when not empty, are the operations generated, each call one of
+	// them picked alike (an operation named twice comes twice as often):
+	// for a Queue that has only some of them, as a queue that claims only
+	// the next job has no claim by id, renew or release. Empty: every
+	// operation but reopen.
+	Ops []engine.Op
+	// Unsigned never presents a negative token, whatever the jobs (Plain
+	// implies it): for a Queue whose tokens are counted from 0 and whose
+	// jobs have the engine's fields.
+	Unsigned bool
 }
 
 // op is one generated call before it is bound to a history: renew,
 // complete and release present the worker's latest lease of the job, with
 // its token shifted by Shift (a stale or a forged one).
 type op struct {
-	call  Call
-	shift int64
-	plain bool // a plain sequence's: never a negative token
+	call     Call
+	shift    int64
+	unsigned bool // never a negative token
 }
 
 // Sequences runs random sequences of calls on a fresh Queue from newQueue
@@ -50,7 +60,7 @@ func Sequences(ctx context.Context, newQueue func() (Queue, error), o SequenceOp
 	}
 	rng := rand.New(rand.NewPCG(o.Seed, 0x1ea5e))
 	for range n {
-		seq := generate(rng, 1+rng.IntN(calls), o.Plain)
+		seq := generate(rng, 1+rng.IntN(calls), o)
 		d, err := replay(ctx, newQueue, seq)
 		if err != nil || d == nil {
 			if err != nil {
@@ -71,9 +81,14 @@ var (
 	shifts  = []int64{0, 0, 0, 0, -1, 1}
 )
 
-// generate makes k calls at nondecreasing instants; plain ones enqueue
-// jobs by id alone.
-func generate(rng *rand.Rand, k int, plain bool) []op {
+// opOf are the operations of a call with no Ops, each as often as it
+// comes.
+var opOf = []engine.Op{engine.OpEnqueue, engine.OpEnqueue, engine.OpState, engine.OpClaim, engine.OpClaim,
+	engine.OpClaimNext, engine.OpRenew, engine.OpComplete, engine.OpRelease}
+
+// generate makes k calls at nondecreasing instants, as o says: of o.Ops
+// (every one when empty), plain ones enqueueing jobs by id alone.
+func generate(rng *rand.Rand, k int, o SequenceOptions) []op {
 	pick := func(xs []string) string { return xs[rng.IntN(len(xs))] }
 	var now int64
 	seq := make([]op, 0, k)
@@ -81,33 +96,27 @@ func generate(rng *rand.Rand, k int, plain bool) []op {
 		now += steps[rng.IntN(len(steps))]
 		c := Call{Job: pick(jobIDs), Owner: pick(workers), Now: now, TTL: ttls[rng.IntN(len(ttls))]}
 		var shift int64
-		switch rng.IntN(9) {
-		case 0, 1:
-			c.Op = engine.OpEnqueue
+		if len(o.Ops) > 0 {
+			c.Op = o.Ops[rng.IntN(len(o.Ops))]
+		} else {
+			c.Op = opOf[rng.IntN(len(opOf))]
+		}
+		if c.Op == engine.OpEnqueue {
 			c.New = engine.NewJob{ID: c.Job, Qty: rng.Int64N(3), MaxAttempts: rng.Int64N(3)}
 			if rng.IntN(2) == 0 {
 				c.New.Deadline = now + 500*rng.Int64N(4)
 			}
-			if plain {
+			if o.Plain {
 				c.New = engine.NewJob{ID: c.Job}
 			}
-		case 2:
-			c.Op = engine.OpState
-		case 3, 4:
-			c.Op = engine.OpClaim
-		case 5:
-			c.Op = engine.OpClaimNext
-		case 6:
-			c.Op = engine.OpRenew
-		case 7:
-			c.Op, c.Result = engine.OpComplete, "r"
-		default:
-			c.Op = engine.OpRelease
+		}
+		if c.Op == engine.OpComplete {
+			c.Result = "r"
 		}
 		if c.Op == engine.OpRenew || c.Op == engine.OpComplete || c.Op == engine.OpRelease {
 			shift = shifts[rng.IntN(len(shifts))]
 		}
-		seq = append(seq, op{call: c, shift: shift, plain: plain})
+		seq = append(seq, op{call: c, shift: shift, unsigned: o.Plain || o.Unsigned})
 	}
 	return seq
 }
@@ -129,7 +138,7 @@ func replay(ctx context.Context, newQueue func() (Queue, error), seq []op) (*Dif
 		if c.Op == engine.OpRenew || c.Op == engine.OpComplete || c.Op == engine.OpRelease {
 			c.Lease, _ = p.held(ctx, c.Owner, c.Job)
 			c.Lease.Token += o.shift
-			if o.plain && c.Lease.Token < 0 {
+			if o.unsigned && c.Lease.Token < 0 {
 				c.Lease.Token = 0
 			}
 			c.Job, c.Owner = "", ""
