@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -57,14 +58,67 @@ func TestCourier_PassesACorrectImplementation(t *testing.T) {
 	if first := r.First(); first != nil {
 		t.Fatalf("%s failed:\n%s", first.Name, grade.FailureText(first.Failure))
 	}
-	ran := 0
+	steps, searched := 0, false
 	for _, test := range r.Tests {
-		if test.Skipped == "" {
-			ran++
+		if test.Skipped != "" {
+			continue
+		}
+		if strings.HasPrefix(test.Name, "step ") {
+			steps++
+		}
+		searched = searched || test.Name == "search: random calls beside the contract"
+	}
+	if steps != 10 || !searched {
+		t.Errorf("%d steps ran, the search ran: %v; want the courier's 10 steps and the search", steps, searched)
+	}
+}
+
+// A mistake no step's calls reach is still found by the search, shrunk
+// to its fewest calls, the last one the call that differs, with both
+// answers and both tables: claim_next takes the job first by id, not the
+// one enqueued first (every step enqueues its jobs in the order of their
+// ids).
+func TestCourier_SearchFindsAMistakeNoStepReaches(t *testing.T) {
+	nativeonly.Python(t)
+	student := courierVariant(t, "ORDER BY rowid\").fetchall()", "ORDER BY id\").fetchall()")
+	r := gradeCourier(t, student, grade.Options{})
+	var failed []string
+	var search *grade.Test
+	for i, test := range r.Tests {
+		if test.Failure != nil {
+			failed = append(failed, test.Name)
+		}
+		if test.Name == "search: random calls beside the contract" {
+			search = &r.Tests[i]
 		}
 	}
-	if ran != 10 {
-		t.Errorf("%d tests ran; want the courier's 10 steps", ran)
+	if search == nil || search.Failure == nil {
+		t.Fatalf("the search passed; failed: %v", failed)
+	}
+	if len(failed) != 1 {
+		t.Errorf("failed: %v; want the search alone (no step reaches the mistake)", failed)
+	}
+	f := search.Failure
+	if !strings.HasPrefix(f.Where, "call ") || !strings.HasPrefix(f.Call, "claim_next(path, ") {
+		t.Errorf("the failure is at %s, call %s; want a claim_next of the sequence\n%s", f.Where, f.Call, grade.FailureText(f))
+	}
+	// Two jobs enqueued out of the order of their ids, and a claim_next:
+	// the markers name different jobs, or the tables differ (the job
+	// first by id quarantined on the way, or not).
+	if n := strings.Count(f.Timeline, "\n") - 2; n != 3 || f.Where != "call 3" {
+		t.Errorf("shrunk to %s, a timeline of %d calls; want call 3 of 3:\n%s", f.Where, n, f.Timeline)
+	}
+	if len(f.WantRows) != 2 || (f.Want == f.Got && slices.Equal(f.WantRows, f.GotRows)) {
+		t.Errorf("neither the answers nor the tables tell the contract from the student:\n%s", grade.FailureText(f))
+	}
+	text := grade.FailureText(f)
+	for _, part := range []string{f.Call, "contract:", "yours:"} {
+		if !strings.Contains(text, part) {
+			t.Errorf("the report does not say %q:\n%s", part, text)
+		}
+	}
+	if _, err := timeline.Parse("search.tl", f.Timeline); err != nil {
+		t.Errorf("the search's timeline does not parse: %v\n%s", err, f.Timeline)
 	}
 }
 

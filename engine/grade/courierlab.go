@@ -43,9 +43,10 @@ var courierSteps = []courierStep{
 	{name: "receive", extra: courierReceive},
 }
 
-// courierTests are the courier lab's tests: its steps, the library's
-// stories the courier's functions can tell, and two processes claiming
-// the next job at once.
+// courierTests are the courier lab's tests: its steps, two processes
+// claiming the next job at once, the library's stories the courier's
+// functions can tell, and random sequences of its calls beside the
+// contract.
 func (g *grader) courierTests() []testCase {
 	var ts []testCase
 	for i, st := range courierSteps {
@@ -82,7 +83,8 @@ func (g *grader) courierTests() []testCase {
 	if len(told) == 0 {
 		told = []testCase{{name: lang.P("stories"), skip: lang.P("every story of the library claims a job by its id, renews or releases, which the courier does not")}}
 	}
-	return append(ts, told...)
+	ts = append(ts, told...)
+	return append(ts, testCase{name: lang.P("search: random calls beside the contract"), run: g.search})
 }
 
 // outsideCourier says why a story cannot be told with the courier's

@@ -136,6 +136,10 @@
 // with the mutants tag; two processes claiming one job at once, many
 // rounds; and a bounded random search for a sequence of calls
 // on which the program and the contract disagree, shrunk to the shortest.
+// The courier lab's run is its nine steps, two processes calling
+// claim_next at once, the stories its functions can tell, and the same
+// search over its own calls: enqueue with a quantity, a deadline and an
+// attempts budget, state, claim_next and finish.
 //
 // After each call the answer and the table are compared with the contract's.
 // The lab's answers say less than the engine's: a student's refusal where

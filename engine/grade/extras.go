@@ -220,18 +220,38 @@ func (g *grader) raceProcesses(ctx context.Context, rc race) (*Failure, error) {
 	})
 }
 
+// courierOps are the operations the courier's search makes: its
+// functions (enqueue with a quantity, a deadline and an attempts budget,
+// state, claim_next, finish), claim_next twice as often as the others.
+var courierOps = []engine.Op{engine.OpEnqueue, engine.OpState, engine.OpClaimNext, engine.OpClaimNext, engine.OpComplete}
+
 // search runs random sequences beside the contract (leasetest.Sequences)
 // on one program, a fresh database each, and reports the shortest that
-// differs.
+// differs: of the fencing lab's functions, or of the courier's.
 func (g *grader) search(ctx context.Context) (*Failure, error) {
 	p, err := g.start(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer p.close()
-	fresh := func() (*labQueue, error) { return newLabQueue(ctx, p, g.dbPath()) }
-	d, err := leasetest.Sequences(ctx, func() (leasetest.Queue, error) { return fresh() },
-		leasetest.SequenceOptions{Seed: g.o.Seed, Sequences: g.o.Sequences, Calls: limits.DefaultGrading.SequenceCalls, Plain: true})
+	fresh := func() (*labQueue, error) {
+		q, err := newLabQueue(ctx, p, g.dbPath())
+		if q != nil {
+			q.courier = g.o.LabName == Courier
+		}
+		return q, err
+	}
+	o := leasetest.SequenceOptions{Seed: g.o.Seed, Sequences: g.o.Sequences, Calls: limits.DefaultGrading.SequenceCalls, Plain: true}
+	if g.o.LabName == Courier {
+		o.Plain, o.Unsigned, o.Ops = false, true, courierOps
+	}
+	d, err := leasetest.Sequences(ctx, func() (leasetest.Queue, error) {
+		q, err := fresh()
+		if err != nil {
+			return nil, err
+		}
+		return asQueue(q), nil
+	}, o)
 	if err != nil || d == nil {
 		if p.broken != nil {
 			return nil, p.broken
@@ -246,7 +266,7 @@ func (g *grader) search(ctx context.Context) (*Failure, error) {
 	}
 	defer q.Close()
 	for _, c := range d.Sequence {
-		apply(ctx, q, c)
+		apply(ctx, asQueue(q), c)
 	}
 	f := failureOf(d, q)
 	f.Timeline = sequenceTimeline(d.Sequence, f)
@@ -291,13 +311,15 @@ func sequenceTimeline(calls []leasetest.Call, f *Failure) string {
 		if c.Op != engine.OpRelease {
 			now = max(now, c.Now)
 		}
-		if i == len(calls)-1 {
+		if i == len(calls)-1 && f.Got == f.Want {
+			b.WriteString("# Here your code answered as the contract does, and its table differs.\n")
+		} else if i == len(calls)-1 {
 			fmt.Fprintf(&b, "# Here your code answered %s where the contract answers %s.\n", f.Got, f.Want)
 		}
 		switch c.Op {
 		case engine.OpEnqueue:
 			known[c.New.ID] = true
-			fmt.Fprintf(&b, "%dms admin enqueue %s\n", now, c.New.ID)
+			fmt.Fprintf(&b, "%dms admin enqueue %s%s\n", now, c.New.ID, jobFields(c.New))
 		case engine.OpState:
 			fmt.Fprintf(&b, "%dms admin state %s\n", now, name(c.Job))
 		case engine.OpClaim:
@@ -316,6 +338,22 @@ func sequenceTimeline(calls []leasetest.Call, f *Failure) string {
 		if !known[j] {
 			fmt.Fprintf(&b, "%dms admin enqueue %s  # only so that the timeline may name it\n", now, j)
 		}
+	}
+	return b.String()
+}
+
+// jobFields are an enqueue's quantity, deadline and attempts budget as a
+// timeline writes them, those not set left out.
+func jobFields(j engine.NewJob) string {
+	var b strings.Builder
+	if j.Qty > 1 {
+		fmt.Fprintf(&b, " qty=%d", j.Qty)
+	}
+	if j.Deadline > 0 {
+		fmt.Fprintf(&b, " deadline=%dms", j.Deadline)
+	}
+	if j.MaxAttempts > 0 {
+		fmt.Fprintf(&b, " max_attempts=%d", j.MaxAttempts)
 	}
 	return b.String()
 }
