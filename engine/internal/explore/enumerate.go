@@ -13,6 +13,9 @@ import (
 // the reopen.
 func (a *applier) ops(st *state, out []op) []op {
 	out = out[:0]
+	if a.sc.NextOnly {
+		return a.nextOnlyOps(st, out)
+	}
 	for _, t := range a.instants(st) {
 		for _, w := range a.distinctWorkers(st) {
 			one := a.singles[w]
@@ -30,6 +33,27 @@ func (a *applier) ops(st *state, out []op) []op {
 			for _, tuple := range a.tuples {
 				out = append(out, op{at: t, verb: timeline.VerbClaim, actors: tuple, job: j})
 			}
+			out = append(out, op{at: t, verb: timeline.VerbEnqueue, job: j})
+		}
+		out = append(out, op{at: t, verb: timeline.VerbReopen, job: -1})
+	}
+	return out
+}
+
+// nextOnlyOps are ops for a NextOnly scope: at each instant that
+// matters, every worker's claim of the next job, then its complete and
+// state of every job, then the enqueues and the reopen.
+func (a *applier) nextOnlyOps(st *state, out []op) []op {
+	for _, t := range a.instants(st) {
+		for _, w := range a.distinctWorkers(st) {
+			one := a.singles[w]
+			out = append(out, op{at: t, verb: timeline.VerbClaim, actors: one, job: -1})
+			for j := range a.sc.Jobs {
+				out = append(out, op{at: t, verb: timeline.VerbComplete, actors: one, job: j},
+					op{at: t, verb: timeline.VerbState, actors: one, job: j})
+			}
+		}
+		for j := range a.sc.Jobs {
 			out = append(out, op{at: t, verb: timeline.VerbEnqueue, job: j})
 		}
 		out = append(out, op{at: t, verb: timeline.VerbReopen, job: -1})

@@ -10,6 +10,7 @@ import (
 	"github.com/leaselab/leaselab/engine/internal/command"
 	"github.com/leaselab/leaselab/engine/internal/explore"
 	"github.com/leaselab/leaselab/engine/internal/mutant"
+	"github.com/leaselab/leaselab/engine/timeline"
 )
 
 // Every mutant is told apart within the default scope, and what the
@@ -74,6 +75,44 @@ func TestExplore_FindsTheInvariantsBrokenEngines(t *testing.T) {
 		}
 		if r.Timeline == "" || (tc.property != "" && !strings.Contains(r.Why, tc.property)) {
 			t.Fatalf("%s %s: found %q after %d states", tc.engine, tc.property, r.Why, r.States)
+		}
+	}
+}
+
+// nextOnlyScope is a scope of a queue that claims only the next job and
+// whose refusals name no reason: a job with an attempts budget and a
+// deadline after its second lease ends, another enqueued later.
+func nextOnlyScope() explore.Scope {
+	sc := explore.DefaultScope()
+	sc.Jobs[0].Deadline = 2500
+	sc.NextOnly, sc.NoReasons, sc.MaxStates = true, true, 300_000
+	return sc
+}
+
+// Within a next-only scope the mutants whose rule a next-job queue's
+// claim, complete, state, enqueue and reopen can show, by answers without
+// reasons and the rows, are told apart by timelines that make no other
+// step.
+func TestExplore_NextOnlyTellsTheNextJobQueuesMutants(t *testing.T) {
+	for _, name := range []string{mutant.SchemaReset, mutant.EnqueueReplace, mutant.StateEmptyRow, mutant.ClaimBoundary,
+		mutant.CompleteDone, mutant.NoDeadlineCap, mutant.AttemptsOffByOne, mutant.ValidityInclusive, mutant.IDOnly} {
+		r, err := explore.Explore(t.Context(), nextOnlyScope(), explore.Goal{Mutant: name}, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if r.Timeline == "" {
+			t.Fatalf("%s: not told apart: %d states, depth %d, bound %q", name, r.States, r.Depth, r.Bound)
+		}
+		for _, st := range r.Steps {
+			switch {
+			case st.Verb == timeline.VerbClaim && st.Job == "", st.Verb == timeline.VerbComplete,
+				st.Verb == timeline.VerbState, st.Verb == timeline.VerbEnqueue, st.Verb == timeline.VerbReopen:
+			default:
+				t.Errorf("%s: a next-only history %s %s:\n%s", name, st.Verb, st.Job, r.Timeline)
+			}
+		}
+		if strings.Count(r.Why, "answers refused") == 2 {
+			t.Errorf("%s: told apart by a refusal's reason alone:\n%s", name, r.Timeline)
 		}
 	}
 }

@@ -71,6 +71,13 @@ func (a *applier) apply(st *state, o op) (obs, []check.Op) {
 	if a.observe {
 		x.after = a.snapshot(st)
 	}
+	if a.sc.NoReasons {
+		for i, ans := range x.answers {
+			if strings.HasPrefix(ans, "refused ") {
+				x.answers[i] = "refused"
+			}
+		}
+	}
 	return x, ops
 }
 

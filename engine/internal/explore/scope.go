@@ -23,6 +23,15 @@ type Scope struct {
 	// MaxStates bounds the states visited; a search that reaches it stops
 	// and says so (Result.Bound), whatever the depth.
 	MaxStates int
+	// NextOnly searches the histories of a queue that claims only the next
+	// job: a worker claims the next job, completes a job or reads its
+	// state; jobs are enqueued and the store reopened; no claim by id,
+	// renew, release, delivery, storage write, crash or race.
+	NextOnly bool
+	// NoReasons: a refusal's reason is not seen, as by a queue whose calls
+	// answer only true or false; a step on which two engines both refuse,
+	// for different reasons, does not tell them apart.
+	NoReasons bool
 }
 
 // Job is one job of a scope.
