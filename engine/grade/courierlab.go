@@ -45,8 +45,8 @@ var courierSteps = []courierStep{
 
 // courierTests are the courier lab's tests: its steps, two processes
 // claiming the next job at once, the library's stories the courier's
-// functions can tell, and random sequences of its calls beside the
-// contract.
+// functions can tell, the mutants' distinguishing timelines (in a build
+// with them), and random sequences of its calls beside the contract.
 func (g *grader) courierTests() []testCase {
 	var ts []testCase
 	for i, st := range courierSteps {
@@ -84,6 +84,7 @@ func (g *grader) courierTests() []testCase {
 		told = []testCase{{name: lang.P("stories"), skip: lang.P("every story of the library claims a job by its id, renews or releases, which the courier does not")}}
 	}
 	ts = append(ts, told...)
+	ts = append(ts, g.mutantTests()...)
 	return append(ts, testCase{name: lang.P("search: random calls beside the contract"), run: g.search})
 }
 

@@ -137,7 +137,9 @@
 // rounds; and a bounded random search for a sequence of calls
 // on which the program and the contract disagree, shrunk to the shortest.
 // The courier lab's run is its nine steps, two processes calling
-// claim_next at once, the stories its functions can tell, and the same
+// claim_next at once, the stories its functions can tell, the timeline of
+// each mutant they can show (found within a scope of claim-next, finish,
+// state, enqueue and reopen, a refusal's reason unseen), and the same
 // search over its own calls: enqueue with a quantity, a deadline and an
 // attempts budget, state, claim_next and finish.
 //

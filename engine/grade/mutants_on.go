@@ -13,37 +13,58 @@ import (
 	"github.com/leaselab/leaselab/engine/timeline"
 )
 
-// labMutants are the mutants whose broken rule is one of the lab's
-// functions; the others break the courier's deadline, attempts budget,
-// receiver or storage, which the lab has no function for.
-var labMutants = []string{
-	mutant.SchemaReset, mutant.EnqueueReplace, mutant.StateEmptyRow,
-	mutant.ClaimBoundary, mutant.RenewBoundary, mutant.CompleteDone,
-	mutant.ReleaseResetsToken, mutant.ClaimManyFirstOnly, mutant.OwnerNotCompared,
-	mutant.ValidityInclusive, mutant.IDOnly,
+// labMutants are, for each lab, the mutants whose broken rule one of its
+// functions keeps; the others break rules the lab has no function for.
+var labMutants = map[string][]string{
+	Fencing: {mutant.SchemaReset, mutant.EnqueueReplace, mutant.StateEmptyRow,
+		mutant.ClaimBoundary, mutant.RenewBoundary, mutant.CompleteDone,
+		mutant.ReleaseResetsToken, mutant.ClaimManyFirstOnly, mutant.OwnerNotCompared,
+		mutant.ValidityInclusive, mutant.IDOnly},
+	Courier: {mutant.SchemaReset, mutant.EnqueueReplace, mutant.StateEmptyRow,
+		mutant.ClaimBoundary, mutant.CompleteDone, mutant.NoDeadlineCap,
+		mutant.AttemptsOffByOne, mutant.ValidityInclusive, mutant.IDOnly},
 }
 
-// mutantScope is the explorer's scope for the lab: plain jobs only (the
-// lab's table has no quantity, deadline or budget), three workers.
-func mutantScope() explore.Scope {
+// courierCannot says why the courier's functions cannot show a mutant
+// whose rule they keep.
+var courierCannot = map[string]lang.Phrase{
+	mutant.OwnerNotCompared:      lang.P("finish presents the marker its own worker's claim_next answered, never another worker's current token, which is what this rule is about: %s", rule(mutant.OwnerNotCompared)),
+	mutant.ReceiverNotIdempotent: lang.P("the receive step checks this rule by calling receive, which no timeline can: %s", rule(mutant.ReceiverNotIdempotent)),
+}
+
+// mutantScope is the explorer's scope for a lab, three workers each. The
+// fencing lab's: plain jobs only (its table has no quantity, deadline or
+// budget). The courier's: claim-next, complete, state, enqueue and
+// reopen, a refusal's reason unseen (finish answers a bool), over a job
+// with an attempts budget and a deadline after its second lease ends.
+func mutantScope(lab string) explore.Scope {
+	if lab == Courier {
+		return explore.Scope{Workers: 3, Jobs: []explore.Job{{ID: "a", Qty: 1, Deadline: 2500, MaxAttempts: 2}, {ID: "b", Qty: 1, Later: true}},
+			Steps: 8, TTL: 1000, MaxStates: 300_000, NextOnly: true, NoReasons: true}
+	}
 	return explore.Scope{Workers: 3, Jobs: []explore.Job{{ID: "a", Qty: 1}, {ID: "b", Qty: 1, Later: true}},
 		Steps: 8, TTL: 1000, MaxStates: 300_000}
 }
 
-// found are the explorer's finds, searched once a process: the same
+// found are each lab's explorer finds, searched once a process: the same
 // scope and goal always give the same timeline.
-var found = sync.OnceValue(func() map[string]find {
-	out := map[string]find{}
-	for _, name := range labMutants {
-		r, err := explore.Explore(context.Background(), mutantScope(), explore.Goal{Mutant: name}, nil)
-		if err == nil {
-			out[name] = find{timeline: r.Timeline}
-		} else {
-			out[name] = find{err: err}
+var found = map[string]func() map[string]find{Fencing: finds(Fencing), Courier: finds(Courier)}
+
+// finds searches the lab's mutants once, when first called.
+func finds(lab string) func() map[string]find {
+	return sync.OnceValue(func() map[string]find {
+		out := map[string]find{}
+		for _, name := range labMutants[lab] {
+			r, err := explore.Explore(context.Background(), mutantScope(lab), explore.Goal{Mutant: name}, nil)
+			if err == nil {
+				out[name] = find{timeline: r.Timeline}
+			} else {
+				out[name] = find{err: err}
+			}
 		}
-	}
-	return out
-})
+		return out
+	})
+}
 
 // find is the explorer's timeline for a mutant ("" when none), or why it
 // could not search.
@@ -53,14 +74,21 @@ type find struct {
 }
 
 // mutantTests are each lab mutant's distinguishing timeline, found by the
-// explorer within mutantScope, to be played on the student's code.
+// explorer within the lab's mutantScope, to be played on the student's
+// code.
 func (g *grader) mutantTests() []testCase {
 	var ts []testCase
-	finds := found()
+	finds := found[g.o.LabName]()
 	for _, m := range mutant.All() {
 		tc := testCase{name: lang.P("mutant: %s", m.Name)}
-		if !slices.Contains(labMutants, m.Name) {
+		why, cannot := courierCannot[m.Name]
+		switch {
+		case g.o.LabName == Courier && cannot:
+			tc.skip = why
+		case !slices.Contains(labMutants[g.o.LabName], m.Name):
 			tc.skip = lang.P("it breaks a rule the lab has no function for: %s", rule(m.Name))
+		}
+		if tc.skip.Format() != "" {
 			ts = append(ts, tc)
 			continue
 		}
@@ -78,7 +106,7 @@ func (g *grader) mutantTests() []testCase {
 		name := "mutant-" + m.Name + ".tl"
 		tl, err := timeline.Parse(name, r.timeline)
 		if err == nil {
-			tc.skip = outsideLab(tl)
+			tc.skip = outside(g.o.LabName, tl)
 		} else {
 			tc.skip = lang.P("the explorer's timeline does not parse: %s", err.Error())
 		}
