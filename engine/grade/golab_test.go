@@ -19,6 +19,21 @@ type goLab struct {
 	mu            sync.Mutex
 	dbs           map[string]*sql.DB
 	claimBoundary bool
+	// holder is the check renew, complete and release make of the
+	// presenter ("" the lab's: owner and fence; "fence": the fence alone;
+	// "none": the job id alone).
+	holder string
+}
+
+// holds is the WHERE clause's check of the presented owner and fence.
+func (l *goLab) holds() string {
+	switch l.holder {
+	case "fence":
+		return "? IS NOT NULL AND fence=?"
+	case "none":
+		return "? IS NOT NULL AND ? IS NOT NULL"
+	}
+	return "owner=? AND fence=?"
 }
 
 func (l *goLab) db(path string) (*sql.DB, error) {
@@ -135,15 +150,15 @@ func (l *goLab) Renew(path, id, owner string, fence, now, ttl int64) (bool, erro
 	if ttl <= 0 {
 		return false, fmt.Errorf("%w: ttl %d", grade.ErrValue, ttl)
 	}
-	return l.exec(path, "UPDATE jobs SET until=? WHERE id=? AND owner=? AND fence=? AND done=0 AND until>?", now+ttl, id, owner, fence, now)
+	return l.exec(path, "UPDATE jobs SET until=? WHERE id=? AND "+l.holds()+" AND done=0 AND until>?", now+ttl, id, owner, fence, now)
 }
 
 func (l *goLab) Complete(path, id, owner string, fence, now int64, result string) (bool, error) {
-	return l.exec(path, "UPDATE jobs SET result=?, done=1 WHERE id=? AND owner=? AND fence=? AND done=0 AND until>?", result, id, owner, fence, now)
+	return l.exec(path, "UPDATE jobs SET result=?, done=1 WHERE id=? AND "+l.holds()+" AND done=0 AND until>?", result, id, owner, fence, now)
 }
 
 func (l *goLab) Release(path, id, owner string, fence int64) (bool, error) {
-	return l.exec(path, "UPDATE jobs SET owner=NULL, until=0 WHERE id=? AND owner=? AND fence=? AND done=0", id, owner, fence)
+	return l.exec(path, "UPDATE jobs SET owner=NULL, until=0 WHERE id=? AND "+l.holds()+" AND done=0", id, owner, fence)
 }
 
 func (l *goLab) ClaimMany(path, id string, owners []string, now, ttl int64) ([]*int64, error) {

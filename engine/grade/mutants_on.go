@@ -32,9 +32,10 @@ var courierCannot = map[string]lang.Phrase{
 	mutant.ReceiverNotIdempotent: lang.P("the receive step checks this rule by calling receive, which no timeline can: %s", rule(mutant.ReceiverNotIdempotent)),
 }
 
-// mutantScope is the explorer's scope for a lab, three workers each. The
-// fencing lab's: plain jobs only (its table has no quantity, deadline or
-// budget). The courier's: claim-next, complete, state, enqueue and
+// mutantScope is the explorer's scope for a lab, three workers each, a
+// refusal's reason unseen (the lab's functions answer None or False, never
+// why). The fencing lab's: plain jobs only (its table has no quantity,
+// deadline or budget). The courier's: claim-next, complete, state, enqueue and
 // reopen, a refusal's reason unseen (finish answers a bool), over a job
 // with an attempts budget and a deadline after its second lease ends.
 func mutantScope(lab string) explore.Scope {
@@ -43,7 +44,7 @@ func mutantScope(lab string) explore.Scope {
 			Steps: 8, TTL: 1000, MaxStates: 300_000, NextOnly: true, NoReasons: true}
 	}
 	return explore.Scope{Workers: 3, Jobs: []explore.Job{{ID: "a", Qty: 1}, {ID: "b", Qty: 1, Later: true}},
-		Steps: 8, TTL: 1000, MaxStates: 300_000}
+		Steps: 8, TTL: 1000, MaxStates: 300_000, NoReasons: true}
 }
 
 // found are each lab's explorer finds, searched once a process: the same
