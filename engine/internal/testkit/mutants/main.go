@@ -226,6 +226,9 @@ func suite(pkgs []testPkg, mutant string, timeout time.Duration, verbose bool) o
 		if err != nil && named == 0 {
 			o.crash = append(o.crash, fmt.Sprintf("%s (%v, no failing test named)", short, err))
 		}
+		if running := timedOut(out); running != "" {
+			fmt.Printf("mutants: %s ran out of time (%v) with mutant %q, running: %s\n", short, timeout, mutant, running)
+		}
 		if err != nil && !verbose && mutant == "" {
 			fmt.Printf("=== %s fails with no mutant:\n%s", p.importPath, tail(out, 60))
 		}
@@ -248,6 +251,28 @@ func perCPU(n int, work func(i int)) {
 		}()
 	}
 	wg.Wait()
+}
+
+// timedOut names the tests a binary was running when go test's -timeout
+// stopped it ("" when it did not): a mutant that makes a test loop is
+// killed, but the minutes it costs should have a name.
+func timedOut(out []byte) string {
+	_, after, ok := bytes.Cut(out, []byte("panic: test timed out after"))
+	if !ok {
+		return ""
+	}
+	var names []string
+	sc := bufio.NewScanner(bytes.NewReader(after))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			break
+		}
+		if strings.HasPrefix(line, "Test") {
+			names = append(names, line)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // tail returns the last n lines of out.
