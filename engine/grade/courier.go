@@ -56,23 +56,12 @@ func (q *courierQueue) Enqueue(ctx context.Context, j engine.NewJob) (bool, erro
 }
 
 func (q *courierQueue) Get(ctx context.Context, id string) (*engine.Job, error) {
-	sj, _ := q.shadow.Get(id)
-	want := "None"
-	if sj != nil {
-		want = courierDict(sj)
-	}
-	a, err := q.raw(ctx, want, "state", q.path, id)
-	if err != nil {
+	ret, err := q.state(ctx, id, courierDict)
+	if ret == nil || err != nil {
 		return nil, err
 	}
-	if a.Error != "" {
-		return nil, studentErr(a)
-	}
-	if string(a.Return) == "null" {
-		return nil, nil
-	}
 	var r courierRow
-	if err := json.Unmarshal(a.Return, &r); err != nil || r.ID == "" {
+	if err := json.Unmarshal(ret, &r); err != nil || r.ID == "" {
 		return &engine.Job{}, nil // not a dict of the row: no row
 	}
 	j := r.job()

@@ -38,18 +38,7 @@ func gradeCourier(t *testing.T, path string, o grade.Options) *grade.Report {
 // once), as a module in a temporary directory.
 func courierVariant(t *testing.T, old, new string) string {
 	t.Helper()
-	src, err := os.ReadFile("testdata/courier.py")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Count(string(src), old) != 1 {
-		t.Fatalf("the fragment %q is not in courier.py exactly once", old)
-	}
-	path := filepath.Join(t.TempDir(), "student.py")
-	if err := os.WriteFile(path, []byte(strings.Replace(string(src), old, new, 1)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return variantOf(t, "testdata/courier.py", old, new)
 }
 
 func TestCourier_PassesACorrectImplementation(t *testing.T) {

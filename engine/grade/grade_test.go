@@ -32,12 +32,19 @@ func gradeFile(t *testing.T, path string, o grade.Options) (*grade.Report, error
 // once) as a module in a temporary directory.
 func variant(t *testing.T, old, new string) string {
 	t.Helper()
-	src, err := os.ReadFile("testdata/correct.py")
+	return variantOf(t, "testdata/correct.py", old, new)
+}
+
+// variantOf writes the reference implementation ref with old replaced by
+// new (exactly once) as a module in a temporary directory.
+func variantOf(t *testing.T, ref, old, new string) string {
+	t.Helper()
+	src, err := os.ReadFile(ref)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if strings.Count(string(src), old) != 1 {
-		t.Fatalf("the fragment %q is not in correct.py exactly once", old)
+		t.Fatalf("the fragment %q is not in %s exactly once", old, ref)
 	}
 	path := filepath.Join(t.TempDir(), "student.py")
 	if err := os.WriteFile(path, []byte(strings.Replace(string(src), old, new, 1)), 0o600); err != nil {

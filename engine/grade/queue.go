@@ -109,24 +109,13 @@ func (q *labQueue) Enqueue(ctx context.Context, j engine.NewJob) (bool, error) {
 }
 
 func (q *labQueue) Get(ctx context.Context, id string) (*engine.Job, error) {
-	sj, _ := q.shadow.Get(id)
-	want := "None"
-	if sj != nil {
-		want = dictText(sj)
-	}
-	a, err := q.raw(ctx, want, "state", q.path, id)
-	if err != nil {
+	ret, err := q.state(ctx, id, dictText)
+	if ret == nil || err != nil {
 		return nil, err
 	}
-	if a.Error != "" {
-		return nil, studentErr(a)
-	}
-	if string(a.Return) == "null" {
-		return nil, nil
-	}
 	var r map[string]any
-	if err := json.Unmarshal(a.Return, &r); err != nil {
-		return nil, fmt.Errorf("state returned %s, not a dict of the row", pyJSON(a.Return))
+	if err := json.Unmarshal(ret, &r); err != nil {
+		return nil, fmt.Errorf("state returned %s, not a dict of the row", pyJSON(ret))
 	}
 	rid, _ := r["id"].(string)
 	until, okU := number(r["until"])
@@ -138,6 +127,28 @@ func (q *labQueue) Get(ctx context.Context, id string) (*engine.Job, error) {
 	owner, result := optString(r["owner"]), optString(r["result"])
 	row := q.job(rid, owner, until, int64(fence), result, int64(done))
 	return &row, nil
+}
+
+// state calls the student's state(path, id), the contract's answer worded
+// by dict, and returns what it returned: nil for None, else the JSON of
+// the dict to read; an exception is the student's error.
+func (q *labQueue) state(ctx context.Context, id string, dict func(*engine.Job) string) (json.RawMessage, error) {
+	sj, _ := q.shadow.Get(id)
+	want := "None"
+	if sj != nil {
+		want = dict(sj)
+	}
+	a, err := q.raw(ctx, want, "state", q.path, id)
+	if err != nil {
+		return nil, err
+	}
+	if a.Error != "" {
+		return nil, studentErr(a)
+	}
+	if string(a.Return) == "null" {
+		return nil, nil
+	}
+	return a.Return, nil
 }
 
 // number is a JSON number, or a bool as 0 or 1 (done may be one).
