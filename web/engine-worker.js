@@ -7,7 +7,9 @@
 //
 // The first worker of a page starts itself: its own URL names the module
 // (engine-worker.js?module=URL), which it fetches, compiles (compileStreaming:
-// V8's code cache works) and starts as soon as its script runs. A message
+// V8's code cache works) and starts as soon as its script runs. From a host
+// that sends a module as it is on disk, the worker compiles the module's
+// gzip file beside it instead, inflated here (fetchModule). A message
 // the page posts before then waits for the page's main thread, which is
 // drawing the page: measured on 2 cores, waiting for a start message put
 // the engine's cold first trace 60-70 ms later (medians of 10 cold loads
@@ -22,8 +24,9 @@
 //                                              facts: what never changes in a build
 //                                              (builtFacts, facts); module: the compiled
 //                                              module, for the next worker; fetched:
-//                                              the module's Resource Timing entry
-//                                              here (null when none, or not fetched);
+//                                              the Resource Timing entry here of the
+//                                              bytes compiled, the module's or its
+//                                              .gz's (null when none, or not fetched);
 //                                              phases: when this worker's start reached
 //                                              each step (Phases)
 //                  {type: 'progress', id, value}  how far a call has come (explore:
@@ -131,19 +134,20 @@ self.onmessage = (/** @type {MessageEvent} */ e) => {
 async function start(source) {
   // The engine's module first: it downloads and compiles off this thread
   // while SQLite's does too.
+  /** @type {Promise<{module: WebAssembly.Module, from: string | null}>} */
   const compiled = (
     source instanceof WebAssembly.Module
-      ? Promise.resolve(source)
-      : fetch(source).then((r) => compile(r, 'leaselab.wasm'))
-  ).then((m) => {
+      ? Promise.resolve({ module: source, from: null })
+      : fetchModule(new URL(source, self.location.href).href, source.split('?')[0].split('/').pop() || source)
+  ).then((c) => {
     reached('compiled');
-    return m;
+    return c;
   });
-  const sqliteURL = new URL('sqlite-wasm/sqlite3.wasm', import.meta.url);
-  const sqliteModule = fetch(sqliteURL).then((r) => compile(r, 'sqlite3.wasm'));
+  const sqliteURL = new URL('sqlite-wasm/sqlite3.wasm', import.meta.url).href;
+  const sqliteModule = fetchModule(sqliteURL, 'sqlite3.wasm').then((c) => c.module);
   sqliteModule.catch(() => {}); // load hears it, unless the bridge failed first
   const sqliteReady = sqliteBridge.then(({ load }) => load(sqliteModule)).then(() => reached('sqlite'));
-  const [module] = await Promise.all([compiled, goRuntime]);
+  const [{ module, from }] = await Promise.all([compiled, goRuntime]);
   const go = new /** @type {any} */ (globalThis).Go();
   const instance = await WebAssembly.instantiate(module, go.importObject);
   await sqliteReady;
@@ -153,7 +157,7 @@ async function start(source) {
   const api = /** @type {any} */ (globalThis).leaselab;
   if (!api) throw new Error('the engine started without its API (globalThis.leaselab)');
   reached('started');
-  const fetched = typeof source === 'string' ? performance.getEntriesByName(source, 'resource')[0] : undefined;
+  const fetched = from ? performance.getEntriesByName(from, 'resource')[0] : undefined;
   const built = builtFacts(module);
   postMessage({
     type: 'ready',
@@ -163,6 +167,92 @@ async function start(source) {
     phases,
   });
   return { api, memory: /** @type {WebAssembly.Memory} */ (instance.exports.mem) };
+}
+
+/**
+ * Fetches the module at url and compiles it as it streams in; from its gzip
+ * sibling when the host sends the module as it is on disk (a plain static
+ * host: python3 -m http.server, a web space), since make wasm and the
+ * course bundle write NAME.gz beside every file.
+ *
+ * The sibling is asked for only when url's response is same-origin (type
+ * basic), OK and not encoded (no Content-Encoding, or identity), and the
+ * worker has DecompressionStream; its URL is url with .gz on its path, the
+ * query kept. If it answers OK, url's download is aborted and the module
+ * is compiled from the sibling inflated (or as it is, when its response
+ * carries a Content-Encoding: the browser inflated it). If it does not
+ * answer OK, url's response is compiled, not fetched again. The inflated
+ * module must be as long as url's Content-Length says, when it says (a .gz
+ * left by another build is not); on any failure of the sibling's path
+ * (inflating, its length, compiling) url is fetched and compiled once more,
+ * so a module from the sibling is url's or none. A module compiled from the
+ * sibling comes from a Response made here: V8 keeps no code cache for it.
+ * @param {string} url the module's, absolute
+ * @param {string} name the module's, for errors
+ * @param {(url: string, init?: RequestInit) => Promise<Response>} [get] fetch, or a stand-in
+ * @returns {Promise<{module: WebAssembly.Module, from: string}>} the module
+ *   and the URL its bytes came from (url or the sibling's): its Resource
+ *   Timing entry's name
+ */
+export async function fetchModule(url, name, get = fetch) {
+  const abort = new AbortController();
+  const raw = await get(url, { signal: abort.signal });
+  if (raw.type !== 'basic' || !raw.ok || encoded(raw) || typeof DecompressionStream !== 'function')
+    return { module: await compile(raw, name), from: url };
+  const sibling = new URL(url);
+  sibling.pathname += '.gz';
+  const gz = await get(sibling.href).catch(() => null);
+  if (!gz?.ok) {
+    gz?.body?.cancel().catch(() => {});
+    return { module: await compile(raw, name), from: url };
+  }
+  abort.abort();
+  const length = raw.headers.get('Content-Length');
+  try {
+    const module = await compileGzip(gz, length && /^\d+$/.test(length) ? Number(length) : null, `${name}.gz`);
+    return { module, from: sibling.href };
+  } catch {
+    return { module: await compile(await get(url), name), from: url };
+  }
+}
+
+/**
+ * Whether r's body is encoded for the way (a Content-Encoding other than
+ * identity): the browser inflated it.
+ * @param {Response} r
+ */
+function encoded(r) {
+  const e = (r.headers.get('Content-Encoding') || '').trim().toLowerCase();
+  return e !== '' && e !== 'identity';
+}
+
+/**
+ * Compiles a module from a gzip file's response as it streams in: its body
+ * inflated (as it is, if the browser inflated it), failing unless the module
+ * is length bytes long (any length when null).
+ * @param {Response} gz
+ * @param {number | null} length
+ * @param {string} name the file's, for errors
+ * @returns {Promise<WebAssembly.Module>}
+ */
+function compileGzip(gz, length, name) {
+  if (!gz.body) throw new Error(`${name}: no body`);
+  const inflated = encoded(gz) ? gz.body : gz.body.pipeThrough(new DecompressionStream('gzip'));
+  let n = 0;
+  const fail = () => new Error(`${name}: inflated to more than ${length} bytes, the module's (another build's?)`);
+  const counted = new TransformStream({
+    transform(chunk, c) {
+      n += chunk.byteLength;
+      if (length !== null && n > length) c.error(fail());
+      else c.enqueue(chunk);
+    },
+    flush(c) {
+      if (length !== null && n !== length)
+        c.error(new Error(`${name}: inflated to ${n} bytes, not the module's ${length} (another build's?)`));
+    },
+  });
+  const body = inflated.pipeThrough(counted);
+  return WebAssembly.compileStreaming(new Response(body, { headers: { 'Content-Type': 'application/wasm' } }));
 }
 
 /**

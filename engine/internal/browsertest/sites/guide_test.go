@@ -114,3 +114,60 @@ func TestGuide_EventsExampleRecordsProgress(t *testing.T) {
 	waitFor(t, ctx, `document.getElementById('progress')?.textContent === 'Solved: exercise.'`, 10*time.Second)
 	noProblems(t, ctx)
 }
+
+// roundTrip is what serveCountingOver's link carries of a module while
+// the worker asks for its .gz: 64 KB, a link of 5 Mbit/s with a round trip
+// of 100 ms.
+const roundTrip = 64 << 10
+
+// The guide's plain HTML page beside the bundle, from a host that sends
+// every file as it is on disk (serveCountingOver: no Content-Encoding):
+// the engine's worker compiles each module from the bundle's .gz beside
+// it and drops the module's own download after its first round trip, so
+// the WebAssembly sent for the engine's first trace is the .gz files and
+// at most a round trip of each module, far below the modules; and the
+// engine draws the trace.
+func TestGuide_PlainHostSendsTheModulesGzipFiles(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, bundle, filepath.Join(dir, coursesite.BundleDir()))
+	must(t, os.WriteFile(filepath.Join(dir, "lesson.html"), []byte(snippet(t, "page.html")), 0o644))
+	url := serveCountingOver(t, dir, roundTrip)
+	ctx := tab(t)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(url+"/lesson.html")))
+	waitFor(t, ctx, `(() => { const all = [...document.querySelectorAll('lease-timeline')];
+		all.forEach((e) => e.dataset.state !== 'ready' && e.scrollIntoView());
+		return all.length === 2 && all.every((e) => e.dataset.state === 'ready'); })()`, time.Minute)
+	drawn := eval[[]string](t, ctx, `[...document.querySelectorAll('lease-timeline')].map((e) =>
+		e.dataset.source + ':' + e.shadowRoot.querySelectorAll('svg [data-step]').length)`)
+	if strings.Join(drawn, " ") != "engine:3 engine:2" {
+		t.Errorf("the players' sources and the steps they draw are %q, want the engine's, 3 and 2", drawn)
+	}
+	noProblems(t, ctx)
+	sent := wasmBytes(t, url)
+	var total, gz, raw int64
+	for path, n := range sent {
+		total += n
+		module, ok := strings.CutSuffix(path, ".gz")
+		if !ok {
+			continue
+		}
+		g, err := os.Stat(filepath.Join(dir, filepath.FromSlash(path)))
+		must(t, err)
+		r, err := os.Stat(filepath.Join(dir, filepath.FromSlash(module)))
+		must(t, err)
+		gz, raw = gz+g.Size(), raw+r.Size()
+		if n != g.Size() {
+			t.Errorf("the server sent %d bytes of %s, want all %d", n, path, g.Size())
+		}
+		if m := sent[module]; m > roundTrip {
+			t.Errorf("the server sent %d bytes of %s, want its first round trip's at most (%d): its download was not dropped", m, module, roundTrip)
+		}
+	}
+	t.Logf("WebAssembly sent: %d bytes (%v); the .gz files: %d; the modules: %d", total, sent, gz, raw)
+	if len(sent) != 4 {
+		t.Fatalf("the server sent %v, want the engine's and SQLite's modules and their .gz files", sent)
+	}
+	if total > gz+2*roundTrip || total >= raw {
+		t.Errorf("the server sent %d bytes of WebAssembly, want at most the .gz files' %d and a round trip of each module (the modules are %d)", total, gz, raw)
+	}
+}

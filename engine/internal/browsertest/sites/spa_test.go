@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -222,33 +224,111 @@ func TestSite_Docusaurus(t *testing.T) {
 	playSPA(t, site, url, fenceSPA, docusaurusWalk, spaStep{"", "/lessons/worksheet/", 1}, "prerendered 5 timelines (2 worksheets) from 4 pages")
 }
 
-// serveCounting serves dir with Go's http.FileServer on 127.0.0.1 and
-// counts the .wasm files it sends, which GET /__wasm-served answers (the
-// engine loads in a worker, whose fetches the page's performance list
-// does not hold: the server sees them all). Every file goes out as a
+// serveCounting serves dir with Go's http.FileServer on 127.0.0.1, as a
+// plain static host does (every file as it is on disk, no
+// Content-Encoding), and counts the WebAssembly it sends: every .wasm,
+// .wasm.gz and .wasm.br request, which GET /__wasm-served answers, and the
+// bytes it wrote for each path, which GET /__wasm-bytes answers as JSON
+// (the engine loads in a worker, whose fetches the page's performance
+// list does not hold: the server sees them all). Every file goes out as a
 // popular static host sends it, fresh for ten minutes
 // (Cache-Control: max-age=600), so a walk after prerendering meets the
 // index its tabs cached before.
 func serveCounting(t *testing.T, dir string) string {
 	t.Helper()
-	var wasm atomic.Int64
+	return serveCountingOver(t, dir, 0)
+}
+
+// serveCountingOver is serveCounting over a link that carries a module's
+// first held bytes (none held when 0) in the time the client takes to
+// answer them: after those, the rest of a .wasm waits until the client
+// closes the request, or lingers gone by (a client that reads the module
+// whole). Loopback is no such link: the kernel's buffers would take a
+// whole module before the client had read its first bytes, and count it
+// as sent.
+func serveCountingOver(t *testing.T, dir string, held int64) string {
+	t.Helper()
+	var served atomic.Int64
+	var mu sync.Mutex
+	sent := map[string]int64{}
 	files := http.FileServer(http.Dir(dir))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/__wasm-served" {
-			fmt.Fprint(w, wasm.Load())
+		switch r.URL.Path {
+		case "/__wasm-served":
+			fmt.Fprint(w, served.Load())
+			return
+		case "/__wasm-bytes":
+			mu.Lock()
+			defer mu.Unlock()
+			json.NewEncoder(w).Encode(sent)
 			return
 		}
-		if strings.HasSuffix(r.URL.Path, ".wasm") {
-			wasm.Add(1)
-		}
 		w.Header().Set("Cache-Control", "max-age=600")
-		files.ServeHTTP(w, r)
+		if !isWasm(r.URL.Path) {
+			files.ServeHTTP(w, r)
+			return
+		}
+		served.Add(1)
+		cw := &countingWriter{ResponseWriter: w}
+		if held > 0 && strings.HasSuffix(r.URL.Path, ".wasm") {
+			cw.held, cw.gone = held, r.Context().Done()
+		}
+		files.ServeHTTP(cw, r)
+		mu.Lock()
+		sent[r.URL.Path] += cw.n
+		mu.Unlock()
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
 
-// wasmServed is how many .wasm files serveCounting's server at url sent.
+// isWasm says whether path is a WebAssembly module's, as it is or
+// precompressed.
+func isWasm(path string) bool {
+	return strings.HasSuffix(path, ".wasm") || strings.HasSuffix(path, ".wasm.gz") || strings.HasSuffix(path, ".wasm.br")
+}
+
+// lingers is how long serveCountingOver holds the rest of a module for a
+// client that has not closed the request.
+const lingers = 5 * time.Second
+
+// countingWriter counts the bytes of the body written through it; with
+// held > 0, it writes the first held, then nothing more until gone is
+// closed (the body is then cut there) or lingers has passed.
+type countingWriter struct {
+	http.ResponseWriter
+	n, held int64
+	gone    <-chan struct{}
+}
+
+func (c *countingWriter) Write(b []byte) (int, error) {
+	if c.held > 0 && c.n+int64(len(b)) > c.held {
+		first := b[:max(c.held-c.n, 0)]
+		n, err := c.ResponseWriter.Write(first)
+		c.n += int64(n)
+		if err != nil {
+			return n, err
+		}
+		if f, ok := c.ResponseWriter.(http.Flusher); ok {
+			f.Flush()
+		}
+		select {
+		case <-c.gone:
+			return n, http.ErrAbortHandler
+		case <-time.After(lingers):
+		}
+		c.held = 0
+		m, err := c.ResponseWriter.Write(b[len(first):])
+		c.n += int64(m)
+		return n + m, err
+	}
+	n, err := c.ResponseWriter.Write(b)
+	c.n += int64(n)
+	return n, err
+}
+
+// wasmServed is how many WebAssembly files (.wasm, .wasm.gz, .wasm.br)
+// serveCounting's server at url sent.
 func wasmServed(t *testing.T, url string) int {
 	t.Helper()
 	r, err := http.Get(url + "/__wasm-served")
@@ -258,6 +338,18 @@ func wasmServed(t *testing.T, url string) int {
 	_, err = fmt.Fscan(r.Body, &n)
 	must(t, err)
 	return n
+}
+
+// wasmBytes is the bytes of body serveCounting's server at url wrote for
+// each WebAssembly file's path.
+func wasmBytes(t *testing.T, url string) map[string]int64 {
+	t.Helper()
+	r, err := http.Get(url + "/__wasm-bytes")
+	must(t, err)
+	defer r.Body.Close()
+	var sent map[string]int64
+	must(t, json.NewDecoder(r.Body).Decode(&sent))
+	return sent
 }
 
 // playSPA walks a built single-page site, served by serveCounting, from

@@ -1,0 +1,168 @@
+// engine-worker.js's fetchModule: from a host that sends a module as it is
+// on disk, the worker compiles the .gz beside it, and falls back to the
+// module itself whenever that path fails, so the module compiled is always
+// the one at the URL given.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { gzipSync } from 'node:zlib';
+
+// The worker's script runs when imported: it reads its own URL (no
+// ?module=, so it starts nothing) and finds Go's runtime defined.
+globalThis.self = /** @type {any} */ ({ location: { href: 'http://course.test/engine-worker.js' } });
+globalThis.Go = class {};
+const { fetchModule } = await import('../../engine-worker.js');
+
+const ENC = new TextEncoder();
+
+/** A valid WebAssembly module with one custom section, which, holding tag. */
+function wasm(tag) {
+  const name = ENC.encode('which');
+  const content = [name.length, ...name, ...ENC.encode(tag)];
+  return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 0, content.length, ...content]);
+}
+
+/** The tag of a module wasm made. */
+const which = (m) => new TextDecoder().decode(WebAssembly.Module.customSections(m, 'which')[0]);
+
+const MODULE = wasm('the build at the URL');
+const URL_ = 'http://course.test/leaselab.wasm';
+
+/**
+ * A response as a host sends it: same-origin (type basic) unless type says.
+ * @param {Uint8Array | null} body
+ * @param {{status?: number, type?: string, headers?: Record<string, string>}} [o]
+ */
+function reply(body, { status = 200, type = 'basic', headers = {} } = {}) {
+  const r = new Response(body, { status, headers });
+  Object.defineProperty(r, 'type', { value: type });
+  return r;
+}
+
+/** A plain host's answer for the module: its bytes, their length, the type. */
+const plain = (bytes = MODULE) =>
+  reply(bytes, { headers: { 'Content-Type': 'application/wasm', 'Content-Length': String(bytes.length) } });
+
+/**
+ * A fetch that answers each URL from routes (a function of the how-many'th
+ * request for it, or a missing file), and records every request.
+ * @param {Record<string, (n: number) => Response | Promise<Response>>} routes
+ */
+function host(routes) {
+  /** @type {{url: string, signal?: AbortSignal}[]} */
+  const calls = [];
+  const get = async (url, init) => {
+    calls.push({ url, signal: init?.signal });
+    const route = routes[url];
+    if (!route) return reply(null, { status: 404 });
+    return route(calls.filter((c) => c.url === url).length);
+  };
+  return { get, calls, urls: () => calls.map((c) => c.url) };
+}
+
+test('from a plain host the .gz is compiled and the module download aborted', async () => {
+  const h = host({ [URL_]: () => plain(), [`${URL_}.gz`]: () => reply(gzipSync(MODULE)) });
+  const { module, from } = await fetchModule(URL_, 'leaselab.wasm', h.get);
+  assert.deepEqual(h.urls(), [URL_, `${URL_}.gz`]);
+  assert.equal(h.calls[0].signal?.aborted, true, "the module's own download is aborted");
+  assert.equal(from, `${URL_}.gz`, "the Resource Timing entry named is the .gz's");
+  assert.equal(which(module), 'the build at the URL');
+});
+
+test('a host that encodes the module, or labels it identity, is or is not asked for the .gz', async () => {
+  for (const [encoding, gz] of [
+    ['br', false],
+    ['gzip', false],
+    [' GZIP ', false],
+    ['identity', true],
+    ['', true],
+  ]) {
+    const h = host({
+      [URL_]: () => reply(MODULE, { headers: { 'Content-Type': 'application/wasm', 'Content-Encoding': encoding } }),
+      [`${URL_}.gz`]: () => reply(gzipSync(MODULE)),
+    });
+    const { from } = await fetchModule(URL_, 'leaselab.wasm', h.get);
+    assert.deepEqual(h.urls(), gz ? [URL_, `${URL_}.gz`] : [URL_], `Content-Encoding: ${JSON.stringify(encoding)}`);
+    assert.equal(from, gz ? `${URL_}.gz` : URL_);
+    assert.equal(h.calls[0].signal?.aborted, gz);
+  }
+});
+
+test('a cross-origin or failed module is not followed by a .gz request', async () => {
+  const cors = host({ [URL_]: () => reply(MODULE, { type: 'cors', headers: { 'Content-Type': 'application/wasm' } }) });
+  assert.equal(which((await fetchModule(URL_, 'leaselab.wasm', cors.get)).module), 'the build at the URL');
+  assert.deepEqual(cors.urls(), [URL_]);
+  const missing = host({ [`${URL_}.gz`]: () => reply(gzipSync(MODULE)) });
+  await assert.rejects(fetchModule(URL_, 'leaselab.wasm', missing.get), /leaselab\.wasm: HTTP 404/);
+  assert.deepEqual(missing.urls(), [URL_]);
+});
+
+test('without a .gz, or when its request fails, the module already fetched is compiled, not refetched', async () => {
+  for (const [what, gz] of [
+    ['missing', undefined],
+    ['a server error', () => reply(null, { status: 500 })],
+    ['a network error', () => Promise.reject(new TypeError('Failed to fetch'))],
+  ]) {
+    const routes = { [URL_]: () => plain() };
+    if (gz) routes[`${URL_}.gz`] = gz;
+    const h = host(routes);
+    const { module, from } = await fetchModule(URL_, 'leaselab.wasm', h.get);
+    assert.deepEqual(h.urls(), [URL_, `${URL_}.gz`], what);
+    assert.equal(h.calls[0].signal?.aborted, false, what);
+    assert.equal(from, URL_, what);
+    assert.equal(which(module), 'the build at the URL', what);
+  }
+});
+
+test('a .gz that is not this module, or not gzip, is dropped and the module fetched once more', async () => {
+  const longer = wasm('the build at the URL, and more');
+  const shorter = wasm('another');
+  const notWasm = new Uint8Array(MODULE.length).fill(7);
+  for (const [what, gz] of [
+    ['another build, longer', gzipSync(longer)],
+    ['another build, shorter', gzipSync(shorter)],
+    ['one byte short', gzipSync(MODULE.subarray(0, MODULE.length - 1))],
+    ['one byte more', gzipSync(Uint8Array.from([...MODULE, 0]))],
+    ['not gzip', MODULE],
+    ['cut short', gzipSync(MODULE).subarray(0, 20)],
+    ['as long, not WebAssembly', gzipSync(notWasm)],
+  ]) {
+    const h = host({ [URL_]: () => plain(), [`${URL_}.gz`]: () => reply(gz) });
+    const { module, from } = await fetchModule(URL_, 'leaselab.wasm', h.get);
+    assert.deepEqual(h.urls(), [URL_, `${URL_}.gz`, URL_], what);
+    assert.equal(from, URL_, what);
+    assert.equal(which(module), 'the build at the URL', what);
+  }
+});
+
+test('a module whose length the host does not give is compiled from any .gz that inflates to WebAssembly', async () => {
+  const other = wasm('another build');
+  const h = host({
+    [URL_]: () => reply(MODULE, { headers: { 'Content-Type': 'application/wasm' } }),
+    [`${URL_}.gz`]: () => reply(gzipSync(other)),
+  });
+  const { module, from } = await fetchModule(URL_, 'leaselab.wasm', h.get);
+  assert.equal(from, `${URL_}.gz`);
+  assert.equal(which(module), 'another build');
+});
+
+test('a .gz the host labels Content-Encoding: gzip (the browser inflated it) is compiled as it is', async () => {
+  const h = host({
+    [URL_]: () => plain(),
+    [`${URL_}.gz`]: () =>
+      reply(MODULE, { headers: { 'Content-Type': 'application/gzip', 'Content-Encoding': 'gzip' } }),
+  });
+  const { module, from } = await fetchModule(URL_, 'leaselab.wasm', h.get);
+  assert.deepEqual(h.urls(), [URL_, `${URL_}.gz`]);
+  assert.equal(from, `${URL_}.gz`);
+  assert.equal(which(module), 'the build at the URL');
+});
+
+test("the .gz's URL keeps the module URL's query, after the path", async () => {
+  const url = `${URL_}?v=1.2.3&x=.wasm`;
+  const gz = `${URL_}.gz?v=1.2.3&x=.wasm`;
+  const h = host({ [url]: () => plain(), [gz]: () => reply(gzipSync(MODULE)) });
+  const { from } = await fetchModule(url, 'leaselab.wasm', h.get);
+  assert.deepEqual(h.urls(), [url, gz]);
+  assert.equal(from, gz);
+});
