@@ -41,6 +41,7 @@ lint:
 	$(GO) tool staticcheck ./...
 	$(GO) tool staticcheck -tags mutants ./...
 	GOOS=js GOARCH=wasm $$($(GO) tool -n staticcheck) -tags mutants ./wasm/... ./engine/sqlitedb/ ./engine/simrun/
+	GOOS=js GOARCH=wasm $$($(GO) tool -n staticcheck) -tags mutants,tools ./wasm/sim/
 
 ## gotest: every Go test, with the race detector
 gotest:
@@ -119,7 +120,9 @@ $(addsuffix .br,$(BENCH_PAGES)): %.br: %
 	$(GO) run ./engine/internal/build/precompress $<
 
 ## wasm: build the page: the engine, wasm_exec.js and the library's traces, precompressed
-## The simulator's engine (web/leaselab.wasm, with mutants), precompressed,
+## The simulator's engine in its two builds (web/leaselab.wasm, the player's;
+## web/leaselab-tools.wasm, with the tools: the explorer, the lab, the grader,
+## the Go-test exporter; both with mutants), precompressed,
 ## wasm_exec.js from this Go, and the library's traces computed ahead of time.
 ## File targets: an unchanged source rebuilds and recompresses nothing.
 WASM_SRC := $(shell find engine wasm -name '*.go' -not -name '*_test.go' -not -path '*/node_modules/*' 2>/dev/null) go.mod go.sum
@@ -127,7 +130,7 @@ TIMELINES := $(wildcard engine/timeline/library/*.tl)
 # The simulator page's script (its rule is below).
 APP_BUNDLE := web/app.bundle.js
 
-wasm: web/leaselab.wasm.br $(SQLITE_ENGINE).br web/wasm_exec.js web/traces/index.json $(APP_BUNDLE) web/app.bundle.css web/engine-worker.bundle.js
+wasm: web/leaselab.wasm.br web/leaselab-tools.wasm.br $(SQLITE_ENGINE).br web/wasm_exec.js web/traces/index.json $(APP_BUNDLE) web/app.bundle.css web/engine-worker.bundle.js
 	@$(GO) run ./engine/internal/build/precompress web/*.html web/*.css web/*.js web/*.svg
 
 ## The browser build has no SQLite of its own: the engine's Go module talks
@@ -139,8 +142,12 @@ wasm: web/leaselab.wasm.br $(SQLITE_ENGINE).br web/wasm_exec.js web/traces/index
 ## mutants, the limits: engine/simrun.Facts) into the module, computed natively
 ## with the same tags, for the worker to read without running Go; the
 ## module's sources include what it embeds (the library, gotest.txt).
-web/leaselab.wasm: $(WASM_SRC) $(TIMELINES) engine/timeline/gotest.txt Makefile
-	GOOS=js GOARCH=wasm $(GO) build -tags mutants -trimpath -ldflags="-s -w" -o $@.tmp ./wasm/sim
+## The player's build leaves the tools out (wasm/sim's tools tag): a page
+## that only plays timelines downloads and compiles a third less.
+web/leaselab.wasm: WASM_TAGS := mutants
+web/leaselab-tools.wasm: WASM_TAGS := mutants,tools
+web/leaselab.wasm web/leaselab-tools.wasm: $(WASM_SRC) $(TIMELINES) engine/timeline/gotest.txt Makefile
+	GOOS=js GOARCH=wasm $(GO) build -tags $(WASM_TAGS) -trimpath -ldflags="-s -w" -o $@.tmp ./wasm/sim
 	$(GO) run -tags mutants ./engine/internal/build/wasmfacts $@.tmp
 	mv $@.tmp $@
 
@@ -186,9 +193,9 @@ $(SQLITE_OUT)/sqlite3.wasm: $(SQLITE_DIST)/index.mjs
 $(addsuffix .br,$(SQLITE_ENGINE) $(SQLITE_OFFICIAL)): %.br: %
 	$(GO) run ./engine/internal/build/precompress $<
 
-web/leaselab.wasm.br: web/leaselab.wasm
+web/leaselab.wasm.br web/leaselab-tools.wasm.br: %.br: %
 	$(GO) run ./engine/internal/build/precompress $<
-	@ls -l web/leaselab.wasm web/leaselab.wasm.gz web/leaselab.wasm.br | awk '{print "wasm: " $$5 " bytes " $$9}'
+	@ls -l $< $<.gz $<.br | awk '{print "wasm: " $$5 " bytes " $$9}'
 
 ## The simulator page's script and style: app.js and every module it imports
 ## statically, bundled into one file by esbuild (engine/internal/build/bundle), with
@@ -225,6 +232,7 @@ wasm-test: $(SQLITE_ENGINE) web/leaselab.wasm
 	@command -v node >/dev/null || { echo "wasm-test: Node.js is missing: install it (Debian: apt-get install -y nodejs), then run make wasm-test again"; exit 1; }
 	$(GO) test -count=1 ./engine/simrun/
 	GOOS=js GOARCH=wasm $(GO) vet -tags mutants ./wasm/sim/ ./engine/simrun/ ./wasm/sqlitejs/ ./wasm/jslab/
+	GOOS=js GOARCH=wasm $(GO) vet -tags mutants,tools ./wasm/sim/
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -tags mutants -exec "$(WASM_EXEC_NODE)" \
 		./engine/simrun/ ./engine/ ./engine/model/ ./engine/check/ ./engine/sqlitedb/ ./wasm/sqlitejs/ ./engine/timeline/... ./engine/internal/lab/ ./wasm/jslab/
 

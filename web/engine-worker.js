@@ -318,6 +318,8 @@ async function answer(id, method, args) {
   try {
     if (!CALLS.includes(method)) throw new Error(`leaselab: no method ${method}`);
     const { api, memory } = await /** @type {Promise<Engine>} */ (engine);
+    if (method !== 'wasmBytes' && typeof api[method] !== 'function')
+      throw new Error(`leaselab: this build of the engine has no ${method} (leaselab-tools.wasm has)`);
     if (method === 'explore' || method === 'lab')
       args = [args[0], args[1], (/** @type {unknown} */ p) => postMessage({ type: 'progress', id, value: p })];
     const value =

@@ -48,6 +48,15 @@
 // Several calls may be in flight; each is answered by its own id. The
 // engine works one call at a time (Go on WebAssembly has one thread).
 //
+// The engine comes in two builds of wasm/sim (make wasm): leaselab.wasm,
+// the player's, answers what playing a timeline needs (run, worksheet, the
+// facts, benchCycles); leaselab-tools.wasm answers everything, the tools too
+// (goTest, explore, grade, lab, labSVG, labStory). The shared engine is the
+// player's, so a page that only plays timelines downloads and compiles the
+// smaller module; a tool called on the shared engine's API goes to the
+// explorer's engine (loadExplorer), which starts on its first call. The
+// explorer and the grader run the tools build.
+//
 // Cancelling: run, worksheet, goTest, explore, lab and labStory take an AbortSignal. Aborting
 // rejects that call at once with the signal's reason (an AbortError
 // DOMException by default). Go cannot be interrupted mid-run, so the worker
@@ -76,6 +85,15 @@ const WORKER_URL = new URL('engine-worker.bundle.js', import.meta.url);
 // WorkerCSP), so every other engine worker keeps the page's policy.
 const GRADER_URL = new URL('grader-worker.js', import.meta.url);
 
+/** The player's build of the engine: what the shared engine runs. */
+const PLAYER_MODULE = new URL('leaselab.wasm', import.meta.url);
+
+/** The tools' build: the explorer's and the grader's engine. */
+const TOOLS_MODULE = new URL('leaselab-tools.wasm', import.meta.url);
+
+/** The calls only the tools build answers (see the note above). */
+const TOOL_CALLS = /** @type {const} */ (['goTest', 'explore', 'grade', 'lab', 'labSVG', 'labStory']);
+
 // A string answer crosses from the worker as its UTF-8 bytes, transferred
 // (see engine-worker.js), and is decoded here: the page's JavaScript heap
 // then stays small over a run of answers.
@@ -102,7 +120,9 @@ export const STARTED = 'leaselab engine started';
  * @property {string[]} invariants the checker's, in its order
  */
 
-/** @type {Promise<ReturnType<typeof engineAPI>> | null} */
+/** @typedef {ReturnType<typeof engineAPI>} EngineAPI */
+
+/** @type {Promise<EngineAPI> | null} */
 let shared = null;
 
 /** @type {Link | null} the link of the shared engine, once loadEngine has made it */
@@ -141,7 +161,7 @@ function takeEarly(module) {
   return early;
 }
 
-/** @type {Promise<ReturnType<typeof engineAPI>> | null} */
+/** @type {Promise<EngineAPI> | null} */
 let explorer = null;
 
 /**
@@ -151,11 +171,11 @@ let explorer = null;
  * same promise.
  */
 export function loadExplorer() {
-  if (!explorer) explorer = openEngine(new URL('leaselab.wasm', import.meta.url));
+  if (!explorer) explorer = openEngine(TOOLS_MODULE);
   return explorer;
 }
 
-/** @type {Promise<ReturnType<typeof engineAPI>> | null} */
+/** @type {Promise<EngineAPI> | null} */
 let grader = null;
 
 /**
@@ -165,7 +185,7 @@ let grader = null;
  * a fresh one. Later calls return the same promise.
  */
 export function loadGrader() {
-  if (!grader) grader = openEngine(new URL('leaselab.wasm', import.meta.url), undefined, GRADER_URL);
+  if (!grader) grader = openEngine(TOOLS_MODULE, undefined, GRADER_URL);
   return grader;
 }
 
@@ -188,8 +208,8 @@ export function loadEngine() {
     const onState = (s) => {
       if (root.dataset.engine !== s) root.dataset.engine = s;
     };
-    sharedLink = new Link(new URL('leaselab.wasm', import.meta.url).href, onState);
-    shared = openLink(sharedLink, onState);
+    sharedLink = new Link(PLAYER_MODULE.href, onState);
+    shared = openLink(sharedLink, onState, loadExplorer);
     shared.then(
       (api) => {
         /** @type {any} */ (globalThis).leaselab = api;
@@ -214,13 +234,16 @@ export function openEngine(wasmURL, onState = () => {}, workerURL = WORKER_URL) 
 
 /**
  * Starts link's first worker and resolves to the API over it once it is
- * ready; onState is link's.
+ * ready; onState is link's. With tools, the API's tool calls go to the
+ * engine tools resolves to (link's module is the player's build).
  * @param {Link} link
  * @param {(state: string) => void} onState
+ * @param {() => Promise<EngineAPI>} [tools]
+ * @returns {Promise<EngineAPI>}
  */
-async function openLink(link, onState) {
+async function openLink(link, onState, tools) {
   try {
-    return engineAPI(link, await link.start());
+    return engineAPI(link, await link.start(), tools);
   } catch (err) {
     onState('stopped');
     throw err;
@@ -266,15 +289,17 @@ function engineOptions(opts) {
 const signalOf = (opts) => (opts && opts.signal instanceof AbortSignal ? opts.signal : undefined);
 
 /**
- * The API over a started link.
+ * The API over a started link; with tools, its tool calls (TOOL_CALLS) go
+ * to the engine tools resolves to instead.
  * @param {Link} link
  * @param {Facts} facts
+ * @param {() => Promise<any>} [tools]
  */
-function engineAPI(link, facts) {
+function engineAPI(link, facts, tools) {
   /** @param {string} method */
   const timelineCall = (method) => (/** @type {unknown} */ text, /** @type {any} */ opts) =>
     link.call(method, [text, engineOptions(opts)], signalOf(opts));
-  return Object.freeze({
+  const api = {
     version: facts.version,
     run: timelineCall('run'),
     worksheet: timelineCall('worksheet'),
@@ -299,7 +324,13 @@ function engineAPI(link, facts) {
     langs: () => known(facts.langs),
     limits: () => known(facts.limits),
     invariants: () => known(facts.invariants),
-  });
+  };
+  if (tools) {
+    for (const m of TOOL_CALLS) {
+      /** @type {any} */ (api)[m] = async (/** @type {unknown[]} */ ...args) => (await tools())[m](...args);
+    }
+  }
+  return Object.freeze(api);
 }
 
 /**

@@ -29,22 +29,6 @@ func worksheet(_ js.Value, args []js.Value) any {
 	})
 }
 
-// goTest is leaselab.goTest(text, {name, func}): a Promise of a Go test
-// file (timeline.GoTest) that replays the timeline on the engine and
-// checks its expectations; func names the test function (by default one
-// made from name). It rejects as run does.
-func goTest(_ js.Value, args []js.Value) any {
-	text, name, _, err := runArgs("leaselab.goTest", args)
-	if err != nil {
-		return rejected(err)
-	}
-	funcName := ""
-	if len(args) > 1 && args[1].Type() == js.TypeObject {
-		funcName = stringField(args[1], "func", "")
-	}
-	return promise(func() (any, error) { return simrun.GoTest(name, text, funcName) })
-}
-
 // runArgs reads (text, {name, mutant, lang}) as run takes them.
 func runArgs(fn string, args []js.Value) (text, name string, opts simrun.Options, err error) {
 	if len(args) == 0 || args[0].Type() != js.TypeString {

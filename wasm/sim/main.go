@@ -3,7 +3,11 @@
 // Command sim is the simulator's engine in the browser: the lease engine and
 // the timeline runner over an in-memory SQLite database (memdb), compiled to
 // WebAssembly (GOOS=js GOARCH=wasm; make wasm builds it with -tags mutants
-// so the page can play a named mutant). It runs in a dedicated Web Worker
+// so the page can play a named mutant). It comes in two builds: the
+// player's (leaselab.wasm) answers what playing a timeline needs; the
+// tools' (-tags tools, leaselab-tools.wasm) also answers goTest, explore,
+// grade, lab, labSVG and labStory (tools.go), whose code is a third of the
+// module and which no first trace reaches. It runs in a dedicated Web Worker
 // (web/engine-worker.js), never on the page's main thread: web/engine.js
 // starts the worker, passes its calls on by message and gives the page the
 // answers as Promises.
@@ -23,20 +27,20 @@
 //	                               and on opts.mutant, and the first step where they
 //	                               differ, as JSON (embed.go)
 //	leaselab.goTest(text, opts)    Promise<string>: a Go test file replaying the timeline
-//	                               on the engine with its expectations (embed.go)
+//	                               on the engine with its expectations (gotest.go; tools)
 //	leaselab.explore(goal, scope, onProgress)  Promise<string>: the explorer's shortest
 //	                               timeline for goal ({mutant} or {engine, property})
 //	                               within scope, as JSON; onProgress hears
-//	                               {states, depth, rate} (explore.go)
+//	                               {states, depth, rate} (explore.go; tools)
 //	leaselab.grade(source, opts)   Promise<string>: the fencing lab written in JavaScript
 //	                               in source, graded step by step beside the contract, as
-//	                               JSON (grade.go)
+//	                               JSON (grade.go; tools)
 //	leaselab.lab(text, {name, seed}, onProgress)  Promise<string>: the lab's result
 //	                               (format leaselab-lab/1) as JSON; onProgress hears
-//	                               {done, total} runs (lab.go)
-//	leaselab.labSVG(result, lang)  Promise<string>: the result's plot as SVG (lab.go)
+//	                               {done, total} runs (lab.go; tools)
+//	leaselab.labSVG(result, lang)  Promise<string>: the result's plot as SVG (lab.go; tools)
 //	leaselab.labStory(text, {name, seed, point, run})  Promise<string>: one run
-//	                               of the lab as a timeline (lab.go)
+//	                               of the lab as a timeline (lab.go; tools)
 //	leaselab.benchCycles(n)        Promise<number>: n bare enqueue->claim->complete
 //	                               cycles on a memdb of its own, for make bench (bench.go)
 //
@@ -83,17 +87,11 @@ func main() {
 		"limits":  js.FuncOf(limitsTable),
 
 		"invariants": js.FuncOf(invariants),
-
-		"worksheet": js.FuncOf(worksheet),
-		"goTest":    js.FuncOf(goTest),
-		"explore":   js.FuncOf(exploreCall),
-		"grade":     js.FuncOf(gradeCall),
-		"lab":       js.FuncOf(labCall),
-		"labSVG":    js.FuncOf(labSVG),
-		"labStory":  js.FuncOf(labStory),
+		"worksheet":  js.FuncOf(worksheet),
 
 		"benchCycles": js.FuncOf(benchCycles),
 	}
+	addTools(api)
 	js.Global().Set("leaselab", js.ValueOf(api))
 	select {} // keep the functions alive for the worker's lifetime
 }

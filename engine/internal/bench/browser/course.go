@@ -30,7 +30,7 @@ const (
 type course struct {
 	PrerenderedFirst float64 // ms from navigation to the first trace painted, cold
 	PrerenderedAll   float64 // ms until all five were drawn (each scrolled into view)
-	WasmBytes        float64 // bytes of leaselab.wasm fetched before any interaction
+	WasmBytes        float64 // bytes of the engine's modules (either build) fetched before any interaction
 	WasmFetches      float64
 	EngineFirst      float64 // ms to the first trace painted without prerendering, cold
 }
@@ -112,7 +112,7 @@ const courseDrawn = `(() => {
 const courseRead = `(() => {
 	const fcp = performance.getEntriesByName('first-contentful-paint')[0];
 	const wasm = [...performance.getEntriesByType('resource'), ...performance.getEntriesByType('mark').map((m) => m.detail).filter(Boolean)]
-		.filter((e) => URL.canParse(e.name) && new URL(e.name).pathname.endsWith('/leaselab.wasm'));
+		.filter((e) => URL.canParse(e.name) && /\/leaselab(-tools)?\.wasm$/.test(new URL(e.name).pathname));
 	return {first: Math.max(window.__bench.courseDrawn, fcp ? fcp.startTime : 0), all: window.__bench.courseAll,
 		sources: [...document.querySelectorAll('lease-timeline')].map((e) => e.dataset.source).join(' '),
 		fetches: wasm.length, bytes: wasm.reduce((n, e) => n + (e.transferSize || e.encodedBodySize || 0), 0)};
@@ -145,7 +145,7 @@ func (s *session) coursePage(path string, c *course, prerendered bool) ([]string
 		return []string{fmt.Sprintf("course page without prerendering: players' sources %q", v.Sources)}, nil
 	}
 	c.PrerenderedFirst, c.PrerenderedAll, c.WasmFetches, c.WasmBytes = v.First, v.All, v.Fetches, v.Bytes
-	note := fmt.Sprintf("course page, prerendered: players' sources %q; all %d drawn at %s; leaselab.wasm fetched %.0f times",
+	note := fmt.Sprintf("course page, prerendered: players' sources %q; all %d drawn at %s; the engine's modules fetched %.0f times",
 		v.Sources, courseTimelines, millis(v.All), v.Fetches)
 	return []string{note}, nil
 }

@@ -1,7 +1,10 @@
-// Package weight measures the engine's weight: the bytes of its two
-// WebAssembly modules, the Go module (leaselab.wasm) and the SQLite it runs
-// on (sqlite-wasm/sqlite3.wasm), as a host sends them raw and as brotli,
-// against the goals (GoalRaw, GoalBrotli). The browser benchmark (make
+// Package weight measures the engine's weight: the bytes of the two
+// WebAssembly modules a page loads to play a timeline, the player's build
+// of the Go module (leaselab.wasm) and the SQLite it runs on
+// (sqlite-wasm/sqlite3.wasm), as a host sends them raw and as brotli,
+// against the goals (GoalRaw, GoalBrotli); and, beside them, the tools'
+// build (leaselab-tools.wasm), which a page loads only when a reader first
+// uses the explorer, a lab or an exercise. The browser benchmark (make
 // bench) and the course bundle's command (make dist) print it.
 package weight
 
@@ -26,6 +29,9 @@ const (
 // (web/ and the course bundle alike).
 var Files = []string{"leaselab.wasm", "sqlite-wasm/sqlite3.wasm"}
 
+// ToolsFile is the tools' build of the engine, relative to the same folder.
+const ToolsFile = "leaselab-tools.wasm"
+
 // Weight is the bytes of Files: raw, and their brotli copies (NAME.br,
 // which make wasm and make dist write beside each file).
 type Weight struct {
@@ -35,9 +41,14 @@ type Weight struct {
 // Of measures Files in dir. A file or its brotli copy missing, or a copy
 // older than its file, is an error: the copy would not be what a host
 // sends.
-func Of(dir string) (Weight, error) {
+func Of(dir string) (Weight, error) { return measure(dir, Files) }
+
+// Tools measures ToolsFile in dir, as Of measures Files.
+func Tools(dir string) (Weight, error) { return measure(dir, []string{ToolsFile}) }
+
+func measure(dir string, files []string) (Weight, error) {
 	var w Weight
-	for _, f := range Files {
+	for _, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f))
 		raw, err := os.Stat(p)
 		if err != nil {
@@ -89,6 +100,14 @@ func (w Weight) Write(out io.Writer) error {
 			g.Name, Thousands(g.Measured), float64(g.Measured)/1e6, Thousands(g.Limit), float64(g.Limit)/1e6, verdict)
 	}
 	return tw.Flush()
+}
+
+// WriteTools prints w, the tools' build's weight, on one line: it has no
+// goal of its own, since no first trace waits for it.
+func (w Weight) WriteTools(out io.Writer) error {
+	_, err := fmt.Fprintf(out, "  the tools' build (%s: explorer, lab, grader; loaded at their first use), raw %s bytes (%.2f MB), brotli %s bytes (%.2f MB)\n",
+		ToolsFile, Thousands(w.Raw), float64(w.Raw)/1e6, Thousands(w.Brotli), float64(w.Brotli)/1e6)
+	return err
 }
 
 // Thousands prints n with comma separators: 1,234,567.

@@ -118,3 +118,28 @@ func TestThousands_GroupsByThree(t *testing.T) {
 		}
 	}
 }
+
+func TestTools_MeasuresTheToolsBuildApartFromTheFirstUseModules(t *testing.T) {
+	dir := serve(t, 1000, 300)
+	p := filepath.Join(dir, ToolsFile)
+	if err := os.WriteFile(p, make([]byte, 7000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Tools(dir); err == nil {
+		t.Fatal("Tools with no brotli copy beside the tools' build: no error")
+	}
+	if err := os.WriteFile(p+".br", make([]byte, 1500), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Tools(dir)
+	if err != nil || w != (Weight{Raw: 7000, Brotli: 1500}) {
+		t.Errorf("Tools = %+v, %v; want {7000 1500}", w, err)
+	}
+	if first, err := Of(dir); err != nil || first.Raw != 1000*int64(len(Files)) {
+		t.Errorf("Of counts the tools' build: %+v, %v", first, err)
+	}
+	var out strings.Builder
+	if err := w.WriteTools(&out); err != nil || !strings.Contains(out.String(), "7,000 bytes") || !strings.Contains(out.String(), "1,500 bytes") {
+		t.Errorf("WriteTools printed %q, %v", out.String(), err)
+	}
+}

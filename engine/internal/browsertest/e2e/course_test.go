@@ -67,10 +67,12 @@ func courseWait(t *testing.T, ctx context.Context, predicate string, timeout tim
 	}
 }
 
-// wasmFetches counts the document's requests for the engine: the engine's
-// worker fetches it, and engine.js marks each such fetch on the page's
-// timeline under the module's URL (a worker's own timeline is not the page's).
-const wasmFetches = `[...performance.getEntriesByType('resource'), ...performance.getEntriesByType('mark')].filter((e) => URL.canParse(e.name) && new URL(e.name).pathname.endsWith('/leaselab.wasm')).length`
+// wasmFetches counts the document's requests for the engine, in either
+// build: the engine's worker fetches it, and engine.js marks each such
+// fetch on the page's timeline under the module's URL (a worker's own
+// timeline is not the page's). A page of players that fetched the tools'
+// build too counts two.
+const wasmFetches = `[...performance.getEntriesByType('resource'), ...performance.getEntriesByType('mark')].filter((e) => URL.canParse(e.name) && /\/leaselab(-tools)?\.wasm$/.test(new URL(e.name).pathname)).length`
 
 // frames waits for two rendering frames and a little more: long enough
 // for intersection observers to have reported what is in view.

@@ -55,7 +55,7 @@ func run(m *testing.M) int {
 	}
 	_, here, _, _ := runtime.Caller(0)
 	webDir = filepath.Join(filepath.Dir(here), "..", "..", "..", "..", "web")
-	for _, f := range []string{"index.html", "leaselab.wasm", "wasm_exec.js", "traces/index.json"} {
+	for _, f := range []string{"index.html", "leaselab.wasm", "leaselab-tools.wasm", "wasm_exec.js", "traces/index.json"} {
 		if _, err := os.Stat(filepath.Join(webDir, f)); err != nil {
 			return fail("web/%s is missing: build the page first with make wasm (make e2e does)", f)
 		}

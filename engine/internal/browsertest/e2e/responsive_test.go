@@ -311,13 +311,18 @@ const apiTour = `(async () => {
 	const limits = await engine.limits();
 	const runs = await Promise.all(lib.map((tl) => engine.run(tl.text, {name: tl.name})));
 	const worksheet = JSON.parse(await engine.worksheet(lib[0].text, {name: lib[0].name, mutant: mutants[0].name}));
+	const modules = () => performance.getEntriesByType('mark').filter((e) => URL.canParse(e.name) && /\.wasm$/.test(new URL(e.name).pathname))
+		.map((e) => new URL(e.name).pathname.split('/').pop()).sort();
+	const playerModules = modules();
+	const goTest = await engine.goTest(lib[0].text, {name: lib[0].name});
 	return {
+		playerModules, toolModules: modules(),
 		version: engine.version, same: (await loadEngine()) === engine && globalThis.leaselab === engine,
 		names: lib.map((tl) => tl.name), runs, limits, langs: await engine.langs(),
 		mutants, mutantsKo: await engine.mutants('ko'), mutantsElse: await engine.mutants('xx'),
 		syncFind: engine.mutants('en').find((m) => m.name === mutants[0].name).breaks,
 		worksheet: Boolean(worksheet.correct && worksheet.mutant),
-		goTest: await engine.goTest(lib[0].text, {name: lib[0].name}),
+		goTest,
 		wasmBytes: await engine.wasmBytes(),
 		bad: await failure(engine.run('lease 1000ms\njob j\n0ms A frobnicate j\n', {name: 'bad.tl'})),
 		notText: await failure(engine.run(42)),
@@ -339,9 +344,10 @@ type engineFailure struct {
 // The engine answers from its worker as it answered from the page: the
 // same methods (each a Promise), the same traces byte for byte with
 // several runs in flight, errors of the same shape; <html data-engine>
-// goes loading, ready, running, ready; no Go runs on the page; and the
-// worker starts under the real server's Content-Security-Policy (no
-// violation reported).
+// goes loading, ready, running, ready; no Go runs on the page; runs and a
+// worksheet start only the player's build (leaselab.wasm), and goTest the
+// tools' build once beside it; and the worker starts under the real
+// server's Content-Security-Policy (no violation reported).
 func TestEngine_AnswersFromItsWorkerAsItDidFromThePage(t *testing.T) {
 	ctx := blankTab(t, engineSite(t))
 	eval[bool](t, ctx, watchState)
@@ -349,6 +355,7 @@ func TestEngine_AnswersFromItsWorkerAsItDidFromThePage(t *testing.T) {
 		Version, GoOnPage, State, SyncFind, GoTest string
 		Same, Worksheet                            bool
 		Names, Runs, Langs                         []string
+		PlayerModules, ToolModules                 []string
 		Limits                                     map[string]int64
 		Mutants, MutantsKo, MutantsElse            []struct{ Name, Breaks string }
 		WasmBytes                                  int64
@@ -380,6 +387,10 @@ func TestEngine_AnswersFromItsWorkerAsItDidFromThePage(t *testing.T) {
 	}
 	if v.SyncFind != v.Mutants[0].Breaks || !v.Worksheet || !strings.Contains(v.GoTest, "func Test") || v.WasmBytes <= 0 {
 		t.Errorf("mutants() used synchronously %q, worksheet %v, goTest %.40q, wasmBytes %d", v.SyncFind, v.Worksheet, v.GoTest, v.WasmBytes)
+	}
+	if fmt.Sprint(v.PlayerModules) != "[leaselab.wasm]" || fmt.Sprint(v.ToolModules) != "[leaselab-tools.wasm leaselab.wasm]" {
+		t.Errorf("engine modules started: %q for runs and a worksheet, want the player's build alone; %q after goTest, want the tools' build once beside it",
+			v.PlayerModules, v.ToolModules)
 	}
 	checkFailure(t, "an unknown verb", v.Bad, 3, "frobnicate")
 	checkFailure(t, "a number for text", v.NotText, 0, "the first argument must be the timeline's text")

@@ -46,7 +46,7 @@ func run(m *testing.M) int {
 	}
 	_, here, _, _ := runtime.Caller(0)
 	root = filepath.Join(filepath.Dir(here), "..", "..", "..", "..")
-	for _, f := range []string{"leaselab.wasm", "wasm_exec.js", "traces/index.json"} {
+	for _, f := range []string{"leaselab.wasm", "leaselab-tools.wasm", "wasm_exec.js", "traces/index.json"} {
 		if _, err := os.Stat(filepath.Join(root, "web", f)); err != nil {
 			return fail("web/%s is missing: build the page first with make wasm (make sites does)", f)
 		}
@@ -250,7 +250,8 @@ func waitFor(t *testing.T, ctx context.Context, predicate string, timeout time.D
 	}
 }
 
-// wasmFetches counts the page's fetches of the engine (engine.js marks the
-// worker's fetch on the page's timeline under the module's URL).
+// wasmFetches counts the page's fetches of the engine, in either build
+// (engine.js marks the worker's fetch on the page's timeline under the
+// module's URL).
 const wasmFetches = `[...performance.getEntriesByType('resource'), ...performance.getEntriesByType('mark')]
-	.filter((e) => URL.canParse(e.name) && new URL(e.name).pathname.endsWith('/leaselab.wasm')).length`
+	.filter((e) => URL.canParse(e.name) && /\/leaselab(-tools)?\.wasm$/.test(new URL(e.name).pathname)).length`

@@ -7,8 +7,9 @@
 //
 // What it holds: leaselab.js (the one script a page includes, as a module
 // or a classic deferred script) and leaselab.css; the player's modules and
-// styles; the engine (leaselab.wasm, engine-worker.js, engine.js,
-// wasm_exec.js) and the SQLite it runs on (the engine's build of SQLite,
+// styles; the engine (leaselab.wasm, the players' build, and
+// leaselab-tools.wasm, the one with the explorer, the lab and the grader;
+// engine-worker.js, engine.js, wasm_exec.js) and the SQLite it runs on (the engine's build of SQLite,
 // wasm/sqlite, as sqlite-wasm/sqlite3.wasm, and sqlite-bridge.js, which
 // loads it);
 // embed.html for hosts that strip scripts; the simulator
@@ -62,7 +63,7 @@ var leftOut = []string{"example-course.html", "example-course.css"}
 
 // needed are the files a bundle cannot go without.
 var needed = []string{"leaselab.js", "leaselab.css", "lease-timeline.js", "lease-lab.js", "fences.js", "prerendered.js",
-	"engine.js", "engine-worker.bundle.js", "engine-worker.js", "grader-worker.js", "wasm_exec.js", "leaselab.wasm", "embed.html", "guide.html", "example.html",
+	"engine.js", "engine-worker.bundle.js", "engine-worker.js", "grader-worker.js", "wasm_exec.js", "leaselab.wasm", "leaselab-tools.wasm", "embed.html", "guide.html", "example.html",
 	"sqlite-bridge.js", sqliteDir + "/sqlite3.wasm", "traces/index.json"}
 
 // sqliteDir holds the engine's SQLite in web/ and in the bundle: its module,
@@ -103,8 +104,14 @@ func main() {
 		fmt.Fprintln(os.Stderr, "dist: the engine's weight:", err)
 		os.Exit(1)
 	}
+	tools, err := weight.Tools(dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "dist: the engine's weight:", err)
+		os.Exit(1)
+	}
 	fmt.Println("dist: the engine's weight, against its goals (a missed goal is printed, not an error):")
 	w.Write(os.Stdout)
+	tools.WriteTools(os.Stdout)
 }
 
 // build writes the bundle into out and returns its folder.
@@ -264,8 +271,9 @@ func noticeText(web string) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("leaselab " + coursesite.Version() + ": the course bundle\n\n" +
 		"leaselab's own files (the scripts, styles and pages of this folder, and the engine's Go code in\n" +
-		"leaselab.wasm) are the leaselab project's; its repository states their terms. The engine,\n" +
-		"leaselab.wasm, is built with Go and links the modules below; wasm_exec.js is Go's own file.\n" +
+		"leaselab.wasm and leaselab-tools.wasm) are the leaselab project's; its repository states their\n" +
+		"terms. The engine, in both builds, is built with Go and links the modules below; wasm_exec.js is\n" +
+		"Go's own file.\n" +
 		"It runs on SQLite, compiled to WebAssembly for it (sqlite-wasm/). Their licenses follow.\n")
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
@@ -275,8 +283,8 @@ func noticeText(web string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the license of Go: %w", err)
 	}
-	section(&b, "Go "+runtime.Version()+" (the runtime in leaselab.wasm, and wasm_exec.js)", goLicense)
-	cmd := exec.Command("go", "list", "-deps", "-tags", "mutants", "-f", "{{with .Module}}{{if not .Main}}{{.Path}} {{.Version}} {{.Dir}}{{end}}{{end}}", "./wasm/sim")
+	section(&b, "Go "+runtime.Version()+" (the runtime in leaselab.wasm and leaselab-tools.wasm, and wasm_exec.js)", goLicense)
+	cmd := exec.Command("go", "list", "-deps", "-tags", "mutants,tools", "-f", "{{with .Module}}{{if not .Main}}{{.Path}} {{.Version}} {{.Dir}}{{end}}{{end}}", "./wasm/sim")
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	listed, err := cmd.Output()
 	if err != nil {
