@@ -60,6 +60,19 @@ const (
 	goalWarmMillis = 1000
 )
 
+// The goals of the engine at its first use, tighter than the goals above,
+// each against the official build in the same run: the first trace cold
+// (at full speed and slowed), the renderer's memory at the first result
+// and at its peak, and the first trace on a second visit, with V8's code
+// cache warm (see engine/DECISIONS.md, "The engine's weight and its
+// floor").
+const (
+	goalFirstUseTraceRatio = 1.25
+	goalFirstUseRSSRatio   = 1.0
+	goalFirstUsePeakRatio  = 0.8
+	goalSecondVisitRatio   = 1.0
+)
+
 // engineFiles are the engine as a page loads it: the module, the page's
 // side of it (engine.js), its Web Worker (one bundle of the worker, Go's
 // loader and the engine's loader of SQLite: engine/internal/build/bundle), and
@@ -225,6 +238,33 @@ func (r results) engineGoals() []goal {
 	}
 }
 
+// firstUseGoals evaluates the goals of the engine at its first use on r.
+func (r results) firstUseGoals() []goal {
+	ratio := func(k float64, what string, v float64, format func(float64) string) string {
+		return fmt.Sprintf("%gx the official build's %s (%s)", k, what, format(v))
+	}
+	return []goal{
+		{Name: fmt.Sprintf("first use: the engine's own first trace, cold, median of %d fresh browsers", freshRounds), Unit: "ms",
+			Measured: r.Fresh.Sim.EngineTraceCold, Limit: goalFirstUseTraceRatio * r.Fresh.Official.FirstCold,
+			Basis: ratio(goalFirstUseTraceRatio, "first result, cold, alike", r.Fresh.Official.FirstCold, millis)},
+		{Name: fmt.Sprintf("first use: the same, CPU slowed %dx, median of %d fresh browsers", slowFactor, slowRounds), Unit: "ms",
+			Measured: r.Slow.Sim.EngineTraceCold, Limit: goalFirstUseTraceRatio * r.Slow.Official.FirstCold,
+			Basis: ratio(goalFirstUseTraceRatio, "first result, slowed alike", r.Slow.Official.FirstCold, millis)},
+		{Name: "first use: renderer RSS at the first result, the cycle pages", Unit: "MB",
+			Measured: r.Cycle.Loaded.RSS, Limit: goalFirstUseRSSRatio * r.Official.Loaded.RSS,
+			Basis: ratio(goalFirstUseRSSRatio, "renderer at its first result", r.Official.Loaded.RSS, megabytes)},
+		{Name: "first use: renderer RSS, peak over the visit, the cycle pages", Unit: "MB",
+			Measured: r.Cycle.Peak, Limit: goalFirstUsePeakRatio * r.Official.Peak,
+			Basis: ratio(goalFirstUsePeakRatio, "peak", r.Official.Peak, megabytes)},
+		{Name: "first use: renderer RSS, peak over the visit, the simulator", Unit: "MB",
+			Measured: r.Sim.Peak, Limit: goalFirstUsePeakRatio * r.Official.Peak,
+			Basis: ratio(goalFirstUsePeakRatio, "cycle page's peak", r.Official.Peak, megabytes)},
+		{Name: "second visit: the engine's own first trace, warm", Unit: "ms",
+			Measured: r.Sim.EngineTraceWarm, Limit: goalSecondVisitRatio * r.Official.FirstWarm,
+			Basis: ratio(goalSecondVisitRatio, "first result, warm", r.Official.FirstWarm, millis)},
+	}
+}
+
 // pageGoals evaluates the simulator page's goals on r.
 func (r results) pageGoals() []goal {
 	return []goal{
@@ -339,6 +379,9 @@ func (r results) writeGoals(w io.Writer) error {
 		return tw.Flush()
 	}
 	if err := list("the engine in the browser's goals", r.engineGoals()); err != nil {
+		return err
+	}
+	if err := list("the engine at its first use: the weight's goals, against the official build", r.firstUseGoals()); err != nil {
 		return err
 	}
 	if err := list("the simulator page's goals", r.pageGoals()); err != nil {
