@@ -327,7 +327,11 @@ function engineAPI(link, facts, tools) {
   };
   if (tools) {
     for (const m of TOOL_CALLS) {
-      /** @type {any} */ (api)[m] = async (/** @type {unknown[]} */ ...args) => (await tools())[m](...args);
+      /** @type {any} */ (api)[m] = (/** @type {unknown[]} */ ...args) =>
+        untilAborted(
+          tools().then((t) => t[m](...args)),
+          signalOf(args[1]),
+        );
     }
   }
   return Object.freeze(api);
@@ -557,6 +561,28 @@ class Link {
     else if (this.#broken) this.#onState('stopped');
     else this.#onState(this.#ready ? 'ready' : 'loading');
   }
+}
+
+/**
+ * call, rejected at once when signal aborts first: a tool call on the
+ * shared engine waits for the tools' build to start before the call (and
+ * its own handling of signal) reaches a worker.
+ * @template T
+ * @param {Promise<T>} call
+ * @param {AbortSignal} [signal]
+ * @returns {Promise<T>}
+ */
+function untilAborted(call, signal) {
+  if (!signal) return call;
+  if (signal.aborted) {
+    call.catch(() => {});
+    return Promise.reject(abortReason(signal));
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    call.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** @param {AbortSignal} signal */

@@ -1,0 +1,114 @@
+// engine.js's shared engine runs the player's build; its tool calls go to
+// the explorer's engine (the tools' build), which starts on the first one.
+// These tests hold those calls to the API's contract: aborting rejects at
+// once, also while the tools' build is still loading, and progress reaches
+// the caller. The workers are stand-ins that answer as the engine's worker
+// does, when the test says.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+/** Every worker started, in order. */
+const workers = [];
+
+class FakeWorker {
+  /** @param {URL} url */
+  constructor(url) {
+    this.module = new URL(url).searchParams.get('module') || '';
+    /** @type {any[]} */
+    this.posted = [];
+    this.terminated = false;
+    /** @type {((e: {data: any}) => void) | null} */
+    this.onmessage = null;
+    workers.push(this);
+  }
+  /** @param {any} msg */
+  postMessage(msg) {
+    this.posted.push(msg);
+  }
+  terminate() {
+    this.terminated = true;
+  }
+  /** Answers as the engine's worker does once it is up. */
+  ready() {
+    const facts = { version: 'test', library: [], mutants: { en: [] }, langs: ['en'], limits: {}, invariants: [] };
+    this.onmessage?.({ data: { type: 'ready', facts, module: null, fetched: null } });
+  }
+  /** @param {any} data */
+  send(data) {
+    this.onmessage?.({ data });
+  }
+}
+
+globalThis.Worker = /** @type {any} */ (FakeWorker);
+globalThis.document = /** @type {any} */ ({ documentElement: { dataset: {} } });
+const { loadEngine } = await import('../../engine.js');
+
+/** The worker of the build whose file is name. */
+const workerOf = (/** @type {string} */ name) => workers.find((w) => w.module.endsWith(`/${name}`));
+
+/** Whether p has settled once every task already queued has run. */
+const settled = (/** @type {Promise<unknown>} */ p) =>
+  Promise.race([
+    p.then(
+      () => true,
+      () => true,
+    ),
+    new Promise((r) => setImmediate(() => r(false))),
+  ]);
+
+const shared = loadEngine();
+workerOf('leaselab.wasm')?.ready();
+const api = await shared;
+
+test('a tool call on the shared engine aborted while the tools build loads rejects at once', async () => {
+  const stop = new AbortController();
+  const story = api.labStory('lab', { signal: stop.signal });
+  story.catch(() => {});
+  assert.equal(await settled(story), false, 'pending while the tools build loads');
+  const tools = workerOf('leaselab-tools.wasm');
+  assert.ok(tools, 'the tool call started the tools build');
+  stop.abort();
+  assert.equal(await settled(story), true, 'still pending after its signal aborted');
+  await assert.rejects(story, { name: 'AbortError' });
+  // The tools build, up later, is not asked to run the aborted call.
+  tools.ready();
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(
+    tools.posted.filter((m) => m.type === 'call'),
+    [],
+    'the aborted call reached the tools build',
+  );
+});
+
+test('a tool call on the shared engine hears its progress and its answer from the tools build', async () => {
+  /** @type {unknown[]} */
+  const heard = [];
+  const lab = api.lab('lab', { onProgress: (/** @type {unknown} */ p) => heard.push(p) });
+  const tools = /** @type {FakeWorker} */ (workerOf('leaselab-tools.wasm'));
+  tools.ready();
+  while (!tools.posted.some((m) => m.type === 'call')) await new Promise((r) => setImmediate(r));
+  const call = tools.posted.find((m) => m.type === 'call');
+  assert.equal(call.method, 'lab');
+  tools.send({ type: 'progress', id: call.id, value: { done: 1, total: 2 } });
+  tools.send({ type: 'answer', id: call.id, value: 'result' });
+  assert.equal(await lab, 'result');
+  assert.deepEqual(heard, [{ done: 1, total: 2 }]);
+  assert.equal(
+    workerOf('leaselab.wasm')?.posted.some((m) => m.type === 'call'),
+    false,
+    'a tool call went to the player build',
+  );
+});
+
+test('a tool call on the shared engine aborted while it runs ends the tools build worker', async () => {
+  const stop = new AbortController();
+  const run = api.explore({ mutant: 'm' }, { signal: stop.signal });
+  run.catch(() => {});
+  const tools = /** @type {FakeWorker} */ (workerOf('leaselab-tools.wasm'));
+  while (!tools.posted.some((m) => m.type === 'call' && m.method === 'explore'))
+    await new Promise((r) => setImmediate(r));
+  stop.abort();
+  await assert.rejects(run, { name: 'AbortError' });
+  assert.equal(tools.terminated, true);
+});
