@@ -157,7 +157,9 @@ async function start(source) {
   const api = /** @type {any} */ (globalThis).leaselab;
   if (!api) throw new Error('the engine started without its API (globalThis.leaselab)');
   reached('started');
-  const fetched = from ? performance.getEntriesByName(from, 'resource')[0] : undefined;
+  // The last entry: after a .gz that failed, the module was fetched twice,
+  // and the first download was aborted.
+  const fetched = from ? performance.getEntriesByName(from, 'resource').at(-1) : undefined;
   const built = builtFacts(module);
   postMessage({
     type: 'ready',
@@ -181,11 +183,14 @@ async function start(source) {
  * query kept. If it answers OK, url's download is aborted and the module
  * is compiled from the sibling inflated (or as it is, when its response
  * carries a Content-Encoding: the browser inflated it). If it does not
- * answer OK, url's response is compiled, not fetched again. The inflated
+ * answer OK, or answers with a page (text/..., a single-page app's fallback
+ * for any missing path), url's response is compiled, not fetched again. The inflated
  * module must be as long as url's Content-Length says, when it says (a .gz
  * left by another build is not); on any failure of the sibling's path
- * (inflating, its length, compiling) url is fetched and compiled once more,
- * so a module from the sibling is url's or none. A module compiled from the
+ * (inflating, its length, compiling) url is fetched and compiled once more.
+ * The length is the only check that the sibling is url's: a .gz of another
+ * build as long as this one, or any .gz when the host gives no length,
+ * would be compiled. A module compiled from the
  * sibling comes from a Response made here: V8 keeps no code cache for it.
  * @param {string} url the module's, absolute
  * @param {string} name the module's, for errors
@@ -202,7 +207,7 @@ export async function fetchModule(url, name, get = fetch) {
   const sibling = new URL(url);
   sibling.pathname += '.gz';
   const gz = await get(sibling.href).catch(() => null);
-  if (!gz?.ok) {
+  if (!gz?.ok || isPage(gz)) {
     gz?.body?.cancel().catch(() => {});
     return { module: await compile(raw, name), from: url };
   }
@@ -214,6 +219,16 @@ export async function fetchModule(url, name, get = fetch) {
   } catch {
     return { module: await compile(await get(url), name), from: url };
   }
+}
+
+/**
+ * Whether r is a page (a type text/...): what a host that answers every
+ * missing path with its site's page (a single-page app's fallback) sends
+ * for a .gz it does not have, with status 200.
+ * @param {Response} r
+ */
+function isPage(r) {
+  return (r.headers.get('Content-Type') || '').trim().toLowerCase().startsWith('text/');
 }
 
 /**

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the engine's SQLite for the browser: sqlite.c (SQLite 3.54.1's
-# amalgamation, the options the engine needs, a VFS of no files) compiled by
+# amalgamation, the options the engine needs, an in-memory VFS of its own) compiled by
 # clang to WebAssembly against wasi-libc, all from Debian's packages (clang-19,
 # lld-19, wasi-libc, libclang-rt-19-dev-wasm32; .ci/need-clang installs them).
 #

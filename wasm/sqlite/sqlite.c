@@ -51,9 +51,10 @@
 #include <stdlib.h>
 #include <time.h>
 
-// The one VFS, "host": it opens no file (memdb asks the default VFS only for
-// randomness, the clock and sleep), and takes randomness and the clock from
-// the host (WASI's random_get and clock_time_get, which the bridge answers).
+// The default VFS, "host": it opens no file (every database is the memdb
+// VFS's, below, which takes its randomness, clock and sleep from here), and
+// takes randomness and the clock from the host (WASI's random_get and
+// clock_time_get, which the bridge answers).
 
 static int hostOpen(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *file, int flags, int *outFlags) {
   (void)vfs, (void)name, (void)flags, (void)outFlags;

@@ -114,6 +114,19 @@ test('without a .gz, or when its request fails, the module already fetched is co
   }
 });
 
+test("a page sent for a missing .gz (a single-page app's fallback) counts as no .gz", async () => {
+  const page = () =>
+    reply(ENC.encode('<!doctype html><title>Course</title>'), {
+      headers: { 'Content-Type': 'text/html; charset=utf-8' },
+    });
+  const h = host({ [URL_]: () => plain(), [`${URL_}.gz`]: page });
+  const { module, from } = await fetchModule(URL_, 'leaselab.wasm', h.get);
+  assert.deepEqual(h.urls(), [URL_, `${URL_}.gz`]);
+  assert.equal(h.calls[0].signal?.aborted, false, 'the module download goes on');
+  assert.equal(from, URL_);
+  assert.equal(which(module), 'the build at the URL');
+});
+
 test('a .gz that is not this module, or not gzip, is dropped and the module fetched once more', async () => {
   const longer = wasm('the build at the URL, and more');
   const shorter = wasm('another');
