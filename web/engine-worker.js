@@ -6,8 +6,11 @@
 // and never the page's.
 //
 // The first worker of a page starts itself: its own URL names the module
-// (engine-worker.js?module=URL), which it fetches, compiles (compileStreaming:
-// V8's code cache works) and starts as soon as its script runs. From a host
+// (engine-worker.js?module=URL), which it fetches, compiles (compileStreaming,
+// so compiling overlaps the download) and starts as soon as its script runs.
+// Chromium keeps no code cache for a module compiled in a dedicated worker:
+// a second visit compiles again (see engine/DECISIONS.md, "The code cache
+// and the engine's worker"). From a host
 // that sends a module as it is on disk, the worker compiles the module's
 // gzip file beside it instead, inflated here (fetchModule). A message
 // the page posts before then waits for the page's main thread, which is
@@ -191,7 +194,7 @@ async function start(source) {
  * The length is the only check that the sibling is url's: a .gz of another
  * build as long as this one, or any .gz when the host gives no length,
  * would be compiled. A module compiled from the
- * sibling comes from a Response made here: V8 keeps no code cache for it.
+ * sibling comes from a Response made here, with no URL to key a code cache.
  * @param {string} url the module's, absolute
  * @param {string} name the module's, for errors
  * @param {(url: string, init?: RequestInit) => Promise<Response>} [get] fetch, or a stand-in
@@ -274,7 +277,7 @@ function compileGzip(gz, length, name) {
  * Compiles a module from its response as it streams in. Streaming needs the
  * type application/wasm; from a host that sends another (an old static
  * server, a misconfigured one) the bytes are read whole and compiled then
- * (no streaming, no code cache).
+ * (no streaming).
  * @param {Response} r
  * @param {string} name the module's, for errors
  * @returns {Promise<WebAssembly.Module>}

@@ -5,8 +5,8 @@
 // Every caller of loadEngine — the simulator page, any number of
 // <lease-timeline> elements — shares one download, one compiled module and
 // one worker. The worker fetches and compiles the module itself
-// (instantiateStreaming from the module's URL, so V8's code cache works,
-// and reading that cache, too, stays off the main thread). Each run still
+// (compileStreaming from the module's URL, off the main thread; Chromium
+// keeps no code cache for it there, see engine-worker.js). Each run still
 // gets an in-memory database of its own, so the callers never see one
 // another's jobs.
 //
