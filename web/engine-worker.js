@@ -182,11 +182,14 @@ async function start(source) {
  * course bundle write NAME.gz beside every file.
  *
  * The sibling is asked for only when url's response is same-origin (type
- * basic), OK and not encoded (no Content-Encoding, or identity), and the
- * worker has DecompressionStream; its URL is url with .gz on its path, the
- * query kept. If it answers OK, url's download is aborted and the module
- * is compiled from the sibling inflated (or as it is, when its response
- * carries a Content-Encoding: the browser inflated it). If it does not
+ * basic), from http(s) (a data: or blob: URL has nothing beside it), OK and
+ * not encoded (no Content-Encoding, or identity), and the worker has
+ * DecompressionStream; its URL is that of the file sent (url, or where a
+ * redirect led) with .gz on its path, the query kept. If it answers OK,
+ * url's download is aborted and the module is compiled from the sibling
+ * inflated (or as it is, when its response carries Content-Encoding gzip:
+ * the browser inflated it; another encoding the browser undid, br say,
+ * leaves the gzip file). If it does not
  * answer OK, or answers with a page (text/..., a single-page app's fallback
  * for any missing path), url's response is compiled, not fetched again. The inflated
  * module must be as long as url's Content-Length says, when it says (a .gz
@@ -206,9 +209,10 @@ async function start(source) {
 export async function fetchModule(url, name, get = fetch) {
   const abort = new AbortController();
   const raw = await get(url, { signal: abort.signal });
-  if (raw.type !== 'basic' || !raw.ok || encoded(raw) || typeof DecompressionStream !== 'function')
-    return { module: await compile(raw, name), from: url };
-  const sibling = new URL(url);
+  // Beside the file the host sent: after a redirect, raw.url is where it is.
+  const sibling = new URL(raw.url || url);
+  const plainHost = raw.type === 'basic' && raw.ok && !encoded(raw) && /^https?:$/.test(sibling.protocol);
+  if (!plainHost || typeof DecompressionStream !== 'function') return { module: await compile(raw, name), from: url };
   sibling.pathname += '.gz';
   const gz = await get(sibling.href).catch(() => null);
   if (!gz?.ok || isPage(gz)) {
@@ -241,14 +245,20 @@ function isPage(r) {
  * @param {Response} r
  */
 function encoded(r) {
-  const e = (r.headers.get('Content-Encoding') || '').trim().toLowerCase();
+  const e = encoding(r);
   return e !== '' && e !== 'identity';
+}
+
+/** r's Content-Encoding, trimmed and in lower case ('' when none). @param {Response} r */
+function encoding(r) {
+  return (r.headers.get('Content-Encoding') || '').trim().toLowerCase();
 }
 
 /**
  * Compiles a module from a gzip file's response as it streams in: its body
- * inflated (as it is, if the browser inflated it), failing unless the module
- * is length bytes long (any length when null).
+ * inflated (as it is, if the browser inflated it: Content-Encoding gzip or
+ * x-gzip), failing unless the module is length bytes long (any length when
+ * null).
  * @param {Response} gz
  * @param {number | null} length
  * @param {string} name the file's, for errors
@@ -256,7 +266,8 @@ function encoded(r) {
  */
 function compileGzip(gz, length, name) {
   if (!gz.body) throw new Error(`${name}: no body`);
-  const inflated = encoded(gz) ? gz.body : gz.body.pipeThrough(new DecompressionStream('gzip'));
+  const e = encoding(gz);
+  const inflated = e === 'gzip' || e === 'x-gzip' ? gz.body : gz.body.pipeThrough(new DecompressionStream('gzip'));
   let n = 0;
   const fail = () => new Error(`${name}: inflated to more than ${length} bytes, the module's (another build's?)`);
   const counted = new TransformStream({

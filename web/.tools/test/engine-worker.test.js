@@ -179,3 +179,70 @@ test("the .gz's URL keeps the module URL's query, after the path", async () => {
   assert.deepEqual(h.urls(), [url, gz]);
   assert.equal(from, gz);
 });
+
+test('a redirected module has its .gz asked for beside the file the host sent', async () => {
+  const moved = 'http://course.test/v2/leaselab.wasm?v=2';
+  const redirected = () => {
+    const r = plain();
+    Object.defineProperty(r, 'url', { value: moved });
+    Object.defineProperty(r, 'redirected', { value: true });
+    return r;
+  };
+  const h = host({ [URL_]: redirected, 'http://course.test/v2/leaselab.wasm.gz?v=2': () => reply(gzipSync(MODULE)) });
+  const { module, from } = await fetchModule(URL_, 'leaselab.wasm', h.get);
+  assert.deepEqual(h.urls(), [URL_, 'http://course.test/v2/leaselab.wasm.gz?v=2']);
+  assert.equal(h.calls[0].signal?.aborted, true);
+  assert.equal(from, 'http://course.test/v2/leaselab.wasm.gz?v=2');
+  assert.equal(which(module), 'the build at the URL');
+});
+
+test('a .gz the host encodes once more for the way (br, deflate) is still inflated, once', async () => {
+  // The browser undoes the host's encoding: the body is the gzip file,
+  // unless that encoding was gzip itself (the file's own, as a host that
+  // labels .gz files Content-Encoding: gzip sends it).
+  for (const [encoding, body] of [
+    ['br', gzipSync(MODULE)],
+    ['deflate', gzipSync(MODULE)],
+    ['zstd', gzipSync(MODULE)],
+    ['gzip', MODULE],
+    ['x-gzip', MODULE],
+  ]) {
+    const h = host({
+      [URL_]: () => plain(),
+      [`${URL_}.gz`]: () =>
+        reply(body, { headers: { 'Content-Type': 'application/gzip', 'Content-Encoding': encoding } }),
+    });
+    const { module, from } = await fetchModule(URL_, 'leaselab.wasm', h.get);
+    assert.deepEqual(h.urls(), [URL_, `${URL_}.gz`], `Content-Encoding: ${encoding}`);
+    assert.equal(from, `${URL_}.gz`, encoding);
+    assert.equal(which(module), 'the build at the URL', encoding);
+  }
+});
+
+test('a host that types the module and its .gz application/octet-stream gets the .gz inflated', async () => {
+  const octets = { 'Content-Type': 'application/octet-stream' };
+  const h = host({
+    [URL_]: () => reply(MODULE, { headers: { ...octets, 'Content-Length': String(MODULE.length) } }),
+    [`${URL_}.gz`]: () => reply(gzipSync(MODULE), { headers: octets }),
+  });
+  const { module, from } = await fetchModule(URL_, 'leaselab.wasm', h.get);
+  assert.deepEqual(h.urls(), [URL_, `${URL_}.gz`]);
+  assert.equal(from, `${URL_}.gz`);
+  assert.equal(which(module), 'the build at the URL');
+  const bare = host({ [URL_]: () => reply(MODULE, { headers: octets }) });
+  assert.equal(which((await fetchModule(URL_, 'leaselab.wasm', bare.get)).module), 'the build at the URL');
+  assert.deepEqual(bare.urls(), [URL_, `${URL_}.gz`]);
+});
+
+test('a module at a data: or blob: URL, which has no file beside it, is compiled with no .gz request', async () => {
+  for (const url of [
+    `data:application/wasm;base64,${Buffer.from(MODULE).toString('base64')}`,
+    'blob:http://course.test/0b7c5a6e-6d0e-4a43-9d55-1e2f4a1c2b3d',
+  ]) {
+    const h = host({ [url]: () => plain() });
+    const { module, from } = await fetchModule(url, 'leaselab.wasm', h.get);
+    assert.deepEqual(h.urls(), [url], url.slice(0, 5));
+    assert.equal(from, url);
+    assert.equal(which(module), 'the build at the URL');
+  }
+});
