@@ -54,7 +54,8 @@
 // (goTest, explore, grade, lab, labSVG, labStory). The shared engine is the
 // player's, so a page that only plays timelines downloads and compiles the
 // smaller module; a tool called on the shared engine's API goes to the
-// explorer's engine (loadExplorer), which starts on its first call. The
+// explorer's engine (loadExplorer), and grade, which runs the reader's code,
+// to the grader's (loadGrader), each started on its first call. The
 // explorer and the grader run the tools build.
 //
 // Cancelling: run, worksheet, goTest, explore, lab and labStory take an AbortSignal. Aborting
@@ -209,7 +210,7 @@ export function loadEngine() {
       if (root.dataset.engine !== s) root.dataset.engine = s;
     };
     sharedLink = new Link(PLAYER_MODULE.href, onState);
-    shared = openLink(sharedLink, onState, loadExplorer);
+    shared = openLink(sharedLink, onState, (m) => (m === 'grade' ? loadGrader() : loadExplorer()));
     shared.then(
       (api) => {
         /** @type {any} */ (globalThis).leaselab = api;
@@ -234,11 +235,12 @@ export function openEngine(wasmURL, onState = () => {}, workerURL = WORKER_URL) 
 
 /**
  * Starts link's first worker and resolves to the API over it once it is
- * ready; onState is link's. With tools, the API's tool calls go to the
- * engine tools resolves to (link's module is the player's build).
+ * ready; onState is link's. With tools, each of the API's tool calls goes
+ * to the engine tools resolves to for its method (link's module is the
+ * player's build).
  * @param {Link} link
  * @param {(state: string) => void} onState
- * @param {() => Promise<EngineAPI>} [tools]
+ * @param {(method: string) => Promise<EngineAPI>} [tools]
  * @returns {Promise<EngineAPI>}
  */
 async function openLink(link, onState, tools) {
@@ -290,10 +292,10 @@ const signalOf = (opts) => (opts && opts.signal instanceof AbortSignal ? opts.si
 
 /**
  * The API over a started link; with tools, its tool calls (TOOL_CALLS) go
- * to the engine tools resolves to instead.
+ * to the engine tools resolves to for the method instead.
  * @param {Link} link
  * @param {Facts} facts
- * @param {() => Promise<any>} [tools]
+ * @param {(method: string) => Promise<any>} [tools]
  */
 function engineAPI(link, facts, tools) {
   /** @param {string} method */
@@ -329,7 +331,7 @@ function engineAPI(link, facts, tools) {
     for (const m of TOOL_CALLS) {
       /** @type {any} */ (api)[m] = (/** @type {unknown[]} */ ...args) =>
         untilAborted(
-          tools().then((t) => t[m](...args)),
+          tools(m).then((t) => t[m](...args)),
           signalOf(args[1]),
         );
     }

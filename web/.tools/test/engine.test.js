@@ -15,6 +15,7 @@ class FakeWorker {
   /** @param {URL} url */
   constructor(url) {
     this.module = new URL(url).searchParams.get('module') || '';
+    this.script = new URL(url).pathname;
     /** @type {any[]} */
     this.posted = [];
     this.terminated = false;
@@ -29,10 +30,14 @@ class FakeWorker {
   terminate() {
     this.terminated = true;
   }
-  /** Answers as the engine's worker does once it is up. */
+  /** The build's file name: from the URL, or the module a later worker is handed (ready's stand-in). */
+  get build() {
+    return this.module.split('/').pop() || this.posted.find((m) => m.type === 'start')?.module?.build;
+  }
+  /** Answers as the engine's worker does once it is up; the module it hands over names its build. */
   ready() {
     const facts = { version: 'test', library: [], mutants: { en: [] }, langs: ['en'], limits: {}, invariants: [] };
-    this.onmessage?.({ data: { type: 'ready', facts, module: null, fetched: null } });
+    this.onmessage?.({ data: { type: 'ready', facts, module: { build: this.build }, fetched: null } });
   }
   /** @param {any} data */
   send(data) {
@@ -111,4 +116,44 @@ test('a tool call on the shared engine aborted while it runs ends the tools buil
   stop.abort();
   await assert.rejects(run, { name: 'AbortError' });
   assert.equal(tools.terminated, true);
+});
+
+test("grade on the shared engine runs in the grader's worker, whose script's policy allows the reader's code", async () => {
+  const explorers = workers.filter((w) => !w.script.endsWith('/grader-worker.js'));
+  const report = api.grade('function acquire() {}', { lang: 'en' });
+  for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+  const grader = workers.find((w) => w.script.endsWith('/grader-worker.js'));
+  assert.ok(grader, 'grade started no grader worker');
+  assert.ok(grader.module.endsWith('/leaselab-tools.wasm'), 'the grader runs the tools build');
+  grader.ready();
+  while (!grader.posted.some((m) => m.type === 'call')) await new Promise((r) => setImmediate(r));
+  const call = grader.posted.find((m) => m.type === 'call');
+  assert.equal(call.method, 'grade');
+  grader.send({ type: 'answer', id: call.id, value: '{"ok":true}' });
+  assert.equal(await report, '{"ok":true}');
+  for (const w of explorers)
+    assert.equal(
+      w.posted.some((m) => m.method === 'grade'),
+      false,
+      `grade reached ${w.script}, whose policy forbids eval`,
+    );
+});
+
+test('a tool call after the shared engine stopped goes to the tools build, not to a fresh player', async () => {
+  const player = /** @type {FakeWorker} */ (workerOf('leaselab.wasm'));
+  player.send({ type: 'stopped' });
+  assert.equal(player.terminated, true);
+  const before = workers.length;
+  const svg = api.labSVG({ points: [] }, 'en');
+  for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+  const started = workers.slice(before);
+  assert.deepEqual(
+    started.map((w) => w.build),
+    ['leaselab-tools.wasm'],
+    'the workers the tool call started',
+  );
+  const call = started[0].posted.find((m) => m.type === 'call');
+  assert.equal(call?.method, 'labSVG');
+  started[0].send({ type: 'answer', id: call.id, value: '<svg/>' });
+  assert.equal(await svg, '<svg/>');
 });
