@@ -169,11 +169,24 @@ let explorer = null;
  * Loads a second engine, in a worker of its own, for the explorer: a search
  * holds its worker until it ends or is cancelled (which ends the worker),
  * and the page's runs go on meanwhile in the first. Later calls return the
- * same promise.
+ * same promise, unless it failed (the tools build could not be fetched or
+ * started): the next call then tries again.
  */
 export function loadExplorer() {
-  if (!explorer) explorer = openEngine(TOOLS_MODULE);
+  if (!explorer) explorer = retried(openEngine(TOOLS_MODULE), () => (explorer = null));
   return explorer;
+}
+
+/**
+ * Returns loading, which calls forget once it rejects, so that a tools
+ * engine that could not start (a network error on a course page, say) is
+ * tried again at the next call rather than kept failed until a reload.
+ * @param {Promise<EngineAPI>} loading
+ * @param {() => void} forget
+ */
+function retried(loading, forget) {
+  loading.catch(forget);
+  return loading;
 }
 
 /** @type {Promise<EngineAPI> | null} */
@@ -183,10 +196,11 @@ let grader = null;
  * Loads an engine in a worker of its own for grade (<lease-exercise>): the
  * reader's code runs in that worker, so a Check whose signal ends it (a
  * loop that never returns) ends only that worker, and the next Check gets
- * a fresh one. Later calls return the same promise.
+ * a fresh one. Later calls return the same promise, unless it failed: the
+ * next call then tries again.
  */
 export function loadGrader() {
-  if (!grader) grader = openEngine(TOOLS_MODULE, undefined, GRADER_URL);
+  if (!grader) grader = retried(openEngine(TOOLS_MODULE, undefined, GRADER_URL), () => (grader = null));
   return grader;
 }
 

@@ -8,45 +8,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-/** Every worker started, in order. */
-const workers = [];
+import { install, workers } from './fake-worker.js';
 
-class FakeWorker {
-  /** @param {URL} url */
-  constructor(url) {
-    this.module = new URL(url).searchParams.get('module') || '';
-    this.script = new URL(url).pathname;
-    /** @type {any[]} */
-    this.posted = [];
-    this.terminated = false;
-    /** @type {((e: {data: any}) => void) | null} */
-    this.onmessage = null;
-    workers.push(this);
-  }
-  /** @param {any} msg */
-  postMessage(msg) {
-    this.posted.push(msg);
-  }
-  terminate() {
-    this.terminated = true;
-  }
-  /** The build's file name: from the URL, or the module a later worker is handed (ready's stand-in). */
-  get build() {
-    return this.module.split('/').pop() || this.posted.find((m) => m.type === 'start')?.module?.build;
-  }
-  /** Answers as the engine's worker does once it is up; the module it hands over names its build. */
-  ready() {
-    const facts = { version: 'test', library: [], mutants: { en: [] }, langs: ['en'], limits: {}, invariants: [] };
-    this.onmessage?.({ data: { type: 'ready', facts, module: { build: this.build }, fetched: null } });
-  }
-  /** @param {any} data */
-  send(data) {
-    this.onmessage?.({ data });
-  }
-}
+/** @typedef {import('./fake-worker.js').FakeWorker} FakeWorker */
 
-globalThis.Worker = /** @type {any} */ (FakeWorker);
-globalThis.document = /** @type {any} */ ({ documentElement: { dataset: {} } });
+install();
 const { loadEngine } = await import('../../engine.js');
 
 /** The worker of the build whose file is name. */
