@@ -3,8 +3,11 @@
 // (package engine/internal/mutant; each run must fail), and prints which test killed each
 // mutant:
 //
-//	mutant claim-boundary -> killed by TestClaim_ReclaimAtLeaseUntil (and 3 more)
+//	mutant claim-boundary -> killed by engine.TestClaim_ReclaimIffLeaseUntilReached
 //	mutant renew-boundary -> SURVIVED
+//
+// A mutant's run stops at its first kill (see suite), so the test named is
+// the first to fail, not the only one that would.
 //
 // It exits 1 unless the suite passes without a mutant and every mutant is
 // killed. Run it from the module root (make mutants):
@@ -186,17 +189,37 @@ var failLine = regexp.MustCompile(`^--- FAIL: (\S+)`)
 // suite runs every test binary with mutant set, as many at once as there
 // are CPUs (one binary keeps about one core busy), and collects the
 // failures in the packages' order, whatever order the binaries end in.
+//
+// With no mutant every binary runs to its end: each failure is reported.
+// With a mutant one failing test is a kill, so each binary stops at its
+// first failure (-test.failfast) and, once one binary has failed, the
+// others are stopped or not started: a run is then as long as the first
+// kill, not as the slowest package. A stopped binary counts for nothing.
 func suite(pkgs []testPkg, mutant string, timeout time.Duration, verbose bool) outcome {
 	type result struct {
-		out []byte
-		err error
+		out     []byte
+		err     error
+		stopped bool // ended or skipped because another binary killed the mutant
 	}
 	results := make([]result, len(pkgs))
+	killed, kill := context.WithCancel(context.Background())
+	defer kill()
 	perCPU(len(pkgs), func(i int) {
+		if killed.Err() != nil {
+			results[i] = result{stopped: true}
+			return
+		}
 		p := pkgs[i]
-		ctx, cancel := context.WithTimeout(context.Background(), timeout+30*time.Second)
+		ctx, cancel := context.WithTimeout(killed, timeout+30*time.Second)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, p.binary, "-test.count=1", "-test.timeout="+timeout.String())
+		args := []string{"-test.count=1", "-test.timeout=" + timeout.String()}
+		if mutant != "" {
+			args = append(args, "-test.failfast")
+		}
+		cmd := exec.CommandContext(ctx, p.binary, args...)
+		// A stopped binary's children (a test's subprocesses) may hold its
+		// output open: its output is then given up a second later.
+		cmd.WaitDelay = time.Second
 		cmd.Dir = p.dir
 		cmd.Env = append(os.Environ(),
 			mutantEnv+"="+mutant,
@@ -204,11 +227,24 @@ func suite(pkgs []testPkg, mutant string, timeout time.Duration, verbose bool) o
 			"RAPID_SHRINKTIME=1s",
 		)
 		out, err := cmd.CombinedOutput()
-		results[i] = result{out, err}
+		if err != nil && killed.Err() != nil {
+			results[i] = result{out: out, stopped: true}
+			return
+		}
+		results[i] = result{out, err, false}
+		if err != nil && mutant != "" {
+			kill()
+		}
 	})
 
 	var o outcome
 	for i, p := range pkgs {
+		if results[i].stopped {
+			if verbose {
+				fmt.Printf("=== %s (mutant %q): stopped, the mutant was killed elsewhere\n", p.importPath, mutant)
+			}
+			continue
+		}
 		out, err := results[i].out, results[i].err
 		if verbose {
 			fmt.Printf("=== %s (mutant %q)\n%s", p.importPath, mutant, out)
