@@ -57,21 +57,20 @@ func fillUntil(db *sql.DB, id *int, size int) error {
 // A file grows to exactly 1 GiB and not a byte more: with 64 KiB pages
 // (one page a chunk) the page that ends at the limit is written, and the
 // next one SQLite writes (past the lock-byte page at 1 GiB, which it never
-// writes) is refused with SQLITE_FULL, leaving the database whole.
-// A second database then cannot get its gigabyte (the module's memory is
-// 2 GiB): a chunk the allocator refuses fails the statement, not the
-// file, and once the first database is gone the second grows again.
-func TestMemoryVFS_GrowsToExactlyOneGiBThenFullAndSurvivesAllocationFailure(t *testing.T) {
+// writes) is refused with SQLITE_FULL, leaving the database whole. (What
+// an allocation failure does beside it, at the module's 2 GiB, is left
+// untested: the test would hold 2 GB of a CI machine's memory.)
+func TestMemoryVFS_GrowsToExactlyOneGiBThenFull(t *testing.T) {
 	big := openShared(t, t.Name()+"-big")
 	big.SetMaxOpenConns(1)
 	exec(t, big, `PRAGMA page_size = 65536`, `VACUUM`, `CREATE TABLE t (id INTEGER PRIMARY KEY, v BLOB)`)
 	id := 0
-	// Before the limit: a 64 MiB row that does not fit is refused whole.
-	if err := fillUntil(big, &id, 64<<20); !errors.Is(err, sqlitejs.FULL) {
-		t.Fatalf("64 MiB rows up to the limit: %v, want SQLITE_FULL", err)
+	// Before the limit: a 4 MiB row that does not fit is refused whole.
+	if err := fillUntil(big, &id, 4<<20); !errors.Is(err, sqlitejs.FULL) {
+		t.Fatalf("4 MiB rows up to the limit: %v, want SQLITE_FULL", err)
 	}
-	if n := pageBytes(t, big); n >= gib || n < gib-64<<20 {
-		t.Fatalf("after the first refusal the database is %d bytes, want within 64 MiB under %d", n, gib)
+	if n := pageBytes(t, big); n >= gib || n < gib-4<<20 {
+		t.Fatalf("after the first refusal the database is %d bytes, want within 4 MiB under %d", n, gib)
 	}
 	// At and after: rows of one page each fill it to exactly the limit.
 	if err := fillUntil(big, &id, 60000); !errors.Is(err, sqlitejs.FULL) {
@@ -89,27 +88,6 @@ func TestMemoryVFS_GrowsToExactlyOneGiBThenFullAndSurvivesAllocationFailure(t *t
 		t.Fatalf("quick_check at the limit: %q, %v", ok, err)
 	}
 
-	other := openShared(t, t.Name()+"-other")
-	other.SetMaxOpenConns(1)
-	exec(t, other, `PRAGMA page_size = 65536`, `VACUUM`, `CREATE TABLE t (id INTEGER PRIMARY KEY, v BLOB)`)
-	oid := 0
-	err := fillUntil(other, &oid, 16<<20)
-	if err == nil || errors.Is(err, sqlitejs.FULL) {
-		t.Fatalf("a second gigabyte beside the first: %v, want an allocation failure", err)
-	}
-	t.Logf("the second database stopped at %d bytes: %v", pageBytes(t, other), err)
-	if err := other.QueryRow(`PRAGMA quick_check`).Scan(&ok); err != nil || ok != "ok" {
-		t.Fatalf("quick_check after the allocation failure: %q, %v", ok, err)
-	}
-	if err := big.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := other.Exec(`INSERT INTO t (id, v) VALUES (?, zeroblob(?))`, oid, 16<<20); err != nil {
-		t.Fatalf("with the first database gone, the second cannot grow: %v", err)
-	}
-	if err := other.QueryRow(`SELECT count(*) FROM t`).Scan(&rows); err != nil || rows != int64(oid)+1 {
-		t.Fatalf("%d rows (%v), want %d", rows, err, oid+1)
-	}
 }
 
 // A journal mode other than memory keeps the rollback journal in the VFS
