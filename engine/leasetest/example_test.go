@@ -50,14 +50,14 @@ func ExampleTimeline() {
 // here A completes B's lease with a token it never held.
 func ExampleSequences() {
 	newQueue := func() (leasetest.Queue, error) { return byIDOnly{leasetest.Model()}, nil }
-	d, _ := leasetest.Sequences(context.Background(), newQueue, leasetest.SequenceOptions{Seed: 1, Plain: true})
+	d, _ := leasetest.Sequences(context.Background(), newQueue, leasetest.SequenceOptions{Seed: 9, Plain: true})
 	for _, c := range d.Sequence {
 		fmt.Println(c)
 	}
 	fmt.Println("want", d.Want, "got", d.Got)
 	// Output:
 	// Enqueue({ID:a Qty:0 Deadline:0 MaxAttempts:0})
-	// ClaimNext("B", now=12754, ttl=1000)
-	// Complete(a A#0, now=12754, "r")
+	// ClaimNext("B", now=1500, ttl=1000)
+	// Complete(a A#0, now=1750, "r")
 	// want refused superseded got ok
 }

@@ -350,3 +350,46 @@ func TestTimeline_ModelAgreesWithTheRunnerOnMovingClocksAndSlowSends(t *testing.
 		}
 	}
 }
+
+// lateComplete accepts a complete at lease_until.
+type lateComplete struct{ leasetest.Queue }
+
+func (q lateComplete) Complete(ctx context.Context, l engine.Lease, now int64, result string) error {
+	if j, err := q.Get(ctx, l.JobID); err == nil && j != nil && j.LeaseUntil == now && j.Token == l.Token && j.Deadline != now {
+		return nil // and writes nothing: the rows differ too
+	}
+	return q.Queue.Complete(ctx, l, now, result)
+}
+
+// heldAtLeaseUntil refuses a claim at lease_until as held: the lease is
+// taken to end one ms later than it does.
+type heldAtLeaseUntil struct{ leasetest.Queue }
+
+func (q heldAtLeaseUntil) Claim(ctx context.Context, id, owner string, now, ttl int64) (engine.Lease, error) {
+	if j, err := q.Get(ctx, id); err == nil && j != nil && j.Status == engine.StatusLeased && j.LeaseUntil == now {
+		return engine.Lease{}, &engine.Rejection{Op: string(engine.OpClaim), Reason: engine.ErrHeld, Current: *j, Now: now}
+	}
+	return q.Queue.Claim(ctx, id, owner, now, ttl)
+}
+
+// The random sequences alone, as Run makes them and whatever the seed,
+// find a queue that is off by one ms at lease_until: time is moved onto
+// the boundaries, not left to land there by chance.
+func TestSequences_FindsEveryLeaseUntilOffByOneWhateverTheSeed(t *testing.T) {
+	for name, wrap := range map[string]func(leasetest.Queue) leasetest.Queue{
+		"renew at lease_until accepted":    func(q leasetest.Queue) leasetest.Queue { return lateRenew{q} },
+		"complete at lease_until accepted": func(q leasetest.Queue) leasetest.Queue { return lateComplete{q} },
+		"claim at lease_until held":        func(q leasetest.Queue) leasetest.Queue { return heldAtLeaseUntil{q} },
+	} {
+		newQueue := func() (leasetest.Queue, error) { return wrap(leasetest.Model()), nil }
+		for seed := range uint64(20) {
+			d, err := leasetest.Sequences(t.Context(), newQueue, leasetest.SequenceOptions{Seed: leasetest.Seed + seed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d == nil {
+				t.Errorf("%s: seed %d's sequences missed it", name, leasetest.Seed+seed)
+			}
+		}
+	}
+}

@@ -153,7 +153,9 @@ type pair struct {
 	refChk, subChk *check.Checker
 	// leases are what each worker holds, job by job, as the reference
 	// granted them: what it presents next.
-	leases   map[string]map[string]engine.Lease
+	leases map[string]map[string]engine.Lease
+	// granted is the latest lease granted (claimed or renewed).
+	granted  engine.Lease
 	refOps   []check.Op
 	subOps   []check.Op
 	lastCall Call
@@ -187,6 +189,7 @@ func (p *pair) held(ctx context.Context, owner, job string) (engine.Lease, bool)
 }
 
 func (p *pair) hold(l engine.Lease) {
+	p.granted = l
 	m := p.leases[l.Owner]
 	if m == nil {
 		m = map[string]engine.Lease{}

@@ -39,13 +39,28 @@ type op struct {
 	call     Call
 	shift    int64
 	unsigned bool // never a negative token
+	// edge, when not edgeNone, moves a timed call onto a boundary of its
+	// job as the reference holds it, plus by ms, when that is ahead.
+	edge edge
+	by   int64
 }
+
+// edge is the boundary a call is moved onto.
+type edge int
+
+const (
+	edgeNone edge = iota
+	edgeLeaseUntil
+	edgeDeadline
+)
 
 // Sequences runs random sequences of calls on a fresh Queue from newQueue
 // each and on the reference model, comparing every answer, the rows after
-// every call and the invariants (as Timeline does). Time only moves forward
-// and lands often on the boundaries (lease_until, deadline) of three jobs,
-// two workers and short leases. On the first sequence that differs it
+// every call and the invariants (as Timeline does), on three jobs, two
+// workers and short leases. Time only moves forward, and half the claims,
+// renews and completes are made at a boundary or 1 ms either side of it:
+// the end of the latest lease granted (its holder's renew or complete, or
+// a claim of its job) or the job's deadline. On the first sequence that differs it
 // shrinks it, removing calls while it still fails, and returns the
 // Difference of the shortest failing sequence (Difference.Sequence). A
 // Queue that is an io.Closer is closed after its sequence. The error is
@@ -79,6 +94,10 @@ var (
 	steps   = []int64{0, 0, 1, 250, 499, 500, 501, 999, 1000, 1001}
 	ttls    = []int64{1000, 1000, 500, 1, 0}
 	shifts  = []int64{0, 0, 0, 0, -1, 1}
+	// edges and edgeBy: half the timed calls are made just before,
+	// at or just after a boundary, at it as often as on either side.
+	edges  = []edge{edgeNone, edgeNone, edgeNone, edgeLeaseUntil, edgeLeaseUntil, edgeDeadline}
+	edgeBy = []int64{-1, 0, 0, 1}
 )
 
 // opOf are the operations of a call with no Ops, each as often as it
@@ -116,7 +135,11 @@ func generate(rng *rand.Rand, k int, o SequenceOptions) []op {
 		if c.Op == engine.OpRenew || c.Op == engine.OpComplete || c.Op == engine.OpRelease {
 			shift = shifts[rng.IntN(len(shifts))]
 		}
-		seq = append(seq, op{call: c, shift: shift, unsigned: o.Plain || o.Unsigned})
+		o := op{call: c, shift: shift, unsigned: o.Plain || o.Unsigned}
+		if timed(c.Op) {
+			o.edge, o.by = edges[rng.IntN(len(edges))], edgeBy[rng.IntN(len(edgeBy))]
+		}
+		seq = append(seq, o)
 	}
 	return seq
 }
@@ -133,8 +156,17 @@ func replay(ctx context.Context, newQueue func() (Queue, error), seq []op) (*Dif
 	}
 	p := newPair(Model(), q)
 	made := make([]Call, 0, len(seq))
+	var lift int64 // how far the edges have moved time on
 	for i, o := range seq {
 		c := o.call
+		c.Now += lift
+		if c.New.Deadline != 0 {
+			c.New.Deadline += lift
+		}
+		if at, ok := p.aim(ctx, &c, o.edge); ok && at+o.by > c.Now {
+			lift += at + o.by - c.Now
+			c.Now = at + o.by
+		}
 		if c.Op == engine.OpRenew || c.Op == engine.OpComplete || c.Op == engine.OpRelease {
 			c.Lease, _ = p.held(ctx, c.Owner, c.Job)
 			c.Lease.Token += o.shift
@@ -151,6 +183,41 @@ func replay(ctx context.Context, newQueue func() (Queue, error), seq []op) (*Dif
 		}
 	}
 	return nil, nil
+}
+
+// timed reports whether op is judged at an instant and so has boundaries.
+func timed(op engine.Op) bool {
+	switch op {
+	case engine.OpClaim, engine.OpClaimNext, engine.OpRenew, engine.OpComplete:
+		return true
+	}
+	return false
+}
+
+// aim points c at boundary e and returns it, or false when there is none:
+// for the end of a lease, at the latest lease granted, its holder's renew
+// or complete or anyone's claim of its job; for a deadline, at the job's
+// deadline as the reference holds it.
+func (p *pair) aim(ctx context.Context, c *Call, e edge) (int64, bool) {
+	switch e {
+	case edgeLeaseUntil:
+		l := p.granted
+		if l.JobID == "" {
+			return 0, false
+		}
+		c.Job = l.JobID
+		if c.Op == engine.OpRenew || c.Op == engine.OpComplete {
+			c.Owner = l.Owner
+		}
+		return l.LeaseUntil, true
+	case edgeDeadline:
+		j, err := p.ref.Get(ctx, c.Job)
+		if err != nil || j == nil || j.Deadline == 0 {
+			return 0, false
+		}
+		return j.Deadline, true
+	}
+	return 0, false
 }
 
 // shrink removes calls from seq while it still fails, until no single
