@@ -21,8 +21,9 @@ import (
 //   - a storage write: fenced.
 var (
 	// ErrInvalid: an argument is out of its domain (ttl <= 0; a negative
-	// now, qty, deadline or max_attempts; an empty id or owner, or one
-	// longer than limits.Default.NameBytes; a result longer than
+	// now, qty, deadline or max_attempts; a presented lease's negative
+	// token; an empty id or owner, or one longer than
+	// limits.Default.NameBytes; a result longer than
 	// limits.Default.ResultBytes). Nothing changed.
 	ErrInvalid = errors.New("invalid argument")
 	// ErrEmpty: ClaimNext found no claimable job.

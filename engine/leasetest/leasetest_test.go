@@ -6,6 +6,9 @@ import (
 	"github.com/leaselab/leaselab/engine/check"
 	"github.com/leaselab/leaselab/engine/internal/testkit/nativeonly"
 	"github.com/leaselab/leaselab/engine/sqlitedb"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -390,6 +393,43 @@ func TestSequences_FindsEveryLeaseUntilOffByOneWhateverTheSeed(t *testing.T) {
 			if d == nil {
 				t.Errorf("%s: seed %d's sequences missed it", name, leasetest.Seed+seed)
 			}
+		}
+	}
+}
+
+// Every invalid argument the suite presents is one engine.ErrInvalid's
+// documentation lists, so a Queue written from that list passes: the
+// engine refuses it as invalid, and the list names it.
+func TestQueue_EveryInvalidLeaseTheSuitePresentsIsDocumented(t *testing.T) {
+	nativeonly.Test(t, "the engine's source")
+	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join("..", "errors.go"), nil, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if v, ok := n.(*ast.ValueSpec); ok && len(v.Names) == 1 && v.Names[0].Name == "ErrInvalid" {
+			doc = v.Doc.Text()
+		}
+		return doc == ""
+	})
+	q := leasetest.Engine(t)
+	if _, err := q.Enqueue(t.Context(), engine.NewJob{ID: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		lease  engine.Lease
+		listed string
+	}{
+		{engine.Lease{JobID: "a", Owner: "A", Token: -1}, "negative token"},
+		{engine.Lease{JobID: "a", Owner: "", Token: 0}, "empty id or owner"},
+		{engine.Lease{JobID: "", Owner: "A", Token: 0}, "empty id or owner"},
+	} {
+		if err := q.Complete(t.Context(), tc.lease, 0, "r"); !errors.Is(err, engine.ErrInvalid) {
+			t.Errorf("Complete(%+v) = %v, want ErrInvalid", tc.lease, err)
+		}
+		if !strings.Contains(strings.Join(strings.Fields(doc), " "), tc.listed) {
+			t.Errorf("ErrInvalid's doc does not list %q (for %+v):\n%s", tc.listed, tc.lease, doc)
 		}
 	}
 }

@@ -263,9 +263,8 @@ func (m *Model) Release(l engine.Lease) error {
 	return nil
 }
 
-// leaseArgs: a presented lease needs a job id and an owner. The contract
-// does not list a negative token; the model takes it as invalid, since no
-// claim ever hands one out.
+// leaseArgs: a presented lease needs a job id, an owner and a token that
+// is not negative (no claim ever hands one out).
 func leaseArgs(l engine.Lease) error {
 	switch {
 	case l.JobID == "":
