@@ -19,7 +19,7 @@ func Langs() []string { return []string{"en", "ko"} }
 // first difference in full, in lang ("en" or "ko").
 func WriteText(w io.Writer, r *Report, l string) {
 	if len(r.Missing) > 0 {
-		fmt.Fprintln(w, lang.P("student.py does not define: %s", strings.Join(r.Missing, ", ")).In(l))
+		fmt.Fprintln(w, lang.P("your code does not define: %s", strings.Join(r.Missing, ", ")).In(l))
 	}
 	verdict := func(v string) string { return lang.Word(v).In(l) }
 	pass, fail, skip := 0, 0, 0
