@@ -312,4 +312,20 @@ func TestGrade_OverallLimitEndsAHangingRun(t *testing.T) {
 			t.Fatalf("%s: %+v; want a failure naming the overall time limit", test.Name, test.Failure)
 		}
 	}
+	// The text report says so on each test's line after the first, which
+	// alone is shown in full.
+	var b strings.Builder
+	grade.WriteText(&b, r, "en")
+	fails := 0
+	for _, line := range strings.Split(b.String(), "\n") {
+		if !strings.HasPrefix(line, "FAIL") {
+			continue
+		}
+		if fails++; fails > 1 && !strings.Contains(line, "the overall time limit (2s) ran out before this test") {
+			t.Errorf("the line %q does not say the test never ran", line)
+		}
+	}
+	if fails < 2 {
+		t.Fatalf("%d FAIL lines; want every test's:\n%s", fails, b.String())
+	}
 }

@@ -22,12 +22,18 @@ func WriteText(w io.Writer, r *Report, l string) {
 		fmt.Fprintln(w, lang.P("your code does not define: %s", strings.Join(r.Missing, ", ")).In(l))
 	}
 	verdict := func(v string) string { return lang.Word(v).In(l) }
+	first := r.First()
 	pass, fail, skip := 0, 0, 0
-	for _, test := range r.Tests {
+	for i, test := range r.Tests {
 		switch {
 		case test.Skipped != "":
 			skip++
 			fmt.Fprintf(w, "%-4s  %s: %s\n", verdict("SKIP"), test.titleIn(l), pick(test.why, test.Skipped, l))
+		case test.Failure != nil && &r.Tests[i] != first && test.Failure.Broken != nil && test.Failure.Call == "":
+			// A failure without a call (the test never ran, or the program
+			// never started) has nothing else to show: its reason, on its line.
+			fail++
+			fmt.Fprintf(w, "%-4s  %s: %s\n", verdict("FAIL"), test.titleIn(l), test.Failure.Broken.in(l))
 		case test.Failure != nil:
 			fail++
 			fmt.Fprintf(w, "%-4s  %s\n", verdict("FAIL"), test.titleIn(l))
@@ -36,7 +42,7 @@ func WriteText(w io.Writer, r *Report, l string) {
 			fmt.Fprintf(w, "%-4s  %s\n", verdict("PASS"), test.titleIn(l))
 		}
 	}
-	if first := r.First(); first != nil {
+	if first != nil {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, lang.P("First difference: %s (%s)", first.titleIn(l), pick(first.Failure.where, first.Failure.Where, l)).In(l))
 		io.WriteString(w, failureText(first.Failure, l))
