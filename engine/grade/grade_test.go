@@ -193,6 +193,11 @@ func TestRun_ReportsAProgramThatHangsExitsOrPrints(t *testing.T) {
 			if first.Name != tc.step || first.Failure.Broken.Kind != tc.kind {
 				t.Errorf("failed at %s as %q; want %s as %q: %v", first.Name, first.Failure.Broken.Kind, tc.step, tc.kind, first.Failure.Broken)
 			}
+			// The report says what broke once, as the answer to the call.
+			text := grade.FailureText(first.Failure)
+			if n := strings.Count(text, first.Failure.Broken.Message); n != 1 || !strings.Contains(text, "yours:    your program broke the protocol: "+first.Failure.Broken.Message) {
+				t.Errorf("the verdict appears %d times, not once as the answer:\n%s", n, text)
+			}
 			if named := strings.Contains(first.Failure.Broken.Message, "grade_line_bytes (1048576 bytes"); named != strings.Contains(tc.name, "over") {
 				t.Errorf("the verdict names grade_line_bytes: %v; want it only for a line over it: %.200s", named, first.Failure.Broken.Message)
 			}

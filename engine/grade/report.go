@@ -76,13 +76,19 @@ func FailureText(f *Failure) string { return failureText(f, "en") }
 func failureText(f *Failure, l string) string {
 	t := func(s string) string { return lang.Word(s).In(l) }
 	var b strings.Builder
-	if f.Broken != nil {
+	// A program that broke the protocol answering the call has that for its
+	// answer; otherwise what broke comes first, on its own.
+	got := f.Got
+	switch {
+	case f.Broken != nil && f.Call != "" && f.Broken.Call == f.Call:
+		got = t("your program broke the protocol:") + " " + f.Broken.msgIn(l)
+	case f.Broken != nil:
 		fmt.Fprintf(&b, "  %s %s\n", t("your program broke the protocol:"), indent(f.Broken.in(l)))
 	}
 	if f.Call != "" {
 		fmt.Fprintf(&b, "  %s %s\n", pad(t("call:"), 9), pick(f.call, f.Call, l))
 		fmt.Fprintf(&b, "  %s %s\n", pad(t("contract:"), 9), pick(f.want, f.Want, l))
-		fmt.Fprintf(&b, "  %s %s\n", pad(t("yours:"), 9), indent(f.Got))
+		fmt.Fprintf(&b, "  %s %s\n", pad(t("yours:"), 9), indent(got))
 	}
 	if d := pick(f.detail, f.Detail, l); d != "" {
 		fmt.Fprintf(&b, "  %s\n", indent(d))
