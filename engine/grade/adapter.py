@@ -36,9 +36,27 @@ def arg(out, a):
     return a
 
 
+def theirs(path, e):
+    """The frames of e's traceback in the student's own files (the import
+    machinery's and this adapter's left out)."""
+    home = os.path.dirname(os.path.abspath(path))
+    return [f for f in traceback.extract_tb(e.__traceback__)
+            if os.path.abspath(f.filename).startswith(home + os.sep) and f.filename != __file__]
+
+
+def where(path, e):
+    """' (FILE line N, in FN)', the innermost of the student's frames, or ''."""
+    frames = theirs(path, e)
+    if not frames:
+        return ""
+    f = frames[-1]
+    return " (%s line %d, in %s)" % (os.path.basename(f.filename), f.lineno, f.name)
+
+
 def main():
     out = sys.stdout
     path = sys.argv[1]
+    name = os.path.basename(path)
     functions = sys.argv[2].split(",") if len(sys.argv) > 2 else FUNCTIONS
     sys.path.insert(0, os.path.dirname(path))  # the student's own helper modules
     try:
@@ -47,7 +65,8 @@ def main():
         sys.modules["student"] = mod
         spec.loader.exec_module(mod)
     except BaseException as e:  # the student's import failed: say why and stop
-        answer(out, {"error": type(e).__name__, "message": traceback.format_exc(limit=-3)})
+        lines = traceback.format_list(theirs(path, e)[-3:]) + traceback.format_exception_only(type(e), e)
+        answer(out, {"error": type(e).__name__, "message": "".join(lines)})
         return
     missing = [f for f in functions if not callable(getattr(mod, f, None))]
     answer(out, {"ready": True, "missing": missing})
@@ -61,13 +80,15 @@ def main():
         req = json.loads(line)
         fn = getattr(mod, req["fn"], None)
         if not callable(fn):
-            answer(out, {"error": "AttributeError", "message": "student.py defines no " + req["fn"]})
+            answer(out, {"error": "AttributeError", "message": name + " defines no " + req["fn"]})
             continue
         try:
             ret = fn(*[arg(out, a) for a in req["args"]])
         except Exception as e:  # a ValueError of the student's own kind is still one
-            kind = "ValueError" if isinstance(e, ValueError) else type(e).__name__
-            answer(out, {"error": kind, "message": str(e)})
+            if isinstance(e, ValueError):  # the contract's own refusal of a bad argument
+                answer(out, {"error": "ValueError", "message": str(e)})
+            else:
+                answer(out, {"error": type(e).__name__, "message": str(e) + where(path, e)})
             continue
         try:
             answer(out, {"return": ret})

@@ -121,7 +121,10 @@
 //
 // For Python, the student writes only the functions, in student.py: the
 // adapter that speaks the protocol (adapter.py, embedded) is written to
-// the run's directory and imports the module. A Go student implements Lab
+// the run's directory and imports the module. An exception other than the
+// contract's ValueError answers its kind and message and the line of the
+// student's own file it was raised at; a module that does not load, the
+// student's frames and the error. A Go student implements Lab
 // and calls Run(t, lab) from their own go test instead: the same tests,
 // each a subtest.
 //

@@ -413,6 +413,8 @@ func failureOf(d *leasetest.Difference, q *labQueue) *Failure {
 	if f.Want == "" {
 		f.Want = d.Want
 	}
-	f.explain(lang.P("in the engine's terms: %s", d.Summary()))
+	if f.Broken == nil { // a broken answer's engine terms only repeat it
+		f.explain(lang.P("in the engine's terms: %s", d.Summary()))
+	}
 	return f
 }

@@ -193,6 +193,11 @@ func TestRun_ReportsAProgramThatHangsExitsOrPrints(t *testing.T) {
 			if first.Name != tc.step || first.Failure.Broken.Kind != tc.kind {
 				t.Errorf("failed at %s as %q; want %s as %q: %v", first.Name, first.Failure.Broken.Kind, tc.step, tc.kind, first.Failure.Broken)
 			}
+			// The report says what broke once, as the answer to the call.
+			text := grade.FailureText(first.Failure)
+			if n := strings.Count(text, first.Failure.Broken.Message); n != 1 || !strings.Contains(text, "yours:    your program broke the protocol: "+first.Failure.Broken.Message) {
+				t.Errorf("the verdict appears %d times, not once as the answer:\n%s", n, text)
+			}
 			if named := strings.Contains(first.Failure.Broken.Message, "grade_line_bytes (1048576 bytes"); named != strings.Contains(tc.name, "over") {
 				t.Errorf("the verdict names grade_line_bytes: %v; want it only for a line over it: %.200s", named, first.Failure.Broken.Message)
 			}
@@ -210,6 +215,73 @@ func TestRun_RefusesAModuleThatDoesNotLoad(t *testing.T) {
 	var b *grade.Broken
 	if !errors.As(err, &b) || b.Kind != "import" || !strings.Contains(b.Message, "ModuleNotFoundError") {
 		t.Fatalf("got %v; want an import failure naming ModuleNotFoundError", err)
+	}
+}
+
+// A module that does not load is reported by the student's own line, the
+// error and its kind, without the import machinery's frames.
+func TestRun_RefusesAModuleThatDoesNotLoadAtItsLine(t *testing.T) {
+	nativeonly.Python(t)
+	for _, tc := range []struct{ name, src, kind, line string }{
+		{"a syntax error", "def init_db(path)\n    pass\n", "SyntaxError", "line 1"},
+		{"an error at import", "import os\nx = {}['k']\n", "KeyError", "line 2, in <module>"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "student.py")
+			if err := os.WriteFile(path, []byte(tc.src), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := gradeFile(t, path, grade.Options{})
+			var b *grade.Broken
+			if !errors.As(err, &b) || b.Kind != "import" {
+				t.Fatalf("got %v; want an import failure", err)
+			}
+			if !strings.Contains(b.Message, tc.kind) || !strings.Contains(b.Message, tc.line) || strings.Contains(b.Message, "<frozen") {
+				t.Errorf("the verdict %q; want %s at %s and no frame of the import machinery", b.Message, tc.kind, tc.line)
+			}
+		})
+	}
+}
+
+// An exception names the student's line it was raised at; a function the
+// module lacks is named with the module's own file name.
+func TestRun_NamesTheStudentsLineOfAnException(t *testing.T) {
+	nativeonly.Python(t)
+	path := variant(t, "def release(path, job_id, owner, fence):\n", "def release(path, job_id, owner, fence):\n    {}['x']\n")
+	r, err := gradeFile(t, path, grade.Options{FailFast: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := r.First()
+	if first == nil || first.Name != "step 7: release" {
+		t.Fatalf("first failure %+v; want step 7: release", first)
+	}
+	if want := "raise KeyError: 'x' (student.py line 84, in release)"; first.Failure.Got != want {
+		t.Errorf("yours: %q; want %q", first.Failure.Got, want)
+	}
+}
+
+func TestRun_NamesAMissingFunctionByTheModulesFile(t *testing.T) {
+	nativeonly.Python(t)
+	src, err := os.ReadFile(variant(t, "def release(path, job_id, owner, fence):\n", "def _release(path, job_id, owner, fence):\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "lab3.py")
+	if err := os.WriteFile(path, src, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, err := gradeFile(t, path, grade.Options{FailFast: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	grade.WriteText(&b, r, "en")
+	if first := r.First(); first == nil || first.Failure.Got != "raise AttributeError: lab3.py defines no release" {
+		t.Errorf("first failure %+v; want release's call answered that lab3.py defines no release", first)
+	}
+	if !strings.HasPrefix(b.String(), "your code does not define: release\n") || strings.Contains(b.String(), "student.py") {
+		t.Errorf("the report names another file or not the function:\n%s", b.String())
 	}
 }
 
@@ -244,5 +316,21 @@ func TestGrade_OverallLimitEndsAHangingRun(t *testing.T) {
 		if test.Failure == nil || test.Failure.Broken == nil || !strings.Contains(test.Failure.Broken.Message, "overall time limit") {
 			t.Fatalf("%s: %+v; want a failure naming the overall time limit", test.Name, test.Failure)
 		}
+	}
+	// The text report says so on each test's line after the first, which
+	// alone is shown in full.
+	var b strings.Builder
+	grade.WriteText(&b, r, "en")
+	fails := 0
+	for _, line := range strings.Split(b.String(), "\n") {
+		if !strings.HasPrefix(line, "FAIL") {
+			continue
+		}
+		if fails++; fails > 1 && !strings.Contains(line, "the overall time limit (2s) ran out before this test") {
+			t.Errorf("the line %q does not say the test never ran", line)
+		}
+	}
+	if fails < 2 {
+		t.Fatalf("%d FAIL lines; want every test's:\n%s", fails, b.String())
 	}
 }

@@ -56,7 +56,7 @@ var _ = lang.Add("ko", func() (formats, words map[string]string) {
 			"story: %s": "이야기: %s",
 			"finish presents the marker its own worker's claim_next answered, never another worker's current token, which is what this rule is about: %s": "finish는 자기 작업자의 claim_next가 돌려준 표식만 제시하고, 다른 작업자의 현재 token은 제시하지 않는데, 이 규칙은 바로 그 경우에 관한 것입니다: %s",
 			"the receive step checks this rule by calling receive, which no timeline can: %s":                                                             "이 규칙은 receive 단계가 receive를 불러 확인합니다. 타임라인은 receive를 부를 수 없습니다: %s",
-			"student.py does not define: %s":                              "student.py에 정의되지 않은 함수: %s",
+			"your code does not define: %s":                               "코드에 정의되지 않은 함수: %s",
 			"the answers agree, the tables differ":                        "답은 같지만 테이블이 다릅니다",
 			"the explorer found no timeline the lab's functions can tell": "탐색기가 실습의 함수로 말할 수 있는 타임라인을 찾지 못했습니다",
 			"the explorer's timeline does not parse: %s":                  "탐색기의 타임라인을 읽을 수 없습니다: %s",

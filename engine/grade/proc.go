@@ -40,16 +40,20 @@ func broken(kind, call string, p lang.Phrase) *Broken {
 	return &Broken{Kind: kind, Call: call, Message: p.String(), msg: p}
 }
 
-// in is b's text in language l.
+// in is b's text in language l, after its call.
 func (b *Broken) in(l string) string {
-	msg := b.Message
-	if b.msg.Format() != "" {
-		msg = b.msg.In(l)
-	}
 	if b.Call == "" {
-		return msg
+		return b.msgIn(l)
 	}
-	return b.Call + ": " + msg
+	return b.Call + ": " + b.msgIn(l)
+}
+
+// msgIn is what happened, in language l.
+func (b *Broken) msgIn(l string) string {
+	if b.msg.Format() != "" {
+		return b.msg.In(l)
+	}
+	return b.Message
 }
 
 func (b *Broken) Error() string {

@@ -19,15 +19,21 @@ func Langs() []string { return []string{"en", "ko"} }
 // first difference in full, in lang ("en" or "ko").
 func WriteText(w io.Writer, r *Report, l string) {
 	if len(r.Missing) > 0 {
-		fmt.Fprintln(w, lang.P("student.py does not define: %s", strings.Join(r.Missing, ", ")).In(l))
+		fmt.Fprintln(w, lang.P("your code does not define: %s", strings.Join(r.Missing, ", ")).In(l))
 	}
 	verdict := func(v string) string { return lang.Word(v).In(l) }
+	first := r.First()
 	pass, fail, skip := 0, 0, 0
-	for _, test := range r.Tests {
+	for i, test := range r.Tests {
 		switch {
 		case test.Skipped != "":
 			skip++
 			fmt.Fprintf(w, "%-4s  %s: %s\n", verdict("SKIP"), test.titleIn(l), pick(test.why, test.Skipped, l))
+		case test.Failure != nil && &r.Tests[i] != first && test.Failure.Broken != nil && test.Failure.Call == "":
+			// A failure without a call (the test never ran, or the program
+			// never started) has nothing else to show: its reason, on its line.
+			fail++
+			fmt.Fprintf(w, "%-4s  %s: %s\n", verdict("FAIL"), test.titleIn(l), test.Failure.Broken.in(l))
 		case test.Failure != nil:
 			fail++
 			fmt.Fprintf(w, "%-4s  %s\n", verdict("FAIL"), test.titleIn(l))
@@ -36,7 +42,7 @@ func WriteText(w io.Writer, r *Report, l string) {
 			fmt.Fprintf(w, "%-4s  %s\n", verdict("PASS"), test.titleIn(l))
 		}
 	}
-	if first := r.First(); first != nil {
+	if first != nil {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, lang.P("First difference: %s (%s)", first.titleIn(l), pick(first.Failure.where, first.Failure.Where, l)).In(l))
 		io.WriteString(w, failureText(first.Failure, l))
@@ -70,13 +76,19 @@ func FailureText(f *Failure) string { return failureText(f, "en") }
 func failureText(f *Failure, l string) string {
 	t := func(s string) string { return lang.Word(s).In(l) }
 	var b strings.Builder
-	if f.Broken != nil {
+	// A program that broke the protocol answering the call has that for its
+	// answer; otherwise what broke comes first, on its own.
+	got := f.Got
+	switch {
+	case f.Broken != nil && f.Call != "" && f.Broken.Call == f.Call:
+		got = t("your program broke the protocol:") + " " + f.Broken.msgIn(l)
+	case f.Broken != nil:
 		fmt.Fprintf(&b, "  %s %s\n", t("your program broke the protocol:"), indent(f.Broken.in(l)))
 	}
 	if f.Call != "" {
 		fmt.Fprintf(&b, "  %s %s\n", pad(t("call:"), 9), pick(f.call, f.Call, l))
 		fmt.Fprintf(&b, "  %s %s\n", pad(t("contract:"), 9), pick(f.want, f.Want, l))
-		fmt.Fprintf(&b, "  %s %s\n", pad(t("yours:"), 9), indent(f.Got))
+		fmt.Fprintf(&b, "  %s %s\n", pad(t("yours:"), 9), indent(got))
 	}
 	if d := pick(f.detail, f.Detail, l); d != "" {
 		fmt.Fprintf(&b, "  %s\n", indent(d))

@@ -35,17 +35,17 @@ func TestMain_AloneprintsUsageStartsNothingCreatesNothing(t *testing.T) {
 	}
 }
 
-// Every command answers -h with its usage on standard output, the exit
+// Every command answers -h with its usage on standard output only, the exit
 // statuses included, and exit 0; an unknown command is 2.
 func TestMain_EveryCommandTakesH(t *testing.T) {
 	for _, cmd := range [][]string{{"check"}, {"transcript"}, {"trace"}, {"export"}, {"export", "gotest"}, {"mutants"}, {"prerender"}, {"grade"}, {"lab"}} {
 		code, out, errOut := main1(t, "", append(cmd, "-h")...)
-		if code != 0 || !strings.Contains(out, "usage: leaselab "+cmd[0]) || !strings.Contains(out, "Exit status: 0") {
+		if code != 0 || !strings.Contains(out, "usage: leaselab "+cmd[0]) || !strings.Contains(out, "Exit status: 0") || errOut != "" {
 			t.Errorf("%v -h: exit %d, stdout %q, stderr %q", cmd, code, out, errOut)
 		}
 	}
-	if code, out, _ := main1(t, "", "serve", "-h"); code != 0 || !strings.Contains(out, "usage: leaselab serve") {
-		t.Errorf("serve -h: exit %d, stdout %q", code, out)
+	if code, out, errOut := main1(t, "", "serve", "-h"); code != 0 || !strings.Contains(out, "usage: leaselab serve") || errOut != "" {
+		t.Errorf("serve -h: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	if code, _, errOut := main1(t, "", "grab"); code != 2 || !strings.Contains(errOut, `unknown command "grab"`) {
 		t.Errorf("unknown command: exit %d, %q", code, errOut)

@@ -131,13 +131,19 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	webDir := fs.String("web", "web", "directory of the page's assets")
 	dbPath := fs.String("db", "leaselab.db", "SQLite file of the HTTP API's queue (created if missing; rollback journal)")
 	clock := fs.String("clock", "client", "whose clock the API reads times on: client (a request may carry now; the teaching mode) or server (a request that carries now is refused)")
+	usage := func(w io.Writer) {
+		fs.SetOutput(w)
+		fmt.Fprintln(w, "usage: leaselab serve [-addr 127.0.0.1:8080] [-web web] [-db leaselab.db] [-clock client|server]")
+		fs.PrintDefaults()
+		fs.SetOutput(stderr)
+	}
+	fs.Usage = func() {} // flag would print it before telling -h apart
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fmt.Fprintln(stdout, "usage: leaselab serve [-addr 127.0.0.1:8080] [-web web] [-db leaselab.db] [-clock client|server]")
-			fs.PrintDefaults()
+			usage(stdout)
 			return 0
 		}
+		usage(stderr)
 		return 2
 	}
 	mode, err := httpapi.ParseClockMode(*clock)

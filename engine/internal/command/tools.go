@@ -56,15 +56,20 @@ func (c *command) printUsage(w io.Writer) {
 	fmt.Fprintln(w, exitCodes)
 }
 
-// parse parses args; -h prints the usage on standard output and answers
-// done with ExitPass, bad flags answer done with ExitBadInput.
+// parse parses args; -h prints the usage on standard output only and
+// answers done with ExitPass, bad flags print the error and the usage on
+// standard error and answer done with ExitBadInput.
 func (c *command) parse(args []string) (code int, done bool) {
+	usage := c.fs.Usage
+	c.fs.Usage = func() {} // flag would print it before telling -h apart
 	err := c.fs.Parse(args)
+	c.fs.Usage = usage
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		c.printUsage(c.io.Stdout)
 		return ExitPass, true
 	case err != nil:
+		usage()
 		return ExitBadInput, true
 	}
 	return 0, false
