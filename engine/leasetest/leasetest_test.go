@@ -375,7 +375,7 @@ func (q heldAtLeaseUntil) Claim(ctx context.Context, id, owner string, now, ttl 
 	return q.Queue.Claim(ctx, id, owner, now, ttl)
 }
 
-// The random sequences alone, as Run makes them and whatever the seed,
+// The random sequences alone, as Run makes them and from any starting seed,
 // find a queue that is off by one ms at lease_until: time is moved onto
 // the boundaries, not left to land there by chance.
 func TestSequences_FindsEveryLeaseUntilOffByOneWhateverTheSeed(t *testing.T) {
