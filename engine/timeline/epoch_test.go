@@ -86,3 +86,45 @@ func itoa(n int64) string {
 	}
 	return string(b)
 }
+
+// An epoch is at most 2^53-1 less three max_time (a step's instant, its
+// worker's clock offset and a lease from it), so no instant a timeline
+// derives from it wraps around int64 or passes the largest integer the page
+// and the HTTP API carry exactly; a later epoch is refused at its column,
+// not run with times and leases clamped to another instant than written.
+func TestEpoch_LatestKeepsEveryInstantExact(t *testing.T) {
+	maxTime := limits.Default.MaxTime
+	latest := int64(1<<53-1) - 3*maxTime
+	for _, tc := range []struct {
+		name  string
+		epoch int64
+		ok    bool
+	}{
+		{"one before the latest", latest - 1, true},
+		{"the latest", latest, true},
+		{"one after the latest", latest + 1, false},
+		{"near the end of int64", 9223372036854775797, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "epoch " + itoa(tc.epoch) + "\nclock B +" + itoa(maxTime) + "ms\njob a\n"
+			if tc.ok {
+				last := tc.epoch + maxTime
+				src += itoa(tc.epoch) + " A claim a ttl=1000ms\n" +
+					itoa(last) + " B claim a ttl=" + itoa(maxTime) + "ms -> ok lease_until=" + itoa(last+2*maxTime) + "\n"
+			}
+			tr, err := memrun.RunSource(t.Context(), "e.tl", src, timeline.Options{})
+			if !tc.ok {
+				if err == nil || !strings.HasPrefix(err.Error(), "e.tl:1:7: ") || !strings.Contains(err.Error(), "the latest epoch is "+itoa(latest)) {
+					t.Fatalf("err %v, want one at e.tl:1:7 naming the latest epoch %d", err, latest)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tr.Summary.Passed {
+				t.Fatalf("summary %+v", tr.Summary)
+			}
+		})
+	}
+}

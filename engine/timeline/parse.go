@@ -1,8 +1,11 @@
 package timeline
 
 import (
+	"fmt"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/leaselab/leaselab/engine/internal/lang"
 	"github.com/leaselab/leaselab/engine/limits"
@@ -130,11 +133,13 @@ func (p *parser) limitf(col int, lim limits.Row, format string, args ...any) {
 // refuses it still returns what that line says.
 func Title(src string) string {
 	p := &parser{}
-	for rest := src; rest != ""; {
-		var raw string
-		raw, rest, _ = strings.Cut(rest, "\n")
+	for rest := strings.TrimPrefix(src, byteOrderMark); rest != ""; {
+		raw, after, lf := strings.Cut(rest, "\n")
+		if rest = after; lf {
+			raw = strings.TrimSuffix(raw, "\r")
+		}
 		p.lineBad = false
-		ll, ok := p.lex(strings.TrimSuffix(raw, "\r"))
+		ll, ok := p.lex(raw)
 		switch {
 		case isStep(ll):
 			return ""
@@ -158,9 +163,13 @@ func isComment(ll lexed) bool {
 }
 
 func (p *parser) parse(src string) {
-	for i, raw := range strings.Split(src, "\n") {
+	lines := strings.Split(strings.TrimPrefix(src, byteOrderMark), "\n")
+	for i, raw := range lines {
 		p.line, p.lineBad = i+1, false
-		raw = strings.TrimSuffix(raw, "\r")
+		if i < len(lines)-1 {
+			raw = strings.TrimSuffix(raw, "\r")
+		}
+		p.controls(raw)
 		ll, ok := p.lex(raw)
 		if !ok {
 			p.note = nil
@@ -172,6 +181,37 @@ func (p *parser) parse(src string) {
 		p.line1(ll, strings.TrimSpace(raw))
 	}
 	p.resolve()
+}
+
+// byteOrderMark may start a text (some editors save UTF-8 with one); it is
+// not part of the text. Anywhere else it is a control character.
+const byteOrderMark = "\ufeff"
+
+// controls records the first character of a line (its CR of a CRLF
+// removed) that is not text: a carriage return that ends no line, a
+// control character other than tab, a Unicode line or paragraph separator,
+// a byte order mark, or a byte that is not UTF-8. Such a character would
+// reach a title, a comment or a step's source in the answers raw (a
+// terminal obeys an escape; an editor breaks a line the parser does not),
+// so the text is refused at its column. The line is still read, so its
+// step counts.
+func (p *parser) controls(line string) {
+	col := 0
+	for i, r := range line {
+		col++
+		switch {
+		case r == '\t':
+		case r == '\r':
+			p.errorf(col, "a carriage return (\\r) that ends no line: a line ends with LF or CRLF")
+		case r == utf8.RuneError && !strings.HasPrefix(line[i:], "\ufffd"):
+			p.errorf(col, "the byte %s is not UTF-8: save the text as UTF-8", fmt.Sprintf(`'\x%02x'`, line[i]))
+		case unicode.IsControl(r), r == '\u2028', r == '\u2029', r == '\ufeff':
+			p.errorf(col, "control character %q: only printable characters and tabs (inside quotes, write an escape like \\x1b)", r)
+		default:
+			continue
+		}
+		return
+	}
 }
 
 // line1 reads one lexed line.

@@ -13,7 +13,10 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/leaselab/leaselab/engine/internal/mutant"
 	"github.com/leaselab/leaselab/engine/limits"
@@ -139,7 +142,7 @@ func Prerender(ctx context.Context, dir string, log io.Writer) (Report, error) {
 		return rep, err
 	}
 	for _, o := range others {
-		fmt.Fprintf(log, "%s: a bundle of leaselab %s, not %s: left alone\n", o.dir, o.version, Version())
+		fmt.Fprintf(log, "%s: a bundle of leaselab %s, not %s: left alone\n", shown(o.dir), o.version, Version())
 	}
 	if len(bundles) == 0 {
 		return rep, fmt.Errorf("%s holds no leaselab bundle of version %s (a folder %s with its manifest.json, from make dist)", dir, Version(), BundleDir())
@@ -180,7 +183,7 @@ func survey(root *os.Root, log io.Writer) (bundles []string, others []otherBundl
 		case !d.IsDir() && d.Name() == "manifest.json":
 			b, err := readFile(root, rel, limits.PageBytes)
 			if err != nil {
-				fmt.Fprintf(log, "%s: %v: not read\n", rel, err)
+				fmt.Fprintf(log, "%s: %v: not read\n", shown(rel), err)
 				return nil
 			}
 			var m Manifest
@@ -220,25 +223,25 @@ func collect(root *os.Root, pages []string, log io.Writer, rep *Report) []job {
 		b, err := readFile(root, page, limits.PageBytes)
 		if errors.Is(err, errTooLarge) {
 			rep.PagesSkipped++
-			fmt.Fprintf(log, "%s: %v: skipped, its timelines left to the engine\n", page, err)
+			fmt.Fprintf(log, "%s: %v: skipped, its timelines left to the engine\n", shown(page), err)
 			continue
 		}
 		if err != nil {
 			rep.PagesRefused++
-			fmt.Fprintf(log, "%s: %v: refused, not read\n", page, err)
+			fmt.Fprintf(log, "%s: %v: refused, not read\n", shown(page), err)
 			continue
 		}
 		found, err := Find(b)
 		if err != nil {
 			rep.PagesRefused++
-			fmt.Fprintf(log, "%s: the HTML does not parse (%v): not prerendered\n", page, err)
+			fmt.Fprintf(log, "%s: the HTML does not parse (%v): not prerendered\n", shown(page), err)
 			continue
 		}
 		if len(found) > 0 {
 			rep.Pages++
 		}
 		for i, f := range found {
-			where := fmt.Sprintf("%s: timeline %d (%s)", page, i+1, f.Run.Name)
+			where := fmt.Sprintf("%s: timeline %d (%s)", shown(page), i+1, shown(f.Run.Name))
 			if f.Unreadable != "" {
 				rep.Unreadable++
 				fmt.Fprintf(log, "%s: line %d: cannot be read: %s: nothing written for it\n", where, f.Line, f.Unreadable)
@@ -289,7 +292,7 @@ func runJob(ctx context.Context, j job, log io.Writer, rep *Report) []byte {
 	if j.run.Mutant != "" {
 		if len(mutant.All()) == 0 {
 			rep.Skipped++
-			fmt.Fprintf(log, "%s: a worksheet (mutant %s): skipped, this build has no mutants (go run -tags mutants . prerender)\n", j.where, j.run.Mutant)
+			fmt.Fprintf(log, "%s: a worksheet (mutant %s): skipped, this build has no mutants (go run -tags mutants . prerender)\n", j.where, shown(j.run.Mutant))
 			return nil
 		}
 		opts.Mutant = j.run.Mutant
@@ -299,7 +302,7 @@ func runJob(ctx context.Context, j job, log io.Writer, rep *Report) []byte {
 	}
 	if err != nil {
 		rep.Bad++
-		fmt.Fprintf(log, "%s: %v\n", j.where, indent(err.Error()))
+		fmt.Fprintf(log, "%s: %v\n", j.where, indent(j.errText(err)))
 		return nil
 	}
 	rep.Timelines++
@@ -325,13 +328,13 @@ func runLab(ctx context.Context, j job, log io.Writer, rep *Report, answers map[
 	}
 	if err != nil {
 		rep.Bad++
-		fmt.Fprintf(log, "%s: %v\n", j.where, indent(err.Error()))
+		fmt.Fprintf(log, "%s: %v\n", j.where, indent(j.errText(err)))
 		return
 	}
 	plot, err := json.Marshal(svg)
 	if err != nil {
 		rep.Bad++
-		fmt.Fprintf(log, "%s: %v\n", j.where, err)
+		fmt.Fprintf(log, "%s: %v\n", j.where, j.errText(err))
 		return
 	}
 	rep.Labs++
@@ -340,6 +343,26 @@ func runLab(ctx context.Context, j job, log io.Writer, rep *Report, answers map[
 	answers[Key(result)] = res
 	j.run.Kind = KindLabSVG
 	answers[Key(j.run)] = plot
+}
+
+// shown is a name of the site (a page's path, an element's name=) as the
+// log prints it: as is, or quoted in Go syntax when it holds a character
+// that is not printable, so that a newline or an escape in a file's name
+// can neither forge a line of the log nor drive the terminal.
+func shown(name string) string {
+	if utf8.ValidString(name) && strings.IndexFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) < 0 {
+		return name
+	}
+	return strconv.Quote(name)
+}
+
+// errText is err's text for the log, the run's name in it as shown prints
+// it (a timeline's errors start with its name).
+func (j job) errText(err error) string {
+	if n := shown(j.run.Name); n != j.run.Name {
+		return strings.ReplaceAll(err.Error(), j.run.Name, n)
+	}
+	return err.Error()
 }
 
 func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n    ") }
