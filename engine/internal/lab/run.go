@@ -148,8 +148,8 @@ type sim struct {
 	final    int
 	rec      *recorder
 	// counts
-	staleRefused, staleLanded, lateWrites, overlaps, doubleApplied, cancelled int
-	stalls                                                                    []int64
+	staleRefused, staleLanded, lateWrites, overlaps, doubleApplied, cancelled, renews int
+	stalls                                                                            []int64
 }
 
 // ErrDiverged: the engine answered otherwise than the jobs' rows, as the
@@ -541,6 +541,7 @@ func (s *sim) arrive(t int64, m *message) error {
 	}
 	switch m.kind {
 	case "renew":
+		s.renews++
 		ok := s.holds(j, m.lease, now)
 		l, err := s.store.Renew(s.ctx, m.lease, now, s.pol.Lease)
 		if err := s.agree(ok, err, m, now); err != nil {
@@ -675,6 +676,7 @@ func (s *sim) sample() measures {
 	out.set("quarantined", float64(quarantined))
 	out.set("double_applied", float64(s.doubleApplied))
 	out.set("cancelled", float64(s.cancelled))
+	out.set("renews", float64(s.renews)/float64(len(s.jobs)))
 	end := s.horizon
 	if s.final == len(s.jobs) {
 		end = s.lastDone

@@ -179,3 +179,18 @@ func TestRun_AnInstantPastMaxTimeStopsWithTheLimit(t *testing.T) {
 		}
 	}
 }
+
+// The heartbeat's cost: a job of W ms worked through without a pause is
+// renewed every heartbeat H before its work ends, floor((W-1)/H) times (no
+// renew at the instant the work ends, which sends the complete instead).
+// Before, at and after H dividing W, and H reaching W.
+func TestRun_RenewsPerJobAreTheHeartbeatsBeforeTheWorkEnds(t *testing.T) {
+	res := mustRun(t, mustParse(t, "jobs 4\nworkers 2\nwork fixed 1s\nlease 2s\nruns 1\n"+
+		"sweep heartbeat off 499ms 500ms 501ms 999ms 1s 1001ms\n"), lab.Options{})
+	want := []float64{0, 2, 1, 1, 1, 0, 0}
+	for i, p := range res.Points {
+		if got := p.Stats["renews"]; got.Mean != want[i] || got.N != 1 {
+			t.Errorf("heartbeat %d ms: %+v renews a job, want %v", p.Values[0], got, want[i])
+		}
+	}
+}
