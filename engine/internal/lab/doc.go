@@ -43,8 +43,9 @@
 // column saying what to write (an ErrorList, errors.Is(err,
 // ErrBadInput)), and the bounds of package engine/limits (text_bytes,
 // jobs, workers, lab_points, lab_runs, lab_work, max_time) are checked
-// there too; a run that would call the engine more than lab_ops times
-// stops Run with an *limits.ExceededError.
+// there too; a run that would call the engine more than lab_ops times,
+// or at an instant past max_time on a worker's clock (a drift or a delay
+// can carry it there), stops Run with an *limits.ExceededError.
 //
 // A run is deterministic: every draw comes from a splitmix64 stream named
 // by the lab's seed, the run's index, what it draws and whose it is, so run r

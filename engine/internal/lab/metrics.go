@@ -20,6 +20,7 @@ var Metrics = []Metric{
 	{"quarantined", "jobs", Title{"jobs quarantined", "격리된 일"}},
 	{"double_applied", "deliveries", Title{"deliveries the receiver applied twice", "수신자가 두 번 적용한 전달"}},
 	{"cancelled", "attempts", Title{"attempts a worker gave up (renew refused or margin)", "작업자가 포기한 시도(갱신 거절 또는 여유)"}},
+	{"renews", "calls", Title{"renew calls per job: the heartbeat's cost", "일 하나당 갱신 호출: 하트비트의 비용"}},
 	{"jobs_per_s", "jobs/s", Title{"jobs finished per second of virtual time", "가상 시간 초당 끝낸 일"}},
 }
 
@@ -46,8 +47,8 @@ func metricIndex(name string) int {
 // cannot have (a stall in a run without a crash) is absent (Has false)
 // and does not count toward its mean.
 type measures struct {
-	V   [11]float64
-	Has [11]bool
+	V   [12]float64
+	Has [12]bool
 }
 
 func (s *measures) set(name string, v float64) {

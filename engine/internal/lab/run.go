@@ -148,8 +148,8 @@ type sim struct {
 	final    int
 	rec      *recorder
 	// counts
-	staleRefused, staleLanded, lateWrites, overlaps, doubleApplied, cancelled int
-	stalls                                                                    []int64
+	staleRefused, staleLanded, lateWrites, overlaps, doubleApplied, cancelled, renews int
+	stalls                                                                            []int64
 }
 
 // ErrDiverged: the engine answered otherwise than the jobs' rows, as the
@@ -273,11 +273,17 @@ func (s *sim) wake(w *worker, t int64) {
 	}
 }
 
-// op counts one engine call against the limit lab_ops.
-func (s *sim) op() error {
+// op counts one engine call, made at now on w's clock, against
+// the limit lab_ops, and holds now to max_time: the engine refuses a later
+// instant as Unix seconds, so a run whose drifts and delays reach past it
+// stops with the limit instead.
+func (s *sim) op(w *worker, now int64) error {
 	s.ops++
 	if s.ops > limits.Default.LabOps {
 		return &limits.ExceededError{Limit: limits.Default.Row("lab_ops"), What: "a run of the lab"}
+	}
+	if now > limits.Default.MaxTime {
+		return &limits.ExceededError{Limit: limits.Default.Row("max_time"), What: fmt.Sprintf("a run of the lab, at %d ms on %s's clock,", now, w.name)}
 	}
 	return nil
 }
@@ -458,7 +464,7 @@ func (s *sim) poll(w *worker, t int64) error {
 		w.nextPoll = t + (at-t+p-1)/p*p
 		return nil
 	}
-	if err := s.op(); err != nil {
+	if err := s.op(w, now); err != nil {
 		return err
 	}
 	l, err := s.store.ClaimNext(s.ctx, w.name, now, s.pol.Lease)
@@ -528,13 +534,14 @@ func (s *sim) holds(j *job, l engine.Lease, now int64) bool {
 
 // arrive is message m taking effect at t.
 func (s *sim) arrive(t int64, m *message) error {
-	if err := s.op(); err != nil {
-		return err
-	}
 	w, j := s.workers[m.w], s.jobs[m.job]
 	now := s.own(w, t)
+	if err := s.op(w, now); err != nil {
+		return err
+	}
 	switch m.kind {
 	case "renew":
+		s.renews++
 		ok := s.holds(j, m.lease, now)
 		l, err := s.store.Renew(s.ctx, m.lease, now, s.pol.Lease)
 		if err := s.agree(ok, err, m, now); err != nil {
@@ -669,6 +676,7 @@ func (s *sim) sample() measures {
 	out.set("quarantined", float64(quarantined))
 	out.set("double_applied", float64(s.doubleApplied))
 	out.set("cancelled", float64(s.cancelled))
+	out.set("renews", float64(s.renews)/float64(len(s.jobs)))
 	end := s.horizon
 	if s.final == len(s.jobs) {
 		end = s.lastDone

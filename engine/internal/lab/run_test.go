@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/leaselab/leaselab/engine/internal/lab"
@@ -149,5 +150,47 @@ func TestRun_ProgressCountsEveryRun(t *testing.T) {
 	}})
 	if calls != 40 {
 		t.Errorf("%d calls, want 40", calls)
+	}
+}
+
+// An instant on a worker's clock past max_time, which the engine takes for
+// Unix seconds, stops the lab with that limit named; the latest instant at
+// the limit runs. A worker whose clock runs D ms ahead claims at D and
+// completes its 1 ms of work at D+1.
+func TestRun_AnInstantPastMaxTimeStopsWithTheLimit(t *testing.T) {
+	for _, tc := range []struct {
+		drift  int64 // the latest instant is drift+1
+		passes bool
+	}{
+		{limits.Default.MaxTime - 2, false},
+		{limits.Default.MaxTime - 1, false},
+		{limits.Default.MaxTime, true},
+	} {
+		l := mustParse(t, fmt.Sprintf("jobs 1\nworkers 1\nwork fixed 1ms\nlease 1s\ndrift fixed %dms\nruns 1\n", tc.drift))
+		res, err := lab.Run(context.Background(), l, lab.Options{})
+		var ex *limits.ExceededError
+		switch {
+		case tc.passes && (res != nil || !errors.As(err, &ex) || ex.Limit.Name != "max_time"):
+			t.Errorf("latest instant %d: %v, %v; want no result and max_time exceeded", tc.drift+1, res, err)
+		case !tc.passes && err != nil:
+			t.Errorf("latest instant %d, within max_time: %v", tc.drift+1, err)
+		case !tc.passes && res.Points[0].Stats["jobs_per_s"].Mean == 0:
+			t.Errorf("latest instant %d: the job was not done", tc.drift+1)
+		}
+	}
+}
+
+// The heartbeat's cost: a job of W ms worked through without a pause is
+// renewed every heartbeat H before its work ends, floor((W-1)/H) times (no
+// renew at the instant the work ends, which sends the complete instead).
+// Before, at and after H dividing W, and H reaching W.
+func TestRun_RenewsPerJobAreTheHeartbeatsBeforeTheWorkEnds(t *testing.T) {
+	res := mustRun(t, mustParse(t, "jobs 4\nworkers 2\nwork fixed 1s\nlease 2s\nruns 1\n"+
+		"sweep heartbeat off 499ms 500ms 501ms 999ms 1s 1001ms\n"), lab.Options{})
+	want := []float64{0, 2, 1, 1, 1, 0, 0}
+	for i, p := range res.Points {
+		if got := p.Stats["renews"]; got.Mean != want[i] || got.N != 1 {
+			t.Errorf("heartbeat %d ms: %+v renews a job, want %v", p.Values[0], got, want[i])
+		}
 	}
 }
