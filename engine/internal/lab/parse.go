@@ -330,6 +330,10 @@ func (p *parser) value(param string, w word) (int64, bool) {
 		}
 		return 0, true
 	}
+	if v, err := parseDuration(w.text); err == "" && v == 0 && param != "margin" {
+		p.errorf(w.col, "%s is below 1ms: write `%s off` for none", w.text, param)
+		return 0, false
+	}
 	return p.duration(w, map[string]int64{"heartbeat": 1, "margin": 0, "deadline": 1}[param])
 }
 
