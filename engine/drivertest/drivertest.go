@@ -11,7 +11,7 @@
 // The suite covers: SQL text of one statement and of several, every storage
 // class at its limits (int64's extremes and JavaScript's 2^53, floats,
 // text with NUL and any UTF-8, blobs, NULL), time.Time as the native driver
-// stores it, BOOLEAN columns, LastInsertId and RowsAffected, read-only
+// stores it, BOOLEAN columns, a query's columns after the schema changed, LastInsertId and RowsAffected, read-only
 // transactions and isolation levels, SQLITE_BUSY waited out, past its
 // timeout and breaking a deadlock, a COMMIT that fails, a cancelled
 // context, and prepared statements reused and closed.
@@ -54,6 +54,7 @@ func Run(t *testing.T, d Driver) {
 		{"FloatsTextBlobsAndNulls", floatsTextBlobsAndNulls},
 		{"TimeIsStoredAsRFC3339Nano", timeAsRFC3339Nano},
 		{"DeclaredTypesAreReadAsNatively", declaredTypes},
+		{"ColumnsFollowTheSchema", columnsFollowTheSchema},
 		{"ReadOnlyTransactionsRefuseWrites", readOnlyTransactions},
 		{"IsolationLevels", isolationLevels},
 		{"BusyIsWaitedOutThenReported", busyWaitedOutThenReported},

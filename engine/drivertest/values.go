@@ -315,3 +315,47 @@ func declaredTypes(t *testing.T, d Driver) {
 		}
 	}
 }
+
+// The same query text, run again after the schema changed under it, reads
+// the columns the table has now: more of them, as many with other declared
+// types (read as those types are), and fewer; never the columns, or the
+// declared types, it had when the text first ran.
+func columnsFollowTheSchema(t *testing.T, d Driver) {
+	db := d.open(t, time.Second)
+	exec(t, db, `CREATE TABLE t (a INTEGER, b TEXT)`, `INSERT INTO t VALUES (1, 'x')`)
+	tm := time.Date(2026, 12, 4, 22, 48, 30, 0, time.UTC)
+	for _, c := range []struct {
+		change []string
+		want   string
+	}{
+		{nil, "[a b] [1 x]"},
+		{[]string{`ALTER TABLE t ADD COLUMN c DATETIME`, `UPDATE t SET c = '` + tm.Format(time.RFC3339Nano) + `'`},
+			"[a b c] [1 x " + tm.String() + "]"},
+		{[]string{`DROP TABLE t`, `CREATE TABLE t (a TEXT, b BOOLEAN, c INTEGER)`, `INSERT INTO t VALUES ('y', 1, 2)`},
+			"[a b c] [y true 2]"},
+		{[]string{`DROP TABLE t`, `CREATE TABLE t (only INTEGER)`, `INSERT INTO t VALUES (3)`}, "[only] [3]"},
+	} {
+		exec(t, db, c.change...)
+		rows, err := db.Query(`SELECT * FROM t`)
+		if err != nil {
+			t.Fatalf("after %q: %v", c.change, err)
+		}
+		cols, err := rows.Columns()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cells := make([]any, len(cols))
+		dest := make([]any, len(cols))
+		for i := range cells {
+			dest[i] = &cells[i]
+		}
+		if !rows.Next() {
+			t.Fatalf("after %q: no row (%v)", c.change, rows.Err())
+		}
+		err = rows.Scan(dest...)
+		rows.Close()
+		if got := fmt.Sprint(cols, " ", cells); err != nil || got != c.want {
+			t.Errorf("after %q: %s, %v; want %s", c.change, got, err, c.want)
+		}
+	}
+}
