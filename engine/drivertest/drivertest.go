@@ -8,7 +8,8 @@
 // service wants the engine on (another SQLite build, a proxy) passes Run to
 // show that it keeps what the engine relies on.
 //
-// The suite covers: SQL text of one statement and of several, every storage
+// The suite covers: SQL text of one statement and of several, SQL text
+// that is not UTF-8, every storage
 // class at its limits (int64's extremes and JavaScript's 2^53, floats,
 // text with NUL and any UTF-8, blobs, NULL), time.Time as the native driver
 // stores it, BOOLEAN columns, a query's columns after the schema changed, LastInsertId and RowsAffected, read-only
@@ -49,6 +50,7 @@ func Run(t *testing.T, d Driver) {
 		run  func(t *testing.T, d Driver)
 	}{
 		{"StatementsAndTails", statementsAndTails},
+		{"SQLTextRunsAsItIsOrIsRefused", sqlTextAsItIs},
 		{"IntegersAreExactOverInt64", integersAreExact},
 		{"LastInsertIdAndRowsAffected", lastInsertIDAndRowsAffected},
 		{"FloatsTextBlobsAndNulls", floatsTextBlobsAndNulls},

@@ -62,6 +62,54 @@ func statementsAndTails(t *testing.T, d Driver) {
 	}
 }
 
+// SQL text runs with its bytes as they are, literals included: UTF-8 (up
+// to its longest characters) always, other bytes (an invalid or a cut
+// UTF-8 sequence) too or else refused, never turned into other text; by
+// Query, Prepare and an Exec with and without arguments alike.
+func sqlTextAsItIs(t *testing.T, d Driver) {
+	db := d.open(t, time.Second)
+	exec(t, db, `CREATE TABLE t (s)`)
+	for _, c := range []struct {
+		literal string
+		utf8    bool
+	}{
+		{"\x7f", true},
+		{"☂", true},
+		{"𝄞", true},
+		{"\xe2\x98", false},
+		{"\xfe", false},
+		{"\xff", false},
+	} {
+		want := fmt.Sprintf("%X", c.literal)
+		check := func(how, got string, err error) {
+			t.Helper()
+			if err == nil && got != want || err != nil && c.utf8 {
+				t.Errorf("%s with the literal %q: %s, %v; want %s", how, c.literal, got, err, want)
+			}
+		}
+		var got string
+		q := `SELECT hex('` + c.literal + `')`
+		check("Query", got, db.QueryRow(q).Scan(&got))
+		if st, err := db.Prepare(q); err != nil {
+			check("Prepare", "", err)
+		} else {
+			got = ""
+			check("a prepared Query", got, st.QueryRow().Scan(&got))
+			st.Close()
+		}
+		for _, args := range [][]any{nil, {1}} {
+			exec(t, db, `DELETE FROM t`)
+			how := fmt.Sprintf("Exec with %d arguments", len(args))
+			if _, err := db.Exec(`INSERT INTO t VALUES ('`+c.literal+`')`+strings.Repeat(`, (?)`, len(args)), args...); err != nil {
+				check(how, "", err)
+				continue
+			}
+			got = ""
+			check(how, got, db.QueryRow(`SELECT hex(s) FROM t LIMIT 1`).Scan(&got))
+		}
+	}
+}
+
 // int64Limits are int64's extremes, JavaScript's exact integers' (2^53) and
 // those either side of each.
 var int64Limits = []int64{
