@@ -54,7 +54,8 @@
 // finalizer and an encoding, and both sides an allocation.
 //   trace(db, f | null)            [rc, message?]  f(expandedSQL) as each statement starts
 //   exec(db, sql)                  [rc, changes | message, lastInsertRowid | done]
-//                                  any number of statements, no arguments, in
+//                                  any number of statements (the text ends at
+//                                  its first NUL), no arguments, in
 //                                  turn; changes and the rowid (0 first, as in
 //                                  run) as decimal text, exact over int64; on a
 //                                  failure, done is how many bytes of the text
@@ -748,7 +749,7 @@ class Bridge {
     }
   }
 
-  /** @param {number} id @param {string} sql any number of statements, no arguments */
+  /** @param {number} id @param {string} sql any number of statements (up to a NUL), no arguments */
   exec(id, sql) {
     try {
       const conn = this.conn(id);
@@ -756,8 +757,12 @@ class Bridge {
       x.leaselab_busy_asked();
       x.sqlite3_set_last_insert_rowid(conn.db, 0n);
       return this.withText(sql, (base, n) => {
-        for (let at = base; at < base + n; ) {
-          const rc = x.sqlite3_prepare_v2(conn.db, at, base + n - at, this.scratch, this.scratch + 4);
+        // The text ends at its first NUL, as sqlite3_exec reads it natively:
+        // prepared past it, a statement would end there and the next begin
+        // there, over and over.
+        const end = new Uint8Array(this.memory.buffer, base, n + 1).indexOf(0) + base;
+        for (let at = base; at < end; ) {
+          const rc = x.sqlite3_prepare_v2(conn.db, at, end - at, this.scratch, this.scratch + 4);
           const out = new DataView(this.memory.buffer);
           const stmt = out.getUint32(this.scratch, true);
           const next = out.getUint32(this.scratch + 4, true);

@@ -9,7 +9,7 @@
 // show that it keeps what the engine relies on.
 //
 // The suite covers: SQL text of one statement and of several, SQL text
-// that is not UTF-8, every storage
+// that is not UTF-8 or holds a NUL byte, every storage
 // class at its limits (int64's extremes and JavaScript's 2^53, floats,
 // text with NUL and any UTF-8, blobs, NULL), time.Time as the native driver
 // stores it, BOOLEAN columns, a query's columns after the schema changed, LastInsertId and RowsAffected, read-only
@@ -51,6 +51,7 @@ func Run(t *testing.T, d Driver) {
 	}{
 		{"StatementsAndTails", statementsAndTails},
 		{"SQLTextRunsAsItIsOrIsRefused", sqlTextAsItIs},
+		{"SQLTextEndsAtItsFirstNUL", sqlTextEndsAtNUL},
 		{"IntegersAreExactOverInt64", integersAreExact},
 		{"LastInsertIdAndRowsAffected", lastInsertIDAndRowsAffected},
 		{"FloatsTextBlobsAndNulls", floatsTextBlobsAndNulls},

@@ -110,6 +110,43 @@ func sqlTextAsItIs(t *testing.T, d Driver) {
 	}
 }
 
+// SQL text ends at its first NUL byte, as SQLite reads a C string: what
+// follows the NUL never runs, nor is it refused as a second statement, by
+// an Exec without arguments (which runs several statements), by an Exec
+// with arguments and by Query.
+func sqlTextEndsAtNUL(t *testing.T, d Driver) {
+	db := d.open(t, time.Second)
+	exec(t, db, `CREATE TABLE t (a INTEGER)`)
+	const one, two = `INSERT INTO t VALUES (1)`, `INSERT INTO t VALUES (2)`
+	for _, c := range []struct {
+		q    string
+		rows int
+	}{
+		{one + `; ` + two, 2},
+		{one + `; ` + two + "\x00", 2},
+		{one + `;` + "\x00" + two, 1},
+		{one + "\x00; " + two, 1},
+		{one + "; --\x00\n" + two, 1},
+		{"\x00" + one, 0},
+	} {
+		exec(t, db, `DELETE FROM t`)
+		if _, err := db.Exec(c.q); err != nil {
+			t.Errorf("Exec %q: %v", c.q, err)
+		}
+		if n := count(t, db, "t"); n != c.rows {
+			t.Errorf("Exec %q: %d rows, want %d", c.q, n, c.rows)
+		}
+	}
+	exec(t, db, `DELETE FROM t`)
+	if _, err := db.Exec(`INSERT INTO t VALUES (?)`+"\x00"+two, 3); err != nil {
+		t.Errorf("Exec with an argument and a NUL: %v", err)
+	}
+	var n, sum int
+	if err := db.QueryRow(`SELECT count(*), sum(a) FROM t`+"\x00"+` SELECT 9`).Scan(&n, &sum); err != nil || n != 1 || sum != 3 {
+		t.Errorf("Query with a NUL: %d rows summing %d, %v; want 1 row of 3", n, sum, err)
+	}
+}
+
 // int64Limits are int64's extremes, JavaScript's exact integers' (2^53) and
 // those either side of each.
 var int64Limits = []int64{
