@@ -320,11 +320,15 @@ func (t tx) Rollback() error {
 }
 
 // end runs COMMIT or ROLLBACK, turning query_only off after a read-only
-// transaction.
+// transaction, also one that a statement of the caller's ended early (its
+// COMMIT or ROLLBACK then fails, and the PRAGMA after it would not run).
 func (t tx) end(q string) error {
 	ctx := context.Background()
 	if t.readOnly {
 		_, err := t.c.exec(ctx, q+"; PRAGMA query_only = off")
+		if err != nil && !t.c.closed && t.c.autocommit() {
+			t.c.exec(ctx, "PRAGMA query_only = off")
+		}
 		return err
 	}
 	_, err := t.c.run(ctx, sqlKey(q), nil, false)
