@@ -9,13 +9,13 @@
 // show that it keeps what the engine relies on.
 //
 // The suite covers: SQL text of one statement and of several, SQL text
-// that is not UTF-8 or holds a NUL byte, every storage
-// class at its limits (int64's extremes and JavaScript's 2^53, floats,
-// text with NUL and any UTF-8, blobs, NULL), time.Time as the native driver
-// stores it, BOOLEAN columns, a query's columns after the schema changed, LastInsertId and RowsAffected, read-only
-// transactions and isolation levels, SQLITE_BUSY waited out, past its
-// timeout and breaking a deadlock, a COMMIT that fails, a cancelled
-// context, and prepared statements reused and closed.
+// that is not UTF-8 or holds a NUL byte, every storage class at its limits
+// (int64's extremes and JavaScript's 2^53, floats, text with NUL and any
+// UTF-8, blobs, NULL), time.Time as the native driver stores it, BOOLEAN
+// columns, a query's columns after the schema changed, LastInsertId and
+// RowsAffected, read-only transactions and isolation levels, SQLITE_BUSY
+// waited out, past its timeout and breaking a deadlock, a COMMIT that
+// fails, a cancelled context, and prepared statements reused and closed.
 package drivertest
 
 import (
