@@ -54,7 +54,8 @@
 // finalizer and an encoding, and both sides an allocation.
 //   trace(db, f | null)            [rc, message?]  f(expandedSQL) as each statement starts
 //   exec(db, sql)                  [rc, changes | message, lastInsertRowid | done]
-//                                  any number of statements, no arguments, in
+//                                  any number of statements (the text ends at
+//                                  its first NUL), no arguments, in
 //                                  turn; changes and the rowid (0 first, as in
 //                                  run) as decimal text, exact over int64; on a
 //                                  failure, done is how many bytes of the text
@@ -127,6 +128,7 @@ const CALLBACK_MODULE = new Uint8Array([
  * @property {number} p the sqlite3_stmt* pointer
  * @property {number} params
  * @property {number} columns
+ * @property {Uint32Array} names each column's name (a pointer into SQLite's memory)
  * @property {Uint8Array} decl each column's declared type's kind (see run)
  */
 
@@ -487,10 +489,40 @@ class Bridge {
       throw new Failure(TAIL, 'multiple statements');
     }
     if (!p) throw new Failure(MISUSE, 'no statement in the SQL text');
+    return { p, params: x.sqlite3_bind_parameter_count(p), ...this.describe(p) };
+  }
+
+  /**
+   * The columns of the statement p: their count, names and declared types' kinds.
+   * @param {number} p
+   */
+  describe(p) {
+    const x = this.x;
     const columns = x.sqlite3_column_count(p);
+    const names = new Uint32Array(columns);
     const decl = new Uint8Array(columns);
-    for (let c = 0; c < columns; c++) decl[c] = declKind(this.cstring(x.sqlite3_column_decltype(p, c)));
-    return { p, params: x.sqlite3_bind_parameter_count(p), columns, decl };
+    for (let c = 0; c < columns; c++) {
+      names[c] = x.sqlite3_column_name(p, c);
+      decl[c] = declKind(this.cstring(x.sqlite3_column_decltype(p, c)));
+    }
+    return { columns, names, decl };
+  }
+
+  /**
+   * Reads stmt's columns again when SQLite prepared it again since they were
+   * read: sqlite3_step does, keeping the handle, when the schema changed
+   * (a column added, a table made anew), and the columns may have changed
+   * with it. A statement prepared again holds its columns' names in new
+   * memory, allocated while the old still was: a name at another address,
+   * or another count, tells.
+   * @param {Stmt} stmt
+   */
+  columnsNow(stmt) {
+    const x = this.x;
+    const p = stmt.p;
+    let same = x.sqlite3_column_count(p) === stmt.columns;
+    for (let c = 0; same && c < stmt.columns; c++) same = x.sqlite3_column_name(p, c) === stmt.names[c];
+    if (!same) Object.assign(stmt, this.describe(p));
   }
 
   /** Whether connection id is outside a transaction. @param {number} id */
@@ -630,6 +662,8 @@ class Bridge {
   steps(conn, stmt) {
     const x = this.x;
     const p = stmt.p;
+    let rc = x.sqlite3_step(p); // first: it may prepare the statement again
+    this.columnsNow(stmt);
     const n = stmt.columns;
     this.at = 0;
     this.put32(OK);
@@ -637,11 +671,10 @@ class Bridge {
     this.put64(0n);
     this.put32(n);
     for (let c = 0; c < n; c++) {
-      const name = x.sqlite3_column_name(p, c);
+      const name = stmt.names[c];
       this.putBytes(name, name ? new Uint8Array(this.memory.buffer).indexOf(0, name) - name : 0);
       this.putByte(stmt.decl[c]);
     }
-    let rc = x.sqlite3_step(p);
     for (; rc === ROW; rc = x.sqlite3_step(p)) {
       for (let c = 0; c < n; c++) this.cell(p, c);
     }
@@ -716,7 +749,7 @@ class Bridge {
     }
   }
 
-  /** @param {number} id @param {string} sql any number of statements, no arguments */
+  /** @param {number} id @param {string} sql any number of statements (up to a NUL), no arguments */
   exec(id, sql) {
     try {
       const conn = this.conn(id);
@@ -724,8 +757,12 @@ class Bridge {
       x.leaselab_busy_asked();
       x.sqlite3_set_last_insert_rowid(conn.db, 0n);
       return this.withText(sql, (base, n) => {
-        for (let at = base; at < base + n; ) {
-          const rc = x.sqlite3_prepare_v2(conn.db, at, base + n - at, this.scratch, this.scratch + 4);
+        // The text ends at its first NUL, as sqlite3_exec reads it natively:
+        // prepared past it, a statement would end there and the next begin
+        // there, over and over.
+        const end = new Uint8Array(this.memory.buffer, base, n + 1).indexOf(0) + base;
+        for (let at = base; at < end; ) {
+          const rc = x.sqlite3_prepare_v2(conn.db, at, end - at, this.scratch, this.scratch + 4);
           const out = new DataView(this.memory.buffer);
           const stmt = out.getUint32(this.scratch, true);
           const next = out.getUint32(this.scratch + 4, true);

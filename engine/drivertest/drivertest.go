@@ -8,13 +8,14 @@
 // service wants the engine on (another SQLite build, a proxy) passes Run to
 // show that it keeps what the engine relies on.
 //
-// The suite covers: SQL text of one statement and of several, every storage
-// class at its limits (int64's extremes and JavaScript's 2^53, floats,
-// text with NUL and any UTF-8, blobs, NULL), time.Time as the native driver
-// stores it, BOOLEAN columns, LastInsertId and RowsAffected, read-only
-// transactions and isolation levels, SQLITE_BUSY waited out, past its
-// timeout and breaking a deadlock, a COMMIT that fails, a cancelled
-// context, and prepared statements reused and closed.
+// The suite covers: SQL text of one statement and of several, SQL text
+// that is not UTF-8 or holds a NUL byte, every storage class at its limits
+// (int64's extremes and JavaScript's 2^53, floats, text with NUL and any
+// UTF-8, blobs, NULL), time.Time as the native driver stores it, BOOLEAN
+// columns, a query's columns after the schema changed, LastInsertId and
+// RowsAffected, read-only transactions and isolation levels, SQLITE_BUSY
+// waited out, past its timeout and breaking a deadlock, a COMMIT that
+// fails, a cancelled context, and prepared statements reused and closed.
 package drivertest
 
 import (
@@ -49,11 +50,14 @@ func Run(t *testing.T, d Driver) {
 		run  func(t *testing.T, d Driver)
 	}{
 		{"StatementsAndTails", statementsAndTails},
+		{"SQLTextRunsAsItIsOrIsRefused", sqlTextAsItIs},
+		{"SQLTextEndsAtItsFirstNUL", sqlTextEndsAtNUL},
 		{"IntegersAreExactOverInt64", integersAreExact},
 		{"LastInsertIdAndRowsAffected", lastInsertIDAndRowsAffected},
 		{"FloatsTextBlobsAndNulls", floatsTextBlobsAndNulls},
 		{"TimeIsStoredAsRFC3339Nano", timeAsRFC3339Nano},
 		{"DeclaredTypesAreReadAsNatively", declaredTypes},
+		{"ColumnsFollowTheSchema", columnsFollowTheSchema},
 		{"ReadOnlyTransactionsRefuseWrites", readOnlyTransactions},
 		{"IsolationLevels", isolationLevels},
 		{"BusyIsWaitedOutThenReported", busyWaitedOutThenReported},

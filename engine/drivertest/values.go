@@ -62,6 +62,91 @@ func statementsAndTails(t *testing.T, d Driver) {
 	}
 }
 
+// SQL text runs with its bytes as they are, literals included: UTF-8 (up
+// to its longest characters) always, other bytes (an invalid or a cut
+// UTF-8 sequence) too or else refused, never turned into other text; by
+// Query, Prepare and an Exec with and without arguments alike.
+func sqlTextAsItIs(t *testing.T, d Driver) {
+	db := d.open(t, time.Second)
+	exec(t, db, `CREATE TABLE t (s)`)
+	for _, c := range []struct {
+		literal string
+		utf8    bool
+	}{
+		{"\x7f", true},
+		{"☂", true},
+		{"𝄞", true},
+		{"\xe2\x98", false},
+		{"\xfe", false},
+		{"\xff", false},
+	} {
+		want := fmt.Sprintf("%X", c.literal)
+		check := func(how, got string, err error) {
+			t.Helper()
+			if err == nil && got != want || err != nil && c.utf8 {
+				t.Errorf("%s with the literal %q: %s, %v; want %s", how, c.literal, got, err, want)
+			}
+		}
+		var got string
+		q := `SELECT hex('` + c.literal + `')`
+		check("Query", got, db.QueryRow(q).Scan(&got))
+		if st, err := db.Prepare(q); err != nil {
+			check("Prepare", "", err)
+		} else {
+			got = ""
+			check("a prepared Query", got, st.QueryRow().Scan(&got))
+			st.Close()
+		}
+		for _, args := range [][]any{nil, {1}} {
+			exec(t, db, `DELETE FROM t`)
+			how := fmt.Sprintf("Exec with %d arguments", len(args))
+			if _, err := db.Exec(`INSERT INTO t VALUES ('`+c.literal+`')`+strings.Repeat(`, (?)`, len(args)), args...); err != nil {
+				check(how, "", err)
+				continue
+			}
+			got = ""
+			check(how, got, db.QueryRow(`SELECT hex(s) FROM t LIMIT 1`).Scan(&got))
+		}
+	}
+}
+
+// SQL text ends at its first NUL byte, as SQLite reads a C string: what
+// follows the NUL never runs, nor is it refused as a second statement, by
+// an Exec without arguments (which runs several statements), by an Exec
+// with arguments and by Query.
+func sqlTextEndsAtNUL(t *testing.T, d Driver) {
+	db := d.open(t, time.Second)
+	exec(t, db, `CREATE TABLE t (a INTEGER)`)
+	const one, two = `INSERT INTO t VALUES (1)`, `INSERT INTO t VALUES (2)`
+	for _, c := range []struct {
+		q    string
+		rows int
+	}{
+		{one + `; ` + two, 2},
+		{one + `; ` + two + "\x00", 2},
+		{one + `;` + "\x00" + two, 1},
+		{one + "\x00; " + two, 1},
+		{one + "; --\x00\n" + two, 1},
+		{"\x00" + one, 0},
+	} {
+		exec(t, db, `DELETE FROM t`)
+		if _, err := db.Exec(c.q); err != nil {
+			t.Errorf("Exec %q: %v", c.q, err)
+		}
+		if n := count(t, db, "t"); n != c.rows {
+			t.Errorf("Exec %q: %d rows, want %d", c.q, n, c.rows)
+		}
+	}
+	exec(t, db, `DELETE FROM t`)
+	if _, err := db.Exec(`INSERT INTO t VALUES (?)`+"\x00"+two, 3); err != nil {
+		t.Errorf("Exec with an argument and a NUL: %v", err)
+	}
+	var n, sum int
+	if err := db.QueryRow(`SELECT count(*), sum(a) FROM t`+"\x00"+` SELECT 9`).Scan(&n, &sum); err != nil || n != 1 || sum != 3 {
+		t.Errorf("Query with a NUL: %d rows summing %d, %v; want 1 row of 3", n, sum, err)
+	}
+}
+
 // int64Limits are int64's extremes, JavaScript's exact integers' (2^53) and
 // those either side of each.
 var int64Limits = []int64{
@@ -312,6 +397,50 @@ func declaredTypes(t *testing.T, d Driver) {
 	if err := db.QueryRow(`SELECT x FROM w`).Scan(&v); err == nil {
 		if _, ok := v.(time.Time); !ok {
 			t.Errorf("DATETIME 1764888510 read undecoded: %#v", v)
+		}
+	}
+}
+
+// The same query text, run again after the schema changed under it, reads
+// the columns the table has now: more of them, as many with other declared
+// types (read as those types are), and fewer; never the columns, or the
+// declared types, it had when the text first ran.
+func columnsFollowTheSchema(t *testing.T, d Driver) {
+	db := d.open(t, time.Second)
+	exec(t, db, `CREATE TABLE t (a INTEGER, b TEXT)`, `INSERT INTO t VALUES (1, 'x')`)
+	tm := time.Date(2026, 12, 4, 22, 48, 30, 0, time.UTC)
+	for _, c := range []struct {
+		change []string
+		want   string
+	}{
+		{nil, "[a b] [1 x]"},
+		{[]string{`ALTER TABLE t ADD COLUMN c DATETIME`, `UPDATE t SET c = '` + tm.Format(time.RFC3339Nano) + `'`},
+			"[a b c] [1 x " + tm.String() + "]"},
+		{[]string{`DROP TABLE t`, `CREATE TABLE t (a TEXT, b BOOLEAN, c INTEGER)`, `INSERT INTO t VALUES ('y', 1, 2)`},
+			"[a b c] [y true 2]"},
+		{[]string{`DROP TABLE t`, `CREATE TABLE t (only INTEGER)`, `INSERT INTO t VALUES (3)`}, "[only] [3]"},
+	} {
+		exec(t, db, c.change...)
+		rows, err := db.Query(`SELECT * FROM t`)
+		if err != nil {
+			t.Fatalf("after %q: %v", c.change, err)
+		}
+		cols, err := rows.Columns()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cells := make([]any, len(cols))
+		dest := make([]any, len(cols))
+		for i := range cells {
+			dest[i] = &cells[i]
+		}
+		if !rows.Next() {
+			t.Fatalf("after %q: no row (%v)", c.change, rows.Err())
+		}
+		err = rows.Scan(dest...)
+		rows.Close()
+		if got := fmt.Sprint(cols, " ", cells); err != nil || got != c.want {
+			t.Errorf("after %q: %s, %v; want %s", c.change, got, err, c.want)
 		}
 	}
 }

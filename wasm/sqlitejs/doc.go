@@ -23,6 +23,8 @@
 //   - SQL text of more than one statement runs whole from an Exec without
 //     arguments, and is refused (ErrMultipleStatements) by Query, Prepare
 //     and an Exec with arguments;
+//   - SQL text that is not UTF-8 is refused (ErrNotUTF8): it crosses as a
+//     JavaScript string, which would turn its other bytes into U+FFFD;
 //   - SQLITE_BUSY is waited out in Go (time.Sleep, which lets the goroutine
 //     that holds the lock run) up to the connector's busy timeout, then
 //     returned as an *Error with Code 5 (errors.Is(err, BUSY)); one SQLite

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"syscall/js"
 	"time"
+	"unicode/utf8"
 )
 
 func init() { sql.Register("sqlitejs", Driver{}) }
@@ -147,7 +148,12 @@ func (c *conn) Prepare(query string) (driver.Stmt, error) {
 	return c.PrepareContext(context.Background(), query)
 }
 
+// PrepareContext prepares query, one statement (ErrMultipleStatements) of
+// UTF-8 (ErrNotUTF8).
 func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	if !utf8.ValidString(query) {
+		return nil, ErrNotUTF8
+	}
 	a, err := c.call(ctx, "prepare", c.id, query)
 	if err != nil {
 		return nil, err
@@ -155,11 +161,14 @@ func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, e
 	return &stmt{c: c, id: a.Index(1).Int(), key: a.Index(1), inputs: a.Index(2).Int()}, nil
 }
 
-// ExecContext runs query; without arguments it may hold several statements,
-// run in turn, and with arguments one only (ErrMultipleStatements). Waiting
-// out SQLITE_BUSY, it runs the text again from the statement that met it:
-// those before it ran once.
+// ExecContext runs query, UTF-8 (ErrNotUTF8); without arguments it may hold
+// several statements, run in turn, and with arguments one only
+// (ErrMultipleStatements). Waiting out SQLITE_BUSY, it runs the text again
+// from the statement that met it: those before it ran once.
 func (c *conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	if !utf8.ValidString(query) {
+		return nil, ErrNotUTF8
+	}
 	if len(args) == 0 {
 		return c.exec(ctx, query)
 	}
@@ -195,9 +204,12 @@ func (c *conn) exec(ctx context.Context, query string) (driver.Result, error) {
 	return newResult(changes, lastID), nil
 }
 
-// QueryContext runs query, one statement (ErrMultipleStatements), and
-// reads its rows whole.
+// QueryContext runs query, one statement (ErrMultipleStatements) of UTF-8
+// (ErrNotUTF8), and reads its rows whole.
 func (c *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	if !utf8.ValidString(query) {
+		return nil, ErrNotUTF8
+	}
 	o, err := c.run(ctx, sqlKey(query), args, false)
 	if err != nil {
 		return nil, err
@@ -308,11 +320,15 @@ func (t tx) Rollback() error {
 }
 
 // end runs COMMIT or ROLLBACK, turning query_only off after a read-only
-// transaction.
+// transaction, also one that a statement of the caller's ended early (its
+// COMMIT or ROLLBACK then fails, and the PRAGMA after it would not run).
 func (t tx) end(q string) error {
 	ctx := context.Background()
 	if t.readOnly {
 		_, err := t.c.exec(ctx, q+"; PRAGMA query_only = off")
+		if err != nil && !t.c.closed && t.c.autocommit() {
+			t.c.exec(ctx, "PRAGMA query_only = off")
+		}
 		return err
 	}
 	_, err := t.c.run(ctx, sqlKey(q), nil, false)

@@ -313,3 +313,44 @@ func TestError_IsItsPrimaryAndExtendedCode(t *testing.T) {
 		t.Errorf("a missing table: %v is not SQLITE_ERROR alone", err)
 	}
 }
+
+// A read-only transaction that the caller's own ROLLBACK (or COMMIT) ended
+// early leaves its connection writable once Commit or Rollback reports
+// that no transaction is open: the pool's one connection takes writes
+// again (natively it stays read-only).
+func TestDriver_AReadOnlyTransactionEndedEarlyLeavesItsConnectionWritable(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, 0)
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec(`CREATE TABLE t (a INTEGER)`); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ inside, end string }{
+		{"", "Commit"},
+		{"ROLLBACK", "Commit"},
+		{"ROLLBACK", "Rollback"},
+		{"COMMIT", "Commit"},
+		{"COMMIT", "Rollback"},
+	} {
+		tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.inside != "" {
+			if _, err := tx.Exec(c.inside); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if c.end == "Commit" {
+			err = tx.Commit()
+		} else {
+			err = tx.Rollback()
+		}
+		if (c.inside == "") != (err == nil) {
+			t.Errorf("%s inside, then %s: %v", c.inside, c.end, err)
+		}
+		if _, err := db.Exec(`INSERT INTO t VALUES (?)`, 1); err != nil {
+			t.Errorf("%s inside, then %s: a write after it: %v", c.inside, c.end, err)
+		}
+	}
+}

@@ -59,6 +59,12 @@ var ErrClosed = errors.New("sqlitejs: closed")
 // them all), in the native driver's words.
 var ErrMultipleStatements = errors.New("sqlite3: multiple statements")
 
+// ErrNotUTF8 refuses SQL text that is not UTF-8: it reaches SQLite as a
+// JavaScript string, which holds only Unicode, so its other bytes would
+// reach it as U+FFFD instead (natively they run as they are). Arguments
+// cross as bytes: text that is not UTF-8 is bound as it is.
+var ErrNotUTF8 = errors.New("sqlitejs: SQL text is not UTF-8")
+
 // ErrIsolation refuses an isolation level SQLite cannot give, in the native
 // driver's words: transactions are serializable; sql.LevelDefault and
 // sql.LevelSerializable begin IMMEDIATE (deferred when read-only at the
