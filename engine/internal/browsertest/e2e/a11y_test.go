@@ -735,3 +735,49 @@ func TestA11y_AStandingMistakeIsNotSaidAgainOnEveryEdit(t *testing.T) {
 	}
 	noProblems(t, ctx)
 }
+
+// swatchJS returns, for each swatch of the lanes' legend, the better of
+// its fill's and its border's contrast against the page behind it.
+const swatchJS = `(() => {
+	const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+	const lum = (c) => { const v = rgb(c).map((x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; }); return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]; };
+	const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+	const opaque = (c) => c && c !== 'transparent' && !/rgba\(.*,\s*0\)$/.test(c);
+	const page = getComputedStyle(document.body).backgroundColor;
+	return Object.fromEntries([...document.querySelectorAll('#player .legend .sw')].map((sw) => {
+		const s = getComputedStyle(sw);
+		const fill = opaque(s.backgroundColor) ? ratio(s.backgroundColor, page) : 1;
+		const border = s.borderTopStyle !== 'none' && parseFloat(s.borderTopWidth) > 0 ? ratio(s.borderTopColor, page) : 1;
+		return [sw.className, Math.max(fill, border)];
+	}));
+})()`
+
+// In forced colours (Windows' high contrast) every swatch of the lanes'
+// legend still shows, at 3:1 against the page: the lanes keep their own
+// colours there, and a key whose swatches vanished would name nothing.
+func TestA11y_LegendSwatchesShowInForcedColors(t *testing.T) {
+	for _, sch := range []string{"light", "dark"} {
+		t.Run(sch, func(t *testing.T) {
+			ctx := tab(t)
+			_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{
+				{Name: "forced-colors", Value: "active"},
+				{Name: "prefers-color-scheme", Value: sch},
+			}})
+			must(t, err)
+			open(t, ctx, "#t=01-late-courier.tl&step=3")
+			if !eval[bool](t, ctx, `matchMedia('(forced-colors: active)').matches`) {
+				t.Fatal("the tab does not report forced colours")
+			}
+			got := eval[map[string]float64](t, ctx, swatchJS)
+			if len(got) < 4 {
+				t.Fatalf("the legend has %d swatches: %v", len(got), got)
+			}
+			for sw, r := range got {
+				if r < 3 {
+					t.Errorf("in forced colours (%s) the legend's %q stands at %.2f:1 against the page; want 3:1", sch, sw, r)
+				}
+			}
+			noProblems(t, ctx)
+		})
+	}
+}
