@@ -50,6 +50,8 @@ export class ErrorView {
     this.box = box;
     this.editor = editor;
     this.reveal = reveal;
+    /** what the box says now, as it was last written (show) */
+    this.said = '';
     box.hidden = true;
     box.addEventListener('click', (e) => {
       const b = /** @type {HTMLElement} */ (e.target).closest('button.linecol');
@@ -66,32 +68,40 @@ export class ErrorView {
   show(err, { kept, t }) {
     this.box.hidden = false;
     this.editor?.setAttribute('aria-invalid', 'true');
-    const rows = mistakes(err)
-      .slice(0, 4)
-      .map((m) => {
-        const row = h('span', { class: 'err-row' });
-        if (m.line) {
-          const where = `${m.line}:${m.col}`;
-          row.append(
-            h('button', {
-              type: 'button',
-              class: 'linecol',
-              'data-line': m.line,
-              'data-col': m.col,
-              text: where,
-              title: t.goToPlace,
-            }),
-            ' ',
-          );
-        }
-        row.append(h('span', { translate: 'no', text: m.msg }));
-        return row;
-      });
+    const shown = mistakes(err).slice(0, 4);
+    // The box is an alert: the same mistakes written again would be said
+    // again, after every pause in the reader's typing.
+    const said = JSON.stringify([shown.map((m) => [m.line, m.col, m.msg]), kept, t.lang]);
+    if (said === this.said) return;
+    this.said = said;
+    const rows = shown.map((m) => {
+      const row = h('span', { class: 'err-row' });
+      if (m.line) {
+        const where = `${m.line}:${m.col}`;
+        row.append(
+          h('button', {
+            type: 'button',
+            class: 'linecol',
+            'data-line': m.line,
+            'data-col': m.col,
+            text: where,
+            // Said as a place, not a time of day; the label shown comes
+            // first, so one who speaks to the page can name it.
+            'aria-label': `${where}, ${t.placeAt(m.line, m.col)}`,
+            title: t.goToPlace,
+          }),
+          ' ',
+        );
+      }
+      row.append(h('span', { translate: 'no', text: m.msg }));
+      return row;
+    });
     this.box.replaceChildren(...rows, kept ? h('span', { class: 'err-keep', text: t.errKeep }) : '');
   }
 
   /** Clears the list: the text ran. */
   clear() {
+    this.said = '';
     this.box.hidden = true;
     this.box.replaceChildren();
     this.editor?.removeAttribute('aria-invalid');

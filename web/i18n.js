@@ -188,6 +188,8 @@ export const en = {
       .join(' · '),
   errKeep: 'The last good run stays on screen.',
   goToPlace: 'Go to this place in the text',
+  /** @param {number} line @param {number} col */
+  placeAt: (line, col) => `line ${line}, column ${col}`,
   exportLabel: 'Export',
   exportJSON: 'Trace (JSON)',
   exportSVG: 'Lanes (SVG)',
@@ -584,6 +586,8 @@ export const ko = {
       .join(' · '),
   errKeep: '마지막으로 성공한 실행이 화면에 남아 있습니다.',
   goToPlace: '텍스트의 이 위치로 가기',
+  /** @param {number} line @param {number} col */
+  placeAt: (line, col) => `${line}행 ${col}열`,
   exportLabel: '내보내기',
   exportJSON: '추적 (JSON)',
   exportSVG: '레인 (SVG)',

@@ -4,6 +4,8 @@ package e2e_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"regexp"
@@ -19,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/leaselab/leaselab/engine/internal/browsertest/axe"
+	"github.com/leaselab/leaselab/engine/timeline"
 )
 
 // axeRulesOff are the axe-core rules the audit does not run, each with the
@@ -618,4 +621,163 @@ func TestA11y_KoreanPageMarksEnglishTitles(t *testing.T) {
 		t.Errorf("read %d English and %d Korean titles: %q", english, korean, got)
 	}
 	noProblems(t, ctx)
+}
+
+// axButton is the accessible name of the button whose description is
+// desc, as Chromium's accessibility tree gives it ("" when none is).
+func axButton(t *testing.T, ctx context.Context, desc string) string {
+	t.Helper()
+	res, err := chromedp.Call(ctx, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
+	must(t, err)
+	val := func(v *accessibility.Value) string {
+		var s string
+		if v != nil {
+			json.Unmarshal(v.Value, &s) // a value that is no string is ""
+		}
+		return s
+	}
+	for _, n := range res.Nodes {
+		if !n.Ignored && val(n.Role) == "button" && val(n.Description) == desc {
+			return val(n.Name)
+		}
+	}
+	return ""
+}
+
+// typeAtEnd types s at the end of the editor's text, key by key.
+func typeAtEnd(t *testing.T, ctx context.Context, s string) {
+	t.Helper()
+	eval[bool](t, ctx, `(document.getElementById('editor').focus(), document.getElementById('editor').setSelectionRange(1e6, 1e6), true)`)
+	keys(t, ctx, s)
+}
+
+// A mistake typed into the editor is said in words a screen reader
+// reads as a place — "line 15, column 11", not only "15:11", which reads
+// as a time of day — in the page's language; the learner's text and the
+// focus stay where they were.
+func TestA11y_AMistakeIsSaidWithItsLineAndColumnInWords(t *testing.T) {
+	for _, tc := range []struct {
+		lang, desc, line, col string
+	}{
+		{"en", "Go to this place in the text", "line %d", "column %d"},
+		{"ko", "텍스트의 이 위치로 가기", "%d행", "%d열"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			ctx := tab(t)
+			open(t, ctx, "#lang="+tc.lang)
+			waitEngine(t, ctx)
+			good := eval[string](t, ctx, `document.getElementById('editor').value`)
+			const typed = "\n1300ms  A compleat order-7"
+			typeAtEnd(t, ctx, typed)
+			waitFor(t, ctx, `!document.getElementById('editor-error').hidden`, 30*time.Second)
+			_, perr := timeline.Parse("typed.tl", good+typed)
+			var list timeline.ErrorList
+			if !errors.As(perr, &list) || len(list) == 0 {
+				t.Fatalf("the native parser accepts the typed text (%v)", perr)
+			}
+			name := axButton(t, ctx, tc.desc)
+			for _, want := range []string{fmt.Sprintf(tc.line, list[0].Line), fmt.Sprintf(tc.col, list[0].Col)} {
+				if !strings.Contains(name, want) {
+					t.Errorf("the mistake's place is said %q, want it to say %q", name, want)
+				}
+			}
+			// The label shown is in the name, first: one who speaks to the
+			// page names the button by what it shows.
+			if shown := text(t, ctx, "#editor-error .linecol"); shown != fmt.Sprintf("%d:%d", list[0].Line, list[0].Col) || !strings.HasPrefix(name, shown) {
+				t.Errorf("the mistake's place is shown %q and named %q, want %d:%d shown and the name to begin with it", shown, name, list[0].Line, list[0].Col)
+			}
+			if got := eval[string](t, ctx, `document.getElementById('editor').value`); got != good+typed {
+				t.Errorf("after the mistake the editor holds %q, want the learner's text kept", got)
+			}
+			if got := eval[string](t, ctx, `document.activeElement.id`); got != "editor" {
+				t.Errorf("after the mistake the focus is on %q, want the editor", got)
+			}
+			noProblems(t, ctx)
+		})
+	}
+}
+
+// While a mistake stands, typing elsewhere runs the text again and the
+// alert says nothing more: a screen reader hears a mistake once, not
+// after every pause in typing; a new mistake is said.
+func TestA11y_AStandingMistakeIsNotSaidAgainOnEveryEdit(t *testing.T) {
+	ctx := tab(t)
+	open(t, ctx, "")
+	waitEngine(t, ctx)
+	typeAtEnd(t, ctx, "\n1300ms  A compleat order-7")
+	// A run of a part of the line may say another mistake first.
+	waitFor(t, ctx, `document.getElementById('editor-error').textContent.includes('"compleat"') && document.body.dataset.engineView === 'ready'`, 30*time.Second)
+	said := func() map[string]int {
+		counts := map[string]int{}
+		for _, r := range eval[[]liveRegion](t, ctx, `window.__live`) {
+			counts[r.Region] = len(r.Said)
+		}
+		return counts
+	}
+	eval[int](t, ctx, liveJS)
+	// runs counts the runs the status has told of, each ended.
+	runs := `window.__live.find((r) => r.region === 'engine-state').said.filter((s) => s.includes('running')).length`
+	// The first line is a comment: typing there leaves the mistake as it is.
+	eval[bool](t, ctx, `(() => { const e = document.getElementById('editor'); const i = e.value.indexOf('\n'); e.setSelectionRange(i, i); return true; })()`)
+	for i, k := range []string{" a", " b"} {
+		keys(t, ctx, k)
+		waitFor(t, ctx, fmt.Sprintf(`%s > %d && document.body.dataset.engineView === 'ready'`, runs, i), 30*time.Second)
+	}
+	if n := said()["editor-error"]; n != 0 {
+		t.Errorf("typing in a comment while a mistake stands changed the alert %d times, want 0: %v", n, eval[any](t, ctx, `window.__live`))
+	}
+	// A new mistake is said.
+	eval[bool](t, ctx, `(() => { const e = document.getElementById('editor'); const i = e.value.indexOf('compleat'); e.setSelectionRange(i, i + 8); return true; })()`)
+	keys(t, ctx, "complet")
+	waitFor(t, ctx, `document.getElementById('editor-error').textContent.includes('"complet"')`, 30*time.Second)
+	if n := said()["editor-error"]; n == 0 {
+		t.Error("a new mistake left the alert unchanged")
+	}
+	noProblems(t, ctx)
+}
+
+// swatchJS returns, for each swatch of the lanes' legend, the better of
+// its fill's and its border's contrast against the page behind it.
+const swatchJS = `(() => {
+	const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+	const lum = (c) => { const v = rgb(c).map((x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; }); return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]; };
+	const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+	const opaque = (c) => c && c !== 'transparent' && !/rgba\(.*,\s*0\)$/.test(c);
+	const page = getComputedStyle(document.body).backgroundColor;
+	return Object.fromEntries([...document.querySelectorAll('#player .legend .sw')].map((sw) => {
+		const s = getComputedStyle(sw);
+		const fill = opaque(s.backgroundColor) ? ratio(s.backgroundColor, page) : 1;
+		const border = s.borderTopStyle !== 'none' && parseFloat(s.borderTopWidth) > 0 ? ratio(s.borderTopColor, page) : 1;
+		return [sw.className, Math.max(fill, border)];
+	}));
+})()`
+
+// In forced colours (Windows' high contrast) every swatch of the lanes'
+// legend still shows, at 3:1 against the page: the lanes keep their own
+// colours there, and a key whose swatches vanished would name nothing.
+func TestA11y_LegendSwatchesShowInForcedColors(t *testing.T) {
+	for _, sch := range []string{"light", "dark"} {
+		t.Run(sch, func(t *testing.T) {
+			ctx := tab(t)
+			_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{
+				{Name: "forced-colors", Value: "active"},
+				{Name: "prefers-color-scheme", Value: sch},
+			}})
+			must(t, err)
+			open(t, ctx, "#t=01-late-courier.tl&step=3")
+			if !eval[bool](t, ctx, `matchMedia('(forced-colors: active)').matches`) {
+				t.Fatal("the tab does not report forced colours")
+			}
+			got := eval[map[string]float64](t, ctx, swatchJS)
+			if len(got) < 4 {
+				t.Fatalf("the legend has %d swatches: %v", len(got), got)
+			}
+			for sw, r := range got {
+				if r < 3 {
+					t.Errorf("in forced colours (%s) the legend's %q stands at %.2f:1 against the page; want 3:1", sch, sw, r)
+				}
+			}
+			noProblems(t, ctx)
+		})
+	}
 }
