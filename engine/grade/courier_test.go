@@ -200,3 +200,40 @@ func holdsWithoutWarnings(t *testing.T, file string) {
 		t.Errorf("%s: %d expectations, failures %v; want every one held", file, tr.Summary.Expectations, tr.Summary.Failures)
 	}
 }
+
+// A program that breaks the protocol in send or receive, steps that are
+// calls rather than timelines, fails at the call it broke on, named as
+// the step's other failures are, with the contract's answer beside it.
+func TestCourier_ABrokenSendOrReceiveNamesItsCallAndTheContractsAnswer(t *testing.T) {
+	nativeonly.Python(t)
+	cases := []struct {
+		name, old, new, kind, step, where string
+	}{
+		{"receive hangs", "def receive(path, business_id, qty):\n", "def receive(path, business_id, qty):\n    while True:\n        pass\n",
+			"hang", "step 9: receive", "receive 1"},
+		{"send exits", "def send(path, owner, now, lease_ms, deliver):\n", "def send(path, owner, now, lease_ms, deliver):\n    import os\n    os._exit(3)\n",
+			"exit", "step 8: send", "send 1"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each waits on its own Python processes
+			r := gradeCourier(t, courierVariant(t, tc.old, tc.new), grade.Options{FailFast: true, CallTimeout: 300 * time.Millisecond})
+			first := r.First()
+			if first == nil || first.Failure.Broken == nil {
+				t.Fatalf("want a broken-protocol failure, got %+v", first)
+			}
+			f := first.Failure
+			if first.Name != tc.step || f.Broken.Kind != tc.kind {
+				t.Fatalf("failed at %s as %q; want %s as %q", first.Name, f.Broken.Kind, tc.step, tc.kind)
+			}
+			if f.Where != tc.where || f.Want != "True" {
+				t.Errorf("the failure is at %q, the contract's answer %q; want %q and True", f.Where, f.Want, tc.where)
+			}
+			var b strings.Builder
+			grade.WriteText(&b, r, "en")
+			if want := "First difference: " + tc.step + " (" + tc.where + ")\n"; !strings.Contains(b.String(), want) {
+				t.Errorf("the report does not say %q:\n%s", want, b.String())
+			}
+		})
+	}
+}
