@@ -237,3 +237,24 @@ func TestCourier_ABrokenSendOrReceiveNamesItsCallAndTheContractsAnswer(t *testin
 		})
 	}
 }
+
+// A timeline one lab's functions cannot tell, played with the other lab's
+// name, is refused naming the lab that can tell it: a courier step's
+// timeline replayed as the fencing lab's, and a story that claims by id
+// replayed as the courier's.
+func TestTimeline_RefusalNamesTheLabThatCanTellIt(t *testing.T) {
+	courierSrc := "lease 1000ms\njob j1 qty=2\n\n0ms A claim -> ok job=j1 token=1\n"
+	fencingSrc := "lease 1000ms\njob j1\n\n0ms A claim j1 -> ok token=1\n"
+	cases := []struct {
+		lab, src, other string
+	}{
+		{grade.Fencing, courierSrc, "the courier lab's functions can"},
+		{grade.Courier, fencingSrc, "the fencing lab's functions can"},
+	}
+	for _, tc := range cases {
+		_, err := grade.Timeline(context.Background(), grade.Options{LabName: tc.lab, Dir: t.TempDir()}, "x.tl", tc.src)
+		if err == nil || !strings.Contains(err.Error(), "the "+tc.lab+" lab's functions cannot tell it") || !strings.Contains(err.Error(), tc.other) {
+			t.Errorf("as the %s lab: %v; want it refused, saying %q", tc.lab, err, tc.other)
+		}
+	}
+}
