@@ -131,7 +131,7 @@ func TestCourier_FailsEachWrongFragmentAtItsStep(t *testing.T) {
 			"step 5: finish", `finish(path, {"attempt": 1, "id": "j1", "lease_until": 1000, "owner": "A", "qty": 1, "token": 1}, 1000`, "False", "True", ""},
 		{"finish ignores the token", "WHERE id=? AND owner=? AND token=? AND status='leased'\"\n            \" AND lease_until>? AND (deadline IS NULL OR deadline>?)\",\n            (result, marker[\"id\"], marker[\"owner\"], marker[\"token\"], now, now)",
 			"WHERE id=? AND owner=? AND status='leased'\"\n            \" AND lease_until>? AND (deadline IS NULL OR deadline>?)\",\n            (result, marker[\"id\"], marker[\"owner\"], now, now)",
-			"step 5: finish", `finish(path, {"attempt": 2, "id": "j2", "lease_until": 4000, "owner": "A", "qty": 1, "token": 1}, 3100`, "False", "True", ""},
+			"step 5: finish", `finish(path, {"attempt": 1, "id": "j2", "lease_until": 3000, "owner": "A", "qty": 1, "token": 1}, 3100`, "False", "True", ""},
 		{"quarantine one attempt late", "max_attempts > 0 and attempts >= max_attempts", "max_attempts > 0 and attempts > max_attempts",
 			"step 6: quarantine", `claim_next(path, "D", 1000, 500)`, "None", `{"attempt": 3`, ""},
 		{"the lease outlasts the deadline", "lease_until = now + lease_ms if deadline is None else min(now + lease_ms, deadline)", "lease_until = now + lease_ms",
