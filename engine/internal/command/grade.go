@@ -28,7 +28,9 @@ func Grade(args []string, o IO) int {
 		"complete, release, claim_many) against the contract: the lab's steps in order, the library's\n"+
 		"stories, each mutant's timeline (a build with -tags mutants), races, and a random search.\n"+
 		"With -lab courier, the courier lab's (init_db, enqueue, state, claim_next, finish, send, receive):\n"+
-		"its steps, two processes claiming at once, and the stories the courier's functions can tell.")
+		"its steps, two processes claiming at once, the stories and mutants' timelines its functions can\n"+
+		"tell, and the search. Each function's arguments and answer: the guide's \"Grading your students'\n"+
+		"code\" (web/guide.html) or go doc ./engine/grade.")
 	lab := c.fs.String("lab", grade.Fencing, "the lab graded: "+strings.Join(grade.Labs(), ", "))
 	lang := c.fs.String("lang", "en", "language of the report: "+strings.Join(grade.Langs(), ", "))
 	format := c.fs.String("format", "text", "text, gradescope (results.json) or junit (JUnit XML)")
