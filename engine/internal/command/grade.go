@@ -35,7 +35,7 @@ func Grade(args []string, o IO) int {
 	lang := c.fs.String("lang", "en", "language of the report: "+strings.Join(grade.Langs(), ", "))
 	format := c.fs.String("format", "text", "text, gradescope (results.json) or junit (JUnit XML)")
 	out := c.fs.String("o", "", "write the report to FILE instead of standard output")
-	tlOut := c.fs.String("timeline", "", "write the timeline that reproduces the first difference to FILE")
+	tlOut := c.fs.String("timeline", "", "write the timeline that reproduces the first difference to FILE (not written when none can, as for a receive or a race)")
 	cmdLine := c.fs.String("cmd", "", "the student's program, speaking the protocol on stdin/stdout (instead of a Python module)")
 	d := limits.DefaultGrading
 	callMax := c.fs.Duration("call-timeout", time.Duration(d.CallMs)*time.Millisecond, "the longest one answer may take (grade_call_ms)")
@@ -81,7 +81,10 @@ func Grade(args []string, o IO) int {
 		fmt.Fprintln(o.Stderr, "leaselab grade:", err)
 		return ExitBadInput
 	}
-	if r.First() != nil {
+	if first := r.First(); first != nil {
+		if *tlOut != "" && first.Failure.Timeline == "" {
+			fmt.Fprintf(o.Stderr, "leaselab grade: -timeline: no timeline reproduces the first difference (%s); %s not written\n", first.Name, *tlOut)
+		}
 		return ExitFail
 	}
 	return ExitPass
