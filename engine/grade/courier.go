@@ -107,6 +107,10 @@ func (q *courierQueue) ClaimNext(ctx context.Context, owner string, now, ttl int
 	switch {
 	case serr == nil:
 		want = pyAny(markerOf(sl))
+		if q.markers == nil {
+			q.markers = map[markerKey]engine.Lease{}
+		}
+		q.markers[markerKey{sl.JobID, sl.Owner, sl.Token}] = sl
 	case errors.Is(serr, engine.ErrInvalid):
 		want = "raise ValueError"
 	}
@@ -143,6 +147,9 @@ func markerOf(l engine.Lease) map[string]any {
 }
 
 func (q *courierQueue) Complete(ctx context.Context, l engine.Lease, now int64, result string) error {
+	if m, ok := q.markers[markerKey{l.JobID, l.Owner, l.Token}]; ok {
+		l = m // a lease with an older token is that claim's whole marker
+	}
 	serr := q.shadow.Complete(l, now, result)
 	_, err := q.boolCall(ctx, serr, "finish", q.path, markerOf(l), now, result)
 	return err

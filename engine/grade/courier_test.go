@@ -131,7 +131,7 @@ func TestCourier_FailsEachWrongFragmentAtItsStep(t *testing.T) {
 			"step 5: finish", `finish(path, {"attempt": 1, "id": "j1", "lease_until": 1000, "owner": "A", "qty": 1, "token": 1}, 1000`, "False", "True", ""},
 		{"finish ignores the token", "WHERE id=? AND owner=? AND token=? AND status='leased'\"\n            \" AND lease_until>? AND (deadline IS NULL OR deadline>?)\",\n            (result, marker[\"id\"], marker[\"owner\"], marker[\"token\"], now, now)",
 			"WHERE id=? AND owner=? AND status='leased'\"\n            \" AND lease_until>? AND (deadline IS NULL OR deadline>?)\",\n            (result, marker[\"id\"], marker[\"owner\"], now, now)",
-			"step 5: finish", `finish(path, {"attempt": 2, "id": "j2", "lease_until": 4000, "owner": "A", "qty": 1, "token": 1}, 3100`, "False", "True", ""},
+			"step 5: finish", `finish(path, {"attempt": 1, "id": "j2", "lease_until": 3000, "owner": "A", "qty": 1, "token": 1}, 3100`, "False", "True", ""},
 		{"quarantine one attempt late", "max_attempts > 0 and attempts >= max_attempts", "max_attempts > 0 and attempts > max_attempts",
 			"step 6: quarantine", `claim_next(path, "D", 1000, 500)`, "None", `{"attempt": 3`, ""},
 		{"the lease outlasts the deadline", "lease_until = now + lease_ms if deadline is None else min(now + lease_ms, deadline)", "lease_until = now + lease_ms",
@@ -198,5 +198,63 @@ func holdsWithoutWarnings(t *testing.T, file string) {
 	}
 	if !tr.Summary.Passed || tr.Summary.Expectations == 0 {
 		t.Errorf("%s: %d expectations, failures %v; want every one held", file, tr.Summary.Expectations, tr.Summary.Failures)
+	}
+}
+
+// A program that breaks the protocol in send or receive, steps that are
+// calls rather than timelines, fails at the call it broke on, named as
+// the step's other failures are, with the contract's answer beside it.
+func TestCourier_ABrokenSendOrReceiveNamesItsCallAndTheContractsAnswer(t *testing.T) {
+	nativeonly.Python(t)
+	cases := []struct {
+		name, old, new, kind, step, where string
+	}{
+		{"receive hangs", "def receive(path, business_id, qty):\n", "def receive(path, business_id, qty):\n    while True:\n        pass\n",
+			"hang", "step 9: receive", "receive 1"},
+		{"send exits", "def send(path, owner, now, lease_ms, deliver):\n", "def send(path, owner, now, lease_ms, deliver):\n    import os\n    os._exit(3)\n",
+			"exit", "step 8: send", "send 1"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each waits on its own Python processes
+			r := gradeCourier(t, courierVariant(t, tc.old, tc.new), grade.Options{FailFast: true, CallTimeout: 300 * time.Millisecond})
+			first := r.First()
+			if first == nil || first.Failure.Broken == nil {
+				t.Fatalf("want a broken-protocol failure, got %+v", first)
+			}
+			f := first.Failure
+			if first.Name != tc.step || f.Broken.Kind != tc.kind {
+				t.Fatalf("failed at %s as %q; want %s as %q", first.Name, f.Broken.Kind, tc.step, tc.kind)
+			}
+			if f.Where != tc.where || f.Want != "True" {
+				t.Errorf("the failure is at %q, the contract's answer %q; want %q and True", f.Where, f.Want, tc.where)
+			}
+			var b strings.Builder
+			grade.WriteText(&b, r, "en")
+			if want := "First difference: " + tc.step + " (" + tc.where + ")\n"; !strings.Contains(b.String(), want) {
+				t.Errorf("the report does not say %q:\n%s", want, b.String())
+			}
+		})
+	}
+}
+
+// A timeline one lab's functions cannot tell, played with the other lab's
+// name, is refused naming the lab that can tell it: a courier step's
+// timeline replayed as the fencing lab's, and a story that claims by id
+// replayed as the courier's.
+func TestTimeline_RefusalNamesTheLabThatCanTellIt(t *testing.T) {
+	courierSrc := "lease 1000ms\njob j1 qty=2\n\n0ms A claim -> ok job=j1 token=1\n"
+	fencingSrc := "lease 1000ms\njob j1\n\n0ms A claim j1 -> ok token=1\n"
+	cases := []struct {
+		lab, src, other string
+	}{
+		{grade.Fencing, courierSrc, "the courier lab's functions can"},
+		{grade.Courier, fencingSrc, "the fencing lab's functions can"},
+	}
+	for _, tc := range cases {
+		_, err := grade.Timeline(context.Background(), grade.Options{LabName: tc.lab, Dir: t.TempDir()}, "x.tl", tc.src)
+		if err == nil || !strings.Contains(err.Error(), "the "+tc.lab+" lab's functions cannot tell it") || !strings.Contains(err.Error(), tc.other) {
+			t.Errorf("as the %s lab: %v; want it refused, saying %q", tc.lab, err, tc.other)
+		}
 	}
 }

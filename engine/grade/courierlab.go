@@ -3,6 +3,7 @@ package grade
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -152,7 +153,11 @@ func courierSend(ctx context.Context, q *labQueue) (*Failure, error) {
 		_, err := q.raw(ctx, want, "send", q.path, s.owner, s.now, int64(leaseMs), callbackArg{"deliver"})
 		q.p.callback = nil
 		if err != nil {
-			return nil, err
+			f, err := q.brokenAt(err, where)
+			if f != nil {
+				f.Timeline = sendTimeline
+			}
+			return f, err
 		}
 		if problem.Format() == "" && marker != "" && calls == 0 {
 			problem = lang.P("send must call deliver(marker) once, with the claim's marker %s", marker)
@@ -171,6 +176,17 @@ func courierSend(ctx context.Context, q *labQueue) (*Failure, error) {
 		}
 	}
 	return nil, nil
+}
+
+// brokenAt is err as the failure of q's last call, at where, when the
+// program broke the protocol answering it (the contract's answer beside
+// what broke); any other error is returned as it is.
+func (q *labQueue) brokenAt(err error, where lang.Phrase) (*Failure, error) {
+	var b *Broken
+	if !errors.As(err, &b) {
+		return nil, err
+	}
+	return (&Failure{Broken: b, Call: b.Call, Want: q.last.Want}).at(where), nil
 }
 
 // sendTimeline is courierSend's sends as a timeline the engine plays
@@ -233,7 +249,7 @@ func courierReceive(ctx context.Context, q *labQueue) (*Failure, error) {
 			want = append(want, fmt.Sprintf("%s %d", c.id, c.qty))
 		}
 		if _, err := q.raw(ctx, boolWant(ok, nil), "receive", q.path, c.id, c.qty); err != nil {
-			return nil, err
+			return q.brokenAt(err, lang.P("receive %d", i+1))
 		}
 		got, err := q.received(ctx)
 		if err == nil && agree(q.last.Want, q.last.Got) && slices.Equal(got, want) {

@@ -56,16 +56,17 @@
 //	                                               not done or quarantined and whose lease has
 //	                                               ended (lease_until <= now) or that has no owner;
 //	                                               on its way it quarantines a job whose attempts
-//	                                               are used up (reason attempts) or whose deadline
-//	                                               has come (now >= deadline; reason deadline);
+//	                                               are used up (reason attempts, first) or whose
+//	                                               deadline has come (now >= deadline; reason
+//	                                               deadline), the rest of its row kept;
 //	                                               the job taken gets attempts + 1, token + 1,
 //	                                               status leased, lease_until = min(now + lease_ms,
 //	                                               deadline); the answer is its marker {id, qty,
 //	                                               owner, token, attempt, lease_until}
-//	finish(path, marker, now, result) -> bool      True, status done and result stored only when
-//	                                               the marker's id, owner and token are the row's,
-//	                                               the row is leased, now < lease_until and
-//	                                               now < deadline
+//	finish(path, marker, now, result) -> bool      True, status done and result stored (owner and
+//	                                               lease kept) only when the marker's id, owner
+//	                                               and token are the row's, the row is leased,
+//	                                               now < lease_until and now < deadline
 //	send(path, owner, now, lease_ms, deliver) -> bool | None
 //	                                               claim_next; None when nothing is claimable;
 //	                                               else, the claim committed, deliver(marker)

@@ -352,7 +352,13 @@ func Timeline(ctx context.Context, o Options, name, src string) (*Failure, error
 		return nil, err
 	}
 	if why := outside(o.LabName, tl); why.Format() != "" {
-		return nil, fmt.Errorf("%s: the lab's functions cannot tell it: %s", name, why)
+		msg := fmt.Sprintf("%s: the %s lab's functions cannot tell it: %s", name, o.LabName, why)
+		for _, other := range Labs() {
+			if other != o.LabName && outside(other, tl).Format() == "" {
+				msg += fmt.Sprintf("; the %s lab's functions can", other)
+			}
+		}
+		return nil, errors.New(msg)
 	}
 	g := &grader{o: o}
 	f, err := g.timeline(ctx, name, src)

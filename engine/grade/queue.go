@@ -51,6 +51,16 @@ type labQueue struct {
 	// last read found it.
 	said []string
 	seen []engine.Job
+	// markers are the courier's claims, by job, owner and token: finish
+	// presents the marker its claim answered, not the current one with
+	// an older token.
+	markers map[markerKey]engine.Lease
+}
+
+// markerKey names one claim of a job.
+type markerKey struct {
+	job, owner string
+	token      int64
 }
 
 // labCall is one call of a lab function: how Python writes it, the answer

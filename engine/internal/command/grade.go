@@ -28,12 +28,14 @@ func Grade(args []string, o IO) int {
 		"complete, release, claim_many) against the contract: the lab's steps in order, the library's\n"+
 		"stories, each mutant's timeline (a build with -tags mutants), races, and a random search.\n"+
 		"With -lab courier, the courier lab's (init_db, enqueue, state, claim_next, finish, send, receive):\n"+
-		"its steps, two processes claiming at once, and the stories the courier's functions can tell.")
+		"its steps, two processes claiming at once, the stories and mutants' timelines its functions can\n"+
+		"tell, and the search. Each function's arguments and answer: the guide's \"Grading your students'\n"+
+		"code\" (web/guide.html) or go doc ./engine/grade.")
 	lab := c.fs.String("lab", grade.Fencing, "the lab graded: "+strings.Join(grade.Labs(), ", "))
 	lang := c.fs.String("lang", "en", "language of the report: "+strings.Join(grade.Langs(), ", "))
 	format := c.fs.String("format", "text", "text, gradescope (results.json) or junit (JUnit XML)")
 	out := c.fs.String("o", "", "write the report to FILE instead of standard output")
-	tlOut := c.fs.String("timeline", "", "write the timeline that reproduces the first difference to FILE")
+	tlOut := c.fs.String("timeline", "", "write the timeline that reproduces the first difference to FILE (not written when none can, as for a receive or a race)")
 	cmdLine := c.fs.String("cmd", "", "the student's program, speaking the protocol on stdin/stdout (instead of a Python module)")
 	d := limits.DefaultGrading
 	callMax := c.fs.Duration("call-timeout", time.Duration(d.CallMs)*time.Millisecond, "the longest one answer may take (grade_call_ms)")
@@ -79,7 +81,10 @@ func Grade(args []string, o IO) int {
 		fmt.Fprintln(o.Stderr, "leaselab grade:", err)
 		return ExitBadInput
 	}
-	if r.First() != nil {
+	if first := r.First(); first != nil {
+		if *tlOut != "" && first.Failure.Timeline == "" {
+			fmt.Fprintf(o.Stderr, "leaselab grade: -timeline: no timeline reproduces the first difference (%s); %s not written\n", first.Name, *tlOut)
+		}
 		return ExitFail
 	}
 	return ExitPass

@@ -122,6 +122,24 @@ func TestGrade_CourierLabPassesTheReferenceAndFailsAWrongFinish(t *testing.T) {
 	}
 }
 
+// A first difference that no timeline can tell (a receive) writes no
+// -timeline file, and says so, rather than leaving the file silently
+// absent or as an earlier run left it.
+func TestGrade_TimelineFlagSaysWhenTheDifferenceHasNone(t *testing.T) {
+	nativeonly.Python(t)
+	student, tl := wrongStudent(t, "../../grade/testdata/courier.py", "INSERT OR IGNORE INTO received", "INSERT OR REPLACE INTO received")
+	code, out, errOut := main1(t, "", "grade", "-lab", "courier", "-timeline", tl, "-fail-fast", student)
+	if code != ExitFail || !strings.Contains(out, "First difference: step 9: receive") {
+		t.Fatalf("exit %d:\n%s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "-timeline: no timeline reproduces the first difference (step 9: receive); "+tl+" not written") {
+		t.Errorf("stderr %q; want it to say the timeline file is not written", errOut)
+	}
+	if _, err := os.Stat(tl); !os.IsNotExist(err) {
+		t.Errorf("%s: %v; want no file", tl, err)
+	}
+}
+
 // wrongStudent writes the module ref with old replaced by new as
 // student.py in a temporary directory, and names a timeline file beside
 // it.
