@@ -147,6 +147,22 @@ func TestElement_HundredPlayersLeaveNoListenerBehind(t *testing.T) {
 	noProblems(t, ctx)
 }
 
+// A <lease-exercise> and a <lease-lab> that arrive after the page has
+// loaded, as a single-page site's navigation renders a page written with
+// them (an MDX page in Docusaurus), are defined and come alive, as on a
+// page loaded with them.
+func TestElement_ExerciseAndLabArrivingAfterLoadAreDefined(t *testing.T) {
+	url := elementPage(t, `<main id="page"><p>first page</p></main>`)
+	ctx := tab(t)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(url)))
+	waitFor(t, ctx, `document.readyState === 'complete' && customElements.get('lease-timeline') !== undefined`, 30*time.Second)
+	eval[bool](t, ctx, `(() => { const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+		return frame().then(() => { document.getElementById('page').innerHTML = '<lease-exercise id="ex"></lease-exercise><lease-lab id="lab" name="n.lab"></lease-lab>'; return true; }); })()`)
+	waitFor(t, ctx, `customElements.get('lease-exercise') !== undefined && customElements.get('lease-lab') !== undefined
+		&& document.getElementById('ex').dataset.state === 'idle'`, 30*time.Second)
+	noProblems(t, ctx)
+}
+
 // Every attribute has a property that reflects it, set before or after
 // the element is defined (as React and Vue set a known name); no method
 // has an attribute's name (seek moves the cursor); the text property and
