@@ -437,6 +437,31 @@ const whenIdle = (f) =>
   'requestIdleCallback' in globalThis ? requestIdleCallback(f, { timeout: 500 }) : setTimeout(f, 50);
 
 /**
+ * Calls build once the page's framework has hydrated el (at once on a page
+ * no framework hydrates, and after HYDRATION_WAIT_MS all the same): an
+ * element that writes its own contents into the page waits for it, so the
+ * page is never changed under the framework. Returns the wait's cancel.
+ * @param {Element} el
+ * @param {() => void} build
+ * @returns {() => void}
+ */
+export function afterHydration(el, build) {
+  let waiting = true;
+  const until = performance.now() + HYDRATION_WAIT_MS;
+  const pass = () => {
+    if (!waiting) return;
+    if (!hydrates(el.ownerDocument) || hydrated(el) || performance.now() >= until) {
+      waiting = false;
+      build();
+    } else whenIdle(pass);
+  };
+  pass();
+  return () => {
+    waiting = false;
+  };
+}
+
+/**
  * The fence's number among the page's code blocks (1-based), to name it in
  * a message: the page's HTML lines are gone once it is parsed.
  * @param {Element} block
