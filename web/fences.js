@@ -437,6 +437,31 @@ const whenIdle = (f) =>
   'requestIdleCallback' in globalThis ? requestIdleCallback(f, { timeout: 500 }) : setTimeout(f, 50);
 
 /**
+ * Calls build once the page's framework has hydrated el (at once on a page
+ * no framework hydrates, and after HYDRATION_WAIT_MS all the same): an
+ * element that writes its own contents into the page waits for it, so the
+ * page is never changed under the framework. Returns the wait's cancel.
+ * @param {Element} el
+ * @param {() => void} build
+ * @returns {() => void}
+ */
+export function afterHydration(el, build) {
+  let waiting = true;
+  const until = performance.now() + HYDRATION_WAIT_MS;
+  const pass = () => {
+    if (!waiting) return;
+    if (!hydrates(el.ownerDocument) || hydrated(el) || performance.now() >= until) {
+      waiting = false;
+      build();
+    } else whenIdle(pass);
+  };
+  pass();
+  return () => {
+    waiting = false;
+  };
+}
+
+/**
  * The fence's number among the page's code blocks (1-based), to name it in
  * a message: the page's HTML lines are gone once it is parsed.
  * @param {Element} block
@@ -450,6 +475,38 @@ function codeBlockNumber(block) {
 
 /** @param {Element} n */
 const holdsCode = (n) => n.tagName === 'PRE' || n.tagName === 'CODE' || n.querySelector('pre') !== null;
+
+/** The elements that define themselves in a module of their own, loaded when one is on the page. */
+const ELEMENT_MODULES = {
+  'lease-lab': () => import('./lease-lab.js'),
+  'lease-exercise': () => import('./lease-exercise.js'),
+};
+
+/**
+ * Loads the module of each element of ELEMENT_MODULES the page holds once
+ * it is parsed, or once a single-page site's navigation renders one (an
+ * MDX page written with it): each module once; with all loaded, nothing
+ * more is watched.
+ * @param {Document} doc
+ */
+export function defineElements(doc) {
+  const wanted = new Map(Object.entries(ELEMENT_MODULES));
+  const look = () => {
+    for (const [tag, load] of wanted) {
+      if (!doc.querySelector(tag)) continue;
+      wanted.delete(tag);
+      load().catch((err) => console.error(`leaselab.js: <${tag}> was not defined:`, err));
+    }
+    if (wanted.size === 0) watch.disconnect();
+  };
+  const watch = new MutationObserver(look);
+  const now = () => {
+    look();
+    if (wanted.size > 0) watch.observe(doc.documentElement, { childList: true, subtree: true });
+  };
+  if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', now, { once: true });
+  else now();
+}
 
 /**
  * Converts the page's fences once it is parsed, and those added later (a

@@ -27,10 +27,12 @@
 // data-scheme (light or dark: the page's, scheme.js pageScheme, followed
 // as the site switches it; leaselab.css colours the verdicts by it).
 // Attribute: lang (en or ko; default the nearest lang). Disconnected, it
-// keeps no observer on the page.
+// keeps no observer on the page. On a page React or Vue hydrates, it
+// writes its contents only once the framework has taken it over
+// (fences.js afterHydration).
 
 import { loadGrader } from './engine.js';
-import { dedent } from './fences.js';
+import { afterHydration, dedent } from './fences.js';
 import { langOf, strings } from './i18n.js';
 import { pageScheme, watchScheme } from './scheme.js';
 import { el, labTable } from './student-view.js';
@@ -106,17 +108,22 @@ export class LeaseExercise extends HTMLElement {
   #start = SKELETON;
   /** @type {(() => void) | null} ends the watch on the page's scheme */
   #unwatchScheme = null;
+  /** @type {(() => void) | null} cancels the wait for the page's framework to hydrate the element */
+  #unwaitHydration = null;
 
   connectedCallback() {
     this.#unwatchScheme?.();
     this.#unwatchScheme = watchScheme(this, () => this.#applyScheme());
     this.#applyScheme();
-    if (!this.#code) this.#build();
+    this.#unwaitHydration?.();
+    if (!this.#code) this.#unwaitHydration = afterHydration(this, () => this.#build());
   }
 
   disconnectedCallback() {
     this.#unwatchScheme?.();
     this.#unwatchScheme = null;
+    this.#unwaitHydration?.();
+    this.#unwaitHydration = null;
   }
 
   #applyScheme() {

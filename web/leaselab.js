@@ -74,18 +74,13 @@
       link({ rel: 'preload', as: 'fetch', crossOrigin: 'anonymous', href: new URL(f, here).href });
   }
   const load = (/** @type {string} */ file) => import(new URL(file, here).href);
+  // The fences, and each <lease-lab> and <lease-exercise> the page holds,
+  // on load or once a single-page site's navigation renders it.
   load('fences.js')
-    .then((m) => m.start(document))
+    .then((m) => {
+      m.start(document);
+      m.defineElements(document);
+    })
     .catch((err) => console.error('leaselab.js: the fences were not converted:', err));
   load('lease-timeline.js').catch((err) => console.error('leaselab.js: <lease-timeline> was not defined:', err));
-  // A <lease-lab> or a <lease-exercise> the page was written with (a
-  // lab's fence loads lease-lab.js as it is converted: fences.js).
-  const elementsOnPage = () => {
-    if (document.querySelector('lease-lab'))
-      load('lease-lab.js').catch((err) => console.error('leaselab.js: <lease-lab> was not defined:', err));
-    if (document.querySelector('lease-exercise'))
-      load('lease-exercise.js').catch((err) => console.error('leaselab.js: <lease-exercise> was not defined:', err));
-  };
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', elementsOnPage, { once: true });
-  else elementsOnPage();
 })();

@@ -10,12 +10,14 @@
 // become players that play and show their lanes, a worksheet is solved,
 // the text is readable without JavaScript, and once `leaselab prerender`
 // has run, every player draws its trace without fetching the engine. The
-// guide itself is played too: its plain HTML page and its events example.
+// guide itself is played too: its plain HTML page, its events example
+// and its element in an MDX page, as MDX and React render it.
 // The single-page sites are walked by their own client-side navigation,
 // with no error, warning or hydration mismatch on the console. The
 // element's contract is held too: its properties, its cleanup (100
 // players leave no listener), the site's dark mode, a Content-Security-
-// Policy sent as a header.
+// Policy sent as a header, an exercise and a lab a single-page site
+// renders after load, an exercise React hydrates.
 //
 // They carry the build tag sites:
 //

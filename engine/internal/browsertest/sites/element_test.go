@@ -147,6 +147,40 @@ func TestElement_HundredPlayersLeaveNoListenerBehind(t *testing.T) {
 	noProblems(t, ctx)
 }
 
+// A <lease-exercise> and a <lease-lab> that arrive after the page has
+// loaded, as a single-page site's navigation renders a page written with
+// them (an MDX page in Docusaurus), are defined and come alive, as on a
+// page loaded with them.
+func TestElement_ExerciseAndLabArrivingAfterLoadAreDefined(t *testing.T) {
+	url := elementPage(t, `<main id="page"><p>first page</p></main>`)
+	ctx := tab(t)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(url)))
+	waitFor(t, ctx, `document.readyState === 'complete' && customElements.get('lease-timeline') !== undefined`, 30*time.Second)
+	eval[bool](t, ctx, `(() => { const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+		return frame().then(() => { document.getElementById('page').innerHTML = '<lease-exercise id="ex"></lease-exercise><lease-lab id="lab" name="n.lab"></lease-lab>'; return true; }); })()`)
+	waitFor(t, ctx, `customElements.get('lease-exercise') !== undefined && customElements.get('lease-lab') !== undefined
+		&& document.getElementById('ex').dataset.state === 'idle'`, 30*time.Second)
+	noProblems(t, ctx)
+}
+
+// On a page React hydrates (Docusaurus), a <lease-exercise> the server
+// rendered is left as it is until React has taken it over — its own
+// contents written before then are a hydration mismatch (React's error
+// #418, and the page thrown away and rendered again) — and then builds.
+func TestElement_ExerciseWaitsForReactToHydrateIt(t *testing.T) {
+	url := elementPage(t, `<div id="__docusaurus"><main><lease-exercise id="ex"></lease-exercise></main></div>`)
+	ctx := tab(t)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(url)))
+	waitFor(t, ctx, `customElements.get('lease-exercise') !== undefined`, 30*time.Second)
+	before := eval[int](t, ctx, `new Promise((r) => requestIdleCallback(() => r(document.getElementById('ex').childNodes.length)))`)
+	if before != 0 {
+		t.Errorf("before React hydrated it the exercise wrote %d nodes into itself, want none", before)
+	}
+	eval[bool](t, ctx, `(document.getElementById('ex').__reactFiber$test = {}, true)`)
+	waitFor(t, ctx, `document.getElementById('ex').dataset.state === 'idle' && document.getElementById('ex').querySelector('textarea') !== null`, 30*time.Second)
+	noProblems(t, ctx)
+}
+
 // Every attribute has a property that reflects it, set before or after
 // the element is defined (as React and Vue set a known name); no method
 // has an attribute's name (seek moves the cursor); the text property and

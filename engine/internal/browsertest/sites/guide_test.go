@@ -3,6 +3,7 @@
 package sites_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -170,4 +171,57 @@ func TestGuide_PlainHostSendsTheModulesGzipFiles(t *testing.T) {
 	if total > gz+2*roundTrip || total >= raw {
 		t.Errorf("the server sent %d bytes of WebAssembly, want at most the .gz files' %d and a round trip of each module (the modules are %d)", total, gz, raw)
 	}
+}
+
+// mdxToHTML compiles an MDX page with MDX and renders it with React, both
+// from testdata/docusaurus's lock file, as Docusaurus builds an .mdx page.
+func mdxToHTML(t *testing.T, mdx string) string {
+	t.Helper()
+	dir := t.TempDir()
+	must(t, os.Symlink(npmModules(t, "docusaurus"), filepath.Join(dir, "node_modules")))
+	must(t, os.WriteFile(filepath.Join(dir, "page.mdx"), []byte(mdx), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "render.mjs"), []byte(`
+		import { evaluate } from '@mdx-js/mdx';
+		import * as runtime from 'react/jsx-runtime';
+		import { createElement } from 'react';
+		import { renderToStaticMarkup } from 'react-dom/server';
+		import { readFileSync } from 'node:fs';
+		const { default: Content } = await evaluate(readFileSync('page.mdx', 'utf8'), { ...runtime });
+		process.stdout.write(renderToStaticMarkup(createElement(Content)));`), 0o644))
+	out, err := command(dir, "node", "render.mjs")
+	if err != nil {
+		t.Fatalf("MDX: %v\n%s", err, out)
+	}
+	return out
+}
+
+// The guide's element in an MDX page (Docusaurus), as MDX and React write
+// it: the player reads the timeline whole — its comment and its blank
+// line are the timeline's, not a heading and a new paragraph — and plays
+// every step.
+func TestGuide_MDXElementKeepsItsTimelineWhole(t *testing.T) {
+	s := snippet(t, "element.mdx")
+	start, end := strings.Index(s, "{`"), strings.LastIndex(s, "`}")
+	if start < 0 || end < start {
+		t.Fatalf("the guide's element.mdx does not give its timeline as a JavaScript string:\n%s", s)
+	}
+	want := s[start+2 : end]
+	if !strings.Contains(want, "\n#") && !strings.HasPrefix(want, "#") || !strings.Contains(want, "\n\n") {
+		t.Fatalf("the guide's element.mdx timeline has no comment line or no blank line, which MDX would turn into Markdown:\n%s", want)
+	}
+	ctx := tab(t)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(elementPage(t, mdxToHTML(t, s)))))
+	waitFor(t, ctx, `['ready', 'error'].includes(document.querySelector('lease-timeline')?.dataset.state)`, time.Minute)
+	got := eval[[]string](t, ctx, `(() => { const e = document.querySelector('lease-timeline');
+		return [e.text, e.dataset.state + ' ' + e.dataset.steps + ' ' + e.shadowRoot.querySelector('.lt-error').textContent]; })()`)
+	steps := 0
+	for _, l := range strings.Split(want, "\n") {
+		if strings.Contains(l, "ms ") && !strings.HasPrefix(strings.TrimSpace(l), "#") {
+			steps++
+		}
+	}
+	if got[0] != want || got[1] != fmt.Sprintf("ready %d ", steps) {
+		t.Errorf("the MDX page's player reads %q and is %q, want %q and ready with %d steps", got[0], got[1], want, steps)
+	}
+	noProblems(t, ctx)
 }
