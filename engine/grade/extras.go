@@ -103,13 +103,16 @@ func claimManyRounds(ctx context.Context, q *labQueue, rounds, n int) (*Failure,
 			return nil, err
 		}
 		for i, now := range []int64{0, 500} {
-			a, err := q.raw(ctx, "", "claim_many", q.path, job, who, now, 1000)
+			wantP := manyWant(who, i == 0)
+			a, err := q.raw(ctx, wantP.String(), "claim_many", q.path, job, who, now, 1000)
 			if err != nil {
-				return nil, err
+				f, err := q.brokenAt(err, where)
+				if f != nil {
+					f.wants(wantP)
+				}
+				return f, err
 			}
 			var got []*int64
-			wantP := manyWant(who, i == 0)
-			q.last.Want = wantP.String()
 			f := (&Failure{Call: q.last.Call, Got: q.last.Got}).at(where).wants(wantP)
 			if a.Error != "" || json.Unmarshal(a.Return, &got) != nil || len(got) != n {
 				f.explain(lang.P("claim_many must answer a list of %d, one per owner in input order", n))

@@ -205,6 +205,39 @@ func TestRun_ReportsAProgramThatHangsExitsOrPrints(t *testing.T) {
 	}
 }
 
+// A claim_many that hangs or exits is reported at its round, with the
+// contract's answer beside what broke: the step's place is never empty.
+func TestRun_ABrokenClaimManyNamesItsRoundAndTheContractsAnswer(t *testing.T) {
+	nativeonly.Python(t)
+	old := "def claim_many(path, job_id, owners, now, ttl):\n"
+	cases := []struct{ name, new, kind string }{
+		{"hangs", old + "    while True:\n        pass\n", "hang"},
+		{"exits", old + "    import os\n    os._exit(3)\n", "exit"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each waits on its own Python processes
+			r, err := gradeFile(t, variant(t, old, tc.new), grade.Options{FailFast: true, CallTimeout: 300 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			first := r.First()
+			if first == nil || first.Failure.Broken == nil || first.Failure.Broken.Kind != tc.kind {
+				t.Fatalf("want a broken-protocol failure (%s), got %+v", tc.kind, first)
+			}
+			f := first.Failure
+			if first.Name != "step 8: claim_many" || f.Where != "round 1" || !strings.HasPrefix(f.Want, "a list of 8:") {
+				t.Errorf("failed at %s (%q), the contract's answer %q; want step 8: claim_many (round 1) and \"a list of 8: ...\"", first.Name, f.Where, f.Want)
+			}
+			var b strings.Builder
+			grade.WriteText(&b, r, "en")
+			if want := "First difference: step 8: claim_many (round 1)\n"; !strings.Contains(b.String(), want) {
+				t.Errorf("the report does not say %q:\n%s", want, b.String())
+			}
+		})
+	}
+}
+
 func TestRun_RefusesAModuleThatDoesNotLoad(t *testing.T) {
 	nativeonly.Python(t)
 	path := filepath.Join(t.TempDir(), "student.py")
