@@ -387,7 +387,7 @@ export const en = {
   labFailed: (msg) => `The grader could not run: ${msg}`,
   labCannotRun: 'Your code could not be run:',
   labCSP:
-    "This site's policy does not let the page run your code: the engine's worker needs 'unsafe-eval' in its script-src.",
+    "This site's policy does not let the page run your code: the site must send grader-worker.js, and only it, with 'unsafe-eval' added to its script-src.",
   /** @param {number} p @param {number} f @param {number} s */
   labSummary: (p, f, s) => `${p} passed, ${f} failed, ${s} skipped.`,
   labVerdicts: { pass: 'PASS', fail: 'FAIL', skip: 'SKIP' },
@@ -749,7 +749,8 @@ export const ko = {
   labTimeout: (s) => `코드가 ${s}초 안에 끝나지 않아(끝나지 않는 반복?) 멈췄습니다.`,
   labFailed: (msg) => `채점기를 실행할 수 없습니다: ${msg}`,
   labCannotRun: '코드를 실행할 수 없습니다:',
-  labCSP: "이 사이트의 정책이 코드 실행을 막습니다: 엔진 워커의 script-src에 'unsafe-eval'이 필요합니다.",
+  labCSP:
+    "이 사이트의 정책이 코드 실행을 막습니다: 사이트가 grader-worker.js 하나에만 script-src에 'unsafe-eval'을 더해 보내야 합니다.",
   labSummary: (p, f, s) => `통과 ${p}, 실패 ${f}, 건너뜀 ${s}.`,
   labVerdicts: { pass: '통과', fail: '실패', skip: '건너뜀' },
   labSteps: '실습 단계',
