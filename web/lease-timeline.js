@@ -372,7 +372,16 @@ export class LeaseTimeline extends HTMLElement {
       clearTimeout(this.#debounce);
       this.#debounce = setTimeout(() => this.#run(), 200);
     });
-    ui.frame.addEventListener('keydown', (e) => this.#player?.handleKey(e));
+    ui.frame.addEventListener('keydown', (e) => {
+      // Esc leaves the editor for the lanes, where the player's keys work.
+      const lanes = ui.frame.querySelector('.lanes-scroll');
+      if (e.key === 'Escape' && e.composedPath()[0] === ui.editor && lanes instanceof HTMLElement) {
+        lanes.focus();
+        e.preventDefault();
+        return;
+      }
+      this.#player?.handleKey(e);
+    });
   }
 
   /** @param {string} text @param {string} name */

@@ -309,6 +309,25 @@ func TestA11y_WorksheetHintKeepsTheFocus(t *testing.T) {
 	noProblems(t, ctx)
 }
 
+// Esc in an element's editor leaves it for the lanes, as it does in the
+// simulator's: the player's keys work from there at once, and Tab is not
+// the only way out.
+func TestA11y_EscLeavesAnElementsEditorForItsLanes(t *testing.T) {
+	ctx := openCourse(t)
+	courseReady(t, ctx, "worksheet")
+	courseEval[bool](t, ctx, `(sr('worksheet', 'textarea').focus(), true)`)
+	if f := focusOK(t, ctx, "focusing the editor"); !strings.HasPrefix(f.What, "textarea") {
+		t.Fatalf("the focus is on %s, want the worksheet's editor", f.What)
+	}
+	f := press(t, ctx, kb.Escape, "Esc in the editor")
+	if !strings.Contains(f.What, "lanes-scroll") {
+		t.Fatalf("after Esc the focus is on %s %q, want the worksheet's lanes", f.What, f.Name)
+	}
+	before := courseEval[string](t, ctx, `sr('worksheet', '.step-count').textContent`)
+	press(t, ctx, kb.ArrowRight, "ArrowRight on the lanes")
+	courseWait(t, ctx, fmt.Sprintf(`sr('worksheet', '.step-count').textContent !== %q`, before), 10*time.Second)
+}
+
 // liveJS counts, per live region of the page, the changes made to it
 // from now on, and what it said after each.
 const liveJS = `(() => {
