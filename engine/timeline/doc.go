@@ -109,7 +109,10 @@
 //	                              behind (-) at TIME, as an NTP step does; it needs a
 //	                              `service clock` line. A lease ends when the service's
 //	                              clock reads its lease_until, so a jump ahead may end it
-//	                              at TIME, while its holder's own clock says it is valid.
+//	                              at TIME, while its holder's own clock says it is valid,
+//	                              as in a service that times its leases by the wall clock
+//	                              (etcd and ZooKeeper time them on a monotonic clock, which
+//	                              a step does not move).
 //	                              The steps written after it are judged on the moved
 //	                              clock; those written before it at TIME are not.
 //	service drift ±Rms/s          (no actor) from TIME the service's clock gains R ms every

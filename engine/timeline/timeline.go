@@ -53,7 +53,9 @@ const (
 	VerbReopen Verb = "reopen"
 	// VerbJump is `TIME service jump ±D`: the lock service's clock jumps D
 	// ahead (behind when negative) at TIME, as an NTP step does. It has no
-	// actor, and needs a `service clock` line.
+	// actor, and needs a `service clock` line. The leases it ends are those
+	// of a service that times them by the wall clock; etcd and ZooKeeper
+	// time them on a monotonic clock, which a step does not move.
 	VerbJump Verb = "jump"
 	// VerbDrift is `TIME service drift ±Rms/s`: from TIME on, the lock
 	// service's clock gains R ms every second of true time (loses when
