@@ -168,7 +168,7 @@ sqlite-wasm:
 	bash .ci/need-clang
 	GO=$(GO) bash wasm/sqlite/build.sh $(SQLITE_ENGINE)
 
-## sqlite-verify: fail unless a rebuild of the engine's SQLite is the committed one byte for byte (skips without clang 19, never under CI=true)
+## sqlite-verify: fail unless a rebuild of the engine's SQLite is the committed one byte for byte (skips without the clang 19 and wasi-libc its notice names, never under CI=true)
 sqlite-verify:
 	GO=$(GO) bash wasm/sqlite/verify.sh $(SQLITE_ENGINE)
 
