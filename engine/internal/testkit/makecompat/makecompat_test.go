@@ -225,3 +225,26 @@ func TestSQLiteVerify_RebuildsOnlyWithTheToolchainTheNoticeNames(t *testing.T) {
 		})
 	}
 }
+
+// make help prints each target's ## line as written, unexpanded: a line
+// naming a make variable, $(NAME), would show a newcomer make's syntax
+// instead of its value.
+func TestMakeHelp_ShowsNoMakeVariable(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not installed")
+	}
+	cmd := exec.Command("make", "--no-print-directory", "help")
+	cmd.Dir = root(t)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("make help: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "  serve ") {
+		t.Fatalf("make help lists no serve target:\n%s", out)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.Contains(line, "$(") || strings.Contains(line, "${") {
+			t.Errorf("make help shows a make variable: %q", line)
+		}
+	}
+}
