@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -245,6 +246,39 @@ func TestMakeHelp_ShowsNoMakeVariable(t *testing.T) {
 	for _, line := range strings.Split(string(out), "\n") {
 		if strings.Contains(line, "$(") || strings.Contains(line, "${") {
 			t.Errorf("make help shows a make variable: %q", line)
+		}
+	}
+}
+
+// README's table of what each target needs names, in make test's row,
+// every program .ci/need-sites requires before make sites runs: a
+// newcomer reads that row, not the script.
+func TestREADME_MakeTestRowNamesEveryProgramTheSitesNeed(t *testing.T) {
+	dir := root(t)
+	readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var row string
+	for _, line := range strings.Split(string(readme), "\n") {
+		if strings.HasPrefix(line, "| `make test` |") {
+			row = strings.ToLower(line)
+		}
+	}
+	if row == "" {
+		t.Fatal("README has no row for make test")
+	}
+	script, err := os.ReadFile(filepath.Join(dir, ".ci/need-sites"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	programs := regexp.MustCompile(`command -v ([a-z0-9-]+) >/dev/null 2>&1 \|\| missing\+=`).FindAllStringSubmatch(string(script), -1)
+	if len(programs) == 0 {
+		t.Fatal(".ci/need-sites requires no program")
+	}
+	for _, m := range programs {
+		if !strings.Contains(row, m[1]) {
+			t.Errorf("README's make test row does not name %s, which .ci/need-sites requires", m[1])
 		}
 	}
 }
