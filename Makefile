@@ -14,7 +14,7 @@ help:
 	@awk '/^## [a-z0-9-]+:/ && prev !~ /^##/ { line = substr($$0, 4); n = index(line, ":"); \
 		printf "  %-14s %s\n", substr(line, 1, n - 1), substr(line, n + 2) } { prev = $$0 }' $(firstword $(MAKEFILE_LIST))
 
-## serve: build the wasm and serve the simulator on $(ADDR)
+## serve: build the wasm and serve the simulator on http://127.0.0.1:8080/ (make serve ADDR=host:port for another)
 serve: wasm
 	$(GO) run . serve -addr $(ADDR)
 
@@ -168,7 +168,7 @@ sqlite-wasm:
 	bash .ci/need-clang
 	GO=$(GO) bash wasm/sqlite/build.sh $(SQLITE_ENGINE)
 
-## sqlite-verify: fail unless a rebuild of the engine's SQLite is the committed one byte for byte (skips without clang 19, never under CI=true)
+## sqlite-verify: fail unless a rebuild of the engine's SQLite is the committed one byte for byte (skips without the clang 19 and wasi-libc its notice names, never under CI=true)
 sqlite-verify:
 	GO=$(GO) bash wasm/sqlite/verify.sh $(SQLITE_ENGINE)
 

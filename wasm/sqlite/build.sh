@@ -10,6 +10,12 @@
 # of what it holds: SQLite's blessing, wasi-libc's licenses), the same bytes
 # on every machine with the same packages.
 #
+#   bash wasm/sqlite/build.sh --toolchain
+#
+# prints only the notice's two lines that name the compiler ($CLANG,
+# clang-19 by default) and wasi-libc this machine would build with, or
+# fails when $CLANG is missing.
+#
 # Both are committed as web/sqlite-wasm/sqlite3.wasm{,.notice}, so that
 # building and serving the page needs no clang. To change them (this file,
 # sqlite.c, or the pinned packages), run make sqlite-wasm and commit the
@@ -25,7 +31,7 @@
 # SQLite's is reached.
 set -euo pipefail
 
-out=${1:?usage: build.sh OUT.wasm}
+out=${1:?usage: build.sh OUT.wasm | --toolchain}
 here=$(cd "$(dirname "$0")" && pwd)
 CLANG=${CLANG:-clang-19}
 
@@ -47,7 +53,18 @@ exports=(
 	leaselab_busy_install leaselab_busy_asked
 )
 
-command -v "$CLANG" >/dev/null || { echo "build.sh: $CLANG is missing: run bash .ci/need-clang" >&2; exit 1; }
+command -v "$CLANG" >/dev/null || { echo "build.sh: $CLANG is missing (CLANG names the compiler; .ci/need-clang installs clang-19)" >&2; exit 1; }
+
+# toolchain prints the notice's lines naming the compiler and wasi-libc.
+toolchain() {
+	echo "by wasm/sqlite/build.sh with $("$CLANG" --version | head -n 1), against Debian's"
+	echo "wasi-libc $(dpkg-query -W -f '${Version}' wasi-libc 2>/dev/null || echo '(version unknown)')."
+}
+if [ "$out" = --toolchain ]; then
+	toolchain
+	exit 0
+fi
+
 dir=$(cd "$here" && "${GO:-go}" mod download -json "$module" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
 binding=$dir/sqlite3-binding.c
 [ -f "$binding" ] || { echo "build.sh: $module has no sqlite3-binding.c" >&2; exit 1; }
@@ -85,8 +102,7 @@ PATH="$tmp/bin" "$clang" --target=wasm32-wasi --sysroot=/usr -std=c17 -Oz -g0 \
 
 {
 	echo "SQLite 3.54.1 ($source_id), compiled to WebAssembly for leaselab's engine"
-	echo "by wasm/sqlite/build.sh with $("$CLANG" --version | head -n 1), against Debian's"
-	echo "wasi-libc $(dpkg-query -W -f '${Version}' wasi-libc 2>/dev/null || echo '(version unknown)')."
+	toolchain
 	echo
 	echo "SQLite is in the public domain; its source opens with this blessing:"
 	echo

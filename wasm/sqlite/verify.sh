@@ -5,11 +5,13 @@
 #
 #   bash wasm/sqlite/verify.sh COMMITTED.wasm
 #
-# Where clang 19, lld 19 and wasi-libc are present, or under CI=true (where
-# .ci/need-clang installs them, or fails), it rebuilds and exits 1 on any
-# difference, naming the file, the first byte that differs and both sizes.
-# Elsewhere it says that it skipped and why, and exits 0. To change the
-# module on purpose: make sqlite-wasm, then commit both files.
+# Where clang 19, lld 19 and wasi-libc are present, in the versions the
+# committed notice names, or under CI=true (where .ci/need-clang installs
+# them, or fails), it rebuilds and exits 1 on any difference, naming the
+# file, the first byte that differs and both sizes. Elsewhere it says that
+# it skipped and why, and exits 0; under CI=true, other versions fail,
+# naming both. To change the module on purpose: make sqlite-wasm, then
+# commit both files.
 set -euo pipefail
 
 committed=${1:?usage: verify.sh COMMITTED.wasm}
@@ -21,6 +23,26 @@ if [ "${CI:-}" = true ]; then
 elif ! missing=$(bash "$need_clang" --missing); then
 	echo "sqlite-verify: skipped: $missing missing here, so $committed is not rebuilt (CI rebuilds it; .ci/need-clang installs them)"
 	exit 0
+fi
+
+# The module's bytes are the compiler's and wasi-libc's as much as the
+# sources': it is rebuilt only with the versions its notice names.
+if [ -f "$committed.notice" ]; then
+	built=$(sed -n '2,3p' "$committed.notice")
+	why=
+	if ! here_tools=$(bash "$here/build.sh" --toolchain 2>&1); then
+		why=${here_tools#build.sh: }
+	elif [ "$here_tools" != "$built" ]; then
+		tools() { tr '\n' ' ' | sed 's|^by wasm/sqlite/build.sh with ||; s| *$||; s|\.$||'; }
+		why="it was built with $(tools <<<"$built"); here it would be built with $(tools <<<"$here_tools"), and its bytes could differ by more than its sources"
+	fi
+	if [ -n "$why" ] && [ "${CI:-}" = true ]; then
+		echo "sqlite-verify: $committed is not rebuilt: $why. Install the versions it was built with, or, if the new ones are meant, run make sqlite-wasm and commit both files" >&2
+		exit 1
+	elif [ -n "$why" ]; then
+		echo "sqlite-verify: skipped: $committed is not rebuilt: $why (CI rebuilds it; .ci/need-clang installs Debian's clang-19 and wasi-libc)"
+		exit 0
+	fi
 fi
 
 tmp=$(mktemp -d)

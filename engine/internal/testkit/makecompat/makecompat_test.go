@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -117,6 +118,167 @@ func TestMakefile_WasmNeverRebuildsTheCommittedSQLite(t *testing.T) {
 	for _, target := range []string{"sqlite-wasm", "sqlite-verify"} {
 		if out := dryRun(target); !strings.Contains(out, "wasm/sqlite/") {
 			t.Errorf("make -n %s rebuilds nothing from wasm/sqlite:\n%s", target, out)
+		}
+	}
+}
+
+// The committed engine's SQLite is held to a rebuild only with the compiler
+// and wasi-libc its notice names: with another clang-19 or wasi-libc, or
+// with CLANG naming no program, make sqlite-verify says it skipped and
+// why, naming both versions (exit 0), or fails saying so under CI=true;
+// with the named ones it rebuilds. It never changes the module it checks.
+func TestSQLiteVerify_RebuildsOnlyWithTheToolchainTheNoticeNames(t *testing.T) {
+	dir := root(t)
+	if out, err := exec.Command("bash", filepath.Join(dir, ".ci/need-clang"), "--missing").CombinedOutput(); err != nil {
+		t.Skipf("clang 19's packages are not all here (%s): make sqlite-verify skips before it reads the notice", strings.TrimSpace(string(out)))
+	}
+	committed := filepath.Join(dir, "web/sqlite-wasm/sqlite3.wasm")
+	wasm, err := os.ReadFile(committed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notice, err := os.ReadFile(committed + ".notice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(notice), "\n")
+	if len(lines) < 3 {
+		t.Fatalf("the notice has %d lines; its second and third name the compiler and wasi-libc", len(lines))
+	}
+	pinned, prefixed := strings.CutPrefix(lines[1], "by wasm/sqlite/build.sh with ")
+	pinned, suffixed := strings.CutSuffix(pinned, ", against Debian's")
+	if !prefixed || !suffixed {
+		t.Fatalf("the notice's second line names no compiler: %q", lines[1])
+	}
+	wasiLibc := strings.TrimSuffix(strings.TrimPrefix(lines[2], "wasi-libc "), ".")
+
+	// The module is checked as a copy: whatever verify.sh did, the
+	// committed files stay as they are.
+	work := t.TempDir()
+	copied := filepath.Join(work, "sqlite3.wasm")
+	if err := os.WriteFile(copied, wasm, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(copied+".notice", notice, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A clang-19 that reports a version and compiles nothing, and a
+	// dpkg-query that reports another wasi-libc, each first on PATH.
+	fake := func(name, version, dpkgVersion string) string {
+		bin := filepath.Join(t.TempDir(), name)
+		if err := os.Mkdir(bin, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		clang := fmt.Sprintf("#!/bin/sh\n[ \"$1\" = --version ] && { echo '%s'; exit 0; }\necho 'the fake clang compiles nothing' >&2\nexit 1\n", version)
+		if err := os.WriteFile(filepath.Join(bin, "clang-19"), []byte(clang), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if dpkgVersion != "" {
+			dpkg := fmt.Sprintf("#!/bin/sh\nprintf '%%s' '%s'\n", dpkgVersion)
+			if err := os.WriteFile(filepath.Join(bin, "dpkg-query"), []byte(dpkg), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return bin
+	}
+	const other = "Homebrew clang version 19.1.3"
+	const otherLibc = "0.0~git20990101.0000000-1"
+	for _, tc := range []struct {
+		name      string
+		bin       string
+		env       []string
+		wantCode  int
+		wantParts []string
+	}{
+		{"another clang-19", fake("other", other, ""), nil, 0,
+			[]string{"sqlite-verify: skipped", pinned, other}},
+		{"another clang-19 under CI", fake("other-ci", other, ""), []string{"CI=true"}, 1,
+			[]string{"sqlite-verify:", pinned, other, "make sqlite-wasm"}},
+		{"another wasi-libc", fake("libc", pinned, otherLibc), nil, 0,
+			[]string{"sqlite-verify: skipped", wasiLibc, otherLibc}},
+		{"CLANG naming no program", fake("none", pinned, ""), []string{"CLANG=" + filepath.Join(work, "no-clang")}, 0,
+			[]string{"sqlite-verify: skipped", filepath.Join(work, "no-clang") + " is missing"}},
+		{"the notice's clang-19 and wasi-libc", fake("pinned", pinned, ""), nil, 1,
+			[]string{"the fake clang compiles nothing"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command("bash", filepath.Join(dir, "wasm/sqlite/verify.sh"), copied)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "CI=", "CLANG=", "PATH="+tc.bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+			cmd.Env = append(cmd.Env, tc.env...)
+			out, _ := cmd.CombinedOutput()
+			if code := cmd.ProcessState.ExitCode(); code != tc.wantCode {
+				t.Errorf("exit %d, want %d:\n%s", code, tc.wantCode, out)
+			}
+			for _, part := range tc.wantParts {
+				if !strings.Contains(string(out), part) {
+					t.Errorf("the output does not say %q:\n%s", part, out)
+				}
+			}
+			if tc.wantCode == 1 && strings.Contains(string(out), "skipped") {
+				t.Errorf("it says it skipped, and fails:\n%s", out)
+			}
+			for path, want := range map[string][]byte{copied: wasm, copied + ".notice": notice} {
+				if got, err := os.ReadFile(path); err != nil || string(got) != string(want) {
+					t.Errorf("%s changed (%v)", filepath.Base(path), err)
+				}
+			}
+		})
+	}
+}
+
+// make help prints each target's ## line as written, unexpanded: a line
+// naming a make variable, $(NAME), would show a newcomer make's syntax
+// instead of its value.
+func TestMakeHelp_ShowsNoMakeVariable(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not installed")
+	}
+	cmd := exec.Command("make", "--no-print-directory", "help")
+	cmd.Dir = root(t)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("make help: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "  serve ") {
+		t.Fatalf("make help lists no serve target:\n%s", out)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.Contains(line, "$(") || strings.Contains(line, "${") {
+			t.Errorf("make help shows a make variable: %q", line)
+		}
+	}
+}
+
+// README's table of what each target needs names, in make test's row,
+// every program .ci/need-sites requires before make sites runs: a
+// newcomer reads that row, not the script.
+func TestREADME_MakeTestRowNamesEveryProgramTheSitesNeed(t *testing.T) {
+	dir := root(t)
+	readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var row string
+	for _, line := range strings.Split(string(readme), "\n") {
+		if strings.HasPrefix(line, "| `make test` |") {
+			row = strings.ToLower(line)
+		}
+	}
+	if row == "" {
+		t.Fatal("README has no row for make test")
+	}
+	script, err := os.ReadFile(filepath.Join(dir, ".ci/need-sites"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	programs := regexp.MustCompile(`command -v ([a-z0-9-]+) >/dev/null 2>&1 \|\| missing\+=`).FindAllStringSubmatch(string(script), -1)
+	if len(programs) == 0 {
+		t.Fatal(".ci/need-sites requires no program")
+	}
+	for _, m := range programs {
+		if !strings.Contains(row, m[1]) {
+			t.Errorf("README's make test row does not name %s, which .ci/need-sites requires", m[1])
 		}
 	}
 }
