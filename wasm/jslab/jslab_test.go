@@ -184,6 +184,25 @@ func TestGrade_BrokenJSGetsAVerdict(t *testing.T) {
 	})
 }
 
+// A function declared async answers a Promise, not its value: the
+// report says so, where JSON would show the Promise as {}.
+func TestGrade_AsyncFunctionIsNamedAPromise(t *testing.T) {
+	correct := readSource(t, "correct.js")
+	for _, tc := range []struct{ fn, test string }{
+		{"claim", "step 2: enqueue"}, // step 2 claims the job it enqueued
+		{"renew", "step 5: renew"},
+		{"state", "step 3: state"},
+		{"claimMany", "step 8: claimMany"},
+	} {
+		t.Run(tc.fn, func(t *testing.T) {
+			r := gradeJS(t, edit(t, correct, "function "+tc.fn+"(", "async function "+tc.fn+"("))
+			if r.First == nil || r.First.Test != tc.test || !strings.Contains(r.First.Got, "a Promise") {
+				t.Fatalf("first difference %s; want %s, got naming a Promise", r.String(), tc.test)
+			}
+		})
+	}
+}
+
 // The report speaks JavaScript: the functions' names, db for the path,
 // null, true and false, a RangeError; a quoted None is the learner's.
 func TestJSTerms(t *testing.T) {
