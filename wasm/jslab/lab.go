@@ -109,6 +109,7 @@ type call struct {
 type Lab struct {
 	fns     js.Value
 	callMax time.Duration
+	onCall  func(call string) // hears each call before it runs; nil: none
 
 	mu   sync.Mutex
 	dbs  map[string]*learnerDB
@@ -335,6 +336,9 @@ func (l *Lab) invoke(path, name string, args ...any) (js.Value, error) {
 	defer l.mu.Unlock()
 	c := &call{path: path, began: time.Now()}
 	l.last = c
+	if l.onCall != nil {
+		l.onCall(callText(name, args))
+	}
 	f := l.fns.Get(name)
 	if f.Type() != js.TypeFunction {
 		return js.Undefined(), &Thrown{Name: "ReferenceError", Message: name + " is not defined"}
@@ -358,6 +362,36 @@ func (l *Lab) invoke(path, name string, args ...any) (js.Value, error) {
 		}
 	}
 	return v, err
+}
+
+// callText is a call as the report writes it: name(db, "j1", ["A", "B"], 1000).
+func callText(name string, args []any) string {
+	var b strings.Builder
+	b.WriteString(name + "(db")
+	for _, a := range args {
+		b.WriteString(", ")
+		writeValue(&b, a)
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+func writeValue(b *strings.Builder, v any) {
+	switch v := v.(type) {
+	case string:
+		fmt.Fprintf(b, "%q", v)
+	case []any:
+		b.WriteString("[")
+		for i, e := range v {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeValue(b, e)
+		}
+		b.WriteString("]")
+	default:
+		fmt.Fprint(b, v)
+	}
 }
 
 // noop is a function that does nothing.
