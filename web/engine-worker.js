@@ -34,8 +34,9 @@
 //                                              phases: when this worker's start reached
 //                                              each step (Phases)
 //                  {type: 'progress', id, value}  how far a call has come (explore:
-//                                              {states, depth, rate}; lab: {done, total}),
-//                                              any number of times
+//                                              {states, depth, rate}; lab: {done, total};
+//                                              grade: {test, call} before each of the
+//                                              reader's calls), any number of times
 //                  {type: 'answer', id, value}   a call's result, or
 //                  {type: 'answer', id, text}    a result that is a string (a trace,
 //                                              a worksheet, a Go test) as its UTF-8
@@ -350,7 +351,7 @@ async function answer(id, method, args) {
     const { api, memory } = await /** @type {Promise<Engine>} */ (engine);
     if (method !== 'wasmBytes' && typeof api[method] !== 'function')
       throw new Error(`leaselab: this build of the engine has no ${method} (leaselab-tools.wasm has)`);
-    if (method === 'explore' || method === 'lab')
+    if (method === 'explore' || method === 'lab' || method === 'grade')
       args = [args[0], args[1], (/** @type {unknown} */ p) => postMessage({ type: 'progress', id, value: p })];
     const value =
       method === 'wasmBytes'

@@ -36,9 +36,11 @@
 //   labStory(text, {name, seed, point, run, signal})  one run of the lab as a
 //                                 timeline (point and run from 0)
 //   invariants()                  the checker's invariants by name, in its order
-//   grade(source, {lang, signal})  the fencing lab written in JavaScript in source,
-//                                 graded step by step beside the contract: the
-//                                 report as JSON (wasm/jslab; see loadGrader)
+//   grade(source, {lang, signal, onProgress})  the fencing lab written in
+//                                 JavaScript in source, graded step by step beside
+//                                 the contract: the report as JSON (wasm/jslab; see
+//                                 loadGrader); onProgress hears {test, call} before
+//                                 each of the reader's calls runs
 //   benchCycles(n)                n bare job cycles, for make bench
 //   wasmBytes()                   the engine's WebAssembly memory, in bytes
 // A failure rejects with an Error whose errors property lists the
@@ -323,7 +325,12 @@ function engineAPI(link, facts, tools) {
     explore: (/** @type {unknown} */ goal, /** @type {any} */ opts = {}) =>
       link.call('explore', [goal, opts?.scope || {}], signalOf(opts), opts?.onProgress),
     grade: (/** @type {string} */ source, /** @type {any} */ opts = {}) =>
-      link.call('grade', [source, { lang: typeof opts?.lang === 'string' ? opts.lang : 'en' }], signalOf(opts)),
+      link.call(
+        'grade',
+        [source, { lang: typeof opts?.lang === 'string' ? opts.lang : 'en' }],
+        signalOf(opts),
+        opts?.onProgress,
+      ),
     lab: (/** @type {unknown} */ text, /** @type {any} */ opts = {}) =>
       link.call('lab', [text, engineOptions(opts)], signalOf(opts), opts?.onProgress),
     labSVG: (/** @type {unknown} */ result, /** @type {string} */ lang = 'en') => link.call('labSVG', [result, lang]),

@@ -16,7 +16,8 @@
 // contract's, both tables, and the test's calls up to it, each with the
 // SQL the reader's code ran and both tables after it. Code that loops
 // without end is stopped at TIME_LIMIT_MS: the worker is ended, the next
-// Check starts a fresh one.
+// Check starts a fresh one, and the status names the test and the call
+// that never came back (the last the grader announced).
 //
 // The reader's code runs in the engine's worker, which needs
 // 'unsafe-eval' in the script-src of the policy sent with the worker's
@@ -183,17 +184,25 @@ export class LeaseExercise extends HTMLElement {
     delete this.dataset.first;
     this.#status.textContent = t.labChecking;
     this.#result.replaceChildren();
+    /** @type {{last: {test: string, call: string} | null}} the reader's call running last */
+    const running = { last: null };
     try {
       const grader = await loadGrader();
       const signal = AbortSignal.timeout(TIME_LIMIT_MS);
+      const onProgress = (/** @type {{test: string, call: string}} */ p) => (running.last = p);
       /** @type {Report} */
-      const report = JSON.parse(await grader.grade(this.code, { lang, signal }));
+      const report = JSON.parse(await grader.grade(this.code, { lang, signal, onProgress }));
       this.#show(report, t);
     } catch (err) {
       const e = /** @type {Error} */ (err);
       this.dataset.state = 'error';
-      this.#status.textContent =
-        e.name === 'TimeoutError' ? t.labTimeout(TIME_LIMIT_MS / 1000) : t.labFailed(String(e.message || e));
+      if (e.name !== 'TimeoutError') this.#status.textContent = t.labFailed(String(e.message || e));
+      else if (!running.last) this.#status.textContent = t.labTimeout(TIME_LIMIT_MS / 1000);
+      else
+        this.#status.replaceChildren(
+          `${t.labTimeout(TIME_LIMIT_MS / 1000)} ${t.labStuck(running.last.test)} `,
+          el('code', { translate: 'no' }, running.last.call),
+        );
     }
   }
 

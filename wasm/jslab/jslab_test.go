@@ -184,6 +184,56 @@ func TestGrade_BrokenJSGetsAVerdict(t *testing.T) {
 	})
 }
 
+// OnCall hears each of the learner's calls before it runs: the last call
+// a test heard is the one its code never came back from, in the report's
+// terms.
+func TestGrade_OnCallHearsTheCallBeforeItRuns(t *testing.T) {
+	var heard [][2]string
+	o := quick
+	o.OnCall = func(test, call string) { heard = append(heard, [2]string{test, call}) }
+	src := edit(t, readSource(t, "correct.js"), "function renew(db, jobId, owner, fence, now, ttl) {",
+		"function renew(db, jobId, owner, fence, now, ttl) {\n  for (;;) db.get('SELECT 1');")
+	out, err := jslab.Grade(context.Background(), src, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r jslab.Report
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.First == nil || r.First.Test != "step 5: renew" {
+		t.Fatalf("first difference %s, want step 5: renew", r.String())
+	}
+	var last [2]string
+	for _, h := range heard {
+		if h[0] == r.First.Test {
+			last = h
+		}
+	}
+	if want := [2]string{r.First.Test, r.First.Call}; last != want {
+		t.Fatalf("the last call heard in %s was %q, want %q (of %d heard)", r.First.Test, last, want, len(heard))
+	}
+}
+
+// A function declared async answers a Promise, not its value: the
+// report says so, where JSON would show the Promise as {}.
+func TestGrade_AsyncFunctionIsNamedAPromise(t *testing.T) {
+	correct := readSource(t, "correct.js")
+	for _, tc := range []struct{ fn, test string }{
+		{"claim", "step 2: enqueue"}, // step 2 claims the job it enqueued
+		{"renew", "step 5: renew"},
+		{"state", "step 3: state"},
+		{"claimMany", "step 8: claimMany"},
+	} {
+		t.Run(tc.fn, func(t *testing.T) {
+			r := gradeJS(t, edit(t, correct, "function "+tc.fn+"(", "async function "+tc.fn+"("))
+			if r.First == nil || r.First.Test != tc.test || !strings.Contains(r.First.Got, "a Promise") {
+				t.Fatalf("first difference %s; want %s, got naming a Promise", r.String(), tc.test)
+			}
+		})
+	}
+}
+
 // The report speaks JavaScript: the functions' names, db for the path,
 // null, true and false, a RangeError; a quoted None is the learner's.
 func TestJSTerms(t *testing.T) {

@@ -109,6 +109,7 @@ type call struct {
 type Lab struct {
 	fns     js.Value
 	callMax time.Duration
+	onCall  func(call string) // hears each call before it runs; nil: none
 
 	mu   sync.Mutex
 	dbs  map[string]*learnerDB
@@ -328,12 +329,16 @@ func query(conn *sql.Conn, q string, params ...any) ([]map[string]any, error) {
 
 // invoke calls the learner's function name on path's db with args. A
 // call that ran out of its budget panics, which the grader takes for a
-// broken program.
+// broken program. A Promise is no answer (a TypeError), but initDb's,
+// which answers nothing.
 func (l *Lab) invoke(path, name string, args ...any) (js.Value, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	c := &call{path: path, began: time.Now()}
 	l.last = c
+	if l.onCall != nil {
+		l.onCall(callText(name, args))
+	}
 	f := l.fns.Get(name)
 	if f.Type() != js.TypeFunction {
 		return js.Undefined(), &Thrown{Name: "ReferenceError", Message: name + " is not defined"}
@@ -348,8 +353,49 @@ func (l *Lab) invoke(path, name string, args ...any) (js.Value, error) {
 		panic(c.stopped)
 	}
 	c.rows, c.rowsErr = readRows(d.conn)
+	if err == nil && v.InstanceOf(js.Global().Get("Promise")) {
+		// Handled here, a rejection reaches no unhandledrejection handler
+		// (Node ends the process on one).
+		v.Call("then", js.Undefined(), noop())
+		if name != "initDb" {
+			err = &Thrown{Name: "TypeError", Message: name + " returned a Promise (an async function?): db is synchronous, so return the answer itself"}
+		}
+	}
 	return v, err
 }
+
+// callText is a call as the report writes it: name(db, "j1", ["A", "B"], 1000).
+func callText(name string, args []any) string {
+	var b strings.Builder
+	b.WriteString(name + "(db")
+	for _, a := range args {
+		b.WriteString(", ")
+		writeValue(&b, a)
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+func writeValue(b *strings.Builder, v any) {
+	switch v := v.(type) {
+	case string:
+		fmt.Fprintf(b, "%q", v)
+	case []any:
+		b.WriteString("[")
+		for i, e := range v {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeValue(b, e)
+		}
+		b.WriteString("]")
+	default:
+		fmt.Fprint(b, v)
+	}
+}
+
+// noop is a function that does nothing.
+var noop = sync.OnceValue(func() js.Value { return js.Global().Get("Function").New("") })
 
 // readRows is the learner's table, read on their own connection.
 func readRows(conn *sql.Conn) ([]Row, string) {

@@ -20,6 +20,10 @@ type Options struct {
 	Sequences   int    // how many random call sequences the search tries
 	Rounds      int    // how many rounds each race runs
 	CallTimeout time.Duration
+	// OnCall, when set, hears each of the learner's calls before it runs:
+	// the test's name and the call, in the report's terms. The last one
+	// heard is where code that never returns is stuck.
+	OnCall func(test, call string)
 }
 
 // Report is a grading run as the page reads it: each test's verdict; at
@@ -98,6 +102,9 @@ func Grade(ctx context.Context, source string, o Options) ([]byte, error) {
 	defer lab.Close()
 	steps := map[string][]Step{}
 	current := ""
+	if o.OnCall != nil {
+		lab.onCall = func(call string) { o.OnCall(jsTerms(current), call) }
+	}
 	r, err := grade.Grade(ctx, grade.Options{Lab: lab, Sequences: o.Sequences, Rounds: o.Rounds, CallTimeout: lab.callMax,
 		Progress: func(name string) { current = name },
 		Observe: func(ob grade.Observed) {

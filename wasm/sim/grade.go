@@ -14,7 +14,9 @@ import (
 // gradeCall is leaselab.grade(source, opts): a Promise of the report, as
 // JSON (jslab.Report), of the fencing lab written in JavaScript in source,
 // graded by engine/grade's tests on this worker's SQLite. opts is {lang,
-// sequences, rounds, call_ms}, each optional. The learner's code runs in
+// sequences, rounds, call_ms}, each optional; a third argument, a
+// function, hears {test, call} before each of the learner's calls runs
+// (the page's last is where a hang is). The learner's code runs in
 // this worker: a loop that never returns holds it until the page ends the
 // worker (engine.js does, at its time limit).
 func gradeCall(_ js.Value, args []js.Value) any {
@@ -26,6 +28,10 @@ func gradeCall(_ js.Value, args []js.Value) any {
 	if len(args) > 1 && args[1].Type() == js.TypeObject {
 		o = jslab.Options{Lang: stringField(args[1], "lang", "en"), Sequences: intField(args[1], "sequences"),
 			Rounds: intField(args[1], "rounds"), CallTimeout: time.Duration(intField(args[1], "call_ms")) * time.Millisecond}
+	}
+	if len(args) > 2 && args[2].Type() == js.TypeFunction {
+		progress := args[2]
+		o.OnCall = func(test, call string) { progress.Invoke(map[string]any{"test": test, "call": call}) }
 	}
 	return promise(func() (any, error) {
 		out, err := jslab.Grade(context.Background(), source, o)

@@ -84,9 +84,14 @@ test('a tool call on the shared engine aborted while it runs ends the tools buil
   assert.equal(tools.terminated, true);
 });
 
-test("grade on the shared engine runs in the grader's worker, whose script's policy allows the reader's code", async () => {
+test("grade on the shared engine runs in the grader's worker, whose script's policy allows the reader's code, and hears each call", async () => {
   const explorers = workers.filter((w) => !w.script.endsWith('/grader-worker.js'));
-  const report = api.grade('function acquire() {}', { lang: 'en' });
+  /** @type {unknown[]} */
+  const heard = [];
+  const report = api.grade('function acquire() {}', {
+    lang: 'en',
+    onProgress: (/** @type {unknown} */ p) => heard.push(p),
+  });
   for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
   const grader = workers.find((w) => w.script.endsWith('/grader-worker.js'));
   assert.ok(grader, 'grade started no grader worker');
@@ -95,8 +100,11 @@ test("grade on the shared engine runs in the grader's worker, whose script's pol
   while (!grader.posted.some((m) => m.type === 'call')) await new Promise((r) => setImmediate(r));
   const call = grader.posted.find((m) => m.type === 'call');
   assert.equal(call.method, 'grade');
+  const step = { test: 'step 1: initDb', call: 'initDb(db)' };
+  grader.send({ type: 'progress', id: call.id, value: step });
   grader.send({ type: 'answer', id: call.id, value: '{"ok":true}' });
   assert.equal(await report, '{"ok":true}');
+  assert.deepEqual(heard, [step], "the reader's calls did not reach onProgress");
   for (const w of explorers)
     assert.equal(
       w.posted.some((m) => m.method === 'grade'),
