@@ -33,6 +33,26 @@ import { isTimelineFence, timelineElement } from './fence-element.js';
  */
 export default function leaselab(md, options = {}) {
   const fallback = md.renderer.rules.fence;
+  // A host that strips the page's front matter before markdown-it parses
+  // it (VitePress) counts the fences' lines from the body, which it keeps
+  // as env.content: the lines above the body are added back from the
+  // source render was given.
+  /** @type {WeakMap<object, string>} */
+  const sources = new WeakMap();
+  if (typeof md.render === 'function') {
+    const render = md.render.bind(md);
+    md.render = (/** @type {string} */ src, /** @type {any} */ env = {}) => {
+      if (env && typeof env === 'object' && typeof src === 'string') sources.set(env, src);
+      return render(src, env);
+    };
+  }
+  /** @param {any} env */
+  const linesAbove = (env) => {
+    const src = env && typeof env === 'object' ? sources.get(env) : undefined;
+    const body = env?.content;
+    if (typeof src !== 'string' || typeof body !== 'string' || !src.endsWith(body)) return 0;
+    return src.slice(0, src.length - body.length).split('\n').length - 1;
+  };
   /**
    * @param {Token[]} tokens
    * @param {number} idx
@@ -48,7 +68,7 @@ export default function leaselab(md, options = {}) {
     }
     const page = env?.relativePath || env?.path || 'markdown';
     // The fence's text starts on the line after its opening fence.
-    const el = timelineElement(t.content, page, (t.map?.[0] ?? 0) + 2, options);
+    const el = timelineElement(t.content, page, linesAbove(env) + (t.map?.[0] ?? 0) + 2, options);
     const esc = md.utils.escapeHtml;
     const attrs = Object.entries(el.attributes)
       .map(([k, v]) => (v === '' ? ` ${k}` : ` ${k}="${esc(v)}"`))

@@ -71,6 +71,32 @@ test('markdown-it: a fence that cannot be read throws, naming the page and line'
   );
 });
 
+test('markdown-it: under a front matter the host strips before parsing (VitePress), an unreadable fence names its line in the file', () => {
+  const md = /** @type {any} */ (fakeMarkdownIt());
+  // As VitePress's front matter plugin: the body, without the front matter, is what markdown-it parses (its lines counted from it) and is env.content.
+  md.render = (/** @type {string} */ src, /** @type {any} */ env) => {
+    const body = src.replace(/^---\n[\s\S]*?\n---\n/, '');
+    env.content = body;
+    const lines = body.split('\n');
+    const open = lines.findIndex((l) => l.startsWith('```'));
+    const close = lines.findIndex((l, i) => i > open && l.startsWith('```'));
+    const info = lines[open].slice(3);
+    const content = `${lines.slice(open + 1, close).join('\n')}\n`;
+    return md.renderer.rules.fence([{ info, content, map: [open, close + 1] }], 0, {}, env, {});
+  };
+  leaselab(md, { prerender: false });
+  const page = "---\ntitle: A\noutline: deep\n---\n# A\n\n```lease-timeline\n#! step=2 # Kleppmann's lease 1s\n```\n";
+  // The directive is the file's line 8.
+  assert.throws(
+    () => md.render(page, { relativePath: 'guide/a.md' }),
+    /^Error: guide\/a\.md:8: a lease-timeline fence cannot be read/,
+  );
+  assert.throws(
+    () => md.render(page.replace(/^---[\s\S]*?\n---\n/, ''), { relativePath: 'guide/a.md' }),
+    /^Error: guide\/a\.md:4: /,
+  );
+});
+
 test('remark: a fence becomes an MDX element whose pre holds the text exactly; raw HTML without MDX; an unreadable one throws', () => {
   const tree = () => ({
     type: 'root',

@@ -17,7 +17,9 @@
 // element's contract is held too: its properties, its cleanup (100
 // players leave no listener), the site's dark mode, a Content-Security-
 // Policy sent as a header, an exercise and a lab a single-page site
-// renders after load, an exercise React hydrates.
+// renders after load, an exercise React hydrates, a VitePress page
+// written with the elements, which Vue hydrates without a mismatch, a
+// Hugo page bundle holding an exercise under the guide's policy.
 //
 // They carry the build tag sites:
 //

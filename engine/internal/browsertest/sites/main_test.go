@@ -186,11 +186,15 @@ func servePython(t *testing.T, dir string) string {
 
 // serveUnder serves dir with Go's http.FileServer under prefix (a
 // sub-path, e.g. /course/); with plainWasm, .wasm goes out as
-// application/octet-stream, as from a host that does not know the type.
-func serveUnder(t *testing.T, dir, prefix string, plainWasm bool) string {
+// application/octet-stream, as from a host that does not know the type;
+// header is a response header for every file (name and value), or none.
+func serveUnder(t *testing.T, dir, prefix string, plainWasm bool, header ...string) string {
 	t.Helper()
 	files := http.FileServer(http.Dir(dir))
 	h := http.StripPrefix(strings.TrimSuffix(prefix, "/"), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(header) == 2 {
+			w.Header().Set(header[0], header[1])
+		}
 		if plainWasm && strings.HasSuffix(r.URL.Path, ".wasm") {
 			w.Header().Set("Content-Type", "application/octet-stream")
 		}

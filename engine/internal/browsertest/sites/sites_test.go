@@ -59,13 +59,29 @@ func buildMkDocs(t *testing.T, src, config string) string {
 // every fence starts with the marker, as the guide says then.
 func buildHugo(t *testing.T, guessSyntax bool) string {
 	t.Helper()
+	if guessSyntax {
+		return buildHugoWith(t, true, snippet(t, "hugo.toml (guessSyntax)"), nil)
+	}
+	return buildHugoWith(t, false, "", nil)
+}
+
+// buildHugoWith is buildHugo with config added to hugo.toml and more
+// pages: their paths under content/ and their text.
+func buildHugoWith(t *testing.T, guessSyntax bool, config string, pages map[string]string) string {
+	t.Helper()
 	dir := t.TempDir()
 	copyTree(t, filepath.Join("testdata", "hugo"), dir)
-	if guessSyntax {
-		config := filepath.Join(dir, "hugo.toml")
-		b, err := os.ReadFile(config)
+	for path, text := range pages {
+		must(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, "content", path)), 0o755))
+		must(t, os.WriteFile(filepath.Join(dir, "content", path), []byte(text), 0o644))
+	}
+	if config != "" {
+		file := filepath.Join(dir, "hugo.toml")
+		b, err := os.ReadFile(file)
 		must(t, err)
-		must(t, os.WriteFile(config, append(b, "\n"+snippet(t, "hugo.toml (guessSyntax)")...), 0o644))
+		must(t, os.WriteFile(file, append(b, "\n"+config...), 0o644))
+	}
+	if guessSyntax {
 		must(t, filepath.WalkDir(filepath.Join(dir, "content"), func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
@@ -132,6 +148,28 @@ func TestSite_HugoGuessSyntaxKeepsMarkedFences(t *testing.T) {
 	}
 	url := serveUnder(t, site, "/course/", false)
 	playSite(t, site, url, []coursePage{{"/", 2, ""}, {"/lessons/worksheet/", 1, "sheet"}})
+}
+
+// A Hugo page, in a bundle whose folder's name has a space and Korean,
+// holding a fence and a <lease-exercise>, built with the guide's
+// configuration for elements and served under the guide's
+// Content-Security-Policy: the exercise is in the built HTML (Hugo leaves
+// raw HTML out unless told), the player plays and the exercise builds,
+// with nothing on the console.
+func TestSite_HugoPageWrittenWithAnExercisePlays(t *testing.T) {
+	page := "---\ntitle: Elements\n---\n```lease-timeline\n#! step=1\nlease 1000ms\njob order-7\n0ms  A claim order-7  -> ok token=1\n```\n\n<lease-exercise id=\"ex\"></lease-exercise>\n"
+	site := buildHugoWith(t, false, snippet(t, "hugo.toml (elements)"), map[string]string{"lessons/Lease 기초 (1)/index.md": page})
+	built, err := os.ReadFile(filepath.Join(site, "lessons", "lease-기초-1", "index.html"))
+	must(t, err)
+	if !strings.Contains(string(built), `<lease-exercise id="ex">`) {
+		t.Errorf("the built page lacks the exercise: Hugo left the raw HTML out")
+	}
+	url := serveUnder(t, site, "/course/", false, "Content-Security-Policy", strings.TrimSpace(snippet(t, "Content-Security-Policy")))
+	ctx := tab(t)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(url+"/lessons/lease-%EA%B8%B0%EC%B4%88-1/")))
+	waitFor(t, ctx, `(() => { const p = document.querySelector('lease-timeline'), ex = document.getElementById('ex');
+		return p !== null && p.dataset.state === 'ready' && p.dataset.steps === '1' && ex !== null && ex.dataset.state === 'idle'; })()`, time.Minute)
+	noProblems(t, ctx)
 }
 
 // playSite runs every check on a built site: its players play, its

@@ -59,9 +59,20 @@ func npmModules(t *testing.T, name string) string {
 // and runs its build; it returns the folder.
 func npmSite(t *testing.T, name string, extra map[string]string, public, configFile, config string, build ...string) string {
 	t.Helper()
+	return npmSiteWith(t, name, extra, nil, public, configFile, config, build...)
+}
+
+// npmSiteWith is npmSite with more pages: their paths in the site's
+// folder and their text.
+func npmSiteWith(t *testing.T, name string, extra, pages map[string]string, public, configFile, config string, build ...string) string {
+	t.Helper()
 	modules := npmModules(t, name)
 	dir := t.TempDir()
 	copyTree(t, filepath.Join("testdata", name), dir)
+	for path, text := range pages {
+		must(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, path)), 0o755))
+		must(t, os.WriteFile(filepath.Join(dir, path), []byte(text), 0o644))
+	}
 	if len(extra) == 0 {
 		must(t, os.Symlink(modules, filepath.Join(dir, "node_modules")))
 	} else {
@@ -185,6 +196,43 @@ func TestSite_VitePress(t *testing.T) {
 	site := filepath.Join(dir, ".vitepress", "dist")
 	url := serveCounting(t, site)
 	playSPA(t, site, url, fenceSPA, vitepressWalk, spaStep{"", "/lessons/worksheet.html", 1}, "prerendered 4 timelines (1 worksheets) from 3 pages")
+}
+
+// A VitePress page written with the elements — the guide's element
+// snippet and a <lease-exercise> — built with the guide's configuration:
+// both are in the built HTML (Vue did not take them for components it
+// cannot find), and the page plays on a fresh load and again after
+// client-side navigation away and back, with no hydration mismatch or
+// other problem on the console.
+func TestSite_VitePressPageWrittenWithTheElementsHydrates(t *testing.T) {
+	page := "# Elements\n\nBack to [the course](../).\n\n" + snippet(t, "element.html") + "\n<lease-exercise id=\"ex\"></lease-exercise>\n"
+	dir := npmSiteWith(t, "vitepress", nil, map[string]string{"lessons/elements.md": page}, "public", ".vitepress/config.js",
+		withConfig(t, ".vitepress/config.js", "  title: 'Queues that survive crashes',\n"), "vitepress", "build")
+	site := filepath.Join(dir, ".vitepress", "dist")
+	built, err := os.ReadFile(filepath.Join(site, "lessons", "elements.html"))
+	must(t, err)
+	for _, tag := range []string{"<lease-timeline step=\"1\"><pre>", "<lease-exercise id=\"ex\">"} {
+		if !strings.Contains(string(built), tag) {
+			t.Errorf("the built page lacks %s: Vue rendered the element as a component it could not find", tag)
+		}
+	}
+	url := serveCounting(t, site)
+	ctx := spaTab(t)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(url+"/lessons/elements.html")))
+	eval[bool](t, ctx, `(window.__spa = 'same document', true)`)
+	plays := `(() => { const p = document.querySelector('lease-timeline'), ex = document.getElementById('ex');
+		return p !== null && p.dataset.state === 'ready' && p.dataset.steps === '1' && ex !== null && ex.dataset.state === 'idle'; })()`
+	waitFor(t, ctx, plays, time.Minute)
+	noProblems(t, ctx)
+	eval[bool](t, ctx, `([...document.querySelectorAll('.vp-doc a')].find((a) => a.textContent.trim() === 'the course').click(), true)`)
+	waitFor(t, ctx, `location.pathname === '/' && document.querySelector('lease-timeline, [data-leaselab-fence]') !== null`, 30*time.Second)
+	eval[bool](t, ctx, `(history.back(), true)`)
+	waitFor(t, ctx, `location.pathname.endsWith('/lessons/elements.html')`, 30*time.Second)
+	waitFor(t, ctx, plays, time.Minute)
+	if got := eval[string](t, ctx, `window.__spa || ''`); got != "same document" {
+		t.Fatal("going back loaded a new document: not the site's client-side navigation")
+	}
+	noProblems(t, ctx)
 }
 
 // docusaurusWalk walks testdata/docusaurus from its first page: forward,
