@@ -27,6 +27,12 @@ type Lab interface {
 	ClaimMany(path, jobID string, owners []string, now, ttl int64) ([]*int64, error)
 }
 
+// Stop is what a Lab's method panics with to end a call that would not
+// end by itself (a learner's loop, caught by a budget the Lab keeps): the
+// call is reported as a hang, in Stop's words. Any other panic is the
+// program's exit.
+type Stop string
+
 // ErrValue is the lab's ValueError: a Lab's error that wraps it is an
 // invalid argument.
 var ErrValue = errors.New("ValueError")
@@ -85,6 +91,9 @@ func (p *process) callLab(ctx context.Context, fn string, args []any) (answer, e
 	defer t.Stop()
 	select {
 	case r := <-done:
+		if stop, ok := r.panic.(Stop); ok {
+			return answer{}, p.fail(broken("hang", what, lang.P("%s", string(stop))))
+		}
 		if r.panic != nil {
 			return answer{}, p.fail(broken("exit", what, lang.P("panic: %v", r.panic)))
 		}

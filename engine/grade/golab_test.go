@@ -194,3 +194,30 @@ func TestGrade_FailsAGoLabAtItsWrongBoundary(t *testing.T) {
 		t.Fatalf("got %+v; want step 4 failing at a claim", first)
 	}
 }
+
+// stoppingLab is goLab whose Renew stops itself as a call that would not
+// end, the way a lab that runs a learner's code under a budget does.
+type stoppingLab struct{ *goLab }
+
+func (stoppingLab) Renew(string, string, string, int64, int64, int64) (bool, error) {
+	panic(grade.Stop("the call ran more than 20000 statements: an endless loop?"))
+}
+
+// A Lab method that panics with a Stop is reported as a hang, in the
+// Stop's words; any other panic stays the program's exit.
+func TestGrade_AStoppedCallIsAHangNotAPanic(t *testing.T) {
+	lab := &goLab{}
+	t.Cleanup(lab.close)
+	r, err := grade.Grade(t.Context(), grade.Options{Lab: stoppingLab{lab}, Dir: tempDir(t), FailFast: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := r.First()
+	if first == nil || first.Failure.Broken == nil {
+		t.Fatalf("got %+v; want a broken call", first)
+	}
+	b := first.Failure.Broken
+	if first.Name != "step 5: renew" || b.Kind != "hang" || b.Message != "the call ran more than 20000 statements: an endless loop?" {
+		t.Errorf("%s: %s %q; want step 5: renew, a hang in the Stop's words", first.Name, b.Kind, b.Message)
+	}
+}

@@ -350,7 +350,7 @@ func (l *Lab) invoke(path, name string, args ...any) (js.Value, error) {
 	var v js.Value
 	err = catch(func() { v = f.Invoke(append([]any{d.obj}, args...)...) })
 	if c.stopped != "" {
-		panic(c.stopped)
+		panic(grade.Stop(c.stopped))
 	}
 	c.rows, c.rowsErr = readRows(d.conn)
 	if err == nil && v.InstanceOf(js.Global().Get("Promise")) {
