@@ -196,6 +196,11 @@ export const en = {
   exportGo: 'Go test',
   nothingRun: 'nothing has run yet',
   nothingDrawn: 'nothing is drawn yet',
+  /** @param {string} src the element's src=, or '' */
+  noTimeline: (src) =>
+    src
+      ? `This <lease-timeline>'s src= (${src}) holds no timeline: the file is empty.`
+      : 'This <lease-timeline> holds no timeline: put the text inside it in a <pre>, or name a file with src=.',
 
   // ---- the worksheet ----
   correctEngine: 'correct engine',
@@ -596,6 +601,10 @@ export const ko = {
   exportGo: 'Go 테스트',
   nothingRun: '아직 실행한 것이 없습니다',
   nothingDrawn: '아직 그린 것이 없습니다',
+  noTimeline: (src) =>
+    src
+      ? `이 <lease-timeline>의 src=(${src})에는 타임라인이 없습니다. 빈 파일입니다.`
+      : '이 <lease-timeline>에는 타임라인이 없습니다. 타임라인 글을 요소 안의 <pre>에 넣거나 src=로 파일을 지정하세요.',
 
   correctEngine: '올바른 엔진',
   mutantEngine: (name) => `고장 난 엔진: ${name}`,

@@ -39,6 +39,10 @@
 // data-state (text, loading, ready, error), data-steps, data-cursor, and in
 // a worksheet data-differs (yes or no), data-diff-step and data-diff-line;
 // data-source says where the run on screen came from (prerendered, engine).
+// An element that ends up with no timeline text (none inside it, only
+// whitespace, an empty <pre>, an empty src= file) is in state error: it
+// says so in place, warns once on the console naming itself, and runs
+// once text is put in it.
 // exportTrace(), exportSVG() and exportGoTest() return what the export
 // buttons download.
 //
@@ -52,7 +56,8 @@
 // The API for the page around it (see the guide, guide.html):
 //   events   ready   a run is on screen: detail {steps, cursor, source}
 //            step    the cursor moved: detail {cursor, steps}
-//            error   the text was refused or the engine could not start:
+//            error   the text was refused, there is none, or the engine
+//                    could not start:
 //                    detail {line, col, message, errors} (does not bubble)
 //            solved  a worksheet's reader wrote a timeline that tells the
 //                    mutant apart: detail {mutant, step, line, text}
@@ -186,6 +191,8 @@ export class LeaseTimeline extends HTMLElement {
   /** what play(), seek(n) and reset() asked before the first run */
   #pending = { play: false, step: /** @type {number | null} */ (null) };
   #nearSeen = false;
+  /** whether the console was told the element holds no timeline */
+  #warnedEmpty = false;
   /** @type {Error | null} why src= could not be read: nothing runs until it can */
   #srcError = null;
   #textReady = Promise.resolve(); // settles once the text (or src=) is read
@@ -539,6 +546,19 @@ export class LeaseTimeline extends HTMLElement {
       this.#failed(new Error(unreadable), first);
       return;
     }
+    // No text at all (an empty element, an empty <pre>, an empty src=
+    // file): said in place, not run as a trace of no step. While the page
+    // is still parsed its children may yet come; the text's watch runs it
+    // again when they do, and so does the end of parsing.
+    if (!this.#text.trim() && this.#text === this.#authored) {
+      ui.status.textContent = '';
+      if (document.readyState === 'loading') {
+        document.addEventListener('DOMContentLoaded', () => this.#rerun(), { once: true });
+        return;
+      }
+      this.#holdsNothing(first);
+      return;
+    }
     ui.status.textContent = this.#t.running;
     const req = { text: this.#text, name: this.#name, mutant: this.#mutant, lang: this.#lang, worksheet: true };
     if (first) Object.assign(req, { cursor: this.#startStep() });
@@ -575,6 +595,22 @@ export class LeaseTimeline extends HTMLElement {
     const errors = Array.isArray(err?.errors) ? err.errors : [{ line: 0, col: 0, msg: String(err?.message || err) }];
     const detail = { line: errors[0].line, col: errors[0].col, message: String(err?.message || err), errors };
     this.#emit('error', detail, false);
+  }
+
+  /**
+   * Says the element holds no timeline, in place and (once) on the console
+   * naming the element; it runs once it is given text.
+   * @param {boolean} first whether no run is on screen
+   */
+  #holdsNothing(first) {
+    const src = this.getAttribute('src') || '';
+    if (!this.#warnedEmpty) {
+      this.#warnedEmpty = true;
+      const all = [...document.querySelectorAll(this.localName)];
+      const which = this.id ? `#${this.id}` : `number ${all.indexOf(this) + 1}`;
+      console.warn(`lease-timeline: ${which} on ${location.pathname}: ${strings('en').noTimeline(src)}`);
+    }
+    this.#failed(new Error(this.#t.noTimeline(src)), first);
   }
 
   /** Autoplay, and what play() and seek(n) asked before the first run. */
