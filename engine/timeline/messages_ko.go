@@ -124,6 +124,7 @@ var _ = lang.Add("ko", func() (formats, words map[string]string) {
 			"a jump of 0 ms moves nothing": "0 ms 건너뛰기는 아무것도 움직이지 않습니다",
 			"malformed drift %q: a rate in whole ms per second, like +100ms/s or -20ms/s":                                             "표류 %q(을)를 읽을 수 없습니다: +100ms/s나 -20ms/s처럼 초당 정수 ms로 씁니다",
 			"a drift of %s would stop or reverse the service's clock: it is under 1000 ms/s":                                          "표류 %s(은)는 서비스의 시계를 멈추거나 거꾸로 돌립니다: 1000 ms/s보다 작아야 합니다",
+			"a drift of %s is too fast: a rate is under 1000 ms/s, ahead or behind":                                                   "표류 %s(은)는 너무 빠릅니다: 빠르든 느리든 1000 ms/s보다 작아야 합니다",
 			"after this jump the service's clock would read %d ms at %d ms: a clock reads 0 ms or later":                              "이 건너뛰기 뒤 %[2]d ms에 서비스의 시계는 %[1]d ms가 됩니다: 시계는 0 ms 이상이어야 합니다",
 			"%s is sending from %d ms to %d ms (line %d): it hears back from the receiver at %d ms; move this step to %d ms or later": "%[1]s(은)는 %[2]d ms부터 %[3]d ms까지 전송 중입니다(%[4]d번 줄): %[5]d ms에 수신 측의 응답을 듣습니다. 이 단계를 %[6]d ms 이후로 옮기세요",
 			"time goes backwards: %d ms is before %d ms, where the previous step began":                                               "시간이 거꾸로 갑니다: %[1]d ms(은)는 앞 단계가 시작한 %[2]d ms보다 앞입니다",

@@ -216,8 +216,11 @@ func (p *parser) serviceStep(ll lexed, s StepLine) {
 		case !ok || !isNum || !allDigits(rate):
 			p.errorf(num.col, "malformed drift %q: a rate in whole ms per second, like +100ms/s or -20ms/s", arg.text)
 			return
-		case n >= 1000:
+		case n >= 1000 && sign < 0:
 			p.errorf(num.col, "a drift of %s would stop or reverse the service's clock: it is under 1000 ms/s", arg.text)
+			return
+		case n >= 1000:
+			p.errorf(num.col, "a drift of %s is too fast: a rate is under 1000 ms/s, ahead or behind", arg.text)
 			return
 		}
 		s.Drift = sign * n
