@@ -67,6 +67,7 @@ var _ = lang.Add("ko", func() (formats, words map[string]string) {
 			"a second epoch line":                                                                                          "epoch 줄이 두 번 있습니다",
 			"a second lease line (the first is line %d)":                                                                   "lease 줄이 두 번 있습니다(첫 줄은 %d번 줄)",
 			"a step is `TIME ACTOR VERB [JOB] [key=value ...] [-> expectation]`, or `TIME wait`":                           "단계는 `시각 작업자 동사 [일] [key=value ...] [-> 기대]` 또는 `시각 wait`입니다",
+			"%s needs an actor before it: `TIME ACTOR %s`":                                                                 "%[1]s 앞에는 작업자가 있어야 합니다: `시각 작업자 %[2]s`",
 			"a step starts with a time like 0ms, 1.5s, 1000 or +200ms":                                                     "단계는 0ms, 1.5s, 1000, +200ms 같은 시각으로 시작합니다",
 			"actor %s is listed twice":                                                                                     "작업자 %s(이)가 두 번 적혔습니다",
 			"an epoch line is `epoch T`, T the instant in ms the times start at, e.g. `epoch 1764806400000`":               "epoch 줄은 `epoch T`이고 T는 시각이 시작하는 ms입니다. 예: `epoch 1764806400000`",

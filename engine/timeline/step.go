@@ -67,6 +67,10 @@ func (p *parser) step(ll lexed, source, note string) {
 		p.serviceStep(ll, s)
 		return
 	}
+	if len(w) > 1 && isVerb(w[1].text) && (len(w) < 3 || !isVerb(w[2].text)) {
+		p.errorf(w[1].col, "%s needs an actor before it: `TIME ACTOR %s`", w[1].text, w[1].text)
+		return
+	}
 	if len(w) < 3 {
 		p.errorf(w[0].col, "a step is `TIME ACTOR VERB [JOB] [key=value ...] [-> expectation]`, or `TIME wait`")
 		return
@@ -100,6 +104,12 @@ func (p *parser) step(ll lexed, source, note string) {
 		s.Expect = e
 	}
 	p.record(s, w)
+}
+
+// isVerb tells whether word is a verb a step's actor takes.
+func isVerb(word string) bool {
+	_, known := verbArgs[Verb(word)]
+	return known
 }
 
 // noArrowTypos refuses the arrows people write for "->".
