@@ -51,8 +51,8 @@
 //
 //	epoch 1764806400000
 //	job a
-//	1764806400000 A claim a ttl=1000 -> ok lease_until=1764806401000
-//	+1000ms       B claim a ttl=1000 -> ok token=2
+//	1764806400000 A claim a ttl=1000ms -> ok lease_until=1764806401000
+//	+1000ms       B claim a ttl=1000ms -> ok token=2
 //
 // A `#` that starts a word starts a comment anywhere on a line. The comment
 // lines just above a step (no blank line between) and a comment at its end
@@ -151,14 +151,16 @@
 //	                      the step's job after the step (for claim-next and send, the job it got);
 //	                      attempts= is the count of claims, max_attempts= the budget;
 //	                      after a write, token= is the token the write presented
-//	delivered total receipt.qty receipt.owner receipt.token     the receiver (send, deliver)
+//	delivered total receipt.qty receipt.owner receipt.token     the receiver (send, deliver);
+//	                             delivered= is true or false (whether it applied the delivery)
 //	storage.value storage.owner storage.token                   the fenced storage (write, read)
 //	winner losers loser.NAME     a concurrent claim: who won (none), what every loser heard,
 //	                             what one loser heard (held, done, quarantined, not_found)
 //	enqueued                     enqueue's answer
 //	violates=INVARIANT[,...]     the invariants (package engine/check) the step is expected
 //	                             to break: announced, they do not fail the run; a step that
-//	                             announces one and keeps it fails its expectation
+//	                             announces one and keeps it fails its expectation (the
+//	                             exported Go test leaves invariants to the runner)
 //
 // A failed expectation reports NAME:LINE: expected X, got Y.
 //

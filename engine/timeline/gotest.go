@@ -351,7 +351,7 @@ func (f *goFile) use(names ...string) {
 func (f *goFile) closeUses() {
 	u := f.uses
 	if u["race"] {
-		u["hold"], u["row"] = true, true
+		u["hold"] = true
 	}
 	if u["send"] {
 		u["receiver"], u["errSendFailed"] = true, true

@@ -325,3 +325,41 @@ func TestGoTestNameOf_NamesTheStory(t *testing.T) {
 		}
 	}
 }
+
+// Go refuses a local variable that nothing uses, so a generated test
+// declares a helper only where a step calls it: a concurrent claim whose
+// line checks only who won uses no job read, one that checks a field does.
+func TestGoTest_DeclaresOnlyTheHelpersItUses(t *testing.T) {
+	const head = "lease 1s\njob j\n\n"
+	srcs := map[string]string{
+		"race-winner.tl":  head + "0ms A,B,C claim j -> ok winner=A losers=held loser.B=held\n",
+		"race-bare.tl":    head + "0ms A,B claim j\n",
+		"race-refused.tl": head + "0ms A claim j\n10ms B,C claim j -> refused held\n",
+		"race-token.tl":   head + "0ms A,B claim j -> ok winner=A token=1\n",
+	}
+	decl := regexp.MustCompile(`(?m)^\t(\w+) := func`)
+	comment := regexp.MustCompile(`//.*`)
+	check := func(name, src string) {
+		code := comment.ReplaceAllString(src, "")
+		for _, m := range decl.FindAllStringSubmatch(code, -1) {
+			uses := regexp.MustCompile(`\b`+m[1]+`\b`).FindAllStringIndex(code, -1)
+			if len(uses) < 2 {
+				t.Errorf("%s: the generated test declares %s and never uses it, which go test refuses to compile", name, m[1])
+			}
+		}
+	}
+	for name, src := range srcs {
+		tl, err := timeline.Parse(name, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := timeline.GoTest(tl, "TestRace")
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(name, out)
+	}
+	for _, g := range generate(t) {
+		check(g.name, g.src)
+	}
+}

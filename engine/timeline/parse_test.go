@@ -165,6 +165,9 @@ func TestParse_ErrorsNameLineAndColumn(t *testing.T) {
 		{"claim with no lease duration", "job j\n0ms A claim j\n",
 			"t.tl:2:7: claim needs a lease duration: add a `lease 1000ms` header line or ttl="},
 		{"step without a verb", head + "0ms A\n", "t.tl:3:1: a step is `TIME ACTOR VERB [JOB] [key=value ...] [-> expectation]`, or `TIME wait`"},
+		{"reopen without an actor", head + "0ms reopen\n", "t.tl:3:5: reopen needs an actor before it: `TIME ACTOR reopen`"},
+		{"crash without an actor", head + "0ms crash -> ok\n", "t.tl:3:5: crash needs an actor before it: `TIME ACTOR crash`"},
+		{"claim without an actor", head + "0ms claim j\n", "t.tl:3:5: claim needs an actor before it: `TIME ACTOR claim`"},
 		{"renew without a job", head + "0ms A claim j\n1ms A renew\n", "t.tl:4:7: renew needs a job: `renew JOB`"},
 		{"send with a job", head + "0ms A send j\n",
 			"t.tl:3:12: send takes no job: it claims the oldest claimable one (expect it with -> job=j)"},
@@ -403,4 +406,10 @@ func TestParse_LookAlikeNamesAreWarnedOf(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A worker may bear a verb's name: only a verb with no actor before it is
+// told to name one.
+func TestParse_AnActorMayBearAVerbsName(t *testing.T) {
+	mustParse(t, "lease 1s\njob j\n0ms crash crash\n1ms claim claim j -> ok\n")
 }

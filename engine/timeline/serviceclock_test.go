@@ -143,6 +143,7 @@ func TestParse_ServiceJumpAndDriftMistakes(t *testing.T) {
 		{head + "0 service drift +5ms\n", `t.tl:4:18: malformed drift "+5ms"`},
 		{head + "0 service drift +1.5ms/s\n", `t.tl:4:18: malformed drift "+1.5ms/s"`},
 		{head + "0 service drift -1000ms/s\n", "t.tl:4:18: a drift of -1000ms/s would stop or reverse the service's clock"},
+		{head + "0 service drift +1000ms/s\n", "t.tl:4:18: a drift of +1000ms/s is too fast: a rate is under 1000 ms/s, ahead or behind"},
 		{head + "0 service drift\n", "t.tl:4:11: a drift is `TIME service drift ±Rms/s`"},
 		{head + "0 service jump +5ms -> ok\n", "t.tl:4:21: a service jump has no outcome to expect"},
 		{head + "0 service jmup +5ms\n", `t.tl:4:11: unknown verb "jmup"`},

@@ -67,6 +67,10 @@ func (p *parser) step(ll lexed, source, note string) {
 		p.serviceStep(ll, s)
 		return
 	}
+	if len(w) > 1 && isVerb(w[1].text) && (len(w) < 3 || !isVerb(w[2].text)) {
+		p.errorf(w[1].col, "%s needs an actor before it: `TIME ACTOR %s`", w[1].text, w[1].text)
+		return
+	}
 	if len(w) < 3 {
 		p.errorf(w[0].col, "a step is `TIME ACTOR VERB [JOB] [key=value ...] [-> expectation]`, or `TIME wait`")
 		return
@@ -100,6 +104,12 @@ func (p *parser) step(ll lexed, source, note string) {
 		s.Expect = e
 	}
 	p.record(s, w)
+}
+
+// isVerb tells whether word is a verb a step's actor takes.
+func isVerb(word string) bool {
+	_, known := verbArgs[Verb(word)]
+	return known
 }
 
 // noArrowTypos refuses the arrows people write for "->".
@@ -216,8 +226,11 @@ func (p *parser) serviceStep(ll lexed, s StepLine) {
 		case !ok || !isNum || !allDigits(rate):
 			p.errorf(num.col, "malformed drift %q: a rate in whole ms per second, like +100ms/s or -20ms/s", arg.text)
 			return
-		case n >= 1000:
+		case n >= 1000 && sign < 0:
 			p.errorf(num.col, "a drift of %s would stop or reverse the service's clock: it is under 1000 ms/s", arg.text)
+			return
+		case n >= 1000:
+			p.errorf(num.col, "a drift of %s is too fast: a rate is under 1000 ms/s, ahead or behind", arg.text)
 			return
 		}
 		s.Drift = sign * n
