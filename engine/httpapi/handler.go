@@ -172,6 +172,15 @@ func (h *Handler) internal(w http.ResponseWriter, r *http.Request, code string, 
 	writeError(w, http.StatusInternalServerError, code, errInternalMessage)
 }
 
+// ServerError answers 500 "database" as a Handler answers a failure of its
+// own (JSON, Cache-Control: no-store, X-Content-Type-Options: nosniff, a
+// message that says nothing of the cause), for a server that fails before
+// it has a Handler to answer with: the caller logs the cause.
+func ServerError(w http.ResponseWriter) {
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	writeError(w, http.StatusInternalServerError, codeDatabase, errInternalMessage)
+}
+
 // headWriter answers HEAD: the headers and status GET would send, and no
 // body (a server that sends one anyway is not HTTP).
 type headWriter struct{ http.ResponseWriter }

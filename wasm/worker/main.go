@@ -24,8 +24,6 @@ package main
 
 import (
 	"database/sql"
-	"encoding/json"
-	"log"
 	"net/http"
 
 	"github.com/syumai/workers"
@@ -73,16 +71,4 @@ func serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpapi.New(store, httpapi.WithoutTimeline(noTimeline), httpapi.WithClockMode(mode)).ServeHTTP(w, r)
-}
-
-// unavailable logs why the store could not be opened or the settings are
-// wrong (wrangler tail shows it) and answers 500 without the cause's text,
-// as httpapi does.
-func unavailable(w http.ResponseWriter, what string, err error) {
-	log.Printf("worker: %s: %v", what, err)
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(http.StatusInternalServerError)
-	json.NewEncoder(w).Encode(map[string]string{"error": "database",
-		"message": "the server failed to answer; its log says why"})
 }

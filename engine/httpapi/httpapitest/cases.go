@@ -408,6 +408,22 @@ func (s *suite) testCrossOrigin(t *testing.T) {
 			want[okAnswer](t, s.release(t, l), http.StatusOK)
 		})
 	}
+	// The API sends no CORS headers: a page of another origin may make a
+	// read happen but not see its answer, and a preflight is a method no
+	// route takes.
+	cross := http.Header{"Sec-Fetch-Site": {"cross-site"}, "Origin": {"http://evil.example"}}
+	read := s.c.doHeader(t, http.MethodGet, "/api/jobs/"+url.PathEscape(id), cross, nil)
+	want[job](t, read, http.StatusOK)
+	cross.Set("Access-Control-Request-Method", http.MethodPost)
+	preflight := s.c.doHeader(t, http.MethodOptions, "/api/claim", cross, nil)
+	wantError(t, preflight, http.StatusMethodNotAllowed, "method_not_allowed")
+	for _, a := range []answer{read, preflight} {
+		for name := range a.header {
+			if strings.HasPrefix(name, "Access-Control-") {
+				t.Errorf("%v\nsends the CORS header %s", a, name)
+			}
+		}
+	}
 }
 
 func (s *suite) testNumberRange(t *testing.T) {

@@ -192,6 +192,9 @@ func want[T any](t testing.TB, a answer, status int) T {
 	if got := a.header.Get("X-Content-Type-Options"); got != "nosniff" {
 		t.Fatalf("%v\nX-Content-Type-Options %q, want nosniff", a, got)
 	}
+	if got := a.header.Get("Cache-Control"); got != "no-store" {
+		t.Fatalf("%v\nCache-Control %q, want no-store", a, got)
+	}
 	dec := json.NewDecoder(bytes.NewReader(a.body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&v); err != nil {

@@ -105,7 +105,7 @@ func Run(t *testing.T, target Target) {
 		{"ListJobs_PagesHoldEveryJobOnceInInsertionOrder", s.testListPages},
 		{"ListJobs_BadLimitOrCursorIs400", s.testListBadQuery},
 		{"StrictJSON_Is400WithTheFieldAndChangesNothing", s.testStrictJSON},
-		{"CrossOriginWrites_Are403AndChangeNothing", s.testCrossOrigin},
+		{"CrossOrigin_WritesAre403_NoCORSHeaders", s.testCrossOrigin},
 		{"Numbers_WithinZeroTo2Pow53Minus1", s.testNumberRange},
 		{"BodyOverLimit_Is413", s.testBodyLimit},
 		{"WrongMethod_Is405WithAllow", s.testMethods},
