@@ -31,6 +31,22 @@ export function textLang(text, lang) {
 /** @param {number} n @param {string} one @param {string} many */
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
+/**
+ * Korean particles written as a pair after a name — "(이)가", "(은)는",
+ * "(을)를" — picked by the sound that ends the word before them, as the
+ * engine picks them (engine/internal/lang): the first form after a final
+ * consonant (a Hangul syllable with a batchim; 0 1 3 6 7 8; L M N R), the
+ * second after a vowel.
+ * @param {string} s
+ */
+function josa(s) {
+  return s.replace(/(\S?)\((이|은|을)\)(가|는|를)/gu, (_, last, after, vowel) => {
+    const c = last.codePointAt(0) ?? 0;
+    const final = c >= 0xac00 && c <= 0xd7a3 ? (c - 0xac00) % 28 !== 0 : /[013678LMNRlmnr]/.test(last);
+    return last + (final ? after : vowel);
+  });
+}
+
 export const en = {
   lang: 'en',
 
@@ -502,11 +518,12 @@ export const ko = {
   causes: { renewed: '갱신', replaced: '교체', completed: '완료', released: '반납', ends: '만료' },
   leaseTitle: (l) =>
     `${l.actor}: ${l.job}, 토큰 ${l.token}, ${l.start}부터; lease_until ${l.until}${l.cause ? ` (${l.end}에 ${l.cause})` : ''}`,
-  forgottenTitle: (actor, at) => `${actor}가 ${at}에 멈춰 이 임대를 잊었습니다. 행은 lease_until까지 임대를 유지합니다`,
+  forgottenTitle: (actor, at) =>
+    josa(`${actor}(이)가 ${at}에 비정상 종료되어 이 임대를 잊었습니다. 행은 lease_until까지 임대를 유지합니다`),
   expiryTitle: (e) => `${e.owner}의 ${e.job} 임대(토큰 ${e.token})가 ${e.at}에 만료됩니다`,
   ownClockEnd: (owner, at) => `(${owner}의 시계로 ${at})`,
   believesTitle: (b) =>
-    `${b.actor}는 ${b.job} 임대(토큰 ${b.token})가 자기 시계로 ${b.reads}까지(실제 시각 ${b.at}) 유효하다고 믿습니다. 정하는 것은 서비스의 시계입니다`,
+    josa(`${b.actor}(은)는 ${b.job} 임대(토큰 ${b.token})가 자기 시계로 ${b.reads}까지(실제 시각 ${b.at}) 유효하다고 믿습니다. 정하는 것은 서비스의 시계입니다`),
   sendTitle: (actor, from, to) => `${actor}: ${from}부터 ${to}까지 전송`,
   pauseTitle: (actor, from, to) => `${actor}: ${from}부터 ${to}까지 멈춤. 아무것도 하지 않지만 임대 시간은 흐릅니다`,
   ownClock: (actor, now) => `${actor}의 시계: ${now}`,
@@ -519,7 +536,7 @@ export const ko = {
     `레인은 ${n}단계 중 ${from}–${to}단계를 보여 줍니다. 한 번에 일부씩, 커서를 따라갑니다.`,
   /** @param {string} a @param {number} ta @param {string} b @param {number} tb */
   decode: (a, ta, b, tb) =>
-    `${a}#${ta} 대 ${b}#${tb}: ${a}는 토큰 ${ta}을 내밀지만 ${b}가 토큰 ${tb}를 쥐고 있습니다. superseded: 더 새 토큰이 작업을 쥐고 있어 거절됨.`,
+    josa(`${a}#${ta} 대 ${b}#${tb}: ${a}(은)는 토큰 ${ta}(을)를 내밀지만 ${b}(이)가 토큰 ${tb}(을)를 쥐고 있습니다. superseded: 더 새 토큰이 작업을 쥐고 있어 거절됨.`),
   legend: {
     lease: '임대 (토큰)',
     ends: '임대 만료',

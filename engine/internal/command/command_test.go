@@ -110,12 +110,19 @@ func TestTranscript_TellsEachStepInItsLanguage(t *testing.T) {
 	}
 }
 
-// check -lang ko speaks Korean: its headings and its verdicts.
+// check -lang ko speaks Korean: its headings and its verdicts, each count
+// in Korean order (the noun, then the number and its counter).
 func TestCheck_KoreanWords(t *testing.T) {
 	code, out, _ := main1(t, story, "check", "-lang", "ko", "-")
-	for _, want := range []string{"줄", "작업자", "맞음", "통과: 1개 타임라인"} {
+	for _, want := range []string{"줄", "작업자", "맞음", "통과: 타임라인 1개, ", "통과 4단계, 기대 4개 중 4개 맞음, 불변식 위반 0건\n"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("exit %d; check -lang ko lacks %q:\n%s", code, want, out)
+		}
+	}
+	code, out, _ = main1(t, "lease 1000ms\njob a\n0ms A clam a\n", "check", "-lang", "ko", "-")
+	for _, want := range []string{"잘못된 입력 (오류 1개)", "잘못된 입력: 전체 1개 중 타임라인 1개; 통과 0개, 실패 0개"} {
+		if code != 2 || !strings.Contains(out, want) {
+			t.Errorf("exit %d; check -lang ko of bad input lacks %q:\n%s", code, want, out)
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package command
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // words are the commands' own words in one language: headings, verdicts
 // and counts around the engine's sentences (which the run explains in the
@@ -54,14 +57,21 @@ var catalog = map[string]*words{
 		columns: []string{"줄", "시각", "작업자", "연산", "일", "결과", "토큰", "임대 끝", "기대"},
 		held:    "맞음", failed: "틀림", announced: "예고됨",
 		pass: "통과", fail: "실패", badInput: "잘못된 입력",
-		plural: func(n int, one, _ string) string { return fmt.Sprintf("%d%s", n, one) },
-		steps:  [2]string{"단계", "단계"}, expectations: [2]string{"개 기대", "개 기대"},
-		timelines: [2]string{"개 타임라인", "개 타임라인"}, violations: [2]string{"개 불변식 위반", "개 불변식 위반"},
-		errors: [2]string{"개 오류", "개 오류"}, badFile: "잘못된 입력",
+		// A count is the noun first, then the number with its counter
+		// ("기대 4개"), or the number joined to the noun ("4단계").
+		plural: func(n int, one, _ string) string {
+			if strings.Contains(one, "%d") {
+				return fmt.Sprintf(one, n)
+			}
+			return fmt.Sprintf("%d%s", n, one)
+		},
+		steps: [2]string{"단계", "단계"}, expectations: [2]string{"기대 %d개", "기대 %d개"},
+		timelines: [2]string{"타임라인 %d개", "타임라인 %d개"}, violations: [2]string{"불변식 위반 %d건", "불변식 위반 %d건"},
+		errors: [2]string{"오류 %d개", "오류 %d개"}, badFile: "잘못된 입력",
 		invariantBroken: "%s: 불변식 %s 위반: %s",
-		summary:         "%s %s, %d / %s 맞음, %s",
-		badRun:          "잘못된 입력: %s / %d; %d 통과, %d 실패",
-		failRun:         "실패: %d / %s 실패; %d 통과",
+		summary:         "%[1]s %[2]s, %[4]s 중 %[3]d개 맞음, %[5]s",
+		badRun:          "잘못된 입력: 전체 %[2]d개 중 %[1]s; 통과 %[3]d개, 실패 %[4]d개",
+		failRun:         "실패: %[2]s 중 %[1]d개 실패; 통과 %[3]d개",
 		passRun:         "통과: %s, %s, %s 맞음",
 		line:            "줄", expected: "기대", got: "실제", note: "메모",
 		expired: "임대 끝남", later: "마지막 단계 뒤에도 유효, 끝나는 시각", start: "첫 단계 전",

@@ -127,3 +127,14 @@ test("a Content-Security-Policy refusal is told, with what to allow, in the play
   assert.match(cspAdvice(wasm, ko), /script-src에 'wasm-unsafe-eval'을 추가하세요/);
   assert.equal(cspAdvice('HTTP 404 for leaselab.wasm', ko), '', "another failure is no policy's");
 });
+
+test("Korean sentences around a worker's name pick each particle by the name's last sound", () => {
+  const ko = strings('ko');
+  assert.match(ko.decode('민수', 1, '지영', 2), /: 민수는 토큰 1을 내밀지만 지영이 토큰 2를 쥐고/);
+  assert.match(ko.decode('클라이언트1', 2, 'B', 3), /: 클라이언트1은 토큰 2를 내밀지만 B가 토큰 3을 쥐고/);
+  assert.match(ko.forgottenTitle('지영', '300 ms'), /^지영이 300 ms에 비정상 종료되어 /);
+  assert.match(ko.forgottenTitle('민수', '300 ms'), /^민수가 /);
+  const belief = { job: '파일-f', token: 1, reads: '1300 ms', at: '1000 ms' };
+  assert.match(ko.believesTitle({ ...belief, actor: '지영' }), /^지영은 /);
+  assert.match(ko.believesTitle({ ...belief, actor: '클라이언트2' }), /^클라이언트2는 /);
+});
