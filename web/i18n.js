@@ -523,7 +523,9 @@ export const ko = {
   expiryTitle: (e) => `${e.owner}의 ${e.job} 임대(토큰 ${e.token})가 ${e.at}에 만료됩니다`,
   ownClockEnd: (owner, at) => `(${owner}의 시계로 ${at})`,
   believesTitle: (b) =>
-    josa(`${b.actor}(은)는 ${b.job} 임대(토큰 ${b.token})가 자기 시계로 ${b.reads}까지(실제 시각 ${b.at}) 유효하다고 믿습니다. 정하는 것은 서비스의 시계입니다`),
+    josa(
+      `${b.actor}(은)는 ${b.job} 임대(토큰 ${b.token})가 자기 시계로 ${b.reads}까지(실제 시각 ${b.at}) 유효하다고 믿습니다. 정하는 것은 서비스의 시계입니다`,
+    ),
   sendTitle: (actor, from, to) => `${actor}: ${from}부터 ${to}까지 전송`,
   pauseTitle: (actor, from, to) => `${actor}: ${from}부터 ${to}까지 멈춤. 아무것도 하지 않지만 임대 시간은 흐릅니다`,
   ownClock: (actor, now) => `${actor}의 시계: ${now}`,
@@ -536,7 +538,9 @@ export const ko = {
     `레인은 ${n}단계 중 ${from}–${to}단계를 보여 줍니다. 한 번에 일부씩, 커서를 따라갑니다.`,
   /** @param {string} a @param {number} ta @param {string} b @param {number} tb */
   decode: (a, ta, b, tb) =>
-    josa(`${a}#${ta} 대 ${b}#${tb}: ${a}(은)는 토큰 ${ta}(을)를 내밀지만 ${b}(이)가 토큰 ${tb}(을)를 쥐고 있습니다. superseded: 더 새 토큰이 작업을 쥐고 있어 거절됨.`),
+    josa(
+      `${a}#${ta} 대 ${b}#${tb}: ${a}(은)는 토큰 ${ta}(을)를 내밀지만 ${b}(이)가 토큰 ${tb}(을)를 쥐고 있습니다. superseded: 더 새 토큰이 작업을 쥐고 있어 거절됨.`,
+    ),
   legend: {
     lease: '임대 (토큰)',
     ends: '임대 만료',
