@@ -59,10 +59,20 @@ func Grade(args []string, o IO) int {
 		c.fs.Usage()
 		return ExitBadInput
 	}
+	// unrun says the student's code could not be run; the machine formats
+	// still get their file, a failed test saying why.
+	unrun := func(err error) int {
+		fmt.Fprintln(o.Stderr, "leaselab grade: cannot run the student's code:", err)
+		if *format != "text" {
+			if err := report(o.Stdout, grade.Unrun(*lab, err), *out, *format, *lang, ""); err != nil {
+				fmt.Fprintln(o.Stderr, "leaselab grade:", err)
+			}
+		}
+		return ExitBadInput
+	}
 	opts, cleanup, err := student(*lab, *cmdLine, files)
 	if err != nil {
-		fmt.Fprintln(o.Stderr, "leaselab grade: cannot run the student's code:", err)
-		return ExitBadInput
+		return unrun(err)
 	}
 	defer cleanup()
 	opts.CallTimeout, opts.TotalTimeout, opts.Sequences, opts.Rounds, opts.FailFast = *callMax, *totalMax, *seqs, *rounds, *failFast
@@ -70,10 +80,9 @@ func Grade(args []string, o IO) int {
 	if err != nil {
 		var b *grade.Broken
 		if errors.As(err, &b) {
-			fmt.Fprintln(o.Stderr, "leaselab grade: cannot run the student's code:", err)
-		} else {
-			fmt.Fprintln(o.Stderr, "leaselab grade:", err)
+			return unrun(err)
 		}
+		fmt.Fprintln(o.Stderr, "leaselab grade:", err)
 		return ExitBadInput
 	}
 	r.Simulator = *sim
