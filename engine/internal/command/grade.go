@@ -30,10 +30,11 @@ func Grade(args []string, o IO) int {
 		"With -lab courier, the courier lab's (init_db, enqueue, state, claim_next, finish, send, receive):\n"+
 		"its steps, two processes claiming at once, the stories and mutants' timelines its functions can\n"+
 		"tell, and the search. Each function's arguments and answer: the guide's \"Grading your students'\n"+
-		"code\" (web/guide.html) or go doc ./engine/grade.")
+		"code\" (web/guide.html) or go doc ./engine/grade; a Gradescope autograder's setup.sh and\n"+
+		"run_autograder: the same section's Gradescope paragraph.")
 	lab := c.fs.String("lab", grade.Fencing, "the lab graded: "+strings.Join(grade.Labs(), ", "))
 	lang := c.fs.String("lang", "en", "language of the report: "+strings.Join(grade.Langs(), ", "))
-	format := c.fs.String("format", "text", "text, gradescope (results.json) or junit (JUnit XML)")
+	format := c.fs.String("format", "text", "text, gradescope (results.json) or junit (JUnit XML); the last two are written even at exit 2, one failed test saying why the code could not run")
 	out := c.fs.String("o", "", "write the report to FILE instead of standard output")
 	tlOut := c.fs.String("timeline", "", "write the timeline that reproduces the first difference to FILE (not written when none can, as for a receive or a race)")
 	cmdLine := c.fs.String("cmd", "", "the student's program, speaking the protocol on stdin/stdout (instead of a Python module)")
