@@ -3,8 +3,10 @@ package grade
 import (
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -149,35 +151,64 @@ func labRow(j *engine.Job) string {
 }
 
 // WriteGradescope writes Gradescope's results.json: one test a point,
-// the score their sum; a failure's output is its full text.
+// each test's status passed or failed, the score their sum (skipped tests
+// are left out), execution_time the run's seconds rounded up, and the
+// top-level output the counts and the functions the code does not define;
+// a failure's output is its full text.
 func WriteGradescope(w io.Writer, r *Report) error {
 	type test struct {
 		Name       string  `json:"name"`
 		Score      float64 `json:"score"`
 		MaxScore   float64 `json:"max_score"`
+		Status     string  `json:"status"`
 		Output     string  `json:"output"`
 		Visibility string  `json:"visibility"`
 	}
 	out := struct {
-		Score float64 `json:"score"`
-		Tests []test  `json:"tests"`
-	}{Tests: []test{}}
+		Score         float64 `json:"score"`
+		ExecutionTime int64   `json:"execution_time"`
+		Output        string  `json:"output"`
+		Tests         []test  `json:"tests"`
+	}{Tests: []test{}, ExecutionTime: int64(math.Ceil(r.Elapsed.Seconds()))}
+	failed, skipped := 0, 0
 	for _, t := range r.Tests {
 		if t.Skipped != "" {
+			skipped++
 			continue
 		}
-		gt := test{Name: t.Name, MaxScore: 1, Visibility: "visible", Output: "passed"}
+		gt := test{Name: t.Name, MaxScore: 1, Visibility: "visible", Status: "passed", Output: "passed"}
 		if t.Failure == nil {
 			gt.Score = 1
 		} else {
-			gt.Output = FailureText(t.Failure)
+			failed++
+			gt.Status, gt.Output = "failed", FailureText(t.Failure)
 		}
 		out.Score += gt.Score
 		out.Tests = append(out.Tests, gt)
 	}
+	out.Output = lang.P("%d passed, %d failed, %d skipped in %.1fs", len(out.Tests)-failed, failed, skipped, r.Elapsed.Seconds()).String()
+	if len(r.Missing) > 0 {
+		out.Output = lang.P("your code does not define: %s", strings.Join(r.Missing, ", ")).String() + "\n" + out.Output
+	}
 	e := json.NewEncoder(w)
 	e.SetIndent("", "  ")
 	return e.Encode(out)
+}
+
+// Unrun is the report of code that could not be run at all (a module that
+// does not load, a program that does not start, a file not there): one
+// failed test, "the student's code runs", whose failure is err. It is what
+// the machine formats write then, so an autograder reading their file
+// shows a score of 0 and why instead of finding no file.
+func Unrun(lab string, err error) *Report {
+	f := &Failure{Lab: lab}
+	var b *Broken
+	if errors.As(err, &b) {
+		f.Broken = b
+	} else {
+		f.Detail = err.Error()
+	}
+	return &Report{Lab: lab, Tests: []Test{{Name: "the student's code runs", Failure: f}}}
 }
 
 // WriteJUnit writes the report as JUnit XML: one testsuite, a testcase a

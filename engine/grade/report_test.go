@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/leaselab/leaselab/engine/grade"
 )
@@ -62,5 +63,35 @@ func TestWriteGradescope_ScoresThePassedAndLeavesOutTheSkipped(t *testing.T) {
 	}
 	if r.Score != 1 || len(r.Tests) != 2 || r.Tests[1].Score != 0 || !strings.Contains(r.Tests[1].Output, "contract: 2") {
 		t.Fatalf("got %+v; want score 1 of 2 tests, the failure's output naming the contract's answer", r)
+	}
+}
+
+// Each test says passed or failed (Gradescope colours it by that), the run
+// its time in seconds, and the top-level output names the functions the
+// module does not define.
+func TestWriteGradescope_EachTestHasAStatusAndTheRunItsTime(t *testing.T) {
+	r := *sample
+	r.Missing, r.Elapsed = []string{"claim_many"}, 2500*time.Millisecond
+	var b bytes.Buffer
+	if err := grade.WriteGradescope(&b, &r); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Score         float64
+		ExecutionTime *float64 `json:"execution_time"`
+		Output        string
+		Tests         []struct{ Status string }
+	}
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Tests) != 2 || got.Tests[0].Status != "passed" || got.Tests[1].Status != "failed" {
+		t.Errorf("statuses %+v; want passed, failed", got.Tests)
+	}
+	if got.ExecutionTime == nil || *got.ExecutionTime != 3 {
+		t.Errorf("execution_time %v; want 3 (seconds, rounded up)", got.ExecutionTime)
+	}
+	if !strings.Contains(got.Output, "claim_many") || !strings.Contains(got.Output, "1 passed, 1 failed") {
+		t.Errorf("output %q; want the counts and the missing function", got.Output)
 	}
 }

@@ -30,10 +30,11 @@ func Grade(args []string, o IO) int {
 		"With -lab courier, the courier lab's (init_db, enqueue, state, claim_next, finish, send, receive):\n"+
 		"its steps, two processes claiming at once, the stories and mutants' timelines its functions can\n"+
 		"tell, and the search. Each function's arguments and answer: the guide's \"Grading your students'\n"+
-		"code\" (web/guide.html) or go doc ./engine/grade.")
+		"code\" (web/guide.html) or go doc ./engine/grade; a Gradescope autograder's setup.sh and\n"+
+		"run_autograder: the same section's Gradescope paragraph.")
 	lab := c.fs.String("lab", grade.Fencing, "the lab graded: "+strings.Join(grade.Labs(), ", "))
 	lang := c.fs.String("lang", "en", "language of the report: "+strings.Join(grade.Langs(), ", "))
-	format := c.fs.String("format", "text", "text, gradescope (results.json) or junit (JUnit XML)")
+	format := c.fs.String("format", "text", "text, gradescope (results.json) or junit (JUnit XML); the last two are written even at exit 2, one failed test saying why the code could not run")
 	out := c.fs.String("o", "", "write the report to FILE instead of standard output")
 	tlOut := c.fs.String("timeline", "", "write the timeline that reproduces the first difference to FILE (not written when none can, as for a receive or a race)")
 	cmdLine := c.fs.String("cmd", "", "the student's program, speaking the protocol on stdin/stdout (instead of a Python module)")
@@ -59,10 +60,20 @@ func Grade(args []string, o IO) int {
 		c.fs.Usage()
 		return ExitBadInput
 	}
+	// unrun says the student's code could not be run; the machine formats
+	// still get their file, a failed test saying why.
+	unrun := func(err error) int {
+		fmt.Fprintln(o.Stderr, "leaselab grade: cannot run the student's code:", err)
+		if *format != "text" {
+			if err := report(o.Stdout, grade.Unrun(*lab, err), *out, *format, *lang, ""); err != nil {
+				fmt.Fprintln(o.Stderr, "leaselab grade:", err)
+			}
+		}
+		return ExitBadInput
+	}
 	opts, cleanup, err := student(*lab, *cmdLine, files)
 	if err != nil {
-		fmt.Fprintln(o.Stderr, "leaselab grade: cannot run the student's code:", err)
-		return ExitBadInput
+		return unrun(err)
 	}
 	defer cleanup()
 	opts.CallTimeout, opts.TotalTimeout, opts.Sequences, opts.Rounds, opts.FailFast = *callMax, *totalMax, *seqs, *rounds, *failFast
@@ -70,10 +81,9 @@ func Grade(args []string, o IO) int {
 	if err != nil {
 		var b *grade.Broken
 		if errors.As(err, &b) {
-			fmt.Fprintln(o.Stderr, "leaselab grade: cannot run the student's code:", err)
-		} else {
-			fmt.Fprintln(o.Stderr, "leaselab grade:", err)
+			return unrun(err)
 		}
+		fmt.Fprintln(o.Stderr, "leaselab grade:", err)
 		return ExitBadInput
 	}
 	r.Simulator = *sim

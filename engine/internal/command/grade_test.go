@@ -87,6 +87,51 @@ func TestGrade_CodeThatCannotRunIsExitTwo(t *testing.T) {
 	}
 }
 
+// Code that cannot be run (a module that does not load, a file not
+// submitted) still gets a report in the machine formats: an autograder
+// reads its results file whatever the exit status, so the student sees
+// score 0 and why, not a missing file.
+func TestGrade_CodeThatCannotRunStillWritesTheResultsFile(t *testing.T) {
+	nativeonly.Python(t)
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "student.py")
+	if err := os.WriteFile(bad, []byte("def init_db(path:\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ file, why string }{{bad, "SyntaxError"}, {filepath.Join(dir, "none.py"), "none.py"}} {
+		out := filepath.Join(dir, "results.json")
+		os.Remove(out)
+		if code, _, errOut := main1(t, "", "grade", "-format", "gradescope", "-o", out, c.file); code != ExitBadInput || !strings.Contains(errOut, c.why) {
+			t.Errorf("%s: exit %d, stderr %q; want 2 naming %s", c.file, code, errOut, c.why)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatalf("%s: no results.json: %v", c.file, err)
+		}
+		var r struct {
+			Score float64
+			Tests []struct {
+				Score          float64
+				MaxScore       float64 `json:"max_score"`
+				Status, Output string
+			}
+		}
+		if err := json.Unmarshal(data, &r); err != nil {
+			t.Fatalf("%s: %v\n%s", c.file, err, data)
+		}
+		if r.Score != 0 || len(r.Tests) != 1 || r.Tests[0].Status != "failed" || r.Tests[0].MaxScore != 1 || !strings.Contains(r.Tests[0].Output, c.why) {
+			t.Errorf("%s: got %s; want score 0, one failed test naming %s", c.file, data, c.why)
+		}
+		xmlOut := filepath.Join(dir, "junit.xml")
+		if code, _, _ := main1(t, "", "grade", "-format", "junit", "-o", xmlOut, c.file); code != ExitBadInput {
+			t.Errorf("%s junit: exit %d; want 2", c.file, code)
+		}
+		if data, err := os.ReadFile(xmlOut); err != nil || !strings.Contains(string(data), `failures="1"`) || !strings.Contains(string(data), c.why) {
+			t.Errorf("%s junit: %v\n%s; want one failure naming %s", c.file, err, data, c.why)
+		}
+	}
+}
+
 // Any program that speaks the protocol is graded, with -cmd.
 func TestGrade_CmdGradesAProgramSpeakingTheProtocol(t *testing.T) {
 	nativeonly.Python(t)
