@@ -35,3 +35,16 @@ func TestPage_BrokenLinkSaysWhyAfterTheEngineIsUp(t *testing.T) {
 		})
 	}
 }
+
+// The frame says, in words, that a src= which is not base64url cannot be
+// read, not the browser's decoder error.
+func TestEmbed_SrcNotBase64SaysSo(t *testing.T) {
+	ctx := tab(t)
+	defer closeTab(ctx)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(baseURL+"/embed.html#src=@@@!!!")))
+	waitFor(t, ctx, `document.querySelector('#embed .leaselab-noscript') !== null`, 30*time.Second)
+	if s := text(t, ctx, "#embed"); s != "leaselab: the timeline in the link (src=) cannot be read: it is not base64url" {
+		t.Errorf("the frame says %q; want that src= cannot be read", s)
+	}
+	noProblems(t, ctx)
+}
