@@ -69,6 +69,8 @@ const state = {
   /** @type {EarlyRun | null} the first run, asked for before the engine was ready (askEarly) */
   early: /** @type {EarlyRun | null} */ (null),
   readyAt: 0, // when the engine was ready (performance.now())
+  /** @type {Error | null} why the link on screen cannot be opened, until another is */
+  broken: /** @type {Error | null} */ (null),
   /** @type {number | null} the step a link asked for, until a run is on screen to go to it */
   wantCursor: /** @type {number | null} */ (null),
   folded: 0, // the lines of the text in the editor while it is folded, else 0
@@ -197,7 +199,10 @@ function writeHash() {
 /** What the hash asks for; text and name are absent when it names no timeline. */
 function readHash() {
   const p = new URLSearchParams(location.hash.slice(1));
-  /** @type {{text?: string, name?: string, unknown?: string, mutant: string, lang: string, cursor: number | null, impl: string}} */
+  /**
+   * @type {{text?: string, name?: string, unknown?: string, unreadable?: boolean, mutant: string, lang: string,
+   *   cursor: number | null, impl: string}}
+   */
   const out = {
     mutant: p.get('mutant') || '',
     impl: p.get('impl') || '',
@@ -208,10 +213,10 @@ function readHash() {
   if (p.has('src')) {
     try {
       out.text = b64urlDecode(p.get('src') || '');
+      out.name = p.get('name') || 'shared.tl';
     } catch {
-      // a damaged link opens the default timeline
+      out.unreadable = true;
     }
-    out.name = p.get('name') || 'shared.tl';
   } else if (lib) {
     out.name = lib.name;
     out.text = lib.text;
@@ -533,7 +538,7 @@ function unfold() {
  * @param {ReturnType<typeof readHash>} want
  */
 async function openFromHash(initial, want = readHash()) {
-  if (want.unknown !== undefined) {
+  if (want.unknown !== undefined || want.unreadable) {
     if (initial) {
       state.lang = want.lang;
       ui.lang.value = state.lang;
@@ -543,9 +548,13 @@ async function openFromHash(initial, want = readHash()) {
     state.name = 'timeline.tl';
     state.text = '';
     setEditor('');
-    errors.show(new Error(state.t.unknownTimeline(want.unknown)), { kept: false, t: state.t });
+    state.broken = new Error(
+      want.unknown !== undefined ? state.t.unknownTimeline(want.unknown) : state.t.unreadableTimeline,
+    );
+    errors.show(state.broken, { kept: false, t: state.t });
     return;
   }
+  state.broken = null;
   const def = libraryEntry(state.defaultName) || state.library[0];
   state.name = want.name || (def ? def.name : 'timeline.tl');
   state.text = want.text ?? (def ? def.text : '');
@@ -737,9 +746,10 @@ async function main() {
     setEngineState(state.t.engineLoaded((took / 1000).toFixed(1)), 'ready');
     // Run what is on screen again on the engine (unless opening it already
     // did): for a library timeline this shows the browser gives the same
-    // bytes as the native run. It waits while the clock plays.
+    // bytes as the native run. It waits while the clock plays. A link
+    // that cannot be opened has nothing to run: its message stays.
     while (player.playing) await new Promise((resolve) => setTimeout(resolve, 250));
-    if (state.runSeq === 0) await runNow();
+    if (state.runSeq === 0 && !state.broken) await runNow();
   } catch (err) {
     setEngineState(state.t.engineUnavailable(err instanceof Error ? err.message : String(err)), 'error');
   }

@@ -36,7 +36,13 @@ export function parentOrigin() {
 /** The timeline the hash carries: its text (src=) or a library timeline's (t=). */
 async function timeline() {
   if (params.has('src')) {
-    return { text: b64urlDecode(params.get('src') || ''), name: params.get('name') || 'shared.tl' };
+    let text;
+    try {
+      text = b64urlDecode(params.get('src') || '');
+    } catch {
+      throw new Error(t.unreadableTimeline);
+    }
+    return { text, name: params.get('name') || 'shared.tl' };
   }
   if (params.has('t')) {
     const r = await fetch('traces/index.json');

@@ -285,6 +285,7 @@ export const en = {
   noTimelineInLink: 'the link names no timeline (t= or src= in the hash)',
   /** @param {string} name */
   unknownTimeline: (name) => `the link names the timeline "${name}", which the library does not have`,
+  unreadableTimeline: 'the timeline in the link (src=) cannot be read: it is not base64url',
 
   // ---- the simulator page ----
   pageTitle: 'leaselab — leases and fencing tokens, step by step',
@@ -677,6 +678,7 @@ export const ko = {
   noTimelineInLink: '링크에 타임라인이 없습니다 (해시에 t= 또는 src=)',
   /** @param {string} name */
   unknownTimeline: (name) => `라이브러리에 없는 타임라인을 링크가 가리킵니다: "${name}"`,
+  unreadableTimeline: '링크에 담긴 타임라인(src=)을 읽을 수 없습니다: base64url이 아닙니다',
 
   pageTitle: 'leaselab — 임대와 펜싱 토큰, 한 단계씩',
   pageDescription: '가상 시계 위에서 선점, 만료, 재선점, 늦은 완료를 실제 엔진과 실제 메모리 SQLite로 재생합니다.',
