@@ -225,3 +225,31 @@ func TestTranscript_ExpiryNamesTheClockThatJudgedIt(t *testing.T) {
 		}
 	}
 }
+
+// Bad input is refused before the search starts: no "searching" line, the
+// bound or the valid choices named once, exit 2.
+func TestExplore_RefusesBadInputBeforeSearching(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-property", "single-leas"}, `unknown property "single-leas" ([single-lease`},
+		{[]string{"-property", "single-lease", "-steps", "13"}, "13 steps: a scope has 1 to 12"},
+		{[]string{"-property", "single-lease", "-deadline", "250000001"}, "deadline 250000001 ms: 0 (none) to 250000000"},
+	} {
+		code, _, errOut := main1(t, "", append([]string{"explore", "-progress=false"}, c.args...)...)
+		if code != ExitBadInput || strings.Contains(errOut, "searching") || !strings.Contains(errOut, c.want) ||
+			strings.Contains(errOut, "explore: explore:") {
+			t.Errorf("%v: exit %d:\n%s", c.args, code, errOut)
+		}
+	}
+}
+
+// explore -h states explore's own exit statuses, not check's.
+func TestExplore_HelpStatesItsExitStatuses(t *testing.T) {
+	_, out, _ := main1(t, "", "explore", "-h")
+	if !strings.Contains(out, "0 a timeline was found and confirmed on the engine") ||
+		!strings.Contains(out, "1 nothing was found") || strings.Contains(out, "every expectation held") {
+		t.Errorf("explore -h:\n%s", out)
+	}
+}

@@ -25,6 +25,7 @@ func Explore(args []string, o IO) int {
 	c := newCommand("explore", o, "leaselab explore (-mutant NAME | -engine NAME [-property INVARIANT] | -property INVARIANT | -all) [scope flags]\n\n"+
 		"Searches every schedule within the scope for the shortest timeline that tells a broken engine apart\n"+
 		"or breaks an invariant, confirms it on the real engine, and prints it as a timeline file.")
+	c.exits = exploreExits
 	mutant := c.fs.String("mutant", "", "find the shortest timeline on which this mutant and the correct engine differ")
 	eng := c.fs.String("engine", "", "find the shortest timeline that breaks an invariant on this engine (a mutant's name)")
 	property := c.fs.String("property", "", "the invariant to break (default: any)")
@@ -46,6 +47,10 @@ func Explore(args []string, o IO) int {
 	if !checkMutant(g.Mutant, o.Stderr) || !checkMutant(g.Engine, o.Stderr) {
 		return ExitBadInput
 	}
+	if err := explore.Validate(*sc, g); err != nil {
+		fmt.Fprintln(o.Stderr, exploreError(err))
+		return ExitBadInput
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	if *limit > 0 {
 		ctx, cancel = context.WithTimeout(context.Background(), *limit)
@@ -61,10 +66,23 @@ func Explore(args []string, o IO) int {
 			*limit, last.States, max(last.Depth-1, 0), last.Depth)
 		return ExitFail
 	case err != nil:
-		fmt.Fprintln(o.Stderr, "leaselab explore:", err)
+		fmt.Fprintln(o.Stderr, exploreError(err))
 		return ExitBadInput
 	}
 	return reportFind(o, r)
+}
+
+// exploreExits is explore's -h paragraph on its exit statuses.
+const exploreExits = `
+Exit status: 0 a timeline was found and confirmed on the engine (-all: every
+mutant told apart); 1 nothing was found within the scope, -states or -time;
+2 bad input (bad flags, a scope out of its bounds, an unknown mutant or
+invariant) or a find the engine does not confirm.`
+
+// exploreError is err as the command says it: the package's own "explore:"
+// prefix said once.
+func exploreError(err error) string {
+	return "leaselab explore: " + strings.TrimPrefix(err.Error(), "explore: ")
 }
 
 // searchBounds says, before a search starts, what it searches and where

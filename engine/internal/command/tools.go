@@ -36,6 +36,9 @@ type command struct {
 	fs    *flag.FlagSet
 	io    IO
 	usage string // "leaselab NAME [flags] FILE|-" and what it does
+	// exits is the paragraph -h ends with, when the command's exit
+	// statuses are not exitCodes'.
+	exits string
 	// tl is the timeline run last parsed, when it parsed (its trace leaves
 	// out how a service's clock jumps and drifts).
 	tl *timeline.Timeline
@@ -53,6 +56,10 @@ func (c *command) printUsage(w io.Writer) {
 	c.fs.SetOutput(w)
 	c.fs.PrintDefaults()
 	c.fs.SetOutput(c.io.Stderr)
+	if c.exits != "" {
+		fmt.Fprintln(w, c.exits)
+		return
+	}
 	fmt.Fprintln(w, exitCodes)
 }
 

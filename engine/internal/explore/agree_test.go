@@ -19,10 +19,11 @@ import (
 func TestModelAndEngineAgreeOnEveryStateOfASmallScope(t *testing.T) {
 	sc := Scope{Workers: 2, Steps: 3, TTL: 1000, MaxStates: 1_000_000,
 		Jobs: []Job{{ID: "a", Qty: 1, Deadline: 1500, MaxAttempts: 2}, {ID: "b", Qty: 1, Later: true}}}
-	s, err := newSearch(sc, Goal{Property: "no-job-lost"})
-	if err != nil {
+	g := Goal{Property: "no-job-lost"}
+	if err := Validate(sc, g); err != nil {
 		t.Fatal(err)
 	}
+	s := newSearch(sc, g)
 	var nodes []*node
 	s.visit = func(n *node) { nodes = append(nodes, n) }
 	if f, err := s.run(context.Background(), nil); err != nil || f.Steps != nil {

@@ -20,8 +20,9 @@ type Scope struct {
 	Steps int
 	// TTL is the lease of every claim and renew (ms).
 	TTL int64
-	// MaxStates bounds the states visited; a search that reaches it stops
-	// and says so (Result.Bound), whatever the depth.
+	// MaxStates bounds the states visited, the state before the first
+	// step among them; a search that would visit one more stops there and
+	// says so (Found.Bound), whatever the depth.
 	MaxStates int
 	// NextOnly searches the histories of a queue that claims only the next
 	// job: a worker claims the next job, completes a job or reads its
@@ -70,17 +71,29 @@ func (s Scope) check() error {
 		return fmt.Errorf("explore: %d jobs: a scope has 1 to 3", len(s.Jobs))
 	case s.Steps < 1 || s.Steps > 12:
 		return fmt.Errorf("explore: %d steps: a scope has 1 to 12", s.Steps)
-	case s.TTL <= 0 || s.TTL > limits.DefaultMaxTime/4:
-		return fmt.Errorf("explore: ttl %d ms: more than 0, at most %d", s.TTL, limits.DefaultMaxTime/4)
+	case s.TTL <= 0 || s.TTL > maxInstant:
+		return fmt.Errorf("explore: ttl %d ms: more than 0, at most %d", s.TTL, maxInstant)
 	case s.MaxStates < 1:
 		return fmt.Errorf("explore: MaxStates %d: at least 1", s.MaxStates)
 	}
 	seen := map[string]bool{}
 	for _, j := range s.Jobs {
-		if j.ID == "" || seen[j.ID] || j.Qty < 0 || j.Deadline < 0 || j.MaxAttempts < 0 || j.Deadline > limits.DefaultMaxTime/4 {
-			return fmt.Errorf("explore: job %+v: a unique id and no negative field", j)
+		switch {
+		case j.ID == "" || seen[j.ID]:
+			return fmt.Errorf("explore: job %q: each job has an id of its own", j.ID)
+		case j.Qty < 0:
+			return fmt.Errorf("explore: job %s: qty %d: 0 or more", j.ID, j.Qty)
+		case j.Deadline < 0 || j.Deadline > maxInstant:
+			return fmt.Errorf("explore: job %s: deadline %d ms: 0 (none) to %d", j.ID, j.Deadline, maxInstant)
+		case j.MaxAttempts < 0:
+			return fmt.Errorf("explore: job %s: max_attempts %d: 0 (unlimited) or more", j.ID, j.MaxAttempts)
 		}
 		seen[j.ID] = true
 	}
 	return nil
 }
+
+// maxInstant bounds a scope's lease and its jobs' deadlines: a quarter of
+// a timeline's max_time, so that every instant a search steps to stays
+// within it.
+const maxInstant = limits.DefaultMaxTime / 4

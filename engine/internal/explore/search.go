@@ -75,14 +75,10 @@ type node struct {
 // database; Explore confirms what it finds on the real engine. progress,
 // if not nil, is called now and then. It stops when ctx ends (ctx.Err()).
 func Search(ctx context.Context, sc Scope, g Goal, progress func(Progress)) (*Found, error) {
-	if err := sc.check(); err != nil {
+	if err := Validate(sc, g); err != nil {
 		return nil, err
 	}
-	s, err := newSearch(sc, g)
-	if err != nil {
-		return nil, err
-	}
-	return s.run(ctx, progress)
+	return newSearch(sc, g).run(ctx, progress)
 }
 
 type search struct {
@@ -100,24 +96,36 @@ type search struct {
 	visited  int
 }
 
-func newSearch(sc Scope, g Goal) (*search, error) {
-	if g.diff() && (g.Engine != "" || g.Property != "") {
-		return nil, fmt.Errorf("explore: a search tells a mutant apart or breaks a property, not both")
+// Validate refuses a scope the explorer cannot search, naming the bound it
+// passes, and a goal it cannot look for: a mutant and a property at once,
+// an unknown property (the known ones named) or mutant. Search refuses
+// what Validate refuses, before it searches anything.
+func Validate(sc Scope, g Goal) error {
+	if err := sc.check(); err != nil {
+		return err
 	}
-	invs := check.Invariants()
-	if g.Property != "" {
-		if !slices.Contains(invs, g.Property) {
-			return nil, fmt.Errorf("explore: unknown property %q (%v)", g.Property, invs)
-		}
-		invs = []string{g.Property}
+	if g.diff() && (g.Engine != "" || g.Property != "") {
+		return fmt.Errorf("explore: a search tells a mutant apart or breaks a property, not both")
+	}
+	if g.Property != "" && !slices.Contains(check.Invariants(), g.Property) {
+		return fmt.Errorf("explore: unknown property %q (%v)", g.Property, check.Invariants())
 	}
 	for _, name := range []string{g.Mutant, g.Engine} {
 		if _, _, _, err := mutantModel(name); err != nil {
-			return nil, fmt.Errorf("explore: %w", err)
+			return fmt.Errorf("explore: %w", err)
 		}
 	}
+	return nil
+}
+
+// newSearch is a search of sc for g, which Validate accepted.
+func newSearch(sc Scope, g Goal) *search {
+	invs := check.Invariants()
+	if g.Property != "" {
+		invs = []string{g.Property}
+	}
 	return &search{scratch: [2]*state{newScratch(), newScratch()}, a: newApplier(sc, g.diff()), g: g, k: newKeyer(sc.Workers), seen: map[uint64]bool{},
-		mutant: g.Mutant, invs: invs}, nil
+		mutant: g.Mutant, invs: invs}
 }
 
 // root is the state before the first step: the declared jobs enqueued.
@@ -198,6 +206,9 @@ func (s *search) expand(ctx context.Context, n *node, next *[]*node, progress fu
 		if s.seen[k] {
 			continue
 		}
+		if s.visited >= s.a.sc.MaxStates {
+			return nil, fmt.Sprintf("the limit of %d states", s.a.sc.MaxStates), nil
+		}
 		s.seen[k] = true
 		s.visited++
 		child := &node{st: try.clone(), parent: n, via: o, depth: n.depth + 1}
@@ -207,9 +218,6 @@ func (s *search) expand(ctx context.Context, n *node, next *[]*node, progress fu
 		}
 		if s.visited%1024 == 0 {
 			s.report(progress, n.depth+1, false)
-		}
-		if s.visited >= s.a.sc.MaxStates {
-			return nil, fmt.Sprintf("the limit of %d states", s.a.sc.MaxStates), nil
 		}
 	}
 	return nil, "", nil
