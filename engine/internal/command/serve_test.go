@@ -156,8 +156,45 @@ func TestServer_HostItDoesNotServeIs421(t *testing.T) {
 	}
 }
 
+// Every answer of the server carries X-Content-Type-Options: nosniff,
+// the redirects the mux itself writes for unclean paths (// and /./ and
+// /..) included, on the page's side and the API's.
+func TestServer_EveryAnswerForbidsSniffing(t *testing.T) {
+	addr := startServer(t, testLimits)
+	for _, tc := range []struct {
+		path string
+		want int
+	}{
+		{"/", http.StatusOK},
+		{"/index.html", http.StatusOK},
+		{"/missing.html", http.StatusNotFound},
+		{"//", http.StatusTemporaryRedirect},
+		{"//index.html", http.StatusTemporaryRedirect},
+		{"/./index.html", http.StatusTemporaryRedirect},
+		{"/a/../index.html", http.StatusTemporaryRedirect},
+		{"/api//jobs", http.StatusTemporaryRedirect},
+		{"/api/jobs", http.StatusOK},
+	} {
+		raw := fmt.Sprintf("GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", tc.path, addr)
+		resp := answerTo(t, addr, raw)
+		if resp.StatusCode != tc.want {
+			t.Errorf("GET %s: %d, want %d", tc.path, resp.StatusCode, tc.want)
+		}
+		if got := resp.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+			t.Errorf("GET %s (%d): X-Content-Type-Options %q, want nosniff", tc.path, resp.StatusCode, got)
+		}
+	}
+}
+
 // statusOf sends raw on a new connection and returns the answer's status.
 func statusOf(t *testing.T, addr, raw string) int {
+	t.Helper()
+	return answerTo(t, addr, raw).StatusCode
+}
+
+// answerTo sends raw on a new connection and returns the answer, its
+// body read and closed.
+func answerTo(t *testing.T, addr, raw string) *http.Response {
 	t.Helper()
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -172,8 +209,9 @@ func statusOf(t *testing.T, addr, raw string) int {
 	if err != nil {
 		t.Fatal(err)
 	}
+	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
-	return resp.StatusCode
+	return resp
 }
 
 // leaselab serve's own limits: a stalled body is dropped within 30 s, and

@@ -42,12 +42,18 @@ var serveLimits = connLimits{
 }
 
 // siteHandler serves the page at / and the API under /api/, both behind
-// the Host guard of a server listening on addr (httpapi.GuardHost).
+// the Host guard of a server listening on addr (httpapi.GuardHost). Every
+// answer it writes carries X-Content-Type-Options: nosniff, the mux's own
+// redirects of unclean paths (//, /./, /..) included.
 func siteHandler(site, api http.Handler, addr net.Addr) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/", site)
 	mux.Handle("/api/", api)
-	return httpapi.GuardHost(addr, mux)
+	guarded := httpapi.GuardHost(addr, mux)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		guarded.ServeHTTP(w, r)
+	})
 }
 
 // newServer returns the server of h under limits l, and ln held to
