@@ -279,6 +279,7 @@ export class LeaseLab extends HTMLElement {
     ui.editor.value = text;
     const pre = await prerenderedLab(text, this.#nameOf(), lang);
     if (text !== this.text) return; // changed meanwhile: a later load draws it
+    if (!this.isConnected) return; // removed meanwhile: connecting again loads it
     if (pre) {
       this.#ranText = text;
       this.#draw(pre.result, pre.svg, 'prerendered');

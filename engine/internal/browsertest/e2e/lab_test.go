@@ -239,3 +239,28 @@ func TestLab_PrerenderedOnACourseSiteDrawsBeforeAnyWebAssembly(t *testing.T) {
 	waitFor(t, ctx, `document.querySelector('lease-lab').shadowRoot.querySelector('lease-timeline')?.dataset.state === 'ready'`, 60*time.Second)
 	noProblems(t, ctx)
 }
+
+// A <lease-lab> the page removes as soon as it added it (before its
+// prerendered answer was looked up) runs nothing while out of the page,
+// and added again it runs and draws.
+func TestLab_ElementRemovedBeforeItRunsStartsNoRun(t *testing.T) {
+	ctx := blankTab(t, engineSite(t))
+	state, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(async (text) => {
+		await import('/lease-lab.js');
+		const { prerenderedLab } = await import('/prerendered.js');
+		const el = (window.__lab = document.createElement('lease-lab'));
+		el.textContent = text;
+		document.body.append(el);
+		el.remove();
+		await prerenderedLab(text, 'lab.lab', 'en');
+		await new Promise((ok) => setTimeout(ok, 0));
+		return el.dataset.state || '';
+	})(`+jsString(elementLab)+`)`, chromedp.EvalAwaitPromise))
+	must(t, err)
+	if state == "running" {
+		t.Fatalf("the removed element started a run (data-state %q)", state)
+	}
+	eval[bool](t, ctx, `(document.body.append(window.__lab), true)`)
+	waitFor(t, ctx, `window.__lab.dataset.state === 'ready' && window.__lab.dataset.points === '2'`, 60*time.Second)
+	noProblems(t, ctx)
+}
