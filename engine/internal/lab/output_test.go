@@ -75,3 +75,38 @@ func TestWriteCSV_ARowAPoint(t *testing.T) {
 		t.Errorf("%v, %v", rows, err)
 	}
 }
+
+// Every panel's heading ends inside the plot, in a line plot and a heat
+// map, in English and Korean: at the plot's bold 12-pixel text, about 7
+// pixels a character (twice that for Hangul), from the left margin (70)
+// to the right edge (640). A label too long for it keeps its name, the
+// words before its colon.
+func TestWriteSVG_PanelHeadingsEndInsideThePlot(t *testing.T) {
+	base := "# Tiny\njobs 2\nworkers 2\nwork fixed 100ms\nruns 2\nplot " + strings.Join(lab.MetricNames(), " ") + "\n"
+	heading := regexp.MustCompile(`font-weight="bold">([^<]*)<`)
+	for _, sweeps := range []string{"sweep lease 50ms 1s\n", "sweep heartbeat 20ms 40ms\nsweep margin off 0ms\n"} {
+		for _, lang := range []string{"en", "ko"} {
+			svg := svgOf(t, base+sweeps, lang)
+			found := heading.FindAllStringSubmatch(svg, -1)
+			if len(found) != len(lab.MetricNames()) {
+				t.Fatalf("%s %q: %d headings, want one a measure", lang, sweeps, len(found))
+			}
+			for _, h := range found {
+				text := strings.NewReplacer("&#39;", "'", "&amp;", "&").Replace(h[1])
+				width := 0
+				for _, r := range text {
+					width += 7
+					if r >= 0xac00 && r <= 0xd7a3 {
+						width += 7
+					}
+				}
+				if 70+width > 640 {
+					t.Errorf("%s %q: heading %q is %d px wide from x=70, past the plot's 640", lang, sweeps, text, width)
+				}
+			}
+			if lang == "en" && !strings.Contains(svg, ">lease overlaps (claims)") {
+				t.Errorf("%q: the overlaps heading does not keep the label's name", sweeps)
+			}
+		}
+	}
+}

@@ -153,7 +153,7 @@ func (r *Result) linePanel(b *strings.Builder, m Metric, top int, lang string) i
 	ymax = niceMax(ymax)
 	yOf := func(v float64) float64 { return y1 - (y1-y0)*v/ymax }
 	fmt.Fprintf(b, `<g class="lab-panel" data-metric="%s">`+"\n", m.Name)
-	fmt.Fprintf(b, `<text x="%d" y="%d" font-weight="bold">%s (%s)</text>`+"\n", marginL, top+16, esc(m.Label.in(lang)), esc(m.Unit))
+	fmt.Fprintf(b, `<text x="%d" y="%d" font-weight="bold">%s</text>`+"\n", marginL, top+16, esc(panelTitle(m, lang, "")))
 	// axes and grid
 	for k := 0; k <= 4; k++ {
 		v := ymax * float64(k) / 4
@@ -209,7 +209,7 @@ func (r *Result) heatMap(b *strings.Builder, m Metric, top int, lang string) int
 		vmax = max(vmax, p.Stats[m.Name].Mean)
 	}
 	fmt.Fprintf(b, `<g class="lab-panel" data-metric="%s">`+"\n", m.Name)
-	fmt.Fprintf(b, `<text x="%d" y="%d" font-weight="bold">%s (%s): %s ↓, %s →</text>`+"\n", marginL, top+16, esc(m.Label.in(lang)), esc(m.Unit), esc(rows.Param), esc(cols.Param))
+	fmt.Fprintf(b, `<text x="%d" y="%d" font-weight="bold">%s</text>`+"\n", marginL, top+16, esc(panelTitle(m, lang, fmt.Sprintf(": %s ↓, %s →", rows.Param, cols.Param))))
 	for i, p := range r.Points {
 		ri, ci := i/len(cols.Values), i%len(cols.Values)
 		st := p.Stats[m.Name]
@@ -233,4 +233,40 @@ func (r *Result) heatMap(b *strings.Builder, m Metric, top int, lang string) int
 	fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n", (x0+float64(plotW-marginR))/2, yb+34, esc(cols.Param))
 	b.WriteString("</g>\n")
 	return len(rows.Values)*cellH + marginT + marginB
+}
+
+// titleWidth is how many 7-pixel cells of the plot's bold 12-pixel text
+// a panel's title may take: from marginL to the plot's right edge.
+const titleWidth = (plotW - marginL) / 7
+
+// panelTitle is a panel's heading: the measure's label, its unit, then
+// rest. A heading wider than titleWidth keeps only the label's name, the
+// words before its colon ("lease overlaps"), or else before its
+// parenthesis, so that it ends inside the plot; the whole label stays in
+// the plot's <desc> and each cell's <title>.
+func panelTitle(m Metric, lang, rest string) string {
+	label := m.Label.in(lang)
+	var title string
+	for _, cut := range []string{"", ":", " ("} {
+		if cut != "" {
+			label, _, _ = strings.Cut(label, cut)
+		}
+		if title = fmt.Sprintf("%s (%s)%s", label, m.Unit, rest); cells(title) <= titleWidth {
+			break
+		}
+	}
+	return title
+}
+
+// cells is s's width in titleWidth's cells: a wide (Hangul or CJK)
+// character takes two.
+func cells(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r >= 0x1100 && (r <= 0x115f || r >= 0x2e80) {
+			n++
+		}
+	}
+	return n
 }
