@@ -158,4 +158,22 @@
 // the engine; Failure.Link opens that timeline in the simulator, the cursor
 // on the step that differs, with a note there of the student's answer beside
 // the contract's.
+//
+// # Containment
+//
+// The student's code is untrusted: Options.Sandbox says how it runs. On
+// Linux each program runs in a process group of its own, with an
+// environment of its own (none of the grader's variables), under resource
+// limits (limits.DefaultGrading's grade_memory_bytes, grade_file_bytes,
+// CPU time), its directory stopped at grade_disk_bytes, and everything it
+// started is killed when its test ends, whatever ends it. As root, each
+// program is the first process of a PID namespace of its own, and
+// Sandbox.User runs it as an unprivileged user that cannot read the
+// grader nor write outside its directory. Cancelling Grade's context with
+// ErrStopped (a platform's SIGTERM) stops the student's programs at once
+// and returns what was graded. A program that adopts orphans
+// (SetSubreaper) and calls KillOrphans at its end leaves none of the
+// student's processes even where no namespace can be made. Without root
+// the student's code runs as the grader's user and can read what it can:
+// see the guide's "Grading untrusted code".
 package grade

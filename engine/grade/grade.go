@@ -50,7 +50,16 @@ type Options struct {
 	// Observe, if not nil, hears each call of a lab function the grader
 	// makes through a test's queue, with the contract's answer and table.
 	Observe func(Observed)
+	// Sandbox is how the student's programs are contained (see Sandbox);
+	// the zero value contains them as far as the grader's user may.
+	Sandbox Sandbox
 }
+
+// ErrStopped is the cause to cancel a grading's context with when the
+// platform stops it (SIGTERM, SIGINT): Grade then ends the student's
+// programs at once and returns the report of what it graded, the test
+// under way and every test after it failed as stopped by the platform.
+var ErrStopped = errors.New("grade: stopped by the platform")
 
 func (o *Options) defaults() {
 	if o.LabName == "" {
@@ -164,6 +173,21 @@ type grader struct {
 	o    Options
 	seq  int
 	miss []string
+	c    contained
+}
+
+// contain resolves the run's sandbox, and gives its directory to the
+// student's user when it has one.
+func (g *grader) contain() error {
+	u, err := lookupUser(g.o.Sandbox.User)
+	if err != nil {
+		return err
+	}
+	g.c = contained{sandbox: g.o.Sandbox, user: u, totalSeconds: int64(g.o.TotalTimeout / time.Second)}
+	if g.o.Lab == nil && g.o.Dir != "" {
+		return giveDir(g.o.Dir, u)
+	}
+	return nil
 }
 
 // Grade grades the program of o: the lab's eight steps in order, every
@@ -185,6 +209,10 @@ func Grade(ctx context.Context, o Options) (*Report, error) {
 	ctx, cancel := context.WithTimeout(ctx, o.TotalTimeout)
 	defer cancel()
 	g := &grader{o: o}
+	if err := g.contain(); err != nil {
+		return nil, err
+	}
+	defer endUser(g.c.user, g.o.Dir)
 	p, err := g.start(ctx)
 	if err != nil {
 		return nil, err
@@ -199,6 +227,8 @@ func Grade(ctx context.Context, o Options) (*Report, error) {
 		test, began := Test{Name: t.name.String(), title: t.name, Skipped: t.skip.String(), why: t.skip}, time.Now()
 		switch {
 		case t.skip.Format() != "":
+		case errors.Is(context.Cause(ctx), ErrStopped):
+			test.Failure = &Failure{Broken: broken("stopped", "", lang.P("stopped by the platform before this test"))}
 		case ctx.Err() != nil:
 			test.Failure = &Failure{Broken: broken("hang", "", lang.P("the overall time limit (%v) ran out before this test", o.TotalTimeout))}
 		default:
@@ -211,6 +241,7 @@ func Grade(ctx context.Context, o Options) (*Report, error) {
 				f = &Failure{Broken: b, Call: b.Call}
 			}
 			test.Failure = f
+			endUser(g.c.user, g.o.Dir) // nothing of the student's outlives its test
 		}
 		if test.Failure != nil {
 			test.Failure.Lab = o.LabName
@@ -234,7 +265,7 @@ func (g *grader) start(ctx context.Context) (*process, error) {
 	if g.o.Lab != nil {
 		return &process{lab: g.o.Lab, callMax: g.o.CallTimeout, observe: g.o.Observe}, nil
 	}
-	p, err := start(ctx, g.o.Program, g.o.CallTimeout)
+	p, err := start(ctx, g.o.Program, g.o.CallTimeout, g.c)
 	if p != nil {
 		p.observe = g.o.Observe
 	}
@@ -361,6 +392,10 @@ func Timeline(ctx context.Context, o Options, name, src string) (*Failure, error
 		return nil, errors.New(msg)
 	}
 	g := &grader{o: o}
+	if err := g.contain(); err != nil {
+		return nil, err
+	}
+	defer endUser(g.c.user, g.o.Dir)
 	f, err := g.timeline(ctx, name, src)
 	var b *Broken
 	if errors.As(err, &b) {

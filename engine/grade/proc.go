@@ -29,7 +29,7 @@ var pythonAdapter []byte
 // test that meets one fails with it; leaselab grade's exit status is 2 when the
 // program could not even start.
 type Broken struct {
-	Kind    string // "start", "hang", "exit", "stdout", "import"
+	Kind    string // "start", "hang", "exit", "stdout", "import", "disk", "stopped"
 	Call    string // the call it was answering, "" at the start
 	Message string // what happened, with the end of the student's standard error
 	msg     lang.Phrase
@@ -89,6 +89,12 @@ type process struct {
 	done    chan struct{} // closed when the process has exited
 	lab     Lab           // a Go student's functions, called in this process; nil for a program
 	tooLong atomic.Bool   // standard output had a line over grade_line_bytes
+	// overDisk is set when the program's directory passed grade_disk_bytes.
+	overDisk atomic.Bool
+	// starting is true until the program's ready line: no answer yet is
+	// a program that did not start, not one that hangs.
+	starting bool
+	ownPIDs  bool // it runs in a PID namespace of its own
 	// callback answers the student's calls back (see answer); nil
 	// refuses them.
 	callback func(fn string, args []json.RawMessage) (any, error)
@@ -135,14 +141,28 @@ func PythonLab(lab, module, dir string) (Program, error) {
 // startMax bounds a program's start, up to its ready line.
 var startMax = time.Duration(limits.DefaultGrading.StartMs) * time.Millisecond
 
-// start runs p and waits for its first line: {"ready":true} (or an
-// import error).
-func start(ctx context.Context, p Program, callMax time.Duration) (*process, error) {
+// contained is how a run's programs are contained: its Sandbox, the
+// user it resolved to, and the run's bound on the whole, in seconds.
+type contained struct {
+	sandbox      Sandbox
+	user         *credential
+	totalSeconds int64
+}
+
+// start runs p contained as c says and waits for its first line:
+// {"ready":true} (or an import error).
+func start(ctx context.Context, p Program, callMax time.Duration, c contained) (*process, error) {
 	cmd := exec.Command(p.Command, p.Args...)
 	cmd.Dir = p.Dir
-	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
+	ownPIDs, err := contain(cmd, c.sandbox, c.user, p.Dir, c.totalSeconds)
+	if err != nil {
+		return nil, broken("start", "", lang.P("cannot start %s: %s", p.Command, err.Error()))
+	}
+	// A descendant that keeps the program's standard error open must not
+	// keep the grader waiting once the program has exited.
+	cmd.WaitDelay = 500 * time.Millisecond
 	pr := &process{cmd: cmd, stderr: &tailBuffer{max: limits.DefaultGrading.LogBytes}, callMax: callMax,
-		lines: make(chan []byte, 1), done: make(chan struct{})}
+		lines: make(chan []byte, 1), done: make(chan struct{}), ownPIDs: ownPIDs}
 	cmd.Stderr = pr.stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -156,22 +176,15 @@ func start(ctx context.Context, p Program, callMax time.Duration) (*process, err
 	if err := cmd.Start(); err != nil {
 		return nil, broken("start", "", lang.P("cannot start %s: %s", p.Command, err.Error()))
 	}
-	go func() {
-		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 64<<10), limits.DefaultGrading.LineBytes)
-		for sc.Scan() {
-			pr.lines <- append([]byte(nil), sc.Bytes()...)
-		}
-		if errors.Is(sc.Err(), bufio.ErrTooLong) {
-			pr.tooLong.Store(true)
-			go io.Copy(io.Discard, out) // the rest is never read: let the program go on to its end
-		}
-		close(pr.lines)
-	}()
+	go pr.readLines(out)
 	go func() { cmd.Wait(); close(pr.done) }()
+	if p.Dir != "" {
+		go pr.watchDisk(p.Dir)
+	}
 	pr.callMax = max(callMax, startMax) // a start is no call: Python's start-up takes its own time
+	pr.starting = true
 	a, err := pr.read(ctx, "")
-	pr.callMax = callMax
+	pr.starting, pr.callMax = false, callMax
 	if err != nil {
 		pr.close()
 		return nil, err
@@ -182,6 +195,40 @@ func start(ctx context.Context, p Program, callMax time.Duration) (*process, err
 	}
 	pr.missing = a.Missing
 	return pr, nil
+}
+
+// readLines passes the program's standard output on, a line at a time,
+// until its end.
+func (p *process) readLines(out io.Reader) {
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 64<<10), limits.DefaultGrading.LineBytes)
+	for sc.Scan() {
+		p.lines <- append([]byte(nil), sc.Bytes()...)
+	}
+	if errors.Is(sc.Err(), bufio.ErrTooLong) {
+		p.tooLong.Store(true)
+		go io.Copy(io.Discard, out) // the rest is never read: let the program go on to its end
+	}
+	close(p.lines)
+}
+
+// watchDisk stops the program when the files of its directory pass
+// grade_disk_bytes, looking every 100 ms while it runs.
+func (p *process) watchDisk(dir string) {
+	t := time.NewTicker(100 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.done:
+			return
+		case <-t.C:
+			if n := dirBytes(dir, limits.DefaultGrading.DiskBytes); n > limits.DefaultGrading.DiskBytes {
+				p.overDisk.Store(true)
+				p.kill()
+				return
+			}
+		}
+	}
 }
 
 // call sends one request and reads its answer within the per-call limit.
@@ -248,6 +295,10 @@ func (p *process) readLine(ctx context.Context, what string, deadline <-chan tim
 					limits.DefaultGrading.Row("grade_line_bytes"))))
 			}
 			<-p.done
+			if p.overDisk.Load() {
+				return answer{}, p.fail(broken("disk", what, lang.P("the files of the program's directory passed %s: it was stopped%s",
+					limits.DefaultGrading.Row("grade_disk_bytes"), p.log())))
+			}
 			return answer{}, p.fail(broken("exit", what, lang.P("the program exited (%v) without answering%s", p.cmd.ProcessState, p.log())))
 		}
 		var a answer
@@ -257,8 +308,14 @@ func (p *process) readLine(ctx context.Context, what string, deadline <-chan tim
 		}
 		return a, nil
 	case <-deadline:
+		if p.starting {
+			return answer{}, p.fail(broken("start", what, lang.P("the program did not start: it said nothing on standard output within %v (the protocol's first line is {\"ready\": true})%s", p.callMax, p.log())))
+		}
 		return answer{}, p.fail(broken("hang", what, lang.P("no answer within %v: the program hangs (a lock never released, a loop, a sleep?)%s", p.callMax, p.log())))
 	case <-ctx.Done():
+		if errors.Is(context.Cause(ctx), ErrStopped) {
+			return answer{}, p.fail(broken("stopped", what, lang.P("stopped by the platform before the answer came")))
+		}
 		return answer{}, p.fail(broken("hang", what, lang.P("the overall time limit ran out%s", p.log())))
 	}
 }
@@ -270,25 +327,39 @@ func (p *process) fail(b *Broken) error {
 	return b
 }
 
+// kill ends the program and every process of its (see killAll).
 func (p *process) kill() {
 	if p.cmd != nil && p.cmd.Process != nil {
-		p.cmd.Process.Kill()
+		killAll(p.cmd.Process, p.descendants())
 	}
 }
 
 // close ends the program: its input closed, killed if it does not exit
-// at once.
+// at once, and whatever it started killed with it.
 func (p *process) close() {
 	if p.lab != nil {
 		return
 	}
+	tree := p.descendants() // before it exits, while they are still its
 	p.in.Close()
 	select {
 	case <-p.done:
 	case <-time.After(500 * time.Millisecond):
-		p.kill()
-		<-p.done
 	}
+	if p.cmd.Process != nil {
+		killAll(p.cmd.Process, tree)
+	}
+	<-p.done
+}
+
+// descendants are the processes the program started, when killing it
+// would not end them: none in a PID namespace of its own, which dies with
+// it.
+func (p *process) descendants() []int {
+	if p.cmd.Process == nil || p.ownPIDs {
+		return nil
+	}
+	return descendants(p.cmd.Process.Pid)
 }
 
 func (p *process) log() lang.Phrase {
@@ -368,15 +439,8 @@ func clip(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// TempDir makes a fresh directory for a run's database files, in memory
-// (/dev/shm) where the system has it: grading needs no durability, and a
-// student's every commit waits for the disk otherwise. The caller removes
-// it.
-func TempDir() (string, error) {
-	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
-		if dir, err := os.MkdirTemp("/dev/shm", "leaselab-grade-"); err == nil {
-			return dir, nil
-		}
-	}
-	return os.MkdirTemp("", "leaselab-grade-")
-}
+// TempDir makes a fresh directory for a run's database files, on disk
+// (the system's temporary directory), not in memory: what a student
+// writes there is bounded by grade_disk_bytes, and a bound on memory would
+// be the machine's. The caller removes it.
+func TempDir() (string, error) { return os.MkdirTemp("", "leaselab-grade-") }

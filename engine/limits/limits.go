@@ -150,6 +150,16 @@ type Grading struct {
 	// as its JSON once inflated: a longer run is left out of the link,
 	// and the page refuses a parameter over it.
 	LinkRunBytes int
+	// MemoryBytes, FileBytes and Processes bound each program of a
+	// student's as the kernel counts them: its address space, the size of
+	// one file it writes, and (run as a user of its own) the processes and
+	// threads of that user. DiskBytes bounds all the files of its
+	// directory: the grader stops the program past it.
+	MemoryBytes, FileBytes, DiskBytes int64
+	Processes                         int
+	// StopMs is how long the grader takes, once told to stop (SIGTERM or
+	// SIGINT), to end the student's programs and write its report.
+	StopMs int64
 }
 
 // DefaultGrading is the table leaselab grade uses unless a run says
@@ -166,6 +176,13 @@ var DefaultGrading = Grading{
 	Rounds:        50,
 	// A run of a lab's step to its difference is about 1 KB in a link.
 	LinkRunBytes: 64 << 10,
+	// Python with claim_many's threads maps about 300 MB; a lab's
+	// database files are a few KB each.
+	MemoryBytes: 2 << 30,
+	FileBytes:   64 << 20,
+	DiskBytes:   256 << 20,
+	Processes:   256,
+	StopMs:      5_000,
 }
 
 // Rows names each grading limit with its value, in the order the
@@ -181,6 +198,11 @@ func (g Grading) Rows() []Row {
 		{"grade_sequence_calls", int64(g.SequenceCalls), "calls in one random sequence"},
 		{"grade_rounds", int64(g.Rounds), "rounds of each race (two processes, claim_many's threads)"},
 		{"grade_link_run_bytes", int64(g.LinkRunBytes), "bytes of the student's run a report's simulator link carries (impl=), encoded and inflated"},
+		{"grade_memory_bytes", g.MemoryBytes, "bytes of address space of each of a student's processes"},
+		{"grade_file_bytes", g.FileBytes, "bytes of one file a student's process writes"},
+		{"grade_disk_bytes", g.DiskBytes, "bytes of all the files in a student's directory"},
+		{"grade_processes", int64(g.Processes), "processes and threads of a student run as a user of its own"},
+		{"grade_stop_ms", g.StopMs, "ms from SIGTERM or SIGINT to the grader's exit, its report written"},
 	}
 }
 

@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/leaselab/leaselab/engine/grade"
@@ -45,6 +48,7 @@ func Grade(args []string, o IO) int {
 	rounds := c.fs.Int("rounds", d.Rounds, "how many rounds each race runs (grade_rounds)")
 	failFast := c.fs.Bool("fail-fast", false, "stop at the first failed test")
 	sim := c.fs.String("simulator", grade.DefaultSimulator, "the simulator page the report's link opens the first difference in (leaselab serve's, or your course's)")
+	runAs := c.fs.String("user", "", "run the student's code as this unprivileged user (a name or uid; the grader must run as root): it then cannot read the grader or its results, nor write outside its directory")
 	if code, done := c.parse(args); done {
 		return code
 	}
@@ -77,7 +81,8 @@ func Grade(args []string, o IO) int {
 	}
 	defer cleanup()
 	opts.CallTimeout, opts.TotalTimeout, opts.Sequences, opts.Rounds, opts.FailFast = *callMax, *totalMax, *seqs, *rounds, *failFast
-	r, err := grade.Grade(context.Background(), opts)
+	opts.Sandbox.User = *runAs
+	r, err := gradeStoppable(opts, o)
 	if err != nil {
 		var b *grade.Broken
 		if errors.As(err, &b) {
@@ -100,6 +105,43 @@ func Grade(args []string, o IO) int {
 	return ExitPass
 }
 
+// gradeStoppable grades as opts says until SIGTERM or SIGINT, which stop
+// the student's programs at once: the report is then of the tests graded
+// so far, the rest failed as stopped by the platform. Every process the
+// student's code started is gone when it returns, a daemon that left its
+// parent included: this process adopts orphans and kills them.
+func gradeStoppable(opts grade.Options, o IO) (*grade.Report, error) {
+	grade.SetSubreaper()
+	defer grade.KillOrphans()
+	ctx, stop := context.WithCancelCause(context.Background())
+	defer stop(nil)
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
+	defer signal.Stop(sig)
+	ended := make(chan struct{})
+	defer close(ended)
+	go func() {
+		var s os.Signal
+		select {
+		case s = <-sig:
+		case <-ended:
+			return
+		}
+		fmt.Fprintf(o.Stderr, "leaselab grade: %v: stopping the student's code and writing what was graded\n", s)
+		stop(grade.ErrStopped)
+		// The grading ends at its next answer or limit; should it not, the
+		// platform's time is the grader's bound.
+		select {
+		case <-ended:
+		case <-time.After(time.Duration(limits.DefaultGrading.StopMs) * time.Millisecond):
+			grade.KillOrphans()
+			fmt.Fprintln(o.Stderr, "leaselab grade: could not stop in time; no report written")
+			os.Exit(ExitBadInput)
+		}
+	}()
+	return grade.Grade(ctx, opts)
+}
+
 // student is the options of a run of the student's code for lab: the program
 // cmdLine (run in a fresh directory, its paths the user's), or the Python
 // module files[0] under the adapter; and what removes the run's directory.
@@ -118,15 +160,10 @@ func student(lab, cmdLine string, files []string) (grade.Options, func(), error)
 // or to the file out when it is not "", and the timeline that reproduces
 // the first difference to tlOut when it is not "" and there is one.
 func report(stdout io.Writer, r *grade.Report, out, format, lang, tlOut string) error {
-	w := stdout
 	if out != "" {
-		f, err := os.Create(out)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		w = f
+		return writeAtomically(out, func(w io.Writer) error { return report(w, r, "", format, lang, tlOut) })
 	}
+	w := stdout
 	var err error
 	switch format {
 	case "gradescope":
@@ -143,6 +180,29 @@ func report(stdout io.Writer, r *grade.Report, out, format, lang, tlOut string) 
 		return os.WriteFile(tlOut, []byte(first.Failure.Timeline), 0o644)
 	}
 	return nil
+}
+
+// writeAtomically writes the file path with write: to a new file beside
+// it, renamed over path once whole, so a reader never sees half a report
+// nor anything another process put at path before.
+func writeAtomically(path string, write func(io.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name()) // gone once renamed; the leftover of a failure otherwise
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
 }
 
 // studentDir is a run's fresh directory, and what removes it.
