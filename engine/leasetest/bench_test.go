@@ -8,8 +8,9 @@ import (
 )
 
 // BenchmarkConformance is Run's work on leaselab's engine (every library
-// timeline on a fresh in-memory database, then the random sequences) once
-// per iteration: what a user's go test pays for the suite.
+// timeline on a fresh in-memory database, then the random sequences and
+// the concurrent rounds) once per iteration: what a user's go test pays
+// for the suite.
 func BenchmarkConformance(b *testing.B) {
 	ctx := context.Background()
 	var tls []*timeline.Timeline
@@ -35,6 +36,9 @@ func BenchmarkConformance(b *testing.B) {
 		}
 		if d, err := Sequences(ctx, newQueue, SequenceOptions{Seed: Seed}); err != nil || d != nil {
 			b.Fatal(d, err)
+		}
+		if res, err := Concurrent(ctx, newQueue, ConcurrentOptions{Seed: Seed}); err != nil || res != nil {
+			b.Fatal(res, err)
 		}
 	}
 }

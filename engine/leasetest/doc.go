@@ -22,11 +22,20 @@
 //
 //	01-late-courier.tl:12: Complete(order-7 A#1, now=1001, "A"): want refused superseded, got ok
 //
+// Then Run's concurrent rounds (Concurrent) have four goroutines make
+// calls at once on two jobs, at instants around their leases' ends and a
+// deadline, and check each round's history for linearizability (package
+// engine/history): a store that checks in one statement and writes in
+// another passes one call at a time and fails there, with the calls that
+// no order can place. So a Queue must be safe for concurrent use.
+//
 // The checks are functions that return a *Difference (Timeline,
-// Sequences), for tools that grade implementations outside go test; Run
-// and RunTimelines only report them. RunTimelines runs a folder of your
-// own .tl files, as subtests that fail at their file and line.
+// Sequences) or a *history.Result (Concurrent), for tools that grade
+// implementations outside go test; Run and RunTimelines only report them.
+// RunTimelines runs a folder of your own .tl files, as subtests that fail
+// at their file and line.
 //
 // Time is the caller's: every call carries its instant in milliseconds,
-// so the suite never sleeps and a failure replays identically.
+// so the suite never sleeps and a failure one call at a time replays
+// identically (a concurrent round's interleaving is the scheduler's).
 package leasetest

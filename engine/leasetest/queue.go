@@ -15,7 +15,9 @@ import (
 // (engine.ErrSuperseded, ...; an *engine.Rejection does); an invalid
 // argument must match engine.ErrInvalid and change nothing; ClaimNext with
 // nothing claimable returns engine.ErrEmpty. Get of a missing job returns
-// nil, nil. Jobs lists every job in the order they were enqueued.
+// nil, nil. Jobs lists every job in the order they were enqueued. Run's
+// concurrent round calls a Queue from several goroutines at once: each
+// call must take effect at one instant between its start and its return.
 type Queue interface {
 	Enqueue(ctx context.Context, j engine.NewJob) (bool, error)
 	Get(ctx context.Context, id string) (*engine.Job, error)
@@ -36,7 +38,8 @@ type Reopener interface {
 
 // Model returns a Queue answering as the contract's reference model (package
 // engine/model): the expected answers the suite compares every Queue with.
-func Model() Queue { return &modelQueue{m: model.New()} }
+// It is safe for concurrent use (one call at a time).
+func Model() Queue { return &lockedQueue{q: &modelQueue{m: model.New()}} }
 
 type modelQueue struct{ m *model.Model }
 

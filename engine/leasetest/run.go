@@ -25,9 +25,11 @@ const Seed = 41
 // Run is the conformance suite: it runs every library timeline (package
 // engine/timeline's Library) and random call sequences on Queues from
 // newQueue, each call beside the reference model, and reports every
-// Difference as a failure of a subtest ("timeline/NAME", "sequences").
-// newQueue must return an empty Queue each time it is called; it may
-// register the Queue's cleanup with t.
+// Difference as a failure of a subtest ("timeline/NAME", "sequences");
+// then rounds of calls made at once from several goroutines (Concurrent),
+// a history that cannot be linearized failing the subtest "concurrent".
+// newQueue must return an empty Queue each time it is called, safe for
+// concurrent use; it may register the Queue's cleanup with t.
 func Run(t *testing.T, newQueue func(t *testing.T) Queue) {
 	t.Helper()
 	for _, name := range timeline.LibraryNames() {
@@ -44,6 +46,7 @@ func Run(t *testing.T, newQueue func(t *testing.T) Queue) {
 			return Sequences(t.Context(), func() (Queue, error) { return newQueue(t), nil }, SequenceOptions{Seed: Seed})
 		})
 	})
+	t.Run("concurrent", func(t *testing.T) { runConcurrent(t, newQueue) })
 }
 
 // report fails t with what check found.

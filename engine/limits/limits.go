@@ -75,6 +75,9 @@ type Limits struct {
 	// LabOps is the most engine calls one run of a lab may make; a run
 	// that needs more stops the lab with an *ExceededError.
 	LabOps int `json:"lab_ops"`
+	// HistoryCalls is the most calls of one concurrent history that
+	// package engine/history reads or checks (leaselab history).
+	HistoryCalls int `json:"history_calls"`
 }
 
 // DefaultMaxTime is Default's max_time, a constant for the doors that
@@ -107,6 +110,9 @@ var Default = Limits{
 	LabRuns:   1000,
 	LabWork:   100_000,
 	LabOps:    20_000,
+	// A concurrent round of the conformance suite records about 40 calls;
+	// a checked history of 10,000 calls holds at most about 45 MB.
+	HistoryCalls: 10_000,
 }
 
 // PageBytes bounds the author's side, not the visitor's: the largest file
@@ -226,6 +232,7 @@ func (l Limits) Rows() []Row {
 		{"lab_runs", int64(l.LabRuns), "seeded runs of one policy point"},
 		{"lab_work", int64(l.LabWork), "job-runs of one lab: points times runs times jobs"},
 		{"lab_ops", int64(l.LabOps), "engine calls of one run of a lab"},
+		{"history_calls", int64(l.HistoryCalls), "calls of one concurrent history that leaselab history checks"},
 	}
 }
 

@@ -32,6 +32,7 @@ type Package struct {
 var Supported = []Package{
 	{Path: "engine"},
 	{Path: "engine/check"},
+	{Path: "engine/history"},
 	{Path: "engine/model"},
 	{Path: "engine/timeline"},
 	{Path: "engine/timeline/memrun"},

@@ -35,6 +35,7 @@ var Board = []Layer{
 	{"the explorer; the conformance suite; the lease lab", []string{"engine/internal/explore", "engine/leasetest", "engine/internal/lab"}},
 	{"a timeline on a fresh in-memory database", []string{"engine/timeline/memrun"}},
 	{"the timeline language and its runner", []string{"engine/timeline"}},
+	{"concurrent histories checked against the model", []string{"engine/history"}},
 	{"the invariants' checker; the model", []string{"engine/check", "engine/model"}},
 	{"the engine: the store, its operations and rejections", []string{"engine"}},
 	{"SQLite opened for the engine; the limits; the messages' languages; the mutants' names",
