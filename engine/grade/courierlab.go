@@ -75,6 +75,7 @@ func (g *grader) courierTests() []testCase {
 			return g.raceProcesses(ctx, race{fn: "claim_next", want: lang.P("a marker from one process, None from the other"),
 				args: func(path, _, owner string) []any { return []any{path, owner, int64(0), int64(1000)} }})
 		}})
+	ts = append(ts, g.overlapTests()...)
 	var told []testCase
 	for _, st := range g.storyTests() {
 		if st.skip.Format() == "" {

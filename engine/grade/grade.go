@@ -310,9 +310,9 @@ func (g *grader) tests() []testCase {
 		testCase{name: lang.P("race: two processes claim one job"), run: func(ctx context.Context) (*Failure, error) {
 			return g.raceProcesses(ctx, race{fn: "claim", want: lang.P("1 from one process, None from the other"),
 				args: func(path, job, owner string) []any { return []any{path, job, owner, int64(0), int64(1000)} }})
-		}},
-		testCase{name: lang.P("search: random calls beside the contract"), run: g.search},
-	)
+		}})
+	ts = append(ts, g.overlapTests()...)
+	ts = append(ts, testCase{name: lang.P("search: random calls beside the contract"), run: g.search})
 	return ts
 }
 

@@ -1,0 +1,113 @@
+package grade
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/leaselab/leaselab/engine/internal/testkit/nativeonly"
+)
+
+// checkThenAct are the fencing lab's functions written as a check in one
+// statement and a write in another, outside one transaction: each passes
+// every test that makes one call at a time.
+var checkThenAct = map[string][2]string{
+	"complete": {`        cur = conn.execute(
+            "UPDATE jobs SET result=?, done=1 WHERE id=? AND owner=? AND fence=? AND done=0 AND until>?",
+            (result, job_id, owner, fence, now))
+        return cur.rowcount == 1`, `        row = conn.execute("SELECT owner, fence, done, until FROM jobs WHERE id=?", (job_id,)).fetchone()
+        if row is None or row[0] != owner or row[1] != fence or row[2] or not row[3] > now:
+            return False
+        conn.execute("UPDATE jobs SET result=?, done=1 WHERE id=?", (result, job_id))
+        return True`},
+	"renew": {`        cur = conn.execute(
+            "UPDATE jobs SET until=? WHERE id=? AND owner=? AND fence=? AND done=0 AND until>?",
+            (now + ttl, job_id, owner, fence, now))
+        return cur.rowcount == 1`, `        row = conn.execute("SELECT owner, fence, done, until FROM jobs WHERE id=?", (job_id,)).fetchone()
+        if row is None or row[0] != owner or row[1] != fence or row[2] or not row[3] > now:
+            return False
+        conn.execute("UPDATE jobs SET until=? WHERE id=?", (now + ttl, job_id))
+        return True`},
+	"release": {`        cur = conn.execute(
+            "UPDATE jobs SET owner=NULL, until=0 WHERE id=? AND owner=? AND fence=? AND done=0",
+            (job_id, owner, fence))
+        return cur.rowcount == 1`, `        row = conn.execute("SELECT owner, fence, done FROM jobs WHERE id=?", (job_id,)).fetchone()
+        if row is None or row[0] != owner or row[1] != fence or row[2]:
+            return False
+        conn.execute("UPDATE jobs SET owner=NULL, until=0 WHERE id=?", (job_id,))
+        return True`},
+}
+
+// overlapGrader is a grader of the Python module src on a fresh directory.
+func overlapGrader(t *testing.T, src string) *grader {
+	t.Helper()
+	dir := t.TempDir()
+	module := filepath.Join(dir, "student.py")
+	if err := os.WriteFile(module, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	prog, err := Python(module, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Program: prog, Dir: dir}
+	o.defaults()
+	g := &grader{o: o}
+	if err := g.contain(); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// runs is how many gradings of each student the overlap tests make:
+// LEASELAB_OVERLAP_RUNS, or 1.
+func runs(t *testing.T) int {
+	if n, err := strconv.Atoi(os.Getenv("LEASELAB_OVERLAP_RUNS")); err == nil && n > 0 {
+		return n
+	}
+	return 1
+}
+
+// A check-then-act complete, renew or release fails its overlap in every
+// grading (measured: see engine/DECISIONS.md), naming the late call and
+// the new claim made at once; the reference fails none.
+func TestOverlap_ACheckThenActFailsAndTheReferencePasses(t *testing.T) {
+	nativeonly.Python(t)
+	ref, err := os.ReadFile("testdata/correct.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := runs(t)
+	for fn, swap := range checkThenAct {
+		t.Run(fn, func(t *testing.T) {
+			if strings.Count(string(ref), swap[0]) != 1 {
+				t.Fatalf("the reference's %s is not the one this test rewrites", fn)
+			}
+			bad := overlapGrader(t, strings.Replace(string(ref), swap[0], swap[1], 1))
+			good := overlapGrader(t, string(ref))
+			caught := 0
+			for range n {
+				f, err := bad.overlap(context.Background(), overlap{fn: fn})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if f != nil {
+					caught++
+					if !strings.HasPrefix(f.Call, fn+"(path") || !strings.Contains(f.Call, "claim(path") {
+						t.Errorf("the failure names %q, not the late %s and the new claim", f.Call, fn)
+					}
+				}
+				if f, err := good.overlap(context.Background(), overlap{fn: fn}); err != nil || f != nil {
+					t.Fatalf("the reference failed: %v\n%s", err, FailureText(f))
+				}
+			}
+			t.Logf("%s: caught in %d of %d gradings", fn, caught, n)
+			if caught != n {
+				t.Errorf("a check-then-act %s was caught in %d of %d gradings", fn, caught, n)
+			}
+		})
+	}
+}
