@@ -158,4 +158,37 @@
 // the engine; Failure.Link opens that timeline in the simulator, the cursor
 // on the step that differs, with a note there of the student's answer beside
 // the contract's.
+//
+// # Scoring
+//
+// A report scores rules, not tests: the fencing lab's rules are its eight
+// functions, the courier's its nine steps (init_db, enqueue, state,
+// claim_next, finish, quarantine, deadline, send, receive). Each failed
+// test is charged to one rule (Failure.Rule), the one whose contract its
+// first difference breaks: the lab function of the call that differs (a
+// story failing at claim(...) is claim's, whatever step or story it is
+// in; a race's, claim or claim_next; the search's, its shrunk sequence's
+// last call). A courier's claim_next whose tables part on a job
+// quarantined or not is the quarantine's, by the job's reason (attempts
+// or deadline), and one that parts on a lease the deadline caps is the
+// deadline's. A failure without a call (a program that did not start for
+// its test) is init_db's; a test the overall time limit left unrun is
+// charged to none. A rule keeps its points unless a failure is charged to
+// it, and loses them all however many tests that failure touches; code
+// that could not run at all (Unrun) loses every rule's.
+//
+// The points are the report's Weights, by default 100 in all:
+//
+//	fencing  init_db 5, enqueue 5, state 5, claim 25, renew 15, complete 20,
+//	         release 10, claim_many 15
+//	courier  init_db 5, enqueue 5, state 5, claim_next 20, finish 15,
+//	         quarantine 10, deadline 10, send 20, receive 10
+//
+// claim and complete weigh most because they are what the lab is about:
+// the lease's boundary, the fence counted up in one transaction, and a
+// stale worker's result refused; the table's plumbing (init_db, enqueue,
+// state) weighs least. ParseWeights reads others from a file, a line
+// "RULE POINTS" for every rule of the lab. WriteText ends with the score
+// by rule, WriteGradescope scores a test per rule, and WriteJUnit keeps a
+// testcase a test, each failure naming its rule.
 package grade

@@ -114,6 +114,13 @@ type Failure struct {
 	// Lab is the lab whose table WantRows and GotRows are (Fencing or
 	// Courier).
 	Lab string
+	// Rule is the rule of Lab (one of Rules(Lab)) the failure is charged
+	// to: the one whose contract its first difference breaks, the lab
+	// function of the call that differs (a courier's claim_next that
+	// quarantines a job or not, or caps a lease at its deadline, or not:
+	// quarantine or deadline), init_db when no call was made. "" for a
+	// test the overall time limit left unrun.
+	Rule string
 	// where, want and detail are Where, Want and Detail in any language,
 	// when the grader wrote them (a timeline's NAME:LINE and an answer
 	// are no language's).
@@ -144,6 +151,10 @@ type Report struct {
 	Missing []string
 	// Elapsed is how long the run took.
 	Elapsed time.Duration
+	// Weights are the points each rule carries (nil: DefaultWeights(Lab)).
+	Weights Weights
+	// unrun: the code could not run at all (Unrun); every rule lost.
+	unrun bool
 }
 
 // Passed reports whether every test that ran passed.
@@ -197,9 +208,11 @@ func Grade(ctx context.Context, o Options) (*Report, error) {
 			o.Progress(t.name.String())
 		}
 		test, began := Test{Name: t.name.String(), title: t.name, Skipped: t.skip.String(), why: t.skip}, time.Now()
+		late := false // the overall time limit ran out before the test
 		switch {
 		case t.skip.Format() != "":
 		case ctx.Err() != nil:
+			late = true
 			test.Failure = &Failure{Broken: broken("hang", "", lang.P("the overall time limit (%v) ran out before this test", o.TotalTimeout))}
 		default:
 			f, err := t.run(ctx)
@@ -212,8 +225,11 @@ func Grade(ctx context.Context, o Options) (*Report, error) {
 			}
 			test.Failure = f
 		}
-		if test.Failure != nil {
-			test.Failure.Lab = o.LabName
+		if f := test.Failure; f != nil {
+			f.Lab = o.LabName
+			if !late {
+				f.Rule = charge(o.LabName, f)
+			}
 		}
 		test.Elapsed = time.Since(began)
 		r.Tests = append(r.Tests, test)
@@ -367,7 +383,7 @@ func Timeline(ctx context.Context, o Options, name, src string) (*Failure, error
 		f, err = &Failure{Broken: b, Call: b.Call}, nil
 	}
 	if f != nil {
-		f.Lab = o.LabName
+		f.Lab, f.Rule = o.LabName, charge(o.LabName, f)
 	}
 	return f, err
 }
