@@ -206,3 +206,37 @@ func wrongStudent(t *testing.T, ref, old, new string) (student, tl string) {
 	}
 	return student, filepath.Join(dir, "difference.tl")
 }
+
+// -weights gives each rule its points: the report scores them, here a
+// courier whose receiver applies a resend losing receive's 40 of 100
+// points; a file naming a rule the lab has not, or bad points, is exit
+// 2 before anything is graded, naming the file, its line and the fault.
+func TestGrade_WeightsFlagScoresTheFilesPoints(t *testing.T) {
+	nativeonly.Python(t)
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	rules := "init_db 5\nenqueue 5\nstate 5\nclaim_next 10\nfinish 10\nquarantine 5\ndeadline 5\nsend 15\n"
+	good := write("good.txt", "# our course\n"+rules+"receive 40\n")
+	student, _ := wrongStudent(t, "../../grade/testdata/courier.py", "INSERT OR IGNORE INTO received", "INSERT OR REPLACE INTO received")
+	code, out, errOut := main1(t, "", "grade", "-lab", "courier", "-sequences", "10", "-weights", good, student)
+	if code != ExitFail || !strings.Contains(out, "Score by rule: 60/100\n") || !strings.Contains(out, "  receive     0/40  failed: step 9: receive\n") {
+		t.Fatalf("exit %d; want 1 and receive's 40 points lost:\n%s\n%s", code, out, errOut)
+	}
+	for _, c := range []struct{ file, why string }{
+		{write("unknown.txt", rules+"receive 40\nrecieve 1\n"), `line 10: the courier lab has no rule "recieve"`},
+		{write("bad.txt", rules+"receive forty\n"), `line 9: receive's points "forty" are not a number at least 0`},
+		{write("fencing.txt", "init_db 5\nenqueue 5\nstate 5\nclaim 25\nrenew 15\ncomplete 20\nrelease 10\nclaim_many 15\n"), `line 4: the courier lab has no rule "claim"`},
+		{filepath.Join(dir, "none.txt"), "none.txt"},
+	} {
+		code, out, errOut := main1(t, "", "grade", "-lab", "courier", "-weights", c.file, student)
+		if code != ExitBadInput || out != "" || !strings.Contains(errOut, "-weights "+c.file) || !strings.Contains(errOut, c.why) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 2, nothing graded, naming the file and %q", c.file, code, out, errOut, c.why)
+		}
+	}
+}
