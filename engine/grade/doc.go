@@ -122,7 +122,12 @@
 //
 // For Python, the student writes only the functions, in student.py: the
 // adapter that speaks the protocol (adapter.py, embedded) is written to
-// the run's directory and imports the module. An exception other than the
+// the run's directory and imports the module. The adapter keeps standard
+// input and output to itself, on private copies of file descriptors 0
+// and 1: whatever the student's code writes to standard output (print, a
+// C library, a program it runs) goes to standard error, and it reads
+// nothing from standard input. A program of the student's own speaks the
+// protocol itself, and must write its own output to standard error. An exception other than the
 // contract's ValueError answers its kind and message and the line of the
 // student's own file it was raised at; a module that does not load, the
 // student's frames and the error. A Go student implements Lab

@@ -44,6 +44,23 @@ func TestScore_OneMistakeCostsOnlyItsRulesPoints(t *testing.T) {
 	}
 }
 
+// A correct lab whose functions print, write to file descriptor 1 and
+// run programs that do, and read their standard input, scores full marks:
+// the adapter keeps the protocol's descriptors to itself.
+func TestRun_ACorrectLabThatPrintsScoresFullMarks(t *testing.T) {
+	nativeonly.Python(t)
+	r, err := gradeFile(t, "testdata/chatty.py", grade.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first := r.First(); first != nil {
+		t.Fatalf("%s failed:\n%s", first.Name, grade.FailureText(first.Failure))
+	}
+	if got, most := r.Score(); got != 100 || most != 100 {
+		t.Errorf("score %v/%v; want 100/100", got, most)
+	}
+}
+
 // heldToOneRule fails t unless r has failed tests, each charged to rule,
 // and scores every rule's points but rule's, whose max is max.
 func heldToOneRule(t *testing.T, r *grade.Report, rule string, max float64) {
