@@ -1,6 +1,9 @@
 package grade_test
 
 import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"os"
 	"slices"
@@ -248,5 +251,65 @@ func TestParseWeights_RefusesUnknownRulesAndBadNumbers(t *testing.T) {
 				t.Errorf("got %v; want it refused saying %q", err, tc.err)
 			}
 		})
+	}
+}
+
+// Every failed test says in each report which rule it was charged to, a
+// story, the race and the search as a step does: here a Go lab whose
+// claim holds a lease at its end, whose failures are all claim's.
+func TestReports_EachFailedTestNamesItsRule(t *testing.T) {
+	lab := &goLab{claimBoundary: true}
+	t.Cleanup(lab.close)
+	r, err := grade.Grade(t.Context(), grade.Options{Lab: lab, Dir: tempDir(t), Sequences: 20, Rounds: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text strings.Builder
+	grade.WriteText(&text, r, "en")
+	var gs, junit bytes.Buffer
+	if err := grade.WriteGradescope(&gs, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := grade.WriteJUnit(&junit, r); err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]bool{}
+	for _, test := range r.Tests {
+		if test.Failure == nil {
+			continue
+		}
+		kind, _, _ := strings.Cut(test.Name, ":")
+		kinds[kind] = true
+		if !strings.Contains(text.String(), "FAIL  "+test.Name+" (charged to claim)\n") {
+			t.Errorf("the text report does not say %s is charged to claim:\n%s", test.Name, text.String())
+		}
+		name, _ := json.Marshal(test.Name)
+		if !strings.Contains(gs.String(), `"name": `+string(name)+`,
+      "status": "failed",
+      "output": "charged to the rule claim\n`) {
+			t.Errorf("Gradescope's results do not say %s is charged to claim:\n%s", test.Name, gs.String())
+		}
+	}
+	var suite struct {
+		Cases []struct {
+			Name    string `xml:"name,attr"`
+			Failure *struct {
+				Message string `xml:"message,attr"`
+			} `xml:"failure"`
+		} `xml:"testcase"`
+	}
+	if err := xml.Unmarshal(junit.Bytes(), &suite); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range suite.Cases {
+		if failed := r.Tests[i].Failure != nil; c.Name != r.Tests[i].Name || failed != (c.Failure != nil) ||
+			(failed && !strings.HasPrefix(c.Failure.Message, "charged to claim: ")) {
+			t.Errorf("the JUnit testcase %+v, failure %+v; want %s, its failure's message naming claim", c, c.Failure, r.Tests[i].Name)
+		}
+	}
+	for _, kind := range []string{"step 4", "story", "race", "search"} {
+		if !kinds[kind] {
+			t.Errorf("no %s test failed; want one of each kind (failed: %v)", kind, kinds)
+		}
 	}
 }
