@@ -17,21 +17,24 @@ var sample = &grade.Report{Tests: []grade.Test{
 	{Name: "story: 01-late-courier.tl", Skipped: "not the lab's"},
 }}
 
+// junitCase is a JUnit testcase as the tests read it.
+type junitCase struct {
+	Name    string `xml:"name,attr"`
+	Failure *struct {
+		Message string `xml:"message,attr"`
+	} `xml:"failure"`
+}
+
 func TestWriteJUnit_CountsFailuresAndSkipsAndNamesTheCall(t *testing.T) {
 	var b bytes.Buffer
 	if err := grade.WriteJUnit(&b, sample); err != nil {
 		t.Fatal(err)
 	}
 	var s struct {
-		Tests    int `xml:"tests,attr"`
-		Failures int `xml:"failures,attr"`
-		Skipped  int `xml:"skipped,attr"`
-		Cases    []struct {
-			Name    string `xml:"name,attr"`
-			Failure *struct {
-				Message string `xml:"message,attr"`
-			} `xml:"failure"`
-		} `xml:"testcase"`
+		Tests    int         `xml:"tests,attr"`
+		Failures int         `xml:"failures,attr"`
+		Skipped  int         `xml:"skipped,attr"`
+		Cases    []junitCase `xml:"testcase"`
 	}
 	if err := xml.Unmarshal(b.Bytes(), &s); err != nil {
 		t.Fatalf("%v\n%s", err, b.String())

@@ -291,12 +291,7 @@ func TestReports_EachFailedTestNamesItsRule(t *testing.T) {
 		}
 	}
 	var suite struct {
-		Cases []struct {
-			Name    string `xml:"name,attr"`
-			Failure *struct {
-				Message string `xml:"message,attr"`
-			} `xml:"failure"`
-		} `xml:"testcase"`
+		Cases []junitCase `xml:"testcase"`
 	}
 	if err := xml.Unmarshal(junit.Bytes(), &suite); err != nil {
 		t.Fatal(err)
