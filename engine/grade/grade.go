@@ -185,7 +185,8 @@ type grader struct {
 // shortest first; for the courier lab (o.LabName), its nine steps, two
 // processes calling claim_next at once, and the stories its functions can
 // tell. Each test starts the program afresh, on a fresh
-// database file in o.Dir. The error is a *Broken when the program cannot
+// database file in o.Dir; each failure is charged to a rule of the lab
+// (Failure.Rule, Report.Scores). The error is a *Broken when the program cannot
 // start or load (nothing was graded), or the context's.
 func Grade(ctx context.Context, o Options) (*Report, error) {
 	o.defaults()

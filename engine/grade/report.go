@@ -252,9 +252,10 @@ func WriteGradescope(w io.Writer, r *Report) error {
 
 // Unrun is the report of code that could not be run at all (a module that
 // does not load, a program that does not start, a file not there): one
-// failed test, "the student's code runs", whose failure is err. It is what
-// the machine formats write then, so an autograder reading their file
-// shows a score of 0 and why instead of finding no file.
+// failed test, "the student's code runs", whose failure is err, and
+// every rule's points lost (Scores). It is what the machine formats write
+// then, so an autograder reading their file shows a score of 0 and why
+// instead of finding no file.
 func Unrun(lab string, err error) *Report {
 	f := &Failure{Lab: lab}
 	var b *Broken
