@@ -1,7 +1,9 @@
 # The Python side of leaselab grade's protocol: it imports the student's
 # module and answers one JSON request a line on standard input with one JSON
-# answer a line on standard output. The student's own output on standard
-# output breaks the protocol and is reported; standard error is theirs.
+# answer a line on standard output. It keeps both to itself, on private
+# copies of their file descriptors: the student's code, and the C code and
+# programs it runs, write to standard error whatever they write to
+# standard output, and read nothing from standard input.
 import importlib.util
 import json
 import os
@@ -18,21 +20,35 @@ def answer(out, obj):
     out.flush()
 
 
-def callback(out, name):
+def protocol():
+    """The protocol's input and output, on private copies of file descriptors
+    0 and 1; fd 1 (and sys.stdout) then is standard error, and fd 0 (and
+    sys.stdin) empty, for the student's code and every program it starts."""
+    inp = os.fdopen(os.dup(0), "r", encoding="utf-8")
+    out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    empty = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(empty, 0)
+    os.close(empty)
+    return inp, out
+
+
+def callback(inp, out, name):
     """A function the student calls back (the courier's deliver): it asks the
-    grader on standard output and returns the grader's answer."""
+    grader on the protocol and returns the grader's answer."""
     def call(*args):
         answer(out, {"callback": name, "args": list(args)})
-        reply = json.loads(sys.stdin.readline() or "{}")
+        reply = json.loads(inp.readline() or "{}")
         if "error" in reply or "return" not in reply:
             raise RuntimeError(reply.get("message", "the grader did not answer " + name))
         return reply["return"]
     return call
 
 
-def arg(out, a):
+def arg(inp, out, a):
     if isinstance(a, dict) and list(a) == ["callback"]:
-        return callback(out, a["callback"])
+        return callback(inp, out, a["callback"])
     return a
 
 
@@ -54,7 +70,7 @@ def where(path, e):
 
 
 def main():
-    out = sys.stdout
+    inp, out = protocol()
     path = sys.argv[1]
     name = os.path.basename(path)
     functions = sys.argv[2].split(",") if len(sys.argv) > 2 else FUNCTIONS
@@ -71,7 +87,7 @@ def main():
     missing = [f for f in functions if not callable(getattr(mod, f, None))]
     answer(out, {"ready": True, "missing": missing})
     while True:
-        line = sys.stdin.readline()
+        line = inp.readline()
         if not line:
             return
         line = line.strip()
@@ -83,7 +99,7 @@ def main():
             answer(out, {"error": "AttributeError", "message": name + " defines no " + req["fn"]})
             continue
         try:
-            ret = fn(*[arg(out, a) for a in req["args"]])
+            ret = fn(*[arg(inp, out, a) for a in req["args"]])
         except Exception as e:  # a ValueError of the student's own kind is still one
             if isinstance(e, ValueError):  # the contract's own refusal of a bad argument
                 answer(out, {"error": "ValueError", "message": str(e)})

@@ -122,7 +122,12 @@
 //
 // For Python, the student writes only the functions, in student.py: the
 // adapter that speaks the protocol (adapter.py, embedded) is written to
-// the run's directory and imports the module. An exception other than the
+// the run's directory and imports the module. The adapter keeps standard
+// input and output to itself, on private copies of file descriptors 0
+// and 1: whatever the student's code writes to standard output (print, a
+// C library, a program it runs) goes to standard error, and it reads
+// nothing from standard input. A program of the student's own speaks the
+// protocol itself, and must write its own output to standard error. An exception other than the
 // contract's ValueError answers its kind and message and the line of the
 // student's own file it was raised at; a module that does not load, the
 // student's frames and the error. A Go student implements Lab
@@ -176,4 +181,37 @@
 // student's processes even where no namespace can be made. Without root
 // the student's code runs as the grader's user and can read what it can:
 // see the guide's "Grading untrusted code".
+//
+// # Scoring
+//
+// A report scores rules, not tests: the fencing lab's rules are its eight
+// functions, the courier's its nine steps (init_db, enqueue, state,
+// claim_next, finish, quarantine, deadline, send, receive). Each failed
+// test is charged to one rule (Failure.Rule), the one whose contract its
+// first difference breaks: the lab function of the call that differs (a
+// story failing at claim(...) is claim's, whatever step or story it is
+// in; a race's, claim or claim_next; the search's, its shrunk sequence's
+// last call). A courier's claim_next whose tables part on a job
+// quarantined or not is the quarantine's, by the job's reason (attempts
+// or deadline), and one that parts on a lease the deadline caps is the
+// deadline's. A failure without a call (a program that did not start for
+// its test) is init_db's; a test the overall time limit left unrun is
+// charged to none. A rule keeps its points unless a failure is charged to
+// it, and loses them all however many tests that failure touches; code
+// that could not run at all (Unrun) loses every rule's.
+//
+// The points are the report's Weights, by default 100 in all:
+//
+//	fencing  init_db 5, enqueue 5, state 5, claim 25, renew 15, complete 20,
+//	         release 10, claim_many 15
+//	courier  init_db 5, enqueue 5, state 5, claim_next 20, finish 15,
+//	         quarantine 10, deadline 10, send 20, receive 10
+//
+// claim and complete weigh most because they are what the lab is about:
+// the lease's boundary, the fence counted up in one transaction, and a
+// stale worker's result refused; the table's plumbing (init_db, enqueue,
+// state) weighs least. ParseWeights reads others from a file, a line
+// "RULE POINTS" for every rule of the lab. WriteText ends with the score
+// by rule, WriteGradescope scores a test per rule, and WriteJUnit keeps a
+// testcase a test, each failure naming its rule.
 package grade

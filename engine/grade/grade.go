@@ -123,6 +123,13 @@ type Failure struct {
 	// Lab is the lab whose table WantRows and GotRows are (Fencing or
 	// Courier).
 	Lab string
+	// Rule is the rule of Lab (one of Rules(Lab)) the failure is charged
+	// to: the one whose contract its first difference breaks, the lab
+	// function of the call that differs (a courier's claim_next that
+	// quarantines a job or not, or caps a lease at its deadline, or not:
+	// quarantine or deadline), init_db when no call was made. "" for a
+	// test the overall time limit left unrun.
+	Rule string
 	// where, want and detail are Where, Want and Detail in any language,
 	// when the grader wrote them (a timeline's NAME:LINE and an answer
 	// are no language's).
@@ -153,6 +160,10 @@ type Report struct {
 	Missing []string
 	// Elapsed is how long the run took.
 	Elapsed time.Duration
+	// Weights are the points each rule carries (nil: DefaultWeights(Lab)).
+	Weights Weights
+	// unrun: the code could not run at all (Unrun); every rule lost.
+	unrun bool
 }
 
 // Passed reports whether every test that ran passed.
@@ -198,7 +209,8 @@ func (g *grader) contain() error {
 // shortest first; for the courier lab (o.LabName), its nine steps, two
 // processes calling claim_next at once, and the stories its functions can
 // tell. Each test starts the program afresh, on a fresh
-// database file in o.Dir. The error is a *Broken when the program cannot
+// database file in o.Dir; each failure is charged to a rule of the lab
+// (Failure.Rule, Report.Scores). The error is a *Broken when the program cannot
 // start or load (nothing was graded), or the context's.
 func Grade(ctx context.Context, o Options) (*Report, error) {
 	o.defaults()
@@ -225,11 +237,13 @@ func Grade(ctx context.Context, o Options) (*Report, error) {
 			o.Progress(t.name.String())
 		}
 		test, began := Test{Name: t.name.String(), title: t.name, Skipped: t.skip.String(), why: t.skip}, time.Now()
+		late := false // the overall time limit ran out before the test
 		switch {
 		case t.skip.Format() != "":
 		case errors.Is(context.Cause(ctx), ErrStopped):
 			test.Failure = &Failure{Broken: broken("stopped", "", lang.P("stopped by the platform before this test"))}
 		case ctx.Err() != nil:
+			late = true
 			test.Failure = &Failure{Broken: broken("hang", "", lang.P("the overall time limit (%v) ran out before this test", o.TotalTimeout))}
 		default:
 			f, err := t.run(ctx)
@@ -243,8 +257,11 @@ func Grade(ctx context.Context, o Options) (*Report, error) {
 			test.Failure = f
 			endUser(g.c.user, g.o.Dir) // nothing of the student's outlives its test
 		}
-		if test.Failure != nil {
-			test.Failure.Lab = o.LabName
+		if f := test.Failure; f != nil {
+			f.Lab = o.LabName
+			if !late {
+				f.Rule = charge(o.LabName, f)
+			}
 		}
 		test.Elapsed = time.Since(began)
 		r.Tests = append(r.Tests, test)
@@ -402,7 +419,7 @@ func Timeline(ctx context.Context, o Options, name, src string) (*Failure, error
 		f, err = &Failure{Broken: b, Call: b.Call}, nil
 	}
 	if f != nil {
-		f.Lab = o.LabName
+		f.Lab, f.Rule = o.LabName, charge(o.LabName, f)
 	}
 	return f, err
 }

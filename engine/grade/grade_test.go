@@ -167,22 +167,37 @@ func TestRun_FailsARacyClaimAtClaimMany(t *testing.T) {
 }
 
 // A program that breaks the protocol fails the test it was in, saying
-// how, and never hangs the grader.
+// how, and never hangs the grader: a Python student's that hangs or
+// exits; a program of the student's own loop (as -cmd runs one) that
+// prints on standard output, which the Python adapter keeps for itself.
 func TestRun_ReportsAProgramThatHangsExitsOrPrints(t *testing.T) {
 	nativeonly.Python(t)
+	loop := "        ret = getattr(correct, req[\"fn\"])(*req[\"args\"])\n"
+	renewPrints := func(what string) string {
+		return "        if req[\"fn\"] == \"renew\":\n            print(" + what + ")\n" + loop
+	}
 	cases := []struct {
 		name, old, new, kind, step string
+		own                        bool // the student's own loop, not the adapter
 	}{
-		{"hangs", "def enqueue(path, job_id):\n", "def enqueue(path, job_id):\n    while True:\n        pass\n", "hang", "step 1: init_db"},
-		{"exits", "def state(path, job_id):\n", "def state(path, job_id):\n    import os\n    os._exit(3)\n", "exit", "step 3: state"},
-		{"prints", "def renew(path, job_id, owner, fence, now, ttl):\n", "def renew(path, job_id, owner, fence, now, ttl):\n    print('renewing', job_id)\n", "stdout", "step 5: renew"},
+		{"hangs", "def enqueue(path, job_id):\n", "def enqueue(path, job_id):\n    while True:\n        pass\n", "hang", "step 1: init_db", false},
+		{"exits", "def state(path, job_id):\n", "def state(path, job_id):\n    import os\n    os._exit(3)\n", "exit", "step 3: state", false},
+		{"prints", loop, renewPrints("'renewing'"), "stdout", "step 5: renew", true},
 		// A line one byte over grade_line_bytes (with its newline), and one at it.
-		{"prints a line over grade_line_bytes", "def renew(path, job_id, owner, fence, now, ttl):\n", "def renew(path, job_id, owner, fence, now, ttl):\n    print('x' * (1 << 20))\n", "stdout", "step 5: renew"},
-		{"prints a line at grade_line_bytes", "def renew(path, job_id, owner, fence, now, ttl):\n", "def renew(path, job_id, owner, fence, now, ttl):\n    print('x' * ((1 << 20) - 1))\n", "stdout", "step 5: renew"},
+		{"prints a line over grade_line_bytes", loop, renewPrints("'x' * (1 << 20)"), "stdout", "step 5: renew", true},
+		{"prints a line at grade_line_bytes", loop, renewPrints("'x' * ((1 << 20) - 1)"), "stdout", "step 5: renew", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := gradeFile(t, variant(t, tc.old, tc.new), grade.Options{FailFast: true, CallTimeout: 300 * time.Millisecond})
+			o := grade.Options{FailFast: true, CallTimeout: 300 * time.Millisecond}
+			var r *grade.Report
+			var err error
+			if tc.own {
+				o.Program, o.Dir = ownLoop(t, tc.old, tc.new), tempDir(t)
+				r, err = grade.Grade(context.Background(), o)
+			} else {
+				r, err = gradeFile(t, variant(t, tc.old, tc.new), o)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -316,6 +331,21 @@ func TestRun_NamesAMissingFunctionByTheModulesFile(t *testing.T) {
 	if !strings.HasPrefix(b.String(), "your code does not define: release\n") || strings.Contains(b.String(), "student.py") {
 		t.Errorf("the report names another file or not the function:\n%s", b.String())
 	}
+}
+
+// ownLoop is the program of testdata/loop.py, a student's own protocol
+// loop over testdata/correct.py, with old replaced by new (exactly once).
+func ownLoop(t *testing.T, old, new string) grade.Program {
+	t.Helper()
+	path := variantOf(t, "testdata/loop.py", old, new)
+	src, err := os.ReadFile("testdata/correct.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(filepath.Dir(path), "correct.py"), src, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return grade.Program{Command: "python3", Args: []string{"-u", path}, Dir: filepath.Dir(path)}
 }
 
 // tempDir is a run's directory, removed when t ends.

@@ -35,10 +35,10 @@ func WriteText(w io.Writer, r *Report, l string) {
 			// A failure without a call (the test never ran, or the program
 			// never started) has nothing else to show: its reason, on its line.
 			fail++
-			fmt.Fprintf(w, "%-4s  %s: %s\n", verdict("FAIL"), test.titleIn(l), test.Failure.Broken.in(l))
+			fmt.Fprintf(w, "%-4s  %s%s: %s\n", verdict("FAIL"), test.titleIn(l), charged(test.Failure, l), test.Failure.Broken.in(l))
 		case test.Failure != nil:
 			fail++
-			fmt.Fprintf(w, "%-4s  %s\n", verdict("FAIL"), test.titleIn(l))
+			fmt.Fprintf(w, "%-4s  %s%s\n", verdict("FAIL"), test.titleIn(l), charged(test.Failure, l))
 		default:
 			pass++
 			fmt.Fprintf(w, "%-4s  %s\n", verdict("PASS"), test.titleIn(l))
@@ -58,6 +58,44 @@ func WriteText(w io.Writer, r *Report, l string) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, lang.P("%d passed, %d failed, %d skipped in %.1fs", pass, fail, skip, r.Elapsed.Seconds()).In(l))
+	writeScores(w, r, l)
+}
+
+// writeScores writes the score by rule: the sum, then each rule's points
+// of its maximum and the tests charged to it.
+func writeScores(w io.Writer, r *Report, l string) {
+	scores := r.Scores()
+	got, most := r.Score()
+	titles := map[string]string{}
+	for i := range r.Tests {
+		titles[r.Tests[i].Name] = r.Tests[i].titleIn(l)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, lang.P("Score by rule: %s/%s", points(got), points(most)).In(l))
+	width := 0
+	for _, s := range scores {
+		width = max(width, len(s.Rule))
+	}
+	for _, s := range scores {
+		line := fmt.Sprintf("  %-*s %5s", width, s.Rule, points(s.Points)+"/"+points(s.Max))
+		if len(s.Failed) > 0 {
+			names := make([]string, len(s.Failed))
+			for i, n := range s.Failed {
+				names[i] = titles[n]
+			}
+			line += "  " + lang.P("failed: %s", strings.Join(names, "; ")).In(l)
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+// charged is " (charged to RULE)" for a failure charged to a rule, in
+// language l; "" for one charged to none.
+func charged(f *Failure, l string) string {
+	if f.Rule == "" {
+		return ""
+	}
+	return " (" + lang.P("charged to %s", f.Rule).In(l) + ")"
 }
 
 // titleIn is the test's name in language l.
@@ -150,43 +188,60 @@ func labRow(j *engine.Job) string {
 	return fmt.Sprintf("%-6s %-6s %6d %3d %-8s %d", j.ID, owner, j.LeaseUntil, j.Token, result, done)
 }
 
-// WriteGradescope writes Gradescope's results.json: one test a point,
-// each test's status passed or failed, the score their sum (skipped tests
-// are left out), execution_time the run's seconds rounded up, and the
-// top-level output the counts and the functions the code does not define;
-// a failure's output is its full text.
+// WriteGradescope writes Gradescope's results.json, every test visible
+// to the student: first a test for each rule (Report.Scores), named
+// "rule: RULE", its score and max_score the rule's points, its output the
+// tests charged to it; then each test the run graded, as information (a
+// status, no score: the rules carry the points), a failure's output the
+// rule it is charged to and its full text (skipped tests are left out).
+// The top-level score is the rules' sum, execution_time the run's
+// seconds rounded up, and the top-level output the counts, the score and
+// the functions the code does not define.
 func WriteGradescope(w io.Writer, r *Report) error {
 	type test struct {
-		Name       string  `json:"name"`
-		Score      float64 `json:"score"`
-		MaxScore   float64 `json:"max_score"`
-		Status     string  `json:"status"`
-		Output     string  `json:"output"`
-		Visibility string  `json:"visibility"`
+		Name       string   `json:"name"`
+		Score      *float64 `json:"score,omitempty"`
+		MaxScore   *float64 `json:"max_score,omitempty"`
+		Status     string   `json:"status"`
+		Output     string   `json:"output"`
+		Visibility string   `json:"visibility"`
 	}
 	out := struct {
 		Score         float64 `json:"score"`
 		ExecutionTime int64   `json:"execution_time"`
 		Output        string  `json:"output"`
+		Visibility    string  `json:"visibility"`
 		Tests         []test  `json:"tests"`
-	}{Tests: []test{}, ExecutionTime: int64(math.Ceil(r.Elapsed.Seconds()))}
-	failed, skipped := 0, 0
+	}{Tests: []test{}, ExecutionTime: int64(math.Ceil(r.Elapsed.Seconds())), Visibility: "visible"}
+	for _, s := range r.Scores() {
+		gt := test{Name: "rule: " + s.Rule, Score: &s.Points, MaxScore: &s.Max, Visibility: "visible", Status: "passed",
+			Output: "no test failed for this rule"}
+		if len(s.Failed) > 0 {
+			gt.Status, gt.Output = "failed", "the failures charged to this rule (each test's own output below says more):\n  "+strings.Join(s.Failed, "\n  ")
+		}
+		out.Tests = append(out.Tests, gt)
+	}
+	ran, failed, skipped := 0, 0, 0
 	for _, t := range r.Tests {
 		if t.Skipped != "" {
 			skipped++
 			continue
 		}
-		gt := test{Name: t.Name, MaxScore: 1, Visibility: "visible", Status: "passed", Output: "passed"}
-		if t.Failure == nil {
-			gt.Score = 1
-		} else {
+		ran++
+		gt := test{Name: t.Name, Visibility: "visible", Status: "passed", Output: "passed"}
+		if t.Failure != nil {
 			failed++
 			gt.Status, gt.Output = "failed", FailureText(t.Failure)
+			if t.Failure.Rule != "" {
+				gt.Output = "charged to the rule " + t.Failure.Rule + "\n" + gt.Output
+			}
 		}
-		out.Score += gt.Score
 		out.Tests = append(out.Tests, gt)
 	}
-	out.Output = lang.P("%d passed, %d failed, %d skipped in %.1fs", len(out.Tests)-failed, failed, skipped, r.Elapsed.Seconds()).String()
+	got, most := r.Score()
+	out.Score = got
+	out.Output = lang.P("%d passed, %d failed, %d skipped in %.1fs", ran-failed, failed, skipped, r.Elapsed.Seconds()).String() + "\n" +
+		lang.P("Score by rule: %s/%s", points(got), points(most)).String()
 	if len(r.Missing) > 0 {
 		out.Output = lang.P("your code does not define: %s", strings.Join(r.Missing, ", ")).String() + "\n" + out.Output
 	}
@@ -197,9 +252,10 @@ func WriteGradescope(w io.Writer, r *Report) error {
 
 // Unrun is the report of code that could not be run at all (a module that
 // does not load, a program that does not start, a file not there): one
-// failed test, "the student's code runs", whose failure is err. It is what
-// the machine formats write then, so an autograder reading their file
-// shows a score of 0 and why instead of finding no file.
+// failed test, "the student's code runs", whose failure is err, and
+// every rule's points lost (Scores). It is what the machine formats write
+// then, so an autograder reading their file shows a score of 0 and why
+// instead of finding no file.
 func Unrun(lab string, err error) *Report {
 	f := &Failure{Lab: lab}
 	var b *Broken
@@ -208,11 +264,13 @@ func Unrun(lab string, err error) *Report {
 	} else {
 		f.Detail = err.Error()
 	}
-	return &Report{Lab: lab, Tests: []Test{{Name: "the student's code runs", Failure: f}}}
+	return &Report{Lab: lab, Tests: []Test{{Name: "the student's code runs", Failure: f}}, unrun: true}
 }
 
 // WriteJUnit writes the report as JUnit XML: one testsuite, a testcase a
-// test, a failure's text as its body.
+// test, a failure's message naming the rule it is charged to and its
+// text as its body; the suite's properties are the score and each rule's
+// points ("score" "75/100", "rule claim" "0/25").
 func WriteJUnit(w io.Writer, r *Report) error {
 	type failure struct {
 		Message string `xml:"message,attr"`
@@ -228,16 +286,26 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		Failure   *failure `xml:"failure,omitempty"`
 		Skipped   *skipped `xml:"skipped,omitempty"`
 	}
+	type property struct {
+		Name  string `xml:"name,attr"`
+		Value string `xml:"value,attr"`
+	}
 	type suite struct {
-		XMLName  xml.Name   `xml:"testsuite"`
-		Name     string     `xml:"name,attr"`
-		Tests    int        `xml:"tests,attr"`
-		Failures int        `xml:"failures,attr"`
-		Skipped  int        `xml:"skipped,attr"`
-		Time     string     `xml:"time,attr"`
-		Cases    []testcase `xml:"testcase"`
+		XMLName    xml.Name   `xml:"testsuite"`
+		Name       string     `xml:"name,attr"`
+		Tests      int        `xml:"tests,attr"`
+		Failures   int        `xml:"failures,attr"`
+		Skipped    int        `xml:"skipped,attr"`
+		Time       string     `xml:"time,attr"`
+		Properties []property `xml:"properties>property"`
+		Cases      []testcase `xml:"testcase"`
 	}
 	s := suite{Name: "leaselab grade", Tests: len(r.Tests), Time: fmt.Sprintf("%.3f", r.Elapsed.Seconds())}
+	got, most := r.Score()
+	s.Properties = append(s.Properties, property{"score", points(got) + "/" + points(most)})
+	for _, rs := range r.Scores() {
+		s.Properties = append(s.Properties, property{"rule " + rs.Rule, points(rs.Points) + "/" + points(rs.Max)})
+	}
 	for _, t := range r.Tests {
 		c := testcase{Name: t.Name, Classname: "leaselab.grade", Time: fmt.Sprintf("%.3f", t.Elapsed.Seconds())}
 		switch {
@@ -249,6 +317,9 @@ func WriteJUnit(w io.Writer, r *Report) error {
 			msg := t.Failure.Call + ": want " + t.Failure.Want + ", got " + t.Failure.Got
 			if t.Failure.Broken != nil {
 				msg = t.Failure.Broken.Error()
+			}
+			if t.Failure.Rule != "" {
+				msg = "charged to " + t.Failure.Rule + ": " + msg
 			}
 			c.Failure = &failure{Message: msg, Body: FailureText(t.Failure)}
 		}

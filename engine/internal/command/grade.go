@@ -25,30 +25,33 @@ import (
 // when every test passed, ExitFail at a difference, ExitBadInput when the
 // student's code could not be run at all (with why) or bad flags.
 func Grade(args []string, o IO) int {
-	c := newCommand("grade", o, "leaselab grade [-lab fencing|courier] [-lang en|ko] [-format text|gradescope|junit] [-o FILE] [-timeline FILE] student.py\n"+
+	c := newCommand("grade", o, "leaselab grade [-lab fencing|courier] [-lang en|ko] [-format text|gradescope|junit] [-o FILE] [-timeline FILE] [-weights FILE] student.py\n"+
 		"       leaselab grade [flags] -cmd 'PROGRAM ARGS...'\n\n"+
 		"Grades an implementation of the fencing lab's functions (init_db, enqueue, state, claim, renew,\n"+
 		"complete, release, claim_many) against the contract: the lab's steps in order, the library's\n"+
 		"stories, each mutant's timeline (a build with -tags mutants), races, and a random search.\n"+
 		"With -lab courier, the courier lab's (init_db, enqueue, state, claim_next, finish, send, receive):\n"+
 		"its steps, two processes claiming at once, the stories and mutants' timelines its functions can\n"+
-		"tell, and the search. Each function's arguments and answer: the guide's \"Grading your students'\n"+
-		"code\" (web/guide.html) or go doc ./engine/grade; a Gradescope autograder's setup.sh and\n"+
-		"run_autograder: the same section's Gradescope paragraph.")
+		"tell, and the search. Each failed test is charged to the rule its first difference breaks (the\n"+
+		"function of the call that differs), and each rule keeps or loses its points whole: the report ends\n"+
+		"with the score by rule (-weights). Each function's arguments and answer: the guide's \"Grading\n"+
+		"your students' code\" (web/guide.html) or go doc ./engine/grade; a Gradescope autograder's\n"+
+		"setup.sh and run_autograder: the same section's Gradescope paragraph.")
 	lab := c.fs.String("lab", grade.Fencing, "the lab graded: "+strings.Join(grade.Labs(), ", "))
 	lang := c.fs.String("lang", "en", "language of the report: "+strings.Join(grade.Langs(), ", "))
 	format := c.fs.String("format", "text", "text, gradescope (results.json) or junit (JUnit XML); the last two are written even at exit 2, one failed test saying why the code could not run")
 	out := c.fs.String("o", "", "write the report to FILE instead of standard output")
 	tlOut := c.fs.String("timeline", "", "write the timeline that reproduces the first difference to FILE (not written when none can, as for a receive or a race)")
-	cmdLine := c.fs.String("cmd", "", "the student's program, speaking the protocol on stdin/stdout (instead of a Python module)")
+	cmdLine := c.fs.String("cmd", "", "the student's program, speaking the protocol on stdin/stdout (instead of a Python module);\nits own output must go to stderr: anything else on stdout fails the test it is written in")
 	d := limits.DefaultGrading
 	callMax := c.fs.Duration("call-timeout", time.Duration(d.CallMs)*time.Millisecond, "the longest one answer may take (grade_call_ms)")
 	totalMax := c.fs.Duration("timeout", time.Duration(d.TotalMs)*time.Millisecond, "the longest the whole run may take (grade_total_ms)")
 	seqs := c.fs.Int("sequences", d.Sequences, "how many random call sequences the search tries (grade_sequences)")
 	rounds := c.fs.Int("rounds", d.Rounds, "how many rounds each race runs (grade_rounds)")
-	failFast := c.fs.Bool("fail-fast", false, "stop at the first failed test")
+	failFast := c.fs.Bool("fail-fast", false, "stop at the first failed test (the score then counts only the tests that ran)")
 	sim := c.fs.String("simulator", grade.DefaultSimulator, "the simulator page the report's link opens the first difference in (leaselab serve's, or your course's)")
 	runAs := c.fs.String("user", "", "run the student's code as this unprivileged user (a name or uid; the grader must run as root): it then cannot read the grader or its results, nor write outside its directory")
+	weightsFile := c.fs.String("weights", "", "read each rule's points from `FILE`: a line \"RULE POINTS\" for every rule of the lab, # for a comment\n(default: 100 in all, as go doc ./engine/grade's Scoring says)")
 	if code, done := c.parse(args); done {
 		return code
 	}
@@ -64,12 +67,19 @@ func Grade(args []string, o IO) int {
 		c.fs.Usage()
 		return ExitBadInput
 	}
+	weights, err := readWeights(*lab, *weightsFile)
+	if err != nil {
+		fmt.Fprintf(o.Stderr, "leaselab grade: -weights %s: %v\n", *weightsFile, err)
+		return ExitBadInput
+	}
 	// unrun says the student's code could not be run; the machine formats
 	// still get their file, a failed test saying why.
 	unrun := func(err error) int {
 		fmt.Fprintln(o.Stderr, "leaselab grade: cannot run the student's code:", err)
 		if *format != "text" {
-			if err := report(o.Stdout, grade.Unrun(*lab, err), *out, *format, *lang, ""); err != nil {
+			u := grade.Unrun(*lab, err)
+			u.Weights = weights
+			if err := report(o.Stdout, u, *out, *format, *lang, ""); err != nil {
 				fmt.Fprintln(o.Stderr, "leaselab grade:", err)
 			}
 		}
@@ -91,7 +101,7 @@ func Grade(args []string, o IO) int {
 		fmt.Fprintln(o.Stderr, "leaselab grade:", err)
 		return ExitBadInput
 	}
-	r.Simulator = *sim
+	r.Simulator, r.Weights = *sim, weights
 	if err := report(o.Stdout, r, *out, *format, *lang, *tlOut); err != nil {
 		fmt.Fprintln(o.Stderr, "leaselab grade:", err)
 		return ExitBadInput
@@ -203,6 +213,20 @@ func writeAtomically(path string, write func(io.Writer) error) error {
 		return err
 	}
 	return os.Rename(f.Name(), path)
+}
+
+// readWeights is the rules' points of lab in the file named, nil (the
+// defaults) when none is.
+func readWeights(lab, name string) (grade.Weights, error) {
+	if name == "" {
+		return nil, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return grade.ParseWeights(lab, f)
 }
 
 // studentDir is a run's fresh directory, and what removes it.

@@ -9,9 +9,9 @@ import (
 	"testing"
 )
 
-// A correct implementation exits 0 and scores every test in Gradescope's
-// results.json.
-func TestGrade_CorrectScoresEveryTestInGradescopeFormat(t *testing.T) {
+// A correct implementation exits 0 and scores every rule's points in
+// Gradescope's results.json, each test that ran shown as passed.
+func TestGrade_CorrectScoresEveryRuleInGradescopeFormat(t *testing.T) {
 	nativeonly.Python(t)
 	out := filepath.Join(t.TempDir(), "results.json")
 	code, _, errOut := main1(t, "", "grade", "-format", "gradescope", "-o", out, "-sequences", "20", "../../grade/testdata/correct.py")
@@ -26,20 +26,23 @@ func TestGrade_CorrectScoresEveryTestInGradescopeFormat(t *testing.T) {
 		Score float64
 		Tests []struct {
 			Name       string
-			Score      float64
-			MaxScore   float64 `json:"max_score"`
+			Score      *float64
+			MaxScore   *float64 `json:"max_score"`
+			Status     string
 			Visibility string
 		}
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Tests) < 10 || r.Score != float64(len(r.Tests)) {
-		t.Fatalf("score %v of %d tests; want every test scored:\n%s", r.Score, len(r.Tests), data)
+	if len(r.Tests) < 8+10 || r.Score != 100 {
+		t.Fatalf("score %v, %d tests; want 100, the 8 rules and the tests that ran:\n%s", r.Score, len(r.Tests), data)
 	}
-	for _, x := range r.Tests {
-		if x.MaxScore != 1 || x.Visibility != "visible" || x.Name == "" {
-			t.Errorf("test %+v: want a name, max_score 1, visible", x)
+	for i, x := range r.Tests {
+		rule := i < 8
+		if x.Status != "passed" || x.Visibility != "visible" || strings.HasPrefix(x.Name, "rule: ") != rule ||
+			(x.Score != nil) != rule || (rule && *x.Score != *x.MaxScore) {
+			t.Errorf("test %+v: want it passed and visible, a rule with all its points or a test without any", x)
 		}
 	}
 }
@@ -119,8 +122,10 @@ func TestGrade_CodeThatCannotRunStillWritesTheResultsFile(t *testing.T) {
 		if err := json.Unmarshal(data, &r); err != nil {
 			t.Fatalf("%s: %v\n%s", c.file, err, data)
 		}
-		if r.Score != 0 || len(r.Tests) != 1 || r.Tests[0].Status != "failed" || r.Tests[0].MaxScore != 1 || !strings.Contains(r.Tests[0].Output, c.why) {
-			t.Errorf("%s: got %s; want score 0, one failed test naming %s", c.file, data, c.why)
+		last := len(r.Tests) - 1
+		if r.Score != 0 || len(r.Tests) != 8+1 || r.Tests[0].Status != "failed" || r.Tests[0].MaxScore != 5 ||
+			r.Tests[last].Status != "failed" || !strings.Contains(r.Tests[last].Output, c.why) {
+			t.Errorf("%s: got %s; want score 0, every rule failed, and one failed test naming %s", c.file, data, c.why)
 		}
 		xmlOut := filepath.Join(dir, "junit.xml")
 		if code, _, _ := main1(t, "", "grade", "-format", "junit", "-o", xmlOut, c.file); code != ExitBadInput {
@@ -200,4 +205,38 @@ func wrongStudent(t *testing.T, ref, old, new string) (student, tl string) {
 		t.Fatal(err)
 	}
 	return student, filepath.Join(dir, "difference.tl")
+}
+
+// -weights gives each rule its points: the report scores them, here a
+// courier whose receiver applies a resend losing receive's 40 of 100
+// points; a file naming a rule the lab has not, or bad points, is exit
+// 2 before anything is graded, naming the file, its line and the fault.
+func TestGrade_WeightsFlagScoresTheFilesPoints(t *testing.T) {
+	nativeonly.Python(t)
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	rules := "init_db 5\nenqueue 5\nstate 5\nclaim_next 10\nfinish 10\nquarantine 5\ndeadline 5\nsend 15\n"
+	good := write("good.txt", "# our course\n"+rules+"receive 40\n")
+	student, _ := wrongStudent(t, "../../grade/testdata/courier.py", "INSERT OR IGNORE INTO received", "INSERT OR REPLACE INTO received")
+	code, out, errOut := main1(t, "", "grade", "-lab", "courier", "-sequences", "10", "-weights", good, student)
+	if code != ExitFail || !strings.Contains(out, "Score by rule: 60/100\n") || !strings.Contains(out, "  receive     0/40  failed: step 9: receive\n") {
+		t.Fatalf("exit %d; want 1 and receive's 40 points lost:\n%s\n%s", code, out, errOut)
+	}
+	for _, c := range []struct{ file, why string }{
+		{write("unknown.txt", rules+"receive 40\nrecieve 1\n"), `line 10: the courier lab has no rule "recieve"`},
+		{write("bad.txt", rules+"receive forty\n"), `line 9: receive's points "forty" are not a number at least 0`},
+		{write("fencing.txt", "init_db 5\nenqueue 5\nstate 5\nclaim 25\nrenew 15\ncomplete 20\nrelease 10\nclaim_many 15\n"), `line 4: the courier lab has no rule "claim"`},
+		{filepath.Join(dir, "none.txt"), "none.txt"},
+	} {
+		code, out, errOut := main1(t, "", "grade", "-lab", "courier", "-weights", c.file, student)
+		if code != ExitBadInput || out != "" || !strings.Contains(errOut, "-weights "+c.file) || !strings.Contains(errOut, c.why) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 2, nothing graded, naming the file and %q", c.file, code, out, errOut, c.why)
+		}
+	}
 }
