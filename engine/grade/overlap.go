@@ -62,13 +62,19 @@ func (g *grader) overlap(ctx context.Context, o overlap) (*Failure, error) {
 		defer p.close()
 		ps[i] = p
 	}
-	for r := range g.o.Rounds {
+	for r := range overlapRounds(g.o.Rounds) {
 		rd := &overlapRound{g: g, o: o, path: g.dbPath(), rec: history.NewRecorder(), ps: ps, round: r + 1, markers: map[string]map[string]any{}}
 		if f, err := rd.play(ctx); f != nil || err != nil {
 			return f, err
 		}
 	}
 	return nil, nil
+}
+
+// overlapRounds is how many rounds an overlap plays when each race plays
+// rounds: half as many, and at least a sweep of every lag.
+func overlapRounds(rounds int) int {
+	return max(rounds/2, min(rounds, 2*lagSteps+1))
 }
 
 // overlapRound is one round of an overlap: its file, its programs (A's
