@@ -118,6 +118,7 @@ func Run(t *testing.T, target Target) {
 		{"ParallelClaimNext_EachJobOnce", s.testClaimNextParallel},
 		{"Timeline", s.testTimeline},
 		{"Lease", s.testLease},
+		{"Concurrent_OverlappingCallsFitTheContract", s.testConcurrent},
 	} {
 		t.Run(tc.name, tc.f)
 	}

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/leaselab/leaselab/engine"
@@ -50,6 +52,22 @@ func (s *suite) testLease(t *testing.T) {
 	})
 }
 
+// testConcurrent plays the conformance suite's concurrent rounds over the
+// API: several clients' calls at once, at instants that straddle the
+// leases' ends and a deadline, each round's history checked for
+// linearizability against the reference model. A server that checks a
+// lease in one statement and writes in another fails it.
+func (s *suite) testConcurrent(t *testing.T) {
+	res, err := leasetest.Concurrent(t.Context(), func() (leasetest.Queue, error) { return s.queue(t), nil },
+		leasetest.ConcurrentOptions{Seed: leasetest.Seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res != nil {
+		t.Errorf("calls made at once cannot be put in any order the contract allows:\n%s", res)
+	}
+}
+
 func leaseReport(t *testing.T, run func() (*leasetest.Difference, error)) {
 	t.Helper()
 	d, err := run()
@@ -76,6 +94,7 @@ func (s *suite) queue(t *testing.T) leasetest.Queue {
 type apiQueue struct {
 	c      *client
 	prefix string
+	mu     sync.Mutex
 	ids    []string // the ids it enqueued, in order
 }
 
@@ -150,7 +169,9 @@ func (q *apiQueue) Enqueue(ctx context.Context, j engine.NewJob) (bool, error) {
 	if _, err := decode[enqueued](a, http.StatusCreated); err != nil {
 		return false, err
 	}
+	q.mu.Lock()
 	q.ids = append(q.ids, j.ID)
+	q.mu.Unlock()
 	return true, nil
 }
 
@@ -227,8 +248,11 @@ func (q *apiQueue) done(ctx context.Context, path string, body obj) error {
 // Jobs reads every job the queue enqueued, in that order: the server's
 // list holds every other test's jobs too.
 func (q *apiQueue) Jobs(ctx context.Context) ([]engine.Job, error) {
-	rows := make([]engine.Job, 0, len(q.ids))
-	for _, id := range q.ids {
+	q.mu.Lock()
+	ids := slices.Clone(q.ids)
+	q.mu.Unlock()
+	rows := make([]engine.Job, 0, len(ids))
+	for _, id := range ids {
 		j, err := q.Get(ctx, id)
 		if err != nil {
 			return nil, err
