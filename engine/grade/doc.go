@@ -143,10 +143,16 @@
 // story the lab's functions can tell; each mutant's distinguishing
 // timeline, found by the explorer (leaselab explore), in a build
 // with the mutants tag; two processes claiming one job at once, many
-// rounds; and a bounded random search for a sequence of calls
+// rounds; for each call a holder makes on its lease (complete, renew,
+// release), a race of two processes at the lease's end: A's late call at
+// 999 against B's claim at 1000, then B's complete, each call recorded
+// with the instants it was sent and answered and each round's history
+// checked for linearizability (package engine/history), so a check made
+// in one statement and a write in another fails; and a bounded random search for a sequence of calls
 // on which the program and the contract disagree, shrunk to the shortest.
 // The courier lab's run is its nine steps, two processes calling
-// claim_next at once, the stories its functions can tell, the timeline of
+// claim_next at once, the same race at the lease's end for finish against
+// a new claim_next, the stories its functions can tell, the timeline of
 // each mutant they can show (found within a scope of claim-next, finish,
 // state, enqueue and reopen, a refusal's reason unseen), and the same
 // search over its own calls: enqueue with a quantity, a deadline and an
