@@ -132,6 +132,10 @@ func (rd *overlapRound) play(ctx context.Context) (*Failure, error) {
 	var fs [2]*Failure
 	var errs [2]error
 	var wg sync.WaitGroup
+	release, err := rd.hold(ctx)
+	if err != nil {
+		return nil, err
+	}
 	lag := rd.lag()
 	for i, c := range []labCallOf{late, claimB} {
 		wg.Go(func() {
@@ -141,6 +145,7 @@ func (rd *overlapRound) play(ctx context.Context) (*Failure, error) {
 			answers[i], fs[i], errs[i] = rd.do(ctx, c)
 		})
 	}
+	release()
 	wg.Wait()
 	for i := range errs {
 		if fs[i] != nil || errs[i] != nil {
@@ -166,6 +171,42 @@ const (
 	lagStep  = 100 * time.Microsecond
 	lagSteps = 10
 )
+
+// holdFor is how long the grader holds the file's write lock in the
+// rounds that hold it: long enough for both calls to reach the lock.
+const holdFor = 30 * time.Millisecond
+
+// hold, in every other round, begins a write transaction of the grader's
+// own on the round's file (the student's calls then block on its lock, as
+// they would behind a third worker's), and returns what ends it holdFor
+// later. A call that checks in one statement and writes in another makes
+// its check while the lock is held and waits to write; the claim waits to
+// begin; whichever goes first when the lock is let go, the check-then-act
+// wins half the time by a stale check, however fast the machine. In the
+// other rounds it returns a release that does nothing.
+func (rd *overlapRound) hold(ctx context.Context) (release func(), err error) {
+	if rd.round%2 == 1 {
+		return func() {}, nil
+	}
+	db, err := openTable(rd.path)
+	if err != nil {
+		return nil, err
+	}
+	c, err := db.Conn(ctx)
+	if err == nil {
+		_, err = c.ExecContext(ctx, "BEGIN IMMEDIATE")
+	}
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("holding the student's file: %w", err)
+	}
+	return func() {
+		time.Sleep(holdFor)
+		c.ExecContext(ctx, "ROLLBACK")
+		c.Close()
+		db.Close()
+	}, nil
+}
 
 // lag is how much later B's call is sent than A's this round (negative:
 // A's later than B's).

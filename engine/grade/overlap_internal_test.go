@@ -41,19 +41,37 @@ var checkThenAct = map[string][2]string{
         return True`},
 }
 
+// checkThenActFinish is the courier's finish written the same way.
+var checkThenActFinish = [2]string{`        cur = conn.execute(
+            "UPDATE jobs SET status='done', result=? WHERE id=? AND owner=? AND token=? AND status='leased'"
+            " AND lease_until>? AND (deadline IS NULL OR deadline>?)",
+            (result, marker["id"], marker["owner"], marker["token"], now, now))
+        return cur.rowcount == 1`, `        row = conn.execute("SELECT owner, token, status, lease_until, deadline FROM jobs WHERE id=?",
+                           (marker["id"],)).fetchone()
+        if row is None or row[0] != marker["owner"] or row[1] != marker["token"] or row[2] != "leased" \
+                or not row[3] > now or (row[4] is not None and not row[4] > now):
+            return False
+        conn.execute("UPDATE jobs SET status='done', result=? WHERE id=?", (result, marker["id"]))
+        return True`}
+
 // overlapGrader is a grader of the Python module src on a fresh directory.
 func overlapGrader(t *testing.T, src string) *grader {
+	return overlapGraderOf(t, Fencing, src)
+}
+
+// overlapGraderOf is a grader of lab's Python module src.
+func overlapGraderOf(t *testing.T, lab, src string) *grader {
 	t.Helper()
 	dir := t.TempDir()
 	module := filepath.Join(dir, "student.py")
 	if err := os.WriteFile(module, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	prog, err := Python(module, dir)
+	prog, err := PythonLab(lab, module, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := Options{Program: prog, Dir: dir}
+	o := Options{Program: prog, Dir: dir, LabName: lab}
 	o.defaults()
 	g := &grader{o: o}
 	if err := g.contain(); err != nil {
@@ -71,7 +89,7 @@ func runs(t *testing.T) int {
 	return 1
 }
 
-// A check-then-act complete, renew or release fails its overlap in every
+// A check-then-act complete, renew, release or finish fails its overlap in every
 // grading (measured: see engine/DECISIONS.md), naming the late call and
 // the new claim made at once; the reference fails none.
 func TestOverlap_ACheckThenActFailsAndTheReferencePasses(t *testing.T) {
@@ -80,14 +98,26 @@ func TestOverlap_ACheckThenActFailsAndTheReferencePasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	courier, err := os.ReadFile("testdata/courier.py")
+	if err != nil {
+		t.Fatal(err)
+	}
 	n := runs(t)
+	cases := map[string][2]string{"finish": checkThenActFinish}
 	for fn, swap := range checkThenAct {
+		cases[fn] = swap
+	}
+	for fn, swap := range cases {
 		t.Run(fn, func(t *testing.T) {
-			if strings.Count(string(ref), swap[0]) != 1 {
+			lab, src, claim := Fencing, string(ref), "claim(path"
+			if fn == "finish" {
+				lab, src, claim = Courier, string(courier), "claim_next(path"
+			}
+			if strings.Count(src, swap[0]) != 1 {
 				t.Fatalf("the reference's %s is not the one this test rewrites", fn)
 			}
-			bad := overlapGrader(t, strings.Replace(string(ref), swap[0], swap[1], 1))
-			good := overlapGrader(t, string(ref))
+			bad := overlapGraderOf(t, lab, strings.Replace(src, swap[0], swap[1], 1))
+			good := overlapGraderOf(t, lab, src)
 			caught := 0
 			for range n {
 				f, err := bad.overlap(context.Background(), overlap{fn: fn})
@@ -96,7 +126,7 @@ func TestOverlap_ACheckThenActFailsAndTheReferencePasses(t *testing.T) {
 				}
 				if f != nil {
 					caught++
-					if !strings.HasPrefix(f.Call, fn+"(path") || !strings.Contains(f.Call, "claim(path") {
+					if !strings.HasPrefix(f.Call, fn+"(path") || !strings.Contains(f.Call, claim) {
 						t.Errorf("the failure names %q, not the late %s and the new claim", f.Call, fn)
 					}
 				}
