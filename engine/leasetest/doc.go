@@ -24,8 +24,14 @@
 //
 // The checks are functions that return a *Difference (Timeline,
 // Sequences), for tools that grade implementations outside go test; Run
-// and RunTimelines only report them. RunTimelines runs a folder of your
-// own .tl files, as subtests that fail at their file and line.
+// only reports them.
+//
+// The package checks against the model and links no SQLite, so a test of
+// your Queue builds none. What runs leaselab's own engine is package
+// enginetest's: Engine, the engine as a Queue, and RunTimelines, a folder
+// of your own .tl files as subtests that first hold each expectation on the
+// engine and fail at their file and line (this package's functions of
+// those names work only in a program that links enginetest).
 //
 // Time is the caller's: every call carries its instant in milliseconds,
 // so the suite never sleeps and a failure replays identically.

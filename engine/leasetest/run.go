@@ -13,9 +13,8 @@ import (
 	"testing"
 
 	"github.com/leaselab/leaselab/engine"
-	"github.com/leaselab/leaselab/engine/sqlitedb"
+	"github.com/leaselab/leaselab/engine/leasetest/internal/enginehook"
 	"github.com/leaselab/leaselab/engine/timeline"
-	"github.com/leaselab/leaselab/engine/timeline/memrun"
 )
 
 // Seed is what Run's random sequences start from: a failure is the same on
@@ -63,7 +62,8 @@ func report(t *testing.T, check func() (*Difference, error)) {
 // expectations on leaselab's engine (else at NAME:LINE: expected X, got Y);
 // then, when newQueue is not nil, it is played on a Queue from newQueue
 // beside the reference model (see Timeline), a difference failing at
-// NAME:LINE. NAME is the file's path as dir names it.
+// NAME:LINE. NAME is the file's path as dir names it. It needs package
+// enginetest (see Source).
 func RunTimelines(t *testing.T, dir string, newQueue func(t *testing.T) Queue) {
 	t.Helper()
 	names, err := filepath.Glob(filepath.Join(dir, "*.tl"))
@@ -84,7 +84,7 @@ func RunTimelines(t *testing.T, dir string, newQueue func(t *testing.T) Queue) {
 }
 
 // RunTimeline is RunTimelines for one timeline's text, called name in
-// messages: it reports what Source finds.
+// messages: it reports what Source finds. It needs package enginetest.
 func RunTimeline(t *testing.T, name, src string, newQueue func(t *testing.T) Queue) {
 	t.Helper()
 	var q Queue
@@ -102,12 +102,21 @@ func RunTimeline(t *testing.T, name, src string, newQueue func(t *testing.T) Que
 // NAME:LINE: expected X, got Y, or NAME:LINE: breaks INVARIANT: ...); then,
 // when q is not nil, q must answer it as the reference does (Timeline's
 // *Difference). Nil when all holds.
+//
+// Source, RunTimeline, RunTimelines and Engine run leaselab's engine on
+// SQLite, which this package does not link (so that a test of a Queue
+// against the model builds no SQLite): they work in a program that imports
+// package enginetest, whose functions of the same names they are, and
+// otherwise fail saying so.
 func Source(ctx context.Context, name, src string, q Queue) []error {
 	tl, err := timeline.Parse(name, src)
 	if err != nil {
 		return []error{err}
 	}
-	tr, err := memrun.Run(ctx, tl, timeline.Options{})
+	if enginehook.Run == nil {
+		return []error{errNoEngine("Source")}
+	}
+	tr, err := enginehook.Run(ctx, tl, timeline.Options{})
 	if err != nil {
 		return []error{err}
 	}
@@ -138,7 +147,7 @@ var dbSeq atomic.Int64
 
 // Engine returns leaselab's own engine as a Queue: a Store on a fresh
 // in-memory SQLite database, closed when t ends. It is a Reopener (New
-// again over the same database).
+// again over the same database). It needs package enginetest (see Source).
 func Engine(t *testing.T) Queue {
 	t.Helper()
 	q, err := newEngine()
@@ -149,9 +158,18 @@ func Engine(t *testing.T) Queue {
 	return q
 }
 
+// errNoEngine is fn's error in a program that does not link enginetest.
+func errNoEngine(fn string) error {
+	return fmt.Errorf("leasetest: %s runs leaselab's engine on SQLite, which package leasetest does not link: "+
+		"call enginetest.%s (package github.com/leaselab/leaselab/engine/leasetest/enginetest)", fn, fn)
+}
+
 // newEngine opens a Store on a fresh in-memory database.
 func newEngine() (*engineQueue, error) {
-	db, err := sqlitedb.Memory("leasetest-" + strconv.FormatInt(dbSeq.Add(1), 10))
+	if enginehook.Memory == nil {
+		return nil, errNoEngine("Engine")
+	}
+	db, err := enginehook.Memory("leasetest-" + strconv.FormatInt(dbSeq.Add(1), 10))
 	if err != nil {
 		return nil, err
 	}

@@ -138,7 +138,7 @@ func TestExport_WritesATestForTheCallersPackage(t *testing.T) {
 		{[]string{"export", "gotest", "-"}, 0, []string{"package leaselabtest\n"}},
 		{[]string{"export", "gotest", "-package", "worker", "-"}, 0, []string{"package worker\n", "func TestLateCourier(t *testing.T) {"}},
 		{[]string{"export", "gotest", "-package", "worker_test", "-queue", "newQueue", "-"}, 0,
-			[]string{"package worker_test\n", `leasetest.RunTimeline(t, "stdin.tl", testLateCourierSource, newQueue)`}},
+			[]string{"package worker_test\n", `enginetest.RunTimeline(t, "stdin.tl", testLateCourierSource, newQueue)`}},
 		{[]string{"export", "gotest", "-package", "my-worker", "-"}, ExitBadInput, nil},
 		{[]string{"export", "gotest", "-queue", "new(", "-"}, ExitBadInput, nil},
 	} {
