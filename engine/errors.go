@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strconv"
@@ -24,7 +26,8 @@ var (
 	// now, qty, deadline or max_attempts; a presented lease's negative
 	// token; an empty id or owner, or one longer than
 	// limits.Default.NameBytes; a result longer than
-	// limits.Default.ResultBytes). Nothing changed.
+	// limits.Default.ResultBytes; a nil context or database given to New
+	// or NewReceiver). Nothing changed.
 	ErrInvalid = errors.New("invalid argument")
 	// ErrEmpty: ClaimNext found no claimable job.
 	ErrEmpty = errors.New("no claimable job")
@@ -63,6 +66,18 @@ var (
 
 func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
+}
+
+// openArgs refuses a nil context or database for opening a store or a
+// receiver.
+func openArgs(ctx context.Context, db *sql.DB) error {
+	switch {
+	case ctx == nil:
+		return invalid("nil context.Context")
+	case db == nil:
+		return invalid("nil *sql.DB")
+	}
+	return nil
 }
 
 // checkName refuses a job id or an owner (what) that is empty or longer

@@ -129,9 +129,10 @@ func (c *config) note(st Statement) {
 
 // New opens a store on db. It creates the schema if it is missing
 // and never resets an existing row, so it is safe to call on every start.
+// A nil ctx or db is ErrInvalid.
 func New(ctx context.Context, db *sql.DB, opts ...Option) (*Store, error) {
-	if db == nil {
-		return nil, invalid("nil *sql.DB")
+	if err := openArgs(ctx, db); err != nil {
+		return nil, err
 	}
 	s := &Store{db: db}
 	if err := s.apply(opts); err != nil {
