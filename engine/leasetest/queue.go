@@ -2,6 +2,7 @@ package leasetest
 
 import (
 	"context"
+	"io"
 
 	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/model"
@@ -32,6 +33,18 @@ type Queue interface {
 // not one the step is skipped. Every row and token must survive it.
 type Reopener interface {
 	Reopen(ctx context.Context) error
+}
+
+// closeQueue closes q when its timeline or sequence ends, if it is an
+// io.Closer or has a Close method with no result (as a connection pool's
+// often has).
+func closeQueue(q Queue) {
+	switch c := q.(type) {
+	case io.Closer:
+		c.Close()
+	case interface{ Close() }:
+		c.Close()
+	}
 }
 
 // Model returns a Queue answering as the contract's reference model (package

@@ -25,8 +25,12 @@ const Seed = 41
 // engine/timeline's Library) and random call sequences on Queues from
 // newQueue, each call beside the reference model, and reports every
 // Difference as a failure of a subtest ("timeline/NAME", "sequences").
-// newQueue must return an empty Queue each time it is called; it may
-// register the Queue's cleanup with t.
+// newQueue must return an empty Queue each time it is called. A Queue
+// that is an io.Closer, or has a Close method with no result, is closed
+// when its timeline or sequence ends; a cleanup newQueue registers with t
+// runs only when t's subtest ends, and the random sequences (hundreds of
+// Queues) share one, so a Queue over a server's connections should be
+// closable.
 func Run(t *testing.T, newQueue func(t *testing.T) Queue) {
 	t.Helper()
 	for _, name := range timeline.LibraryNames() {
@@ -35,7 +39,9 @@ func Run(t *testing.T, newQueue func(t *testing.T) Queue) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			report(t, func() (*Difference, error) { return Timeline(t.Context(), tl, newQueue(t)) })
+			q := newQueue(t)
+			defer closeQueue(q)
+			report(t, func() (*Difference, error) { return Timeline(t.Context(), tl, q) })
 		})
 	}
 	t.Run("sequences", func(t *testing.T) {
@@ -90,6 +96,7 @@ func RunTimeline(t *testing.T, name, src string, newQueue func(t *testing.T) Que
 	var q Queue
 	if newQueue != nil {
 		q = newQueue(t)
+		defer closeQueue(q)
 	}
 	for _, err := range Source(t.Context(), name, src, q) {
 		t.Error(err)
