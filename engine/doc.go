@@ -45,9 +45,11 @@
 // workers unchanged under testing/synctest, where time.Now and time.Sleep
 // are virtual and a lease of seconds ends in no real time (the package's
 // test TestService_StalledWorkerIsReclaimedInVirtualTime is the pattern).
-// A now that is plainly Unix seconds (between SecondsFrom
-// and SecondsTo) or a ttl over MaxTTL (a time.Duration passed as an int64
-// is nanoseconds) is ErrInvalid. The boundaries are exact and half-open:
+// A now that is plainly Unix seconds (between SecondsFrom and SecondsTo),
+// microseconds (from MicrosFrom) or nanoseconds (from NanosFrom), or a ttl
+// over MaxTTL (a time.Duration passed as an int64 is nanoseconds:
+// int64(time.Second) is over it) is ErrInvalid, naming the unit it looks
+// like. The boundaries are exact and half-open:
 //
 //   - a lease is valid iff now < lease_until; at now == lease_until it has
 //     ended, and a claim may take the job at that very instant;

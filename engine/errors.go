@@ -22,8 +22,9 @@ import (
 //     stale (as in Kleppmann's fencing story), not that the job is done.
 //   - a storage write: fenced.
 var (
-	// ErrInvalid: an argument is out of its domain (ttl <= 0; a negative
-	// now, qty, deadline or max_attempts; a presented lease's negative
+	// ErrInvalid: an argument is out of its domain (ttl <= 0 or over
+	// MaxTTL; a negative now, or one plainly in another unit than ms; a
+	// negative qty, deadline or max_attempts; a presented lease's negative
 	// token; an empty id or owner, or one longer than
 	// limits.Default.NameBytes; a result longer than
 	// limits.Default.ResultBytes; a nil context or database given to New

@@ -11,17 +11,17 @@ import (
 	"time"
 
 	"github.com/leaselab/leaselab/engine"
-	"github.com/leaselab/leaselab/engine/limits"
 )
 
 // DefaultMaxBodyBytes is the largest request body a Handler reads unless
 // WithMaxBodyBytes says otherwise; a larger one is refused with 413.
 const DefaultMaxBodyBytes = 64 << 10
 
-// MaxTTL is the longest lease a claim or renew may ask for: the limit
-// max_time of package limits (about 11.6 days). A ttl beyond it is 400: a
-// caller who could ask for years could hold a job for good.
-const MaxTTL = limits.DefaultMaxTime
+// MaxTTL is the longest lease a claim or renew may ask for: the engine's,
+// one ms under the limit max_time of package limits (about 11.6 days). A
+// ttl beyond it is 400: a caller who could ask for years could hold a job
+// for good.
+const MaxTTL = engine.MaxTTL
 
 // MaxSafeInteger is the largest time, duration, quantity or token the API
 // takes (2^53-1): beyond it a JavaScript number, and D1, lose precision.
