@@ -35,6 +35,7 @@ func Run(t *testing.T, newQueue func(t *testing.T) Queue) {
 	t.Helper()
 	for _, name := range timeline.LibraryNames() {
 		t.Run("timeline/"+name, func(t *testing.T) {
+			t.Helper()
 			tl, err := timeline.LoadLibrary(name)
 			if err != nil {
 				t.Fatal(err)
@@ -45,6 +46,7 @@ func Run(t *testing.T, newQueue func(t *testing.T) Queue) {
 		})
 	}
 	t.Run("sequences", func(t *testing.T) {
+		t.Helper()
 		report(t, func() (*Difference, error) {
 			return Sequences(t.Context(), func() (Queue, error) { return newQueue(t), nil }, SequenceOptions{Seed: Seed})
 		})
