@@ -30,7 +30,8 @@ type Queue interface {
 
 // Reopener is a Queue that can be opened again over the same data (a
 // process restart). A timeline's reopen step calls it; on a Queue that is
-// not one the step is skipped. Every row and token must survive it.
+// not one the step is skipped, and Run and RunTimeline log which steps of
+// which timeline were not played. Every row and token must survive it.
 type Reopener interface {
 	Reopen(ctx context.Context) error
 }

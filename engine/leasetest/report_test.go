@@ -70,3 +70,58 @@ func TestRun_FailuresPointAtTheCallersLine(t *testing.T) {
 		t.Errorf("a failure points inside leasetest (%q):\n%s", inside, res.Output)
 	}
 }
+
+const reopenTest = `package worker_test
+
+import (
+	"testing"
+
+	"github.com/leaselab/leaselab/engine/leasetest"
+	"github.com/leaselab/leaselab/engine/leasetest/enginetest"
+)
+
+// noReopen hides the model's Reopen.
+type noReopen struct{ leasetest.Queue }
+
+func newNoReopen(*testing.T) leasetest.Queue { return noReopen{leasetest.Model()} }
+
+func TestRunWithoutReopen(t *testing.T) { leasetest.Run(t, newNoReopen) }
+
+func TestRunWithReopen(t *testing.T) {
+	leasetest.Run(t, func(*testing.T) leasetest.Queue { return leasetest.Model() })
+}
+
+func TestTimelineWithoutReopen(t *testing.T) {
+	enginetest.RunTimeline(t, "restart.tl", "lease 1000ms\njob a\n0ms A claim a -> ok token=1\n500ms admin reopen\n1000ms B claim a -> ok token=2\n", newNoReopen)
+}
+`
+
+// A timeline's reopen steps, which a Queue that is no Reopener cannot
+// take, are not skipped in silence: the test's log names the timeline and
+// the lines; a Reopener's log says nothing of them.
+func TestRun_SaysWhichReopenStepsItSkips(t *testing.T) {
+	res := runModule(t, map[string]string{"reopen_test.go": reopenTest})
+	for _, fn := range []string{"TestRunWithoutReopen", "TestRunWithReopen", "TestTimelineWithoutReopen"} {
+		if pass, ran := res.Passed[fn]; !ran || !pass {
+			t.Errorf("%s ran %t, passed %t", fn, ran, pass)
+		}
+	}
+	const notPlayed = "not played: the Queue is not a leasetest.Reopener"
+	for _, want := range []string{
+		"15-restart-keeps-tokens.tl: the reopen step at line 7 is " + notPlayed,
+		"23-service-forgets.tl: the reopen step at line 11 is " + notPlayed,
+		"restart.tl: the reopen step at line 4 is " + notPlayed,
+	} {
+		if !strings.Contains(res.Output, want) {
+			t.Errorf("the log lacks %q", want)
+		}
+	}
+	_, withReopen, _ := strings.Cut(res.Output, "=== RUN   TestRunWithReopen\n")
+	withReopen, _, _ = strings.Cut(withReopen, "=== RUN   TestTimelineWithoutReopen")
+	if withReopen == "" || strings.Contains(withReopen, notPlayed) {
+		t.Errorf("a Reopener's run says its reopen steps are not played, or did not run:\n%s", withReopen)
+	}
+	if t.Failed() {
+		t.Log(res.Output)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -42,6 +43,7 @@ func Run(t *testing.T, newQueue func(t *testing.T) Queue) {
 			}
 			q := newQueue(t)
 			defer closeQueue(q)
+			logUnplayed(t, tl, q)
 			report(t, func() (*Difference, error) { return Timeline(t.Context(), tl, q) })
 		})
 	}
@@ -51,6 +53,27 @@ func Run(t *testing.T, newQueue func(t *testing.T) Queue) {
 			return Sequences(t.Context(), func() (Queue, error) { return newQueue(t), nil }, SequenceOptions{Seed: Seed})
 		})
 	})
+}
+
+// logUnplayed logs, naming tl and the lines, the reopen steps that q,
+// which is not a Reopener, cannot take: Timeline skips them.
+func logUnplayed(t *testing.T, tl *timeline.Timeline, q Queue) {
+	t.Helper()
+	if _, ok := q.(Reopener); ok {
+		return
+	}
+	var lines []string
+	for _, s := range tl.Steps {
+		if s.Verb == timeline.VerbReopen {
+			lines = append(lines, strconv.Itoa(s.Line))
+		}
+	}
+	switch {
+	case len(lines) == 1:
+		t.Logf("%s: the reopen step at line %s is not played: the Queue is not a leasetest.Reopener", tl.Name, lines[0])
+	case len(lines) > 1:
+		t.Logf("%s: the reopen steps at lines %s are not played: the Queue is not a leasetest.Reopener", tl.Name, strings.Join(lines, ", "))
+	}
 }
 
 // report fails t with what check found.
@@ -99,6 +122,9 @@ func RunTimeline(t *testing.T, name, src string, newQueue func(t *testing.T) Que
 	if newQueue != nil {
 		q = newQueue(t)
 		defer closeQueue(q)
+		if tl, err := timeline.Parse(name, src); err == nil {
+			logUnplayed(t, tl, q)
+		}
 	}
 	for _, err := range Source(t.Context(), name, src, q) {
 		t.Error(err)
