@@ -25,7 +25,9 @@ const Seed = 41
 // Run is the conformance suite: it runs every library timeline (package
 // engine/timeline's Library) and random call sequences on Queues from
 // newQueue, each call beside the reference model, and reports every
-// Difference as a failure of a subtest ("timeline/NAME", "sequences").
+// Difference as a failure of a subtest ("timeline/NAME", "sequences"),
+// at the line of the test that called Run. It runs 300 sequences from
+// Seed, 30 under go test -short; RunWith takes another seed and count.
 // newQueue must return an empty Queue each time it is called. A Queue
 // that is an io.Closer, or has a Close method with no result, is closed
 // when its timeline or sequence ends; a cleanup newQueue registers with t
@@ -34,6 +36,30 @@ const Seed = 41
 // closable.
 func Run(t *testing.T, newQueue func(t *testing.T) Queue) {
 	t.Helper()
+	RunWith(t, newQueue, Options{})
+}
+
+// Options are RunWith's random sequences.
+type Options struct {
+	// Seed chooses the sequences: the same seed makes the same ones, and a
+	// failure names it. 0 is Seed, Run's.
+	Seed uint64
+	// Sequences is how many run: 0 is 300, or 30 under go test -short.
+	Sequences int
+}
+
+// shortSequences is how many random sequences Run makes under -short.
+const shortSequences = 30
+
+// RunWith is Run with the random sequences o says.
+func RunWith(t *testing.T, newQueue func(t *testing.T) Queue, o Options) {
+	t.Helper()
+	if o.Seed == 0 {
+		o.Seed = Seed
+	}
+	if o.Sequences <= 0 && testing.Short() {
+		o.Sequences = shortSequences
+	}
 	for _, name := range timeline.LibraryNames() {
 		t.Run("timeline/"+name, func(t *testing.T) {
 			t.Helper()
@@ -50,7 +76,11 @@ func Run(t *testing.T, newQueue func(t *testing.T) Queue) {
 	t.Run("sequences", func(t *testing.T) {
 		t.Helper()
 		report(t, func() (*Difference, error) {
-			return Sequences(t.Context(), func() (Queue, error) { return newQueue(t), nil }, SequenceOptions{Seed: Seed})
+			d, err := Sequences(t.Context(), func() (Queue, error) { return newQueue(t), nil }, SequenceOptions{Seed: o.Seed, Sequences: o.Sequences})
+			if d != nil {
+				d.Where = fmt.Sprintf("seed %d: %s", o.Seed, d.Where)
+			}
+			return d, err
 		})
 	})
 }
