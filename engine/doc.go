@@ -70,7 +70,9 @@
 // (see Rejection for the order they are checked in); Refusal names them
 // for the wire and the trace. Invalid arguments return an error matching ErrInvalid and
 // change nothing, as does every method of a Store that New did not make.
-// Any other error is the database's. Package engine/leasetest checks that
+// Any other error is the database's; one that matches ErrBusy (the
+// database stayed locked past its busy timeout) changed nothing and may be
+// tried again. Package engine/leasetest checks that
 // another implementation of these operations keeps the same contract.
 //
 // How each operation is made atomic is Store's doc; the options are

@@ -146,7 +146,7 @@ func New(ctx context.Context, db *sql.DB, opts ...Option) (*Store, error) {
 	if s.mut(mutant.SchemaReset) {
 		stmts = append([]string{`DROP TABLE IF EXISTS jobs`}, stmts...)
 	}
-	err = s.on(ctx, db, func(q querier) error {
+	err = runOn(ctx, db, s.viaDriver, func(q querier) error {
 		for _, st := range stmts {
 			if _, err := s.exec(ctx, q, "", "", st); err != nil {
 				return fmt.Errorf("engine: create schema: %w", err)
@@ -248,15 +248,41 @@ const maxConflictRetries = 64
 // returned; any other error rolls back.
 func (s *Store) atomic(ctx context.Context, b beginner, fn func(q querier) error) error {
 	if s.noTx {
+		wrote := false // a write committed: ClaimNext's quarantines on its way
 		for range maxConflictRetries + 1 {
-			if err := s.on(ctx, b, fn); !errors.Is(err, errConflict) {
-				return err
+			err := runOn(ctx, b, s.viaDriver, func(q querier) error { return fn(writeNoting{q, &wrote}) })
+			if !errors.Is(err, errConflict) {
+				if wrote {
+					return err
+				}
+				return busyErr(ctx, err)
 			}
 		}
 		return fmt.Errorf("%w (%d attempts)", ErrContention, maxConflictRetries+1)
 	}
+	// Every error but a refusal rolled the transaction back (transact).
+	return busyErr(ctx, s.transaction(ctx, b, fn))
+}
+
+// writeNoting is a querier that notes a write that changed a row.
+type writeNoting struct {
+	querier
+	wrote *bool
+}
+
+func (w writeNoting) exec(ctx context.Context, s *Store, query string, args []any) (int64, error) {
+	n, err := w.querier.exec(ctx, s, query, args)
+	if n > 0 {
+		*w.wrote = true
+	}
+	return n, err
+}
+
+// transaction runs fn inside one BEGIN IMMEDIATE transaction on b (see
+// atomic).
+func (s *Store) transaction(ctx context.Context, b beginner, fn func(q querier) error) error {
 	if s.viaDriver {
-		return s.on(ctx, b, func(q querier) error { return q.(driverQuerier).inTx(ctx, s, fn) })
+		return runOn(ctx, b, true, func(q querier) error { return q.(driverQuerier).inTx(ctx, s, fn) })
 	}
 	if db, ok := b.(*sql.DB); ok && db == s.db {
 		s.pending.Range(func(query, _ any) bool { // holding no connection yet
