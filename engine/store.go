@@ -425,9 +425,7 @@ func (s *Store) Enqueue(ctx context.Context, j NewJob) (bool, error) {
 	case j.MaxAttempts < 0:
 		return false, invalid("max_attempts %d < 0", j.MaxAttempts)
 	}
-	if j.Qty == 0 {
-		j.Qty = 1
-	}
+	j.Qty = j.Row().Qty
 	var deadline any
 	if j.Deadline > 0 {
 		deadline = j.Deadline
