@@ -79,12 +79,16 @@ func TestGet_MissingJobIsNil(t *testing.T) {
 	}
 }
 
+// A new job is pending with its defaults, the row NewJob.Row says.
 func TestEnqueue_NewJobIsPendingWithDefaults(t *testing.T) {
 	s := memStore(t)
-	enqueueOK(t, s, engine.NewJob{ID: "a"})
-	enqueueOK(t, s, engine.NewJob{ID: "b", Qty: 3, Deadline: 100, MaxAttempts: 2})
+	a, b := engine.NewJob{ID: "a"}, engine.NewJob{ID: "b", Qty: 3, Deadline: 100, MaxAttempts: 2}
+	enqueueOK(t, s, a)
+	enqueueOK(t, s, b)
 	wantRow(t, s, engine.Job{ID: "a", Qty: 1, Status: engine.StatusPending})
 	wantRow(t, s, engine.Job{ID: "b", Qty: 3, Deadline: 100, MaxAttempts: 2, Status: engine.StatusPending})
+	wantRow(t, s, a.Row())
+	wantRow(t, s, b.Row())
 }
 
 // A lease is valid iff now < lease_until: renew and complete succeed one

@@ -45,9 +45,11 @@
 // workers unchanged under testing/synctest, where time.Now and time.Sleep
 // are virtual and a lease of seconds ends in no real time (the package's
 // test TestService_StalledWorkerIsReclaimedInVirtualTime is the pattern).
-// A now that is plainly Unix seconds (between SecondsFrom
-// and SecondsTo) or a ttl over MaxTTL (a time.Duration passed as an int64
-// is nanoseconds) is ErrInvalid. The boundaries are exact and half-open:
+// A now that is plainly Unix seconds (between SecondsFrom and SecondsTo),
+// microseconds (from MicrosFrom) or nanoseconds (from NanosFrom), or a ttl
+// over MaxTTL (a time.Duration passed as an int64 is nanoseconds:
+// int64(time.Second) is over it) is ErrInvalid, naming the unit it looks
+// like. The boundaries are exact and half-open:
 //
 //   - a lease is valid iff now < lease_until; at now == lease_until it has
 //     ended, and a claim may take the job at that very instant;
@@ -68,7 +70,9 @@
 // (see Rejection for the order they are checked in); Refusal names them
 // for the wire and the trace. Invalid arguments return an error matching ErrInvalid and
 // change nothing, as does every method of a Store that New did not make.
-// Any other error is the database's. Package engine/leasetest checks that
+// Any other error is the database's; one that matches ErrBusy (the
+// database stayed locked past its busy timeout) changed nothing and may be
+// tried again. Package engine/leasetest checks that
 // another implementation of these operations keeps the same contract.
 //
 // How each operation is made atomic is Store's doc; the options are

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strconv"
@@ -20,11 +22,13 @@ import (
 //     stale (as in Kleppmann's fencing story), not that the job is done.
 //   - a storage write: fenced.
 var (
-	// ErrInvalid: an argument is out of its domain (ttl <= 0; a negative
-	// now, qty, deadline or max_attempts; a presented lease's negative
+	// ErrInvalid: an argument is out of its domain (ttl <= 0 or over
+	// MaxTTL; a negative now, or one plainly in another unit than ms; a
+	// negative qty, deadline or max_attempts; a presented lease's negative
 	// token; an empty id or owner, or one longer than
 	// limits.Default.NameBytes; a result longer than
-	// limits.Default.ResultBytes). Nothing changed.
+	// limits.Default.ResultBytes; a nil context or database given to New
+	// or NewReceiver). Nothing changed.
 	ErrInvalid = errors.New("invalid argument")
 	// ErrEmpty: ClaimNext found no claimable job.
 	ErrEmpty = errors.New("no claimable job")
@@ -32,8 +36,17 @@ var (
 	// write found the row changed by another writer on every one of its
 	// attempts (1 + 64 start-overs); nothing changed, and the operation may
 	// be tried again later. With transactions the database serializes the
-	// writers instead (a busy timeout, then the driver's error).
+	// writers instead (a busy timeout, then ErrBusy).
 	ErrContention = errors.New("contention: the row kept changing under the operation")
+	// ErrBusy: the database stayed locked by another connection past its
+	// busy timeout (SQLite's SQLITE_BUSY, which the driver's error reports
+	// as Temporary), at the operation's BEGIN IMMEDIATE, at one of its
+	// statements or at its COMMIT, and the operation committed nothing: its
+	// transaction was rolled back (without transactions, it had written
+	// nothing yet). Nothing changed, and it may be tried again. The error
+	// wraps the driver's too. Dispatch returns it with a lease when its
+	// Complete was the call refused: the claim and the send stand.
+	ErrBusy = errors.New("busy: the database stayed locked by another connection; nothing changed")
 	// ErrPanicked: a goroutine the store started for the call (one
 	// contender of ClaimManyOutcomes) panicked; the call returns this,
 	// wrapped with the contender and the panic's value, instead of the
@@ -63,6 +76,30 @@ var (
 
 func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
+}
+
+// busyErr is err wrapped with ErrBusy when it is the database's busy:
+// a driver's error that says it is Temporary (go-sqlite3's SQLITE_BUSY or
+// an interrupt) while ctx is still live, so an interrupt by ctx's end is
+// not taken for one. The caller knows the operation committed nothing.
+func busyErr(ctx context.Context, err error) error {
+	var temp interface{ Temporary() bool }
+	if err == nil || ctx.Err() != nil || errors.Is(err, ErrBusy) || !errors.As(err, &temp) || !temp.Temporary() {
+		return err
+	}
+	return fmt.Errorf("%w: %w", ErrBusy, err)
+}
+
+// openArgs refuses a nil context or database for opening a store or a
+// receiver.
+func openArgs(ctx context.Context, db *sql.DB) error {
+	switch {
+	case ctx == nil:
+		return invalid("nil context.Context")
+	case db == nil:
+		return invalid("nil *sql.DB")
+	}
+	return nil
 }
 
 // checkName refuses a job id or an owner (what) that is empty or longer

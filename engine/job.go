@@ -23,6 +23,16 @@ type NewJob struct {
 	Qty, Deadline, MaxAttempts int64
 }
 
+// Row is the job Enqueue stores for j when it creates it: pending, never
+// claimed, its Qty 1 when j's is 0.
+func (j NewJob) Row() Job {
+	qty := j.Qty
+	if qty == 0 {
+		qty = 1
+	}
+	return Job{ID: j.ID, Qty: qty, Deadline: j.Deadline, MaxAttempts: j.MaxAttempts, Status: StatusPending}
+}
+
 // Job is one row of the jobs table as stored.
 type Job struct {
 	ID, Owner, Result, Reason                               string // Owner "" when unowned; Reason: why quarantined ("attempts", "deadline"), else ""

@@ -272,9 +272,11 @@ func scanValues(values []driver.Value, dst []any) error {
 
 // on runs fn on b (the store's *sql.DB, or a *sql.Conn taken from it): on
 // b itself through database/sql, or, when the driver's connection is a
-// driverConn, on one connection of b's held for fn's whole run.
+// driverConn, on one connection of b's held for fn's whole run. fn runs
+// one statement (each commits alone), so the database's busy is ErrBusy:
+// nothing changed.
 func (s *Store) on(ctx context.Context, b beginner, fn func(q querier) error) error {
-	return runOn(ctx, b, s.viaDriver, fn)
+	return busyErr(ctx, runOn(ctx, b, s.viaDriver, fn))
 }
 
 // runOn runs fn on b through database/sql, or, viaDriver, on one driver

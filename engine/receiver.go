@@ -17,8 +17,8 @@ type Receiver struct{ table }
 // NewReceiver creates the receipts table if it is missing (idempotent). It
 // takes the Store's options: WithObserver sees its statements too.
 func NewReceiver(ctx context.Context, db *sql.DB, opts ...Option) (*Receiver, error) {
-	if db == nil {
-		return nil, invalid("nil *sql.DB")
+	if err := openArgs(ctx, db); err != nil {
+		return nil, err
 	}
 	r := &Receiver{}
 	if err := r.open(ctx, db, opts, "receipts", receiptsSQL); err != nil {

@@ -129,9 +129,10 @@ func (c *config) note(st Statement) {
 
 // New opens a store on db. It creates the schema if it is missing
 // and never resets an existing row, so it is safe to call on every start.
+// A nil ctx or db is ErrInvalid.
 func New(ctx context.Context, db *sql.DB, opts ...Option) (*Store, error) {
-	if db == nil {
-		return nil, invalid("nil *sql.DB")
+	if err := openArgs(ctx, db); err != nil {
+		return nil, err
 	}
 	s := &Store{db: db}
 	if err := s.apply(opts); err != nil {
@@ -145,7 +146,7 @@ func New(ctx context.Context, db *sql.DB, opts ...Option) (*Store, error) {
 	if s.mut(mutant.SchemaReset) {
 		stmts = append([]string{`DROP TABLE IF EXISTS jobs`}, stmts...)
 	}
-	err = s.on(ctx, db, func(q querier) error {
+	err = runOn(ctx, db, s.viaDriver, func(q querier) error {
 		for _, st := range stmts {
 			if _, err := s.exec(ctx, q, "", "", st); err != nil {
 				return fmt.Errorf("engine: create schema: %w", err)
@@ -247,15 +248,41 @@ const maxConflictRetries = 64
 // returned; any other error rolls back.
 func (s *Store) atomic(ctx context.Context, b beginner, fn func(q querier) error) error {
 	if s.noTx {
+		wrote := false // a write committed: ClaimNext's quarantines on its way
 		for range maxConflictRetries + 1 {
-			if err := s.on(ctx, b, fn); !errors.Is(err, errConflict) {
-				return err
+			err := runOn(ctx, b, s.viaDriver, func(q querier) error { return fn(writeNoting{q, &wrote}) })
+			if !errors.Is(err, errConflict) {
+				if wrote {
+					return err
+				}
+				return busyErr(ctx, err)
 			}
 		}
 		return fmt.Errorf("%w (%d attempts)", ErrContention, maxConflictRetries+1)
 	}
+	// Every error but a refusal rolled the transaction back (transact).
+	return busyErr(ctx, s.transaction(ctx, b, fn))
+}
+
+// writeNoting is a querier that notes a write that changed a row.
+type writeNoting struct {
+	querier
+	wrote *bool
+}
+
+func (w writeNoting) exec(ctx context.Context, s *Store, query string, args []any) (int64, error) {
+	n, err := w.querier.exec(ctx, s, query, args)
+	if n > 0 {
+		*w.wrote = true
+	}
+	return n, err
+}
+
+// transaction runs fn inside one BEGIN IMMEDIATE transaction on b (see
+// atomic).
+func (s *Store) transaction(ctx context.Context, b beginner, fn func(q querier) error) error {
 	if s.viaDriver {
-		return s.on(ctx, b, func(q querier) error { return q.(driverQuerier).inTx(ctx, s, fn) })
+		return runOn(ctx, b, true, func(q querier) error { return q.(driverQuerier).inTx(ctx, s, fn) })
 	}
 	if db, ok := b.(*sql.DB); ok && db == s.db {
 		s.pending.Range(func(query, _ any) bool { // holding no connection yet
@@ -398,9 +425,7 @@ func (s *Store) Enqueue(ctx context.Context, j NewJob) (bool, error) {
 	case j.MaxAttempts < 0:
 		return false, invalid("max_attempts %d < 0", j.MaxAttempts)
 	}
-	if j.Qty == 0 {
-		j.Qty = 1
-	}
+	j.Qty = j.Row().Qty
 	var deadline any
 	if j.Deadline > 0 {
 		deadline = j.Deadline

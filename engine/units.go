@@ -12,25 +12,38 @@ import (
 // as ErrInvalid, the values that are plainly in another unit, before they
 // can make a lease of days or a clock of decades.
 const (
-	// MaxTTL is the longest lease a claim or renew takes, in ms: the limit
-	// max_time (about 11.6 days). A time.Duration passed as an int64 is
-	// nanoseconds, a million times too long, and is refused over it.
-	MaxTTL = limits.DefaultMaxTime
+	// MaxTTL is the longest lease a claim or renew takes, in ms: one ms
+	// under the limit max_time (about 11.6 days), which is
+	// int64(time.Second). A time.Duration passed as an int64 is
+	// nanoseconds, a million times too long, and is refused from
+	// int64(time.Second) on.
+	MaxTTL = limits.DefaultMaxTime - 1
 	// A now in (SecondsFrom, SecondsTo) ms is refused: it is Unix seconds
 	// (2001 to 5138), not milliseconds. Below it are the virtual times of
 	// tests and timelines (up to max_time, 11.6 days after 0); above it,
 	// Unix milliseconds from 1973 on.
 	SecondsFrom = limits.DefaultMaxTime
 	SecondsTo   = 100_000_000_000
+	// A now from MicrosFrom on is refused: as milliseconds it is past the
+	// year 5138; it is Unix microseconds (from 1973 on), and from
+	// NanosFrom on Unix nanoseconds (from 1973 on).
+	MicrosFrom = 100_000_000_000_000
+	NanosFrom  = 100_000_000_000_000_000
 )
 
-// checkNow refuses a negative now and one that is plainly seconds.
+// checkNow refuses a negative now and one that is plainly seconds,
+// microseconds or nanoseconds.
 func checkNow(now int64) error {
+	const hint = "leaselab's time is milliseconds (time.Now().UnixMilli(), or the ...At and ...For methods)"
 	switch {
 	case now < 0:
 		return invalid("now %d < 0", now)
 	case now > SecondsFrom && now < SecondsTo:
-		return invalid("now %d looks like Unix seconds: now is in milliseconds (time.Now().UnixMilli(), or the ...At and ...For methods)", now)
+		return invalid("now %d looks like Unix seconds: %s", now, hint)
+	case now >= NanosFrom:
+		return invalid("now %d looks like Unix nanoseconds: %s", now, hint)
+	case now >= MicrosFrom:
+		return invalid("now %d looks like Unix microseconds: %s", now, hint)
 	}
 	return nil
 }
@@ -42,7 +55,7 @@ func checkTTL(ttl int64) error {
 	case ttl <= 0:
 		return invalid("ttl %d <= 0", ttl)
 	case ttl > MaxTTL:
-		return invalid("ttl %d ms is over %d ms (11.6 days): ttl is in milliseconds, and a time.Duration is nanoseconds (use ClaimFor, or ttl.Milliseconds())", ttl, int64(MaxTTL))
+		return invalid("ttl %d looks like nanoseconds (a time.Duration; int64(time.Second) is %d): leaselab's time is milliseconds, and the longest lease %d ms, 11.6 days (use ClaimFor, or ttl.Milliseconds())", ttl, int64(time.Second), int64(MaxTTL))
 	}
 	return nil
 }

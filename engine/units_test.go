@@ -4,56 +4,83 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/model"
 	"github.com/leaselab/leaselab/engine/sqlitedb"
 )
 
-// A now that is plainly Unix seconds, or a ttl that is plainly not
-// milliseconds, is refused and says milliseconds; the bounds are exact.
-func TestUnits_SecondsAndNanosecondsAreRefusedAtTheirBounds(t *testing.T) {
+// A now that is plainly Unix seconds, microseconds or nanoseconds, or a
+// ttl that is plainly a time.Duration's nanoseconds, is refused by the
+// engine and by the model alike, naming the unit it looks like and saying
+// that time is milliseconds; each bound is exact.
+func TestUnits_SecondsMicrosAndNanosAreRefusedAtTheirBounds(t *testing.T) {
 	s := memStore(t)
+	m := model.New()
 	ctx := t.Context()
-	realMillis := time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC).UnixMilli()
+	day := time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)
 	for i, tc := range []struct {
 		now, ttl int64
-		ok       bool
+		unit     string // "": taken; else the unit the refusal names
 	}{
-		{-1, 1000, false},
-		{0, 1000, true},
-		{engine.SecondsFrom, 1000, true},
-		{engine.SecondsFrom + 1, 1000, false},
-		{time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC).Unix(), 1000, false}, // time.Now().Unix()
-		{engine.SecondsTo - 1, 1000, false},
-		{engine.SecondsTo, 1000, true},
-		{realMillis, 1000, true},
-		{0, 0, false},
-		{0, 1, true},
-		{0, engine.MaxTTL, true},
-		{0, engine.MaxTTL + 1, false},
-		{0, int64(2 * time.Second), false}, // a Duration passed as int64
+		{-1, 1000, "invalid"},
+		{0, 1000, ""},
+		{engine.SecondsFrom, 1000, ""},
+		{engine.SecondsFrom + 1, 1000, "seconds"},
+		{day.Unix(), 1000, "seconds"}, // time.Now().Unix()
+		{engine.SecondsTo - 1, 1000, "seconds"},
+		{engine.SecondsTo, 1000, ""},
+		{day.UnixMilli(), 1000, ""},
+		{engine.MicrosFrom - 1, 1000, ""},
+		{engine.MicrosFrom, 1000, "microseconds"},
+		{engine.MicrosFrom + 1, 1000, "microseconds"},
+		{day.UnixMicro(), 1000, "microseconds"}, // time.Now().UnixMicro()
+		{engine.NanosFrom - 1, 1000, "microseconds"},
+		{engine.NanosFrom, 1000, "nanoseconds"},
+		{engine.NanosFrom + 1, 1000, "nanoseconds"},
+		{day.UnixNano(), 1000, "nanoseconds"}, // time.Now().UnixNano()
+		{math.MaxInt64, 1000, "nanoseconds"},
+		{0, 0, "invalid"},
+		{0, 1, ""},
+		{0, engine.MaxTTL - 1, ""},
+		{0, engine.MaxTTL, ""},
+		{0, engine.MaxTTL + 1, "nanoseconds"},
+		{0, int64(time.Second), "nanoseconds"}, // a Duration passed as int64
+		{0, int64(2 * time.Second), "nanoseconds"},
 	} {
 		id := fmt.Sprintf("j%d", i)
 		if _, err := s.Enqueue(ctx, engine.NewJob{ID: id}); err != nil {
 			t.Fatal(err)
 		}
-		_, err := s.Claim(ctx, id, "A", tc.now, tc.ttl)
-		if tc.ok != (err == nil) {
-			t.Errorf("Claim(now=%d, ttl=%d): %v, want ok=%t", tc.now, tc.ttl, err, tc.ok)
-			continue
+		if _, err := m.Enqueue(engine.NewJob{ID: id}); err != nil {
+			t.Fatal(err)
 		}
-		if !tc.ok && (!errors.Is(err, engine.ErrInvalid) || (tc.now > engine.SecondsFrom || tc.ttl > engine.MaxTTL) && !strings.Contains(err.Error(), "milliseconds")) {
-			t.Errorf("Claim(now=%d, ttl=%d): %v, want ErrInvalid saying milliseconds", tc.now, tc.ttl, err)
-		}
-		_, rerr := s.Renew(ctx, engine.Lease{JobID: id, Owner: "A", Token: 1}, tc.now, tc.ttl)
-		if !tc.ok && !errors.Is(rerr, engine.ErrInvalid) {
-			t.Errorf("Renew(now=%d, ttl=%d): %v, want ErrInvalid", tc.now, tc.ttl, rerr)
+		lease := engine.Lease{JobID: id, Owner: "A", Token: 1}
+		for side, err := range map[string]error{
+			"engine Claim": second(s.Claim(ctx, id, "A", tc.now, tc.ttl)),
+			"engine Renew": second(s.Renew(ctx, lease, tc.now, tc.ttl)),
+			"model Claim":  second(m.Claim(id, "A", tc.now, tc.ttl)),
+			"model Renew":  second(m.Renew(lease, tc.now, tc.ttl)),
+		} {
+			refused := errors.Is(err, engine.ErrInvalid)
+			switch {
+			case tc.unit == "" && refused:
+				t.Errorf("%s(now=%d, ttl=%d): %v, want it taken", side, tc.now, tc.ttl, err)
+			case tc.unit != "" && !refused:
+				t.Errorf("%s(now=%d, ttl=%d): %v, want ErrInvalid", side, tc.now, tc.ttl, err)
+			case tc.unit != "" && tc.unit != "invalid" && (!strings.Contains(err.Error(), " "+tc.unit) || !strings.Contains(err.Error(), "milliseconds")):
+				t.Errorf("%s(now=%d, ttl=%d): %v, want it to name %s and say milliseconds", side, tc.now, tc.ttl, err, tc.unit)
+			}
 		}
 	}
 }
+
+// second is the error of a call that returns a value and an error.
+func second[T any](_ T, err error) error { return err }
 
 func TestClaimFor_TakesAnInstantAndAWholeMillisecondDuration(t *testing.T) {
 	s := memStore(t)

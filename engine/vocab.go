@@ -105,7 +105,7 @@ func (r Refusal) Valid() bool { return r.Err() != nil }
 
 // OutcomeOf classifies what an operation returned: ok for nil, refused for
 // a *Rejection, empty for ErrEmpty, invalid for ErrInvalid and error for
-// anything else (the database's failure, ErrContention).
+// anything else (the database's failure, ErrContention, ErrBusy).
 func OutcomeOf(err error) Outcome {
 	var rej *Rejection
 	switch {

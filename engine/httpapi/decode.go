@@ -84,7 +84,7 @@ func (h *Handler) times(w http.ResponseWriter, now nowField, ttl *int64) (int64,
 	case *ttl <= 0:
 		err = fmt.Errorf("%w: ttl %d <= 0", engine.ErrInvalid, *ttl)
 	case *ttl > MaxTTL:
-		err = fmt.Errorf("ttl %d is over %d ms (%s): a lease that long would hold a job for good", *ttl, int64(MaxTTL), limits.Default.Row("max_time"))
+		err = fmt.Errorf("ttl %d is over %d ms, one under %s: a lease that long would hold a job for good", *ttl, int64(MaxTTL), limits.Default.Row("max_time"))
 	case *ttl > MaxSafeInteger-n:
 		err = fmt.Errorf("now+ttl: %d+%d is over %d", n, *ttl, int64(MaxSafeInteger))
 	}

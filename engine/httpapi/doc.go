@@ -119,6 +119,8 @@
 //	501 not_implemented     POST /api/timeline where no timelines run (the Worker)
 //	503 contention          WithoutTransactions (D1): the write lost the race for its row on every
 //	                        attempt; nothing changed; Retry-After: 1
+//	503 database_busy       the database stayed locked by other writers past its busy timeout
+//	                        (engine.ErrBusy): the call did not commit, nothing changed; Retry-After: 1
 //	503 busy                every timeline slot, or every job list slot, is taken; Retry-After: 1
 //	503 timeout             the timeline ran to its deadline and was stopped
 //
@@ -127,7 +129,13 @@
 // engine's concurrent claim), is that request's 500; the server goes on. Every call is safe to repeat: a
 // claim whose answer was lost either won (the retry is refused "held"
 // with current.owner the caller's) or did not. Clients retry a 503 (the
-// Workers runtime answers one when an instance restarts mid-request).
+// Workers runtime answers one when an instance restarts mid-request). A
+// busy database is never a 500: on SQLite a call's writes are one
+// transaction, or one statement, that either committed (2xx) or did not
+// (503 database_busy); an enqueue that created its job answers the row it
+// wrote, with no read after the write. D1 reports no busy error of its
+// own: the errors it names as worth a retry (a lost connection, a reset)
+// do not say whether a write happened, so they stay 500.
 // Every answer carries X-Content-Type-Options: nosniff.
 //
 // # Strict JSON

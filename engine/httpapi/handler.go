@@ -11,17 +11,17 @@ import (
 	"time"
 
 	"github.com/leaselab/leaselab/engine"
-	"github.com/leaselab/leaselab/engine/limits"
 )
 
 // DefaultMaxBodyBytes is the largest request body a Handler reads unless
 // WithMaxBodyBytes says otherwise; a larger one is refused with 413.
 const DefaultMaxBodyBytes = 64 << 10
 
-// MaxTTL is the longest lease a claim or renew may ask for: the limit
-// max_time of package limits (about 11.6 days). A ttl beyond it is 400: a
-// caller who could ask for years could hold a job for good.
-const MaxTTL = limits.DefaultMaxTime
+// MaxTTL is the longest lease a claim or renew may ask for: the engine's,
+// one ms under the limit max_time of package limits (about 11.6 days). A
+// ttl beyond it is 400: a caller who could ask for years could hold a job
+// for good.
+const MaxTTL = engine.MaxTTL
 
 // MaxSafeInteger is the largest time, duration, quantity or token the API
 // takes (2^53-1): beyond it a JavaScript number, and D1, lose precision.
@@ -141,8 +141,9 @@ func (h *Handler) route(pattern string, methods map[string]http.HandlerFunc) {
 
 // fail answers an error from the engine: a rejection (409, or 404 for an
 // unknown job), an invalid argument (400), no claimable job (404), a write
-// that lost every race for its row (503 with Retry-After: nothing changed),
-// or the database's failure (500, see internal).
+// that lost every race for its row or met the database locked past its
+// busy timeout (503 with Retry-After: nothing changed), or the database's
+// failure (500, see internal).
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	var rej *engine.Rejection
 	switch {
@@ -155,6 +156,9 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.Is(err, engine.ErrContention):
 		w.Header().Set("Retry-After", "1")
 		writeError(w, http.StatusServiceUnavailable, codeContention, err.Error())
+	case errors.Is(err, engine.ErrBusy):
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, codeDatabaseBusy, errBusyMessage)
 	default:
 		h.internal(w, r, codeDatabase, err)
 	}
@@ -164,6 +168,10 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 // server's log, never to the client (a database's error text names its
 // files, tables and statements).
 const errInternalMessage = "the server failed to answer; its log says why"
+
+// errBusyMessage is the message of a 503 database_busy: like a 500's, it
+// says nothing of the database's own error text.
+const errBusyMessage = "the database is busy: other writers held it locked past its busy timeout; this call changed nothing, retry it"
 
 // internal logs err with the request's method and path and answers 500
 // with code and a message that says nothing of err.

@@ -125,26 +125,29 @@ func (h *Handler) enqueue(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	created, err := h.store.Enqueue(ctx, engine.NewJob{ID: req.ID, Qty: req.Qty,
-		Deadline: req.Deadline, MaxAttempts: req.MaxAttempts})
+	nj := engine.NewJob{ID: req.ID, Qty: req.Qty, Deadline: req.Deadline, MaxAttempts: req.MaxAttempts}
+	created, err := h.store.Enqueue(ctx, nj)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	j, err := h.store.Get(ctx, req.ID)
-	if err == nil && j == nil {
-		err = fmt.Errorf("job %q vanished after enqueue", req.ID)
-	}
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	status := http.StatusOK
-	if created {
-		status = http.StatusCreated
+	// A created job is the row Enqueue wrote: no read after the write
+	// that could fail (busy) and answer as if nothing had been written.
+	status, j := http.StatusCreated, nj.Row()
+	if !created {
+		status = http.StatusOK
+		cur, err := h.store.Get(ctx, req.ID) // nothing was written
+		if err == nil && cur == nil {
+			err = fmt.Errorf("job %q vanished after enqueue", req.ID)
+		}
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		j = *cur
 	}
 	writeJSON(w, status, struct {
 		Created bool    `json:"created"`
 		Job     jobJSON `json:"job"`
-	}{created, toJob(*j)})
+	}{created, toJob(j)})
 }

@@ -73,6 +73,7 @@ const (
 	codeRefused          = "refused"
 	codeEmpty            = "empty"
 	codeContention       = "contention"
+	codeDatabaseBusy     = "database_busy"
 	codeBusy             = "busy"
 	codeCrossOrigin      = "cross_origin"
 	codeMisdirected      = "misdirected"

@@ -1,11 +1,41 @@
-package leasetest
+package leasetest_test
 
 import (
 	"context"
+	"database/sql"
+	"strconv"
+	"sync/atomic"
 	"testing"
 
+	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/leasetest"
+	"github.com/leaselab/leaselab/engine/sqlitedb"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
+
+var benchDB atomic.Int64
+
+// storeQueue is a Store on a database of its own, closed with it.
+type storeQueue struct {
+	*engine.Store
+	db *sql.DB
+}
+
+func (q storeQueue) Close() error { return q.db.Close() }
+
+// newStore opens a Store on a fresh in-memory database.
+func newStore(ctx context.Context) (storeQueue, error) {
+	db, err := sqlitedb.Memory("leasetest-bench-" + strconv.FormatInt(benchDB.Add(1), 10))
+	if err != nil {
+		return storeQueue{}, err
+	}
+	s, err := engine.New(ctx, db)
+	if err != nil {
+		db.Close()
+		return storeQueue{}, err
+	}
+	return storeQueue{s, db}, nil
+}
 
 // BenchmarkConformance is Run's work on leaselab's engine (every library
 // timeline on a fresh in-memory database, then the random sequences and
@@ -21,23 +51,23 @@ func BenchmarkConformance(b *testing.B) {
 		}
 		tls = append(tls, tl)
 	}
-	newQueue := func() (Queue, error) { return newEngine() }
+	newQueue := func() (leasetest.Queue, error) { return newStore(ctx) }
 	for b.Loop() {
 		for _, tl := range tls {
-			q, err := newEngine()
+			q, err := newStore(ctx)
 			if err != nil {
 				b.Fatal(err)
 			}
-			d, err := Timeline(ctx, tl, q)
+			d, err := leasetest.Timeline(ctx, tl, q)
 			q.Close()
 			if err != nil || d != nil {
 				b.Fatal(d, err)
 			}
 		}
-		if d, err := Sequences(ctx, newQueue, SequenceOptions{Seed: Seed}); err != nil || d != nil {
+		if d, err := leasetest.Sequences(ctx, newQueue, leasetest.SequenceOptions{Seed: leasetest.Seed}); err != nil || d != nil {
 			b.Fatal(d, err)
 		}
-		if res, err := Concurrent(ctx, newQueue, ConcurrentOptions{Seed: Seed}); err != nil || res != nil {
+		if res, err := leasetest.Concurrent(ctx, newQueue, leasetest.ConcurrentOptions{Seed: leasetest.Seed}); err != nil || res != nil {
 			b.Fatal(res, err)
 		}
 	}

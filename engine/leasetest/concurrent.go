@@ -55,7 +55,7 @@ const (
 // It returns the result of the first round that is not linearizable (its
 // String says which calls), or nil when none is (a round the check could
 // not decide in time counts as none). The Queue must be safe for
-// concurrent use. A call that returns an error other than a refusal (a
+// concurrent use; it is closed when its round ends, as Run closes one. A call that returns an error other than a refusal (a
 // busy database) is checked as one that may or may not have taken effect.
 func Concurrent(ctx context.Context, newQueue func() (Queue, error), o ConcurrentOptions) (*history.Result, error) {
 	o.Rounds = cmpOr(o.Rounds, ConcurrentRounds)
@@ -66,6 +66,7 @@ func Concurrent(ctx context.Context, newQueue func() (Queue, error), o Concurren
 			return nil, err
 		}
 		h := playRound(ctx, q, o.Clients, o.Seed, uint64(r))
+		closeQueue(q)
 		res, err := history.Check(h)
 		if err != nil {
 			return nil, fmt.Errorf("leasetest: the round's history: %w", err)
@@ -85,9 +86,9 @@ func cmpOr(n, def int) int {
 }
 
 // runConcurrent is Run's concurrent round.
-func runConcurrent(t *testing.T, newQueue func(t *testing.T) Queue) {
+func runConcurrent(t *testing.T, newQueue func(t *testing.T) Queue, seed uint64) {
 	t.Helper()
-	res, err := Concurrent(t.Context(), func() (Queue, error) { return newQueue(t), nil }, ConcurrentOptions{Seed: Seed})
+	res, err := Concurrent(t.Context(), func() (Queue, error) { return newQueue(t), nil }, ConcurrentOptions{Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}

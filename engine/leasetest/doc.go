@@ -11,16 +11,25 @@
 //		})
 //	}
 //
-// Run plays every timeline of leaselab's library on your Queue and a long
-// run of random call sequences, each call beside the contract's reference
+// Run plays every timeline of leaselab's library on your Queue, each a
+// subtest timeline/NAME on a Queue of its own, then random call sequences
+// (subtest sequences: 300 from Seed, 30 under go test -short; RunWith
+// takes another seed and count), each call beside the contract's reference
 // model, and after every step compares the answers (the outcome, the
 // refusal's reason, the lease granted), every job's row, and the
-// invariants of package engine/check. A failure says where (the
-// timeline's NAME:LINE, or the shortest random sequence that still fails,
-// call by call), the call, the answer wanted and the one given, and both
-// tables:
+// invariants of package engine/check. A Queue is closed when its timeline
+// or sequence ends if it is an io.Closer (or has a Close with no result);
+// a timeline's reopen steps, on a Queue that is no Reopener, are logged as
+// not played.
+//
+// A failure is reported at the line of your test that called Run. It says
+// where (the timeline's NAME:LINE, or the seed and the shortest random
+// sequence that still fails, call by call), the call, the answer wanted
+// and the one given, or the jobs and fields whose rows differ (the
+// reference's value first), and both tables:
 //
 //	01-late-courier.tl:12: Complete(order-7 A#1, now=1001, "A"): want refused superseded, got ok
+//	seed 41: call 3: Complete(a A#1, now=2501, "r"): the rows differ (want vs got): job a: result "r" vs "R"
 //
 // Then Run's concurrent rounds (Concurrent) have four goroutines make
 // calls at once on two jobs, at instants around their leases' ends and a
@@ -31,9 +40,14 @@
 //
 // The checks are functions that return a *Difference (Timeline,
 // Sequences) or a *history.Result (Concurrent), for tools that grade
-// implementations outside go test; Run and RunTimelines only report them.
-// RunTimelines runs a folder of your own .tl files, as subtests that fail
-// at their file and line.
+// implementations outside go test; Run only reports them.
+//
+// The package checks against the model and links no SQLite, so a test of
+// your Queue builds none. What runs leaselab's own engine is package
+// enginetest's: Engine, the engine as a Queue, and RunTimelines, a folder
+// of your own .tl files as subtests that first hold each expectation on the
+// engine and fail at their file and line (this package's functions of
+// those names work only in a program that links enginetest).
 //
 // Time is the caller's: every call carries its instant in milliseconds,
 // so the suite never sleeps and a failure one call at a time replays

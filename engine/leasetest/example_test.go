@@ -15,7 +15,7 @@ import (
 func ExampleRun() {
 	testMyQueue := func(t *testing.T) {
 		leasetest.Run(t, func(t *testing.T) leasetest.Queue {
-			return leasetest.Engine(t) // your implementation here
+			return leasetest.Model() // your implementation here
 		})
 	}
 	_ = testMyQueue

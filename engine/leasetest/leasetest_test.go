@@ -3,9 +3,6 @@ package leasetest_test
 import (
 	"context"
 	"errors"
-	"github.com/leaselab/leaselab/engine/check"
-	"github.com/leaselab/leaselab/engine/internal/testkit/nativeonly"
-	"github.com/leaselab/leaselab/engine/sqlitedb"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -17,13 +14,17 @@ import (
 	"testing"
 
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/check"
+	"github.com/leaselab/leaselab/engine/internal/testkit/nativeonly"
 	"github.com/leaselab/leaselab/engine/leasetest"
+	"github.com/leaselab/leaselab/engine/leasetest/enginetest"
+	"github.com/leaselab/leaselab/engine/sqlitedb"
 	"github.com/leaselab/leaselab/engine/timeline"
 	"github.com/leaselab/leaselab/engine/timeline/memrun"
 )
 
 func TestRun_LeaselabsEnginePasses(t *testing.T) {
-	leasetest.Run(t, leasetest.Engine)
+	leasetest.Run(t, enginetest.Engine)
 }
 
 // The engine keeps the contract on a WAL file database as on memory.
@@ -78,7 +79,7 @@ func libraryTimeline(t *testing.T, name string) *timeline.Timeline {
 }
 
 func TestTimeline_NamesTheLineCallAndAnswersOfAStaleComplete(t *testing.T) {
-	d, err := leasetest.Timeline(t.Context(), libraryTimeline(t, "01-late-courier.tl"), staleComplete{leasetest.Engine(t)})
+	d, err := leasetest.Timeline(t.Context(), libraryTimeline(t, "01-late-courier.tl"), staleComplete{enginetest.Engine(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +171,7 @@ func TestSequences_MakesOnlyTheOperationsGiven(t *testing.T) {
 }
 
 func TestTimeline_FailsARenewAtLeaseUntilAtItsLine(t *testing.T) {
-	d, err := leasetest.Timeline(t.Context(), libraryTimeline(t, "03-lease-boundary.tl"), lateRenew{leasetest.Engine(t)})
+	d, err := leasetest.Timeline(t.Context(), libraryTimeline(t, "03-lease-boundary.tl"), lateRenew{enginetest.Engine(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,19 +186,19 @@ func TestTimeline_FailsARenewAtLeaseUntilAtItsLine(t *testing.T) {
 }
 
 func TestRunTimelines_RunsAFoldersTimelinesOnTheEngine(t *testing.T) {
-	leasetest.RunTimelines(t, "testdata/timelines", leasetest.Engine)
+	enginetest.RunTimelines(t, "testdata/timelines", enginetest.Engine)
 }
 
 func TestSource_FailsAtTheLineOfAWrongExpectation(t *testing.T) {
 	src := "lease 1000ms\njob a\n0ms A claim a -> ok token=1\n1000ms B claim a -> refused held\n"
-	errs := leasetest.Source(t.Context(), "mine.tl", src, nil)
+	errs := enginetest.Source(t.Context(), "mine.tl", src, nil)
 	if len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), "mine.tl:4: expected refused held, got ok") {
 		t.Fatalf("errors %q, want one at mine.tl:4", errs)
 	}
 }
 
 func TestSource_FailsAtTheColumnOfAMistake(t *testing.T) {
-	errs := leasetest.Source(t.Context(), "mine.tl", "0ms A compleat a\n", nil)
+	errs := enginetest.Source(t.Context(), "mine.tl", "0ms A compleat a\n", nil)
 	if len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), "mine.tl:1:") {
 		t.Fatalf("errors %q, want one at mine.tl:1:COL", errs)
 	}
@@ -205,10 +206,10 @@ func TestSource_FailsAtTheColumnOfAMistake(t *testing.T) {
 
 func TestSource_ComparesTheQueueAfterTheExpectations(t *testing.T) {
 	src := "lease 1000ms\njob a\n0ms A claim a -> ok token=1\n1000ms B claim a -> ok token=2\n1001ms A complete a -> refused superseded\n"
-	if errs := leasetest.Source(t.Context(), "mine.tl", src, leasetest.Engine(t)); errs != nil {
+	if errs := enginetest.Source(t.Context(), "mine.tl", src, enginetest.Engine(t)); errs != nil {
 		t.Fatalf("the engine failed: %q", errs)
 	}
-	errs := leasetest.Source(t.Context(), "mine.tl", src, staleComplete{leasetest.Engine(t)})
+	errs := enginetest.Source(t.Context(), "mine.tl", src, staleComplete{enginetest.Engine(t)})
 	if len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), "mine.tl:5: Complete(a A#1, now=1001, \"A\"): want refused superseded, got ok") {
 		t.Fatalf("errors %q, want the stale complete at mine.tl:5", errs)
 	}
@@ -225,7 +226,7 @@ func TestGoTest_WritesATestOfTheCallersQueue(t *testing.T) {
 	}
 	for _, want := range []string{
 		"package worker_test\n",
-		`leasetest.RunTimeline(t, "01-late-courier.tl", testLateCourierSource, newQueue)`,
+		`enginetest.RunTimeline(t, "01-late-courier.tl", testLateCourierSource, newQueue)`,
 		"const testLateCourierSource = `# ",
 	} {
 		if !strings.Contains(out, want) {
@@ -245,7 +246,7 @@ func TestGoTest_WritesATestOfTheCallersQueue(t *testing.T) {
 // it was invoked and answered on one shared counter, make a history
 // check.History finds nothing wrong in.
 func TestHistory_RacingWorkersOnTheEngineBreakNoInvariant(t *testing.T) {
-	q := leasetest.Engine(t)
+	q := enginetest.Engine(t)
 	ctx := t.Context()
 	for _, id := range []string{"a", "b", "c"} {
 		if _, err := q.Enqueue(ctx, engine.NewJob{ID: id}); err != nil {
@@ -330,7 +331,7 @@ func TestTimeline_ModelAgreesWithTheRunnerOnMovingClocksAndSlowSends(t *testing.
 		if err != nil {
 			t.Fatal(err)
 		}
-		if errs := leasetest.Source(t.Context(), "t.tl", src, leasetest.Engine(t)); len(errs) > 0 {
+		if errs := enginetest.Source(t.Context(), "t.tl", src, enginetest.Engine(t)); len(errs) > 0 {
 			t.Errorf("%q: %v", src, errs)
 		}
 		model := leasetest.Model()
@@ -413,7 +414,7 @@ func TestQueue_EveryInvalidLeaseTheSuitePresentsIsDocumented(t *testing.T) {
 		}
 		return doc == ""
 	})
-	q := leasetest.Engine(t)
+	q := enginetest.Engine(t)
 	if _, err := q.Enqueue(t.Context(), engine.NewJob{ID: "a"}); err != nil {
 		t.Fatal(err)
 	}

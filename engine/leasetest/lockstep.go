@@ -89,7 +89,9 @@ func (d *Difference) Error() string {
 }
 
 // Summary is the call and how it differed, on one line: the answers, the
-// invariant broken, or that the rows differ.
+// invariant broken, or that the rows differ, naming each job and field
+// that does with the reference's value first (job a: owner "A" vs "B",
+// token 1 vs 2).
 func (d *Difference) Summary() string {
 	var b strings.Builder
 	b.WriteString(d.Call.String())
@@ -99,9 +101,78 @@ func (d *Difference) Summary() string {
 	case d.Want != d.Got:
 		fmt.Fprintf(&b, ": want %s, got %s", d.Want, d.Got)
 	default:
-		b.WriteString(": the rows differ")
+		b.WriteString(": the rows differ (want vs got): " + rowsDiff(d.WantRows, d.GotRows))
 	}
 	return b.String()
+}
+
+// rowsDiff names each job whose row differs between want and got, and
+// the fields that differ, want's value first; or the order of the jobs,
+// when only that differs.
+func rowsDiff(want, got []engine.Job) string {
+	byID := func(jobs []engine.Job) map[string]engine.Job {
+		m := make(map[string]engine.Job, len(jobs))
+		for _, j := range jobs {
+			m[j.ID] = j
+		}
+		return m
+	}
+	w, g := byID(want), byID(got)
+	var diffs []string
+	for _, j := range want {
+		if gj, ok := g[j.ID]; !ok {
+			diffs = append(diffs, "job "+j.ID+": only in the reference's rows")
+		} else if fs := fieldDiffs(j, gj); len(fs) > 0 {
+			diffs = append(diffs, "job "+j.ID+": "+strings.Join(fs, ", "))
+		}
+	}
+	for _, j := range got {
+		if _, ok := w[j.ID]; !ok {
+			diffs = append(diffs, "job "+j.ID+": only in the Queue's rows")
+		}
+	}
+	if len(diffs) == 0 {
+		return "the order of the jobs: " + ids(want) + " vs " + ids(got)
+	}
+	return strings.Join(diffs, "; ")
+}
+
+// fieldDiffs are the fields of one job's row that differ, as "name want
+// vs got".
+func fieldDiffs(w, g engine.Job) []string {
+	var out []string
+	num := func(name string, a, b int64) {
+		if a != b {
+			out = append(out, fmt.Sprintf("%s %d vs %d", name, a, b))
+		}
+	}
+	text := func(name, a, b string) {
+		if a != b {
+			out = append(out, fmt.Sprintf("%s %q vs %q", name, a, b))
+		}
+	}
+	if w.Status != g.Status {
+		out = append(out, fmt.Sprintf("status %s vs %s", w.Status, g.Status))
+	}
+	num("qty", w.Qty, g.Qty)
+	text("owner", w.Owner, g.Owner)
+	num("lease_until", w.LeaseUntil, g.LeaseUntil)
+	num("token", w.Token, g.Token)
+	num("attempts", w.Attempts, g.Attempts)
+	num("max_attempts", w.MaxAttempts, g.MaxAttempts)
+	num("deadline", w.Deadline, g.Deadline)
+	text("reason", w.Reason, g.Reason)
+	text("result", w.Result, g.Result)
+	return out
+}
+
+// ids are the jobs' ids, in their order.
+func ids(jobs []engine.Job) string {
+	s := make([]string, len(jobs))
+	for i, j := range jobs {
+		s[i] = j.ID
+	}
+	return strings.Join(s, ", ")
 }
 
 func rowsText(jobs []engine.Job) string {

@@ -2,6 +2,7 @@ package leasetest
 
 import (
 	"context"
+	"io"
 
 	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/model"
@@ -31,9 +32,22 @@ type Queue interface {
 
 // Reopener is a Queue that can be opened again over the same data (a
 // process restart). A timeline's reopen step calls it; on a Queue that is
-// not one the step is skipped. Every row and token must survive it.
+// not one the step is skipped, and Run and RunTimeline log which steps of
+// which timeline were not played. Every row and token must survive it.
 type Reopener interface {
 	Reopen(ctx context.Context) error
+}
+
+// closeQueue closes q when its timeline or sequence ends, if it is an
+// io.Closer or has a Close method with no result (as a connection pool's
+// often has).
+func closeQueue(q Queue) {
+	switch c := q.(type) {
+	case io.Closer:
+		c.Close()
+	case interface{ Close() }:
+		c.Close()
+	}
 }
 
 // Model returns a Queue answering as the contract's reference model (package

@@ -3,7 +3,6 @@ package leasetest
 import (
 	"context"
 	"fmt"
-	"io"
 	"math/rand/v2"
 
 	"github.com/leaselab/leaselab/engine"
@@ -63,8 +62,8 @@ const (
 // a claim of its job) or the job's deadline. On the first sequence that differs it
 // shrinks it, removing calls while it still fails, and returns the
 // Difference of the shortest failing sequence (Difference.Sequence). A
-// Queue that is an io.Closer is closed after its sequence. The error is
-// newQueue's.
+// Queue that is an io.Closer, or has a Close method with no result, is
+// closed after its sequence. The error is newQueue's.
 func Sequences(ctx context.Context, newQueue func() (Queue, error), o SequenceOptions) (*Difference, error) {
 	n, calls := o.Sequences, o.Calls
 	if n <= 0 {
@@ -151,9 +150,7 @@ func replay(ctx context.Context, newQueue func() (Queue, error), seq []op) (*Dif
 	if err != nil {
 		return nil, fmt.Errorf("leasetest: new queue: %w", err)
 	}
-	if c, ok := q.(io.Closer); ok {
-		defer c.Close()
-	}
+	defer closeQueue(q)
 	p := newPair(Model(), q)
 	made := make([]Call, 0, len(seq))
 	var lift int64 // how far the edges have moved time on

@@ -160,18 +160,32 @@ func claimArgs(owner string, now, ttl int64) error {
 }
 
 // nowArg refuses a now below 0, and one in the band of Unix seconds
-// (engine.SecondsFrom, engine.SecondsTo): the contract's time is ms.
+// (engine.SecondsFrom, engine.SecondsTo), microseconds
+// [engine.MicrosFrom, engine.NanosFrom) or nanoseconds (from
+// engine.NanosFrom): the contract's time is ms.
 func nowArg(now int64) error {
-	if now < 0 || (now > engine.SecondsFrom && now < engine.SecondsTo) {
-		return invalid("now %d", now)
+	const ms = "leaselab's time is milliseconds"
+	switch {
+	case now < 0:
+		return invalid("now %d < 0", now)
+	case now > engine.SecondsFrom && now < engine.SecondsTo:
+		return invalid("now %d looks like Unix seconds: %s", now, ms)
+	case now >= engine.NanosFrom:
+		return invalid("now %d looks like Unix nanoseconds: %s", now, ms)
+	case now >= engine.MicrosFrom:
+		return invalid("now %d looks like Unix microseconds: %s", now, ms)
 	}
 	return nil
 }
 
-// ttlArg refuses a ttl that is not in (0, engine.MaxTTL].
+// ttlArg refuses a ttl that is not in (0, engine.MaxTTL]; one over it looks
+// like a time.Duration's nanoseconds.
 func ttlArg(ttl int64) error {
-	if ttl <= 0 || ttl > engine.MaxTTL {
-		return invalid("ttl %d", ttl)
+	switch {
+	case ttl <= 0:
+		return invalid("ttl %d <= 0", ttl)
+	case ttl > engine.MaxTTL:
+		return invalid("ttl %d looks like nanoseconds (a time.Duration): leaselab's time is milliseconds", ttl)
 	}
 	return nil
 }

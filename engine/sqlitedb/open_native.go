@@ -20,7 +20,8 @@ import (
 // asks OpenWith for WAL.
 func Open(path string) (*sql.DB, error) { return OpenWith(path, Options{}) }
 
-// OpenWith is Open with the journal, the sync and the pool of o.
+// OpenWith is Open with the journal, the sync, the pool and the busy
+// timeout of o.
 func OpenWith(path string, o Options) (*sql.DB, error) {
 	if !validPath(path) {
 		return nil, fmt.Errorf("%w: %q", ErrName, path)
@@ -37,7 +38,7 @@ func OpenWith(path string, o Options) (*sql.DB, error) {
 		}
 	}
 	dsn := u.String() + "?" + pragmas(
-		fmt.Sprintf("busy_timeout(%d)", BusyTimeoutMillis),
+		fmt.Sprintf("busy_timeout(%d)", o.busyMillis()),
 		"journal_mode("+journal+")",
 		"synchronous("+sync+")",
 		"foreign_keys(1)",
@@ -70,6 +71,14 @@ func Memory(name string) (*sql.DB, error) {
 		fmt.Sprintf("page_size(%d)", MemoryPageSize),
 	) + "&_txlock=immediate"
 	return pinged(sql.Open("sqlite3", dsn))
+}
+
+// busyMillis is o's busy timeout in ms.
+func (o Options) busyMillis() int64 {
+	if ms := o.BusyTimeout.Milliseconds(); ms > 0 {
+		return ms
+	}
+	return BusyTimeoutMillis
 }
 
 func pragmas(ps ...string) string {

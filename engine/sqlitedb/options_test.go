@@ -2,8 +2,10 @@ package sqlitedb_test
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/leaselab/leaselab/engine/internal/testkit/nativeonly"
 	"github.com/leaselab/leaselab/engine/sqlitedb"
@@ -54,5 +56,47 @@ func TestOpenWith_SetsJournalSyncAndPoolOnEveryConnection(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// OpenWith sets the busy timeout on every connection: BusyTimeoutMillis
+// unless Options says otherwise, in whole milliseconds.
+func TestOpenWith_SetsTheBusyTimeout(t *testing.T) {
+	nativeonly.Test(t, "a file database")
+	for _, tc := range []struct {
+		busy time.Duration
+		want int64 // ms
+	}{
+		{0, sqlitedb.BusyTimeoutMillis},
+		{-time.Second, sqlitedb.BusyTimeoutMillis},
+		{time.Millisecond - 1, sqlitedb.BusyTimeoutMillis},
+		{time.Millisecond, 1},
+		{50*time.Millisecond + time.Microsecond, 50},
+		{time.Minute, 60000},
+	} {
+		db, err := sqlitedb.OpenWith(filepath.Join(t.TempDir(), "jobs.db"), sqlitedb.Options{BusyTimeout: tc.busy})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		var conns []*sql.Conn // two at once: two connections of the pool
+		for range 2 {
+			conn, err := db.Conn(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			conns = append(conns, conn)
+			var got int64
+			if err := conn.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&got); err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("BusyTimeout %v: busy_timeout %d ms, want %d", tc.busy, got, tc.want)
+			}
+		}
+		for _, c := range conns {
+			c.Close()
+		}
+		db.Close()
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+	"time"
 )
 
 // BusyTimeoutMillis is how long a connection waits for another one's write
@@ -64,8 +65,12 @@ type Options struct {
 	// SetMaxOpenConns); 0 leaves database/sql's default, no cap. SQLite
 	// runs one writer at a time whatever the pool: a cap bounds the
 	// connections waiting on the write lock (each waits up to
-	// BusyTimeoutMillis) and the memory they hold.
+	// the busy timeout) and the memory they hold.
 	MaxOpenConns int
+	// BusyTimeout is how long a connection waits for another one's lock
+	// before it gives up with SQLITE_BUSY, in whole milliseconds; under
+	// 1 ms is BusyTimeoutMillis.
+	BusyTimeout time.Duration
 }
 
 // validPath reports whether the openers accept path as a file name.

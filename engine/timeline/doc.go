@@ -2,8 +2,9 @@
 // a story of claims, expiries, reclaims and stale writes, with the answer
 // each step must get. Parse checks a text; Run plays it on the engine as a
 // test and traces it step by step (the simulator shows the trace). To hold a
-// queue of your own to timelines, run them through package engine/leasetest
-// (RunTimelines, a folder of .tl files as subtests).
+// queue of your own to timelines, run them through package
+// engine/leasetest/enginetest (RunTimelines, a folder of .tl files as
+// subtests).
 //
 //	# Kleppmann's fencing: the storage refuses the paused client's stale token
 //	lease 1000ms

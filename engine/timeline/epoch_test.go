@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/limits"
 	"github.com/leaselab/leaselab/engine/timeline"
 	"github.com/leaselab/leaselab/engine/timeline/memrun"
@@ -87,14 +88,15 @@ func itoa(n int64) string {
 	return string(b)
 }
 
-// An epoch is at most 2^53-1 less three max_time (a step's instant, its
-// worker's clock offset and a lease from it), so no instant a timeline
-// derives from it wraps around int64 or passes the largest integer the page
-// and the HTTP API carry exactly; a later epoch is refused at its column,
-// not run with times and leases clamped to another instant than written.
+// An epoch is under engine.MicrosFrom by three max_time (a step's instant,
+// its worker's clock offset and a lease from it), so no instant a timeline
+// derives from it is one the engine takes for Unix microseconds, wraps
+// around int64 or passes the largest integer the page and the HTTP API
+// carry exactly (2^53-1); a later epoch is refused at its column, not run
+// with times refused or clamped to another instant than written.
 func TestEpoch_LatestKeepsEveryInstantExact(t *testing.T) {
 	maxTime := limits.Default.MaxTime
-	latest := int64(1<<53-1) - 3*maxTime
+	latest := int64(engine.MicrosFrom) - 1 - 3*maxTime
 	for _, tc := range []struct {
 		name  string
 		epoch int64
@@ -110,7 +112,7 @@ func TestEpoch_LatestKeepsEveryInstantExact(t *testing.T) {
 			if tc.ok {
 				last := tc.epoch + maxTime
 				src += itoa(tc.epoch) + " A claim a ttl=1000ms\n" +
-					itoa(last) + " B claim a ttl=" + itoa(maxTime) + "ms -> ok lease_until=" + itoa(last+2*maxTime) + "\n"
+					itoa(last) + " B claim a ttl=" + itoa(engine.MaxTTL) + "ms -> ok lease_until=" + itoa(last+maxTime+engine.MaxTTL) + "\n"
 			}
 			tr, err := memrun.RunSource(t.Context(), "e.tl", src, timeline.Options{})
 			if !tc.ok {

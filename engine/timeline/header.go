@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/internal/lang"
 )
 
@@ -110,17 +111,12 @@ func (p *parser) epochHeader(w []token) {
 		p.errorf(w[1].col, "malformed epoch %q: an instant in ms after 0, e.g. 1764806400000", w[1].text)
 		return
 	}
-	if latest := maxSafeInteger - 3*p.lim.MaxTime; t > latest {
-		p.errorf(w[1].col, "epoch %d ms: the latest epoch is %d (its instants, a clock's offset and a lease from them stay within 2^53-1 ms)", t, latest)
+	if latest := engine.MicrosFrom - 1 - 3*p.lim.MaxTime; t > latest {
+		p.errorf(w[1].col, "epoch %d ms: the latest epoch is %d (its instants, a clock's offset and a lease from them stay under 10^14 ms, the year 5138, past which the engine takes a time for Unix microseconds)", t, latest)
 		return
 	}
 	p.tl.Epoch, p.prevEnd, p.prevTime = t, t, t
 }
-
-// maxSafeInteger is the largest integer a JavaScript number holds exactly,
-// and the largest the page and the HTTP API carry: an epoch leaves room
-// under it for its latest instant, a worker's clock offset and a lease.
-const maxSafeInteger = 1<<53 - 1
 
 // jobFields are the fields a job line and an enqueue step take.
 var jobFields = []string{"qty", "deadline", "max_attempts"}

@@ -619,7 +619,7 @@ func (s *suite) testClientNowWindow(t *testing.T) {
 func (s *suite) drain(t testing.TB, now int64) {
 	t.Helper()
 	for range 10000 {
-		ans := s.c.post(t, "/api/claim", obj{"owner": "drain", "now": now, "ttl": 1_000_000_000})
+		ans := s.c.post(t, "/api/claim", obj{"owner": "drain", "now": now, "ttl": drainTTL})
 		if ans.status == http.StatusNotFound {
 			wantError(t, ans, http.StatusNotFound, "empty")
 			return
@@ -724,7 +724,7 @@ func (s *suite) testOneWinner(t *testing.T) {
 }
 
 func (s *suite) testClaimNextParallel(t *testing.T) {
-	// After testClaimNext's leases (its drain's end at 1_001_000_000_000),
+	// After testClaimNext's leases (its drain's end just before 1_001_000_000_000),
 	// and before the server's clock: a client's now may not be ahead of it.
 	const at = 1_500_000_000_000
 	s.drain(t, at)

@@ -25,7 +25,7 @@ import (
 
 // drainAt and drainTTL are the instant and ttl of the claims that empty
 // the server before each Queue: every job another test left claimable is
-// then held until 2×10⁹ ms (or quarantined, or done), after the last
+// then held until 2×10⁹-1 ms (or quarantined, or done), after the last
 // instant a timeline may name (limits' max_time, 10⁹).
 const (
 	drainAt  = engine.SecondsFrom

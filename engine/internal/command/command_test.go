@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/leaselab/leaselab/engine/internal/explore"
+	"github.com/leaselab/leaselab/engine/timeline"
 )
 
 func main1(t *testing.T, stdin string, args ...string) (int, string, string) {
@@ -138,7 +139,7 @@ func TestExport_WritesATestForTheCallersPackage(t *testing.T) {
 		{[]string{"export", "gotest", "-"}, 0, []string{"package leaselabtest\n"}},
 		{[]string{"export", "gotest", "-package", "worker", "-"}, 0, []string{"package worker\n", "func TestLateCourier(t *testing.T) {"}},
 		{[]string{"export", "gotest", "-package", "worker_test", "-queue", "newQueue", "-"}, 0,
-			[]string{"package worker_test\n", `leasetest.RunTimeline(t, "stdin.tl", testLateCourierSource, newQueue)`}},
+			[]string{"package worker_test\n", `enginetest.RunTimeline(t, "stdin.tl", testLateCourierSource, newQueue)`}},
 		{[]string{"export", "gotest", "-package", "my-worker", "-"}, ExitBadInput, nil},
 		{[]string{"export", "gotest", "-queue", "new(", "-"}, ExitBadInput, nil},
 	} {
@@ -152,6 +153,41 @@ func TestExport_WritesATestForTheCallersPackage(t *testing.T) {
 			}
 		}
 	}
+}
+
+// export gotest exits as -h promises: 1 when an expectation fails or an
+// invariant breaks unannounced on the engine, with the failure on standard
+// error and the test still written (it fails the same way); 0 when all
+// holds, as in the test above.
+func TestExport_ExitsOneOnAFailingTimelineAndStillWritesTheTest(t *testing.T) {
+	for _, tc := range []struct {
+		name, src, says string
+	}{
+		{"a wrong expectation", strings.Replace(story, "-> refused superseded", "-> ok", 1), "stdin.tl:8: expected ok, got refused superseded"},
+		{"an unannounced break", unannounced(t), "stdin.tl:11: breaks tokens-increase: "},
+	} {
+		for _, queue := range []string{"", "newQueue"} {
+			args := []string{"export", "gotest", "-"}
+			if queue != "" {
+				args = []string{"export", "gotest", "-queue", queue, "-"}
+			}
+			code, out, errOut := main1(t, tc.src, args...)
+			if code != ExitFail || !strings.Contains(errOut, tc.says) || !strings.Contains(out, "(t *testing.T) {") {
+				t.Errorf("%s %v: exit %d, stderr %q; want exit 1 saying %q and the test on stdout:\n%s", tc.name, args, code, errOut, tc.says, out)
+			}
+		}
+	}
+}
+
+// unannounced is the library's story of a service that forgets its
+// tokens, with the break it announces left out.
+func unannounced(t *testing.T) string {
+	t.Helper()
+	src, err := timeline.LibrarySource("23-service-forgets.tl")
+	if err != nil || !strings.Contains(src, " violates=tokens-increase") {
+		t.Fatalf("the story no longer announces its break (%v)", err)
+	}
+	return strings.ReplaceAll(src, " violates=tokens-increase", "")
 }
 
 // A lease that ends while a step takes its time (a slow send) is told

@@ -1,10 +1,12 @@
 package command
 
 import (
+	"context"
 	"fmt"
 	"io"
 
 	"github.com/leaselab/leaselab/engine/leasetest"
+	"github.com/leaselab/leaselab/engine/leasetest/enginetest"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
 
@@ -13,7 +15,10 @@ import (
 // replays the timeline on the engine and checks its expectations
 // (timeline.GoTestIn), or, with -queue, one that checks the timeline
 // against the caller's own Queue as well (leasetest.GoTest). No Go program
-// is needed to get one.
+// is needed to get one. It plays the timeline on the engine first: when an
+// expectation fails or an invariant breaks unannounced, it says so on
+// standard error, prints the test all the same (it fails the same way) and
+// returns ExitFail.
 func Export(args []string, o IO) int {
 	c := newCommand("export", o, "leaselab export gotest [-name TestName] [-package NAME] [-queue EXPR] FILE|-\n\n"+
 		"Prints a Go test file that replays the timeline on the engine and checks every expectation;\n"+
@@ -60,6 +65,13 @@ func Export(args []string, o IO) int {
 	}
 	if !bounded(o.Stdout, o.Stderr, "the Go test", func(w io.Writer) { io.WriteString(w, out) }) {
 		return ExitBadInput
+	}
+	if failures := enginetest.Source(context.Background(), src.name, src.text, nil); len(failures) > 0 {
+		for _, f := range failures {
+			fmt.Fprintln(o.Stderr, f)
+		}
+		fmt.Fprintln(o.Stderr, "leaselab export: the timeline fails on the engine: the test is written, and fails the same way")
+		return ExitFail
 	}
 	return ExitPass
 }

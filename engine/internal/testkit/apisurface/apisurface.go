@@ -37,6 +37,7 @@ var Supported = []Package{
 	{Path: "engine/timeline"},
 	{Path: "engine/timeline/memrun"},
 	{Path: "engine/leasetest"},
+	{Path: "engine/leasetest/enginetest"},
 	{Path: "engine/sqlitedb"},
 	{Path: "engine/limits"},
 	{Path: "engine/drivertest"},
