@@ -55,8 +55,9 @@ const (
 // It returns the result of the first round that is not linearizable (its
 // String says which calls), or nil when none is (a round the check could
 // not decide in time counts as none). The Queue must be safe for
-// concurrent use; it is closed when its round ends, as Run closes one. A call that returns an error other than a refusal (a
-// busy database) is checked as one that may or may not have taken effect.
+// concurrent use; it is closed when its round ends, as Run closes one.
+// A call that returns an error other than a refusal (a busy database) is
+// checked as one that may or may not have taken effect.
 func Concurrent(ctx context.Context, newQueue func() (Queue, error), o ConcurrentOptions) (*history.Result, error) {
 	o.Rounds = cmpOr(o.Rounds, ConcurrentRounds)
 	o.Clients = cmpOr(o.Clients, ConcurrentClients)
