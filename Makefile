@@ -45,7 +45,7 @@ lint:
 
 ## gotest: every Go test, with the race detector
 gotest:
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 20m ./...
 
 ## lint-js: the page's JavaScript: Biome's lint and format check, and tsc --noEmit over its JSDoc types
 ## (both pinned in web/.tools, installed by npm ci when missing)
