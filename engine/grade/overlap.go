@@ -16,8 +16,9 @@ import (
 
 // An overlap is the race a lease exists for: the holder's late call at
 // the end of its lease, in one process, at the instant another process
-// claims the job. Each round, on a fresh database file: A enqueues a job
-// and claims it at 0 for 1000 ms; then, at once, A makes its late call at
+// claims the job. Each round, on a job of its own in the race's database
+// file (the jobs of the rounds before it are done): A enqueues it and
+// claims it at 0 for 1000 ms; then, at once, A makes its late call at
 // 999 (release: at any time) and B claims at 1000; then B finishes what
 // it got at 1500. Every call is recorded with the instants it was sent
 // and answered, and the round's history is checked for linearizability
@@ -62,8 +63,14 @@ func (g *grader) overlap(ctx context.Context, o overlap) (*Failure, error) {
 		defer p.close()
 		ps[i] = p
 	}
+	path := g.dbPath()
+	for _, p := range ps {
+		if _, err := p.call(ctx, "init_db", path); err != nil {
+			return nil, err
+		}
+	}
 	for r := range overlapRounds(g.o.Rounds) {
-		rd := &overlapRound{g: g, o: o, path: g.dbPath(), rec: history.NewRecorder(), ps: ps, round: r + 1, markers: map[string]map[string]any{}}
+		rd := &overlapRound{g: g, o: o, path: path, rec: history.NewRecorder(), ps: ps, round: r + 1, markers: map[string]map[string]any{}}
 		if f, err := rd.play(ctx); f != nil || err != nil {
 			return f, err
 		}
@@ -72,10 +79,9 @@ func (g *grader) overlap(ctx context.Context, o overlap) (*Failure, error) {
 }
 
 // overlapRounds is how many rounds an overlap plays when each race plays
-// rounds: half as many, and at least a sweep of every lag.
-func overlapRounds(rounds int) int {
-	return max(rounds/2, min(rounds, 2*lagSteps+1))
-}
+// rounds: one sweep of every lag, half of it behind the grader's lock, or
+// rounds when that is fewer.
+func overlapRounds(rounds int) int { return min(rounds, 2*lagSteps+1) }
 
 // overlapRound is one round of an overlap: its file, its programs (A's
 // and B's) and the calls recorded.
@@ -108,11 +114,6 @@ type labCallOf struct {
 // contract.
 func (rd *overlapRound) play(ctx context.Context) (*Failure, error) {
 	courier := rd.g.o.LabName == Courier
-	for _, p := range rd.ps {
-		if _, err := p.call(ctx, "init_db", rd.path); err != nil {
-			return nil, err
-		}
-	}
 	job := fmt.Sprintf("o%d", rd.round)
 	enq := labCallOf{0, "enqueue", []any{job}, engine.OpEnqueue, history.Args{Job: job}}
 	claimA := labCallOf{0, "claim", []any{job, "A", int64(0), int64(overlapTTL)}, engine.OpClaim, history.Args{Job: job, Owner: "A", Now: 0, TTL: overlapTTL}}
@@ -174,7 +175,7 @@ const (
 
 // holdFor is how long the grader holds the file's write lock in the
 // rounds that hold it: long enough for both calls to reach the lock.
-const holdFor = 30 * time.Millisecond
+const holdFor = 15 * time.Millisecond
 
 // hold, in every other round, begins a write transaction of the grader's
 // own on the round's file (the student's calls then block on its lock, as
