@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/internal/lang"
 	"github.com/leaselab/leaselab/engine/leasetest"
 	"github.com/leaselab/leaselab/engine/sqlitedb"
 )
@@ -136,7 +137,7 @@ func (q *courierQueue) ClaimNext(ctx context.Context, owner string, now, ttl int
 		LeaseUntil float64 `json:"lease_until"`
 	}
 	if json.Unmarshal(a.Return, &m) != nil || m.ID == "" {
-		return engine.Lease{}, fmt.Errorf("claim_next returned %s, not a marker {id, qty, owner, token, attempt, lease_until} or None", pyJSON(a.Return))
+		return engine.Lease{}, q.malformed(lang.P("%s returned %s, not a marker {id, qty, owner, token, attempt, lease_until} or %s", "claim_next", pyJSON(a.Return), "None"))
 	}
 	return engine.Lease{JobID: m.ID, Qty: m.Qty, Owner: m.Owner, Token: m.Token, Attempt: m.Attempt, LeaseUntil: int64(m.LeaseUntil)}, nil
 }

@@ -62,7 +62,7 @@ func lockstep(ctx context.Context, q *labQueue, where lang.Phrase, calls ...func
 func (q *labQueue) compare(ctx context.Context, where lang.Phrase) (*Failure, error) {
 	want := q.shadow.Jobs()
 	got, err := q.Jobs(ctx)
-	f := (&Failure{Call: q.last.Call, Want: q.last.Want, Got: q.last.Got, WantRows: want, GotRows: got, Broken: q.p.broken}).at(where)
+	f := (&Failure{Call: q.last.Call, Want: q.last.Want, Got: q.last.Got, WantRows: want, GotRows: got, Broken: q.p.broken, fn: q.last.fn}).at(where)
 	switch {
 	case q.p.broken != nil:
 		return f, nil

@@ -182,14 +182,21 @@ func TestRun_GradesAGoLab(t *testing.T) {
 	grade.Run(t, lab)
 }
 
-func TestGrade_FailsAGoLabAtItsWrongBoundary(t *testing.T) {
-	lab := &goLab{claimBoundary: true}
-	t.Cleanup(lab.close)
+// firstFailed grades lab up to its first failed test, and returns it (nil
+// when every test passed).
+func firstFailed(t *testing.T, lab grade.Lab) *grade.Test {
+	t.Helper()
 	r, err := grade.Grade(t.Context(), grade.Options{Lab: lab, Dir: tempDir(t), FailFast: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	first := r.First()
+	return r.First()
+}
+
+func TestGrade_FailsAGoLabAtItsWrongBoundary(t *testing.T) {
+	lab := &goLab{claimBoundary: true}
+	t.Cleanup(lab.close)
+	first := firstFailed(t, lab)
 	if first == nil || first.Name != "step 4: claim" || !strings.HasPrefix(first.Failure.Call, `claim(path, "j1"`) {
 		t.Fatalf("got %+v; want step 4 failing at a claim", first)
 	}
@@ -208,11 +215,7 @@ func (stoppingLab) Renew(string, string, string, int64, int64, int64) (bool, err
 func TestGrade_AStoppedCallIsAHangNotAPanic(t *testing.T) {
 	lab := &goLab{}
 	t.Cleanup(lab.close)
-	r, err := grade.Grade(t.Context(), grade.Options{Lab: stoppingLab{lab}, Dir: tempDir(t), FailFast: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	first := r.First()
+	first := firstFailed(t, stoppingLab{lab})
 	if first == nil || first.Failure.Broken == nil {
 		t.Fatalf("got %+v; want a broken call", first)
 	}

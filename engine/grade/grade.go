@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -102,8 +103,9 @@ type Failure struct {
 	// Call is the lab's call as Python writes it; Want the contract's
 	// answer, Got the student's ("raise ValueError", "None", "True", ...).
 	Call, Want, Got string
-	// Detail says more: the engine's terms of the difference, a broken
-	// invariant, the shortest sequence.
+	// Detail says more, in the lab's terms: an answer not of its
+	// function's form, answers that agree beside tables that differ, a
+	// broken invariant, a rule a mutant breaks.
 	Detail string
 	// WantRows and GotRows are the table after the call, the contract's
 	// and the student's (read from their file).
@@ -123,6 +125,9 @@ type Failure struct {
 	// Lab is the lab whose table WantRows and GotRows are (Fencing or
 	// Courier).
 	Lab string
+	// fn is the lab function whose answer or table differs ("" when
+	// unknown).
+	fn string
 	// where, want and detail are Where, Want and Detail in any language,
 	// when the grader wrote them (a timeline's NAME:LINE and an answer
 	// are no language's).
@@ -447,15 +452,28 @@ func (g *grader) withQueue(ctx context.Context, fn func(ctx context.Context, q *
 	return fn(ctx, q)
 }
 
-// failureOf is a leasetest Difference in the lab's terms.
+// failureOf is a leasetest Difference in the lab's terms: the call, both
+// answers and both tables, and what more only the grader can say (an
+// answer not of its function's form, a table that cannot be read, answers
+// that agree beside tables that do not, a broken invariant), never the
+// engine's operations or the fields the lab's table has no column for.
 func failureOf(d *leasetest.Difference, q *labQueue) *Failure {
 	f := &Failure{Where: d.Where, Call: q.last.Call, Want: q.last.Want, Got: q.last.Got,
-		WantRows: d.WantRows, GotRows: d.GotRows, Broken: q.p.broken}
-	if f.Want == "" {
-		f.Want = d.Want
-	}
-	if f.Broken == nil { // a broken answer's engine terms only repeat it
-		f.explain(lang.P("in the engine's terms: %s", d.Summary()))
+		WantRows: d.WantRows, GotRows: d.GotRows, Broken: q.p.broken, fn: q.last.fn}
+	switch {
+	case f.Broken != nil: // what broke is the answer
+	case q.last.why.Format() != "":
+		f.explain(q.last.why)
+	case strings.HasPrefix(d.Got, tableError):
+		f.explain(lang.P("%s", strings.TrimPrefix(d.Got, tableError)))
+	case d.Invariant != "":
+		f.explain(lang.P("your answers so far break the contract's invariant %s", d.Invariant))
+	case agree(f.Want, f.Got) && !slices.Equal(f.WantRows, f.GotRows):
+		f.explain(lang.P("the answers agree, the tables differ"))
 	}
 	return f
 }
+
+// tableError begins a Difference's answer when the student's table could
+// not be read; what follows is why, in the lab's terms.
+const tableError = "Jobs: error: "

@@ -113,8 +113,11 @@ func (g *grader) mutantTests() []testCase {
 		}
 		tc.run = func(ctx context.Context) (*Failure, error) {
 			f, err := g.timeline(ctx, name, r.timeline)
-			if f != nil {
+			switch {
+			case f != nil && f.detail.Format() != "":
 				f.explain(lang.P("%s\nthis timeline tells the contract from a broken engine: %s", f.detail, rule(m.Name)))
+			case f != nil:
+				f.explain(lang.P("this timeline tells the contract from a broken engine: %s", rule(m.Name)))
 			}
 			return f, err
 		}

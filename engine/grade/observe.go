@@ -4,8 +4,7 @@ import "github.com/leaselab/leaselab/engine"
 
 // Observed is one call of a lab function as the grader made it, for a
 // view that shows a run call by call: the call as Python writes it, the
-// contract's answer ("" where the contract leaves the answer open: a
-// claim_many's winner, each claim of a claim-next) and the student's, and
+// contract's answer (a claim_many's in words, its winner left open) and the student's, and
 // the contract's table after the call. Options.Observe hears each one as
 // soon as the student's code has answered, before the grader compares.
 type Observed struct {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/internal/lang"
 	"github.com/leaselab/leaselab/engine/model"
 )
 
@@ -31,7 +32,7 @@ import (
 //     for (qty, attempts, max_attempts, deadline, reason) are the
 //     contract's;
 //   - claim-next is claim on each job in the order they were enqueued,
-//     until one grants;
+//     until one grants or the job the contract takes is refused;
 //   - reopen is init_db again over the same file.
 //
 // shadow is the reference model played in step with the student, which
@@ -64,9 +65,20 @@ type markerKey struct {
 }
 
 // labCall is one call of a lab function: how Python writes it, the answer
-// the contract gives and the one the student gave.
+// the contract gives and the one the student gave; fn is the function
+// called, and why says how an answer is not of the function's form ("" when
+// it is).
 type labCall struct {
 	Call, Want, Got string
+	fn              string
+	why             lang.Phrase
+}
+
+// malformed records that the last call's answer is not of its function's
+// form, and is the error that ends the call.
+func (q *labQueue) malformed(p lang.Phrase) error {
+	q.last.why = p
+	return errors.New(p.String())
 }
 
 func newLabQueue(ctx context.Context, p *process, path string) (*labQueue, error) {
@@ -89,7 +101,7 @@ func (q *labQueue) Close() error {
 // an exception is an error whose text is its kind.
 func (q *labQueue) raw(ctx context.Context, want, fn string, args ...any) (answer, error) {
 	a, err := q.p.call(ctx, fn, args...)
-	q.last = labCall{Call: callText(fn, args), Want: want}
+	q.last = labCall{Call: callText(fn, args), Want: want, fn: fn}
 	switch {
 	case err != nil:
 		q.last.Got = err.Error()
@@ -125,7 +137,7 @@ func (q *labQueue) Get(ctx context.Context, id string) (*engine.Job, error) {
 	}
 	var r map[string]any
 	if err := json.Unmarshal(ret, &r); err != nil {
-		return nil, fmt.Errorf("state returned %s, not a dict of the row", pyJSON(ret))
+		return nil, q.malformed(lang.P("%s returned %s, not a dict of the row", "state", pyJSON(ret)))
 	}
 	rid, _ := r["id"].(string)
 	until, okU := number(r["until"])
@@ -204,7 +216,7 @@ func (q *labQueue) Claim(ctx context.Context, id, owner string, now, ttl int64) 
 	}
 	var fence int64
 	if json.Unmarshal(a.Return, &fence) != nil {
-		return engine.Lease{}, fmt.Errorf("claim returned %s, not a fence or None", pyJSON(a.Return))
+		return engine.Lease{}, q.malformed(lang.P("%s returned %s, not a fence or %s", "claim", pyJSON(a.Return), "None"))
 	}
 	return q.lease(ctx, id, owner, fence, sl)
 }
@@ -224,11 +236,22 @@ func (q *labQueue) lease(ctx context.Context, id, owner string, fence int64, sl 
 	return l, nil
 }
 
+// ClaimNext is claim on each job in the order they were enqueued, each
+// answered beside the contract's answer to it: None for a job before the
+// one the contract takes, that one's fence; it ends at the first that
+// grants, and at the one the contract takes.
 func (q *labQueue) ClaimNext(ctx context.Context, owner string, now, ttl int64) (engine.Lease, error) {
 	order := q.shadow.Jobs()
 	sl, serr := q.shadow.ClaimNext(owner, now, ttl)
 	for _, j := range order {
-		a, err := q.raw(ctx, "", "claim", q.path, j.ID, owner, now, ttl)
+		want, taken := "None", serr == nil && j.ID == sl.JobID
+		switch {
+		case taken:
+			want = fmt.Sprint(sl.Token)
+		case errors.Is(serr, engine.ErrInvalid):
+			want = "raise ValueError"
+		}
+		a, err := q.raw(ctx, want, "claim", q.path, j.ID, owner, now, ttl)
 		if err != nil {
 			return engine.Lease{}, err
 		}
@@ -238,6 +261,9 @@ func (q *labQueue) ClaimNext(ctx context.Context, owner string, now, ttl int64) 
 		var fence int64
 		if string(a.Return) != "null" && json.Unmarshal(a.Return, &fence) == nil {
 			return q.lease(ctx, j.ID, owner, fence, sl)
+		}
+		if taken {
+			return engine.Lease{}, errors.New("claim returned None")
 		}
 	}
 	if serr == nil {
@@ -291,7 +317,7 @@ func (q *labQueue) boolRaw(ctx context.Context, want, fn string, args ...any) (b
 	}
 	var b bool
 	if json.Unmarshal(a.Return, &b) != nil {
-		return false, fmt.Errorf("%s returned %s, not a bool", fn, pyJSON(a.Return))
+		return false, q.malformed(lang.P("%s returned %s, not a bool", fn, pyJSON(a.Return)))
 	}
 	return b, nil
 }
