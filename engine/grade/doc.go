@@ -153,11 +153,18 @@
 // one), ValueError is engine.ErrInvalid, fence is the token, done=1 the
 // status done, and the fields the lab has no column for (qty, attempts,
 // max_attempts, deadline, reason) are the contract's. A Failure names the
-// call as Python writes it, the contract's answer and the student's, both
-// tables, and a timeline that reproduces it, which leaselab check replays on
-// the engine; Failure.Link opens that timeline in the simulator, the cursor
-// on the step that differs, with a note there of the student's answer beside
-// the contract's.
+// call, the contract's answer and the student's, both tables in the lab's
+// columns, and a timeline that reproduces it, which leaselab check replays
+// on the engine; Failure.Link opens that timeline in the simulator, the
+// cursor on the step that differs, with a note there of the student's
+// answer beside the contract's. Calls and answers are in the student's
+// terms (Terms): Python's for a module (claim(path, "j1", "A", 0, 1000),
+// None, True, raise ValueError), the protocol's JSON for a program in any
+// language (null, true, error ValueError), Go's for a Lab (Claim(path,
+// "j1", "A", 0, 1000), nil, true, error ErrValue). What more a Failure
+// says is in the lab's terms too (an answer not of its function's form,
+// answers that agree beside tables that differ), never the engine's
+// operations or the fields the lab's table has no column for.
 //
 // # Containment
 //

@@ -197,7 +197,7 @@ func TestGrade_FailsAGoLabAtItsWrongBoundary(t *testing.T) {
 	lab := &goLab{claimBoundary: true}
 	t.Cleanup(lab.close)
 	first := firstFailed(t, lab)
-	if first == nil || first.Name != "step 4: claim" || !strings.HasPrefix(first.Failure.Call, `claim(path, "j1"`) {
+	if first == nil || first.Name != "step 4: claim" || !strings.HasPrefix(first.Failure.Call, `Claim(path, "j1"`) {
 		t.Fatalf("got %+v; want step 4 failing at a claim", first)
 	}
 }

@@ -54,6 +54,10 @@ type Options struct {
 	// Sandbox is how the student's programs are contained (see Sandbox);
 	// the zero value contains them as far as the grader's user may.
 	Sandbox Sandbox
+	// Terms is the language the report writes calls and answers in (""
+	// chooses by the program: PythonTerms for Python and PythonLab's,
+	// GoTerms for a Lab, JSONTerms for any other program).
+	Terms Terms
 }
 
 // ErrStopped is the cause to cancel a grading's context with when the
@@ -65,6 +69,15 @@ var ErrStopped = errors.New("grade: stopped by the platform")
 func (o *Options) defaults() {
 	if o.LabName == "" {
 		o.LabName = Fencing
+	}
+	switch {
+	case o.Terms != "":
+	case o.Lab != nil:
+		o.Terms = GoTerms
+	case o.Program.terms != "":
+		o.Terms = o.Program.terms
+	default:
+		o.Terms = JSONTerms
 	}
 	d := limits.DefaultGrading
 	if o.CallTimeout <= 0 {
@@ -100,8 +113,9 @@ type Failure struct {
 	// Where is the timeline's NAME:LINE, "call N" of a random sequence, or
 	// "round N" of a race.
 	Where string
-	// Call is the lab's call as Python writes it; Want the contract's
-	// answer, Got the student's ("raise ValueError", "None", "True", ...).
+	// Call is the lab's call in the student's terms (Options.Terms); Want
+	// the contract's answer, Got the student's ("raise ValueError",
+	// "None", "True", ... in Python).
 	Call, Want, Got string
 	// Detail says more, in the lab's terms: an answer not of its
 	// function's form, answers that agree beside tables that differ, a
@@ -268,11 +282,11 @@ type testCase struct {
 
 func (g *grader) start(ctx context.Context) (*process, error) {
 	if g.o.Lab != nil {
-		return &process{lab: g.o.Lab, callMax: g.o.CallTimeout, observe: g.o.Observe}, nil
+		return &process{lab: g.o.Lab, callMax: g.o.CallTimeout, observe: g.o.Observe, terms: g.o.Terms}, nil
 	}
 	p, err := start(ctx, g.o.Program, g.o.CallTimeout, g.c)
 	if p != nil {
-		p.observe = g.o.Observe
+		p.observe, p.terms = g.o.Observe, g.o.Terms
 	}
 	return p, err
 }
@@ -313,7 +327,7 @@ func (g *grader) tests() []testCase {
 	ts = append(ts, g.mutantTests()...)
 	ts = append(ts,
 		testCase{name: lang.P("race: two processes claim one job"), run: func(ctx context.Context) (*Failure, error) {
-			return g.raceProcesses(ctx, race{fn: "claim", want: lang.P("1 from one process, None from the other"),
+			return g.raceProcesses(ctx, race{fn: "claim", want: lang.P("1 from one process, %s from the other", g.o.Terms.none()),
 				args: func(path, job, owner string) []any { return []any{path, job, owner, int64(0), int64(1000)} }})
 		}},
 		testCase{name: lang.P("search: random calls beside the contract"), run: g.search},
