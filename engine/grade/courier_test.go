@@ -124,7 +124,7 @@ func TestCourier_FailsEachWrongFragmentAtItsStep(t *testing.T) {
 		{"claim_next holds a lease at lease_until", "cur_owner is not None and until > now", "cur_owner is not None and until >= now",
 			"step 4: claim_next", `claim_next(path, "C", 1000, 500)`, "", "None", ""},
 		{"claim_next counts no attempt", "(owner, lease_until, token + 1, attempts + 1, job_id)", "(owner, lease_until, token + 1, attempts, job_id)",
-			"step 1: init_db", `claim_next(path, "A", 0, 1000)`, "", "", "the answers agree, the tables differ"},
+			"step 4: claim_next", `claim_next(path, "A", 0, 1000)`, "", "", "the answers agree, the tables differ"},
 		{"claim_next takes lease_ms 0", "    if lease_ms <= 0:\n        raise ValueError(\"lease_ms must be positive\")\n", "",
 			"step 4: claim_next", `claim_next(path, "A", 0, 0)`, "raise ValueError", `{"attempt": 1`, ""},
 		{"finish at lease_until", "AND lease_until>? AND", "AND lease_until>=? AND",

@@ -58,7 +58,11 @@ func (g *grader) courierTests() []testCase {
 				panic(err) // embedded: a missing step is a build's mistake
 			}
 		}
-		ts = append(ts, testCase{name: lang.P("step %d: %s", i+1, st.name), run: func(ctx context.Context) (*Failure, error) {
+		tc := testCase{name: lang.P("step %d: %s", i+1, st.name)}
+		if slices.Contains(labFunctions[Courier], st.name) {
+			tc.fn = st.name
+		}
+		tc.run = func(ctx context.Context) (*Failure, error) {
 			if src != nil {
 				if f, err := g.timeline(ctx, st.file, string(src)); f != nil || err != nil {
 					return f, err
@@ -68,7 +72,8 @@ func (g *grader) courierTests() []testCase {
 				return g.withQueue(ctx, st.extra)
 			}
 			return nil, nil
-		}})
+		}
+		ts = append(ts, tc)
 	}
 	ts = append(ts, testCase{name: lang.P("step %d: two processes claim the next job at once", len(courierSteps)+1),
 		run: func(ctx context.Context) (*Failure, error) {

@@ -147,6 +147,13 @@
 // search over its own calls: enqueue with a quantity, a deadline and an
 // attempts budget, state, claim_next and finish.
 //
+// A step's timeline calls functions that later steps introduce (the
+// enqueue step claims a job): a wrong answer of such a function, or the
+// wrong table after it, is charged to the step that introduces it, which
+// fails with its own first difference or else with that one; the step
+// whose timeline met it passes, its calls after that one unplayed. A
+// program that breaks the protocol fails the test it broke in.
+//
 // After each call the answer and the table are compared with the contract's.
 // The lab's answers say less than the engine's: a student's refusal where
 // the contract refuses too takes the contract's reason (the lab cannot name

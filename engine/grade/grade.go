@@ -1,6 +1,7 @@
 package grade
 
 import (
+	"cmp"
 	"context"
 	"embed"
 	"errors"
@@ -239,7 +240,9 @@ func Grade(ctx context.Context, o Options) (*Report, error) {
 	g.miss = p.missing
 	p.close()
 	r := &Report{Lab: o.LabName, Missing: g.miss}
-	for _, t := range g.tests() {
+	tests := g.tests()
+	charged := map[int]*Failure{} // a failure met by an earlier step, by the step it is charged to
+	for i, t := range tests {
 		if o.Progress != nil {
 			o.Progress(t.name.String())
 		}
@@ -259,7 +262,11 @@ func Grade(ctx context.Context, o Options) (*Report, error) {
 				}
 				f = &Failure{Broken: b, Call: b.Call}
 			}
-			test.Failure = f
+			if j := chargedTo(tests, i, f); j != i {
+				charged[j] = cmp.Or(charged[j], f)
+				f = nil
+			}
+			test.Failure = cmp.Or(f, charged[i])
 			endUser(g.c.user, g.o.Dir) // nothing of the student's outlives its test
 		}
 		if test.Failure != nil {
@@ -278,6 +285,25 @@ func Grade(ctx context.Context, o Options) (*Report, error) {
 type testCase struct {
 	name, skip lang.Phrase
 	run        func(ctx context.Context) (*Failure, error)
+	// fn is the lab function whose rules the test, a step, introduces
+	// ("" for none).
+	fn string
+}
+
+// chargedTo is the test a failure of test i is charged to: the later step
+// that introduces the function whose wrong answer or table it is (a step's
+// timeline calls functions that later steps grade), else i. A program
+// that broke the protocol fails the test it broke in.
+func chargedTo(ts []testCase, i int, f *Failure) int {
+	if f == nil || f.Broken != nil || f.fn == "" {
+		return i
+	}
+	for j := i + 1; j < len(ts); j++ {
+		if ts[j].fn == f.fn {
+			return j
+		}
+	}
+	return i
 }
 
 func (g *grader) start(ctx context.Context) (*process, error) {
@@ -313,7 +339,7 @@ func (g *grader) tests() []testCase {
 		if err != nil {
 			panic(err) // embedded: a missing step is a build's mistake
 		}
-		ts = append(ts, testCase{name: name, run: func(ctx context.Context) (*Failure, error) {
+		ts = append(ts, testCase{name: name, fn: fn, run: func(ctx context.Context) (*Failure, error) {
 			if f, err := g.timeline(ctx, path.Base(file), string(src)); f != nil || err != nil {
 				return f, err
 			}
