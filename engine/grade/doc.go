@@ -77,9 +77,11 @@
 //	                                               once (True); a resend is False and adds nothing
 //
 // Its steps: init_db, enqueue, state, claim_next (before, at and after
-// lease_until), finish (the whole current marker; a stale one of the same
-// name), quarantine (the attempts budget), deadline (the cap and the
-// quarantine), send (inside deliver the grader begins a write transaction
+// lease_until; jobs enqueued out of the order of their ids, the first
+// enqueued taken first), finish (the whole current marker; a stale one of
+// the same name), quarantine (the attempts budget), deadline (the cap, the
+// quarantine, and a job whose attempts are used up when its deadline
+// comes, quarantined for its attempts), send (inside deliver the grader begins a write transaction
 // of its own on the file without waiting: a lock still held fails the
 // step, as does a marker not yet committed or not whole), receive, and two
 // processes calling claim_next at once, many rounds: exactly one marker.
