@@ -96,8 +96,9 @@
 //	{"ready": true, "missing": []}
 //
 // (or {"error": "ImportError", "message": "..."} if it cannot start; the
-// grader then stops and says why). Then, for each request on standard
-// input, one line,
+// grader then stops and says why; a program that writes nothing within
+// grade_start_ms did not start, and nothing is graded). Then, for each
+// request on standard input, one line,
 //
 //	{"fn": "claim", "args": ["/tmp/.../jobs-3.db", "j1", "A", 1000, 500]}
 //
