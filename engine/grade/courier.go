@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/internal/lang"
 	"github.com/leaselab/leaselab/engine/leasetest"
 	"github.com/leaselab/leaselab/engine/sqlitedb"
 )
@@ -52,11 +53,11 @@ func (q *courierQueue) Enqueue(ctx context.Context, j engine.NewJob) (bool, erro
 	if j.Deadline != 0 {
 		deadline = j.Deadline
 	}
-	return q.boolRaw(ctx, boolWant(ok, serr), "enqueue", q.path, j.ID, qty, deadline, j.MaxAttempts)
+	return q.boolRaw(ctx, q.t().boolWant(ok, serr), "enqueue", q.path, j.ID, qty, deadline, j.MaxAttempts)
 }
 
 func (q *courierQueue) Get(ctx context.Context, id string) (*engine.Job, error) {
-	ret, err := q.state(ctx, id, courierDict)
+	ret, err := q.state(ctx, id, q.t().courierDict)
 	if ret == nil || err != nil {
 		return nil, err
 	}
@@ -103,16 +104,16 @@ func (r courierRow) job() engine.Job {
 
 func (q *courierQueue) ClaimNext(ctx context.Context, owner string, now, ttl int64) (engine.Lease, error) {
 	sl, serr := q.shadow.ClaimNext(owner, now, ttl)
-	want := "None"
+	want := q.t().none()
 	switch {
 	case serr == nil:
-		want = pyAny(markerOf(sl))
+		want = q.t().value(markerOf(sl))
 		if q.markers == nil {
 			q.markers = map[markerKey]engine.Lease{}
 		}
 		q.markers[markerKey{sl.JobID, sl.Owner, sl.Token}] = sl
 	case errors.Is(serr, engine.ErrInvalid):
-		want = "raise ValueError"
+		want = q.t().raise("ValueError")
 	}
 	a, err := q.raw(ctx, want, "claim_next", q.path, owner, now, ttl)
 	if err != nil {
@@ -136,7 +137,7 @@ func (q *courierQueue) ClaimNext(ctx context.Context, owner string, now, ttl int
 		LeaseUntil float64 `json:"lease_until"`
 	}
 	if json.Unmarshal(a.Return, &m) != nil || m.ID == "" {
-		return engine.Lease{}, fmt.Errorf("claim_next returned %s, not a marker {id, qty, owner, token, attempt, lease_until} or None", pyJSON(a.Return))
+		return engine.Lease{}, q.malformed(lang.P("%s returned %s, not a marker {id, qty, owner, token, attempt, lease_until} or %s", "claim_next", q.t().json(a.Return), q.t().none()))
 	}
 	return engine.Lease{JobID: m.ID, Qty: m.Qty, Owner: m.Owner, Token: m.Token, Attempt: m.Attempt, LeaseUntil: int64(m.LeaseUntil)}, nil
 }
@@ -203,7 +204,7 @@ func nullable(s sql.NullString) *string {
 }
 
 // courierDict is a row as the courier's state answers it.
-func courierDict(j *engine.Job) string {
+func (t Terms) courierDict(j *engine.Job) string {
 	d := map[string]any{"id": j.ID, "qty": j.Qty, "owner": nil, "lease_until": j.LeaseUntil, "token": j.Token,
 		"attempts": j.Attempts, "max_attempts": j.MaxAttempts, "deadline": nil, "status": string(j.Status), "reason": nil, "result": nil}
 	if j.Owner != "" {
@@ -218,7 +219,7 @@ func courierDict(j *engine.Job) string {
 	if j.Status == engine.StatusDone || j.Result != "" {
 		d["result"] = j.Result
 	}
-	return pyAny(d)
+	return t.value(d)
 }
 
 // courierRowText is a row as the courier's table holds it.

@@ -4,10 +4,8 @@ package grade
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/leaselab/leaselab/engine/internal/mutant"
 	"github.com/leaselab/leaselab/engine/internal/testkit/nativeonly"
@@ -73,18 +71,7 @@ func TestCourierMutants_EachTimelineFailsItsMistake(t *testing.T) {
 // courierMutantTest runs the test of the mutant name on the courier module
 // code.
 func courierMutantTest(t *testing.T, code, name string) (*Failure, error) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "student.py")
-	if err := os.WriteFile(path, []byte(code), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	prog, err := PythonLab(Courier, path, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := Options{Program: prog, Dir: dir, LabName: Courier, CallTimeout: 5 * time.Second}
-	o.defaults()
-	g := &grader{o: o}
+	g := courierGrader(t, code)
 	for _, tc := range g.mutantTests() {
 		if tc.name.String() == "mutant: "+name {
 			if tc.skip.Format() != "" {

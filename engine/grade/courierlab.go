@@ -58,7 +58,11 @@ func (g *grader) courierTests() []testCase {
 				panic(err) // embedded: a missing step is a build's mistake
 			}
 		}
-		ts = append(ts, testCase{name: lang.P("step %d: %s", i+1, st.name), run: func(ctx context.Context) (*Failure, error) {
+		tc := testCase{name: lang.P("step %d: %s", i+1, st.name)}
+		if slices.Contains(labFunctions[Courier], st.name) {
+			tc.fn = st.name
+		}
+		tc.run = func(ctx context.Context) (*Failure, error) {
 			if src != nil {
 				if f, err := g.timeline(ctx, st.file, string(src)); f != nil || err != nil {
 					return f, err
@@ -68,11 +72,12 @@ func (g *grader) courierTests() []testCase {
 				return g.withQueue(ctx, st.extra)
 			}
 			return nil, nil
-		}})
+		}
+		ts = append(ts, tc)
 	}
 	ts = append(ts, testCase{name: lang.P("step %d: two processes claim the next job at once", len(courierSteps)+1),
 		run: func(ctx context.Context) (*Failure, error) {
-			return g.raceProcesses(ctx, race{fn: "claim_next", want: lang.P("a marker from one process, None from the other"),
+			return g.raceProcesses(ctx, race{fn: "claim_next", want: lang.P("a marker from one process, %s from the other", g.o.Terms.none()),
 				args: func(path, _, owner string) []any { return []any{path, owner, int64(0), int64(1000)} }})
 		}})
 	ts = append(ts, g.overlapTests()...)
@@ -138,10 +143,10 @@ func courierSend(ctx context.Context, q *labQueue) (*Failure, error) {
 	for i, s := range sends {
 		where := lang.P("send %d", i+1)
 		sl, serr := q.shadow.ClaimNext(s.owner, s.now, leaseMs)
-		want, marker := "None", ""
+		want, marker := q.t().none(), ""
 		if serr == nil {
-			marker = pyAny(markerOf(sl))
-			want = boolWant(q.shadow.Complete(sl, s.now+s.took, engine.ResultSent) == nil, nil)
+			marker = q.t().value(markerOf(sl))
+			want = q.t().boolWant(q.shadow.Complete(sl, s.now+s.took, engine.ResultSent) == nil, nil)
 		}
 		calls, problem := 0, lang.Phrase{}
 		q.p.callback = func(fn string, args []json.RawMessage) (any, error) {
@@ -209,11 +214,11 @@ func (q *labQueue) duringDeliver(ctx context.Context, fn string, args []json.Raw
 	case fn != "deliver" || len(args) != 1:
 		return lang.P("send called back %s with %d arguments; it may only call deliver(marker)", fn, len(args))
 	case marker == "":
-		return lang.P("send called deliver, but there was no job to claim: it must return None without sending")
+		return lang.P("send called deliver, but there was no job to claim: it must return %s without sending", q.t().none())
 	case calls > 1:
 		return lang.P("send called deliver twice for one claim")
-	case pyJSON(args[0]) != marker:
-		return lang.P("deliver got %s; the claim's whole marker is %s", pyJSON(args[0]), marker)
+	case q.t().json(args[0]) != marker:
+		return lang.P("deliver got %s; the claim's whole marker is %s", q.t().json(args[0]), marker)
 	}
 	free, err := q.writeLockFree(ctx)
 	switch {
@@ -249,7 +254,7 @@ func courierReceive(ctx context.Context, q *labQueue) (*Failure, error) {
 		if ok {
 			want = append(want, fmt.Sprintf("%s %d", c.id, c.qty))
 		}
-		if _, err := q.raw(ctx, boolWant(ok, nil), "receive", q.path, c.id, c.qty); err != nil {
+		if _, err := q.raw(ctx, q.t().boolWant(ok, nil), "receive", q.path, c.id, c.qty); err != nil {
 			return q.brokenAt(err, lang.P("receive %d", i+1))
 		}
 		got, err := q.received(ctx)

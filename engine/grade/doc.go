@@ -77,9 +77,11 @@
 //	                                               once (True); a resend is False and adds nothing
 //
 // Its steps: init_db, enqueue, state, claim_next (before, at and after
-// lease_until), finish (the whole current marker; a stale one of the same
-// name), quarantine (the attempts budget), deadline (the cap and the
-// quarantine), send (inside deliver the grader begins a write transaction
+// lease_until; jobs enqueued out of the order of their ids, the first
+// enqueued taken first), finish (the whole current marker; a stale one of
+// the same name), quarantine (the attempts budget), deadline (the cap, the
+// quarantine, and a job whose attempts are used up when its deadline
+// comes, quarantined for its attempts), send (inside deliver the grader begins a write transaction
 // of its own on the file without waiting: a lock still held fails the
 // step, as does a marker not yet committed or not whole), receive, and two
 // processes calling claim_next at once, many rounds: exactly one marker.
@@ -94,8 +96,9 @@
 //	{"ready": true, "missing": []}
 //
 // (or {"error": "ImportError", "message": "..."} if it cannot start; the
-// grader then stops and says why). Then, for each request on standard
-// input, one line,
+// grader then stops and says why; a program that writes nothing within
+// grade_start_ms did not start, and nothing is graded). Then, for each
+// request on standard input, one line,
 //
 //	{"fn": "claim", "args": ["/tmp/.../jobs-3.db", "j1", "A", 1000, 500]}
 //
@@ -158,17 +161,31 @@
 // search over its own calls: enqueue with a quantity, a deadline and an
 // attempts budget, state, claim_next and finish.
 //
+// A step's timeline calls functions that later steps introduce (the
+// enqueue step claims a job): a wrong answer of such a function, or the
+// wrong table after it, is charged to the step that introduces it, which
+// fails with its own first difference or else with that one; the step
+// whose timeline met it passes, its calls after that one unplayed. A
+// program that breaks the protocol fails the test it broke in.
+//
 // After each call the answer and the table are compared with the contract's.
 // The lab's answers say less than the engine's: a student's refusal where
 // the contract refuses too takes the contract's reason (the lab cannot name
 // one), ValueError is engine.ErrInvalid, fence is the token, done=1 the
 // status done, and the fields the lab has no column for (qty, attempts,
 // max_attempts, deadline, reason) are the contract's. A Failure names the
-// call as Python writes it, the contract's answer and the student's, both
-// tables, and a timeline that reproduces it, which leaselab check replays on
-// the engine; Failure.Link opens that timeline in the simulator, the cursor
-// on the step that differs, with a note there of the student's answer beside
-// the contract's.
+// call, the contract's answer and the student's, both tables in the lab's
+// columns, and a timeline that reproduces it, which leaselab check replays
+// on the engine; Failure.Link opens that timeline in the simulator, the
+// cursor on the step that differs, with a note there of the student's
+// answer beside the contract's. Calls and answers are in the student's
+// terms (Terms): Python's for a module (claim(path, "j1", "A", 0, 1000),
+// None, True, raise ValueError), the protocol's JSON for a program in any
+// language (null, true, error ValueError), Go's for a Lab (Claim(path,
+// "j1", "A", 0, 1000), nil, true, error ErrValue). What more a Failure
+// says is in the lab's terms too (an answer not of its function's form,
+// answers that agree beside tables that differ), never the engine's
+// operations or the fields the lab's table has no column for.
 //
 // # Containment
 //

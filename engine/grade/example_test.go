@@ -23,7 +23,7 @@ func ExampleRun() {
 // Grade returns the report: here a Lab whose claim counts a lease as still
 // held at the instant it ends (until >= now instead of until > now) fails
 // the claim step at the first call that shows it, a claim at 0 of a fresh
-// job (until 0).
+// job (until 0), in Go's terms.
 func ExampleGrade() {
 	dir, _ := os.MkdirTemp("", "grade-example")
 	defer os.RemoveAll(dir)
@@ -39,6 +39,6 @@ func ExampleGrade() {
 	fmt.Println("want", f.Failure.Want, "got", f.Failure.Got)
 	// Output:
 	// step 4: claim
-	// claim(path, "j1", "A", 0, 1000)
-	// want 1 got None
+	// Claim(path, "j1", "A", 0, 1000)
+	// want 1 got nil
 }

@@ -62,7 +62,7 @@ func lockstep(ctx context.Context, q *labQueue, where lang.Phrase, calls ...func
 func (q *labQueue) compare(ctx context.Context, where lang.Phrase) (*Failure, error) {
 	want := q.shadow.Jobs()
 	got, err := q.Jobs(ctx)
-	f := (&Failure{Call: q.last.Call, Want: q.last.Want, Got: q.last.Got, WantRows: want, GotRows: got, Broken: q.p.broken}).at(where)
+	f := (&Failure{Call: q.last.Call, Want: q.last.Want, Got: q.last.Got, WantRows: want, GotRows: got, Broken: q.p.broken, fn: q.last.fn}).at(where)
 	switch {
 	case q.p.broken != nil:
 		return f, nil
@@ -76,15 +76,6 @@ func (q *labQueue) compare(ctx context.Context, where lang.Phrase) (*Failure, er
 		return f, nil
 	}
 	return nil, nil
-}
-
-// agree: the student's answer is the contract's (an exception of the same
-// kind, whatever its message).
-func agree(want, got string) bool {
-	if strings.HasPrefix(want, "raise ") {
-		return got == want || strings.HasPrefix(got, want+":")
-	}
-	return want == got
 }
 
 // owners are the contenders of a claim_many.
@@ -103,7 +94,7 @@ func claimManyRounds(ctx context.Context, q *labQueue, rounds, n int) (*Failure,
 			return nil, err
 		}
 		for i, now := range []int64{0, 500} {
-			wantP := manyWant(who, i == 0)
+			wantP := manyWant(q.t(), who, i == 0)
 			a, err := q.raw(ctx, wantP.String(), "claim_many", q.path, job, who, now, 1000)
 			if err != nil {
 				f, err := q.brokenAt(err, where)
@@ -115,7 +106,7 @@ func claimManyRounds(ctx context.Context, q *labQueue, rounds, n int) (*Failure,
 			var got []*int64
 			f := (&Failure{Call: q.last.Call, Got: q.last.Got}).at(where).wants(wantP)
 			if a.Error != "" || json.Unmarshal(a.Return, &got) != nil || len(got) != n {
-				f.explain(lang.P("claim_many must answer a list of %d, one per owner in input order", n))
+				f.explain(lang.P("%s must answer a list of %d, one per owner in input order", q.t().fn("claim_many"), n))
 				return f, nil
 			}
 			winner := ""
@@ -149,11 +140,11 @@ func claimManyRounds(ctx context.Context, q *labQueue, rounds, n int) (*Failure,
 }
 
 // manyWant is what claim_many answers, with the winner left open.
-func manyWant(who []string, first bool) lang.Phrase {
+func manyWant(t Terms, who []string, first bool) lang.Phrase {
 	if !first {
-		return lang.P("%s", "["+strings.TrimSuffix(strings.Repeat("None, ", len(who)), ", ")+"]")
+		return lang.P("%s", t.value(make([]any, len(who))))
 	}
-	return lang.P("a list of %d: 1 for exactly one owner, None for the others", len(who))
+	return lang.P("a list of %d: 1 for exactly one owner, %s for the others", len(who), t.none())
 }
 
 // race is what two processes call at once: fn with args, for a job and
@@ -188,7 +179,7 @@ func (g *grader) raceProcesses(ctx context.Context, rc race) (*Failure, error) {
 			)
 			for i, p := range ps {
 				args := rc.args(q.path, job, owners[i])
-				calls[i] = callText(rc.fn, args)
+				calls[i] = q.t().call(rc.fn, args)
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
@@ -202,11 +193,11 @@ func (g *grader) raceProcesses(ctx context.Context, rc race) (*Failure, error) {
 					return nil, err
 				}
 			}
-			f.Got = pyJSON(answers[0].Return) + " and " + pyJSON(answers[1].Return)
+			f.Got = q.t().json(answers[0].Return) + " and " + q.t().json(answers[1].Return)
 			wins := 0
 			for _, a := range answers {
 				if a.Error != "" {
-					f.Got = "raise " + a.Error + ": " + a.Message
+					f.Got = q.t().raised(a)
 					return f, nil
 				}
 				if string(a.Return) != "null" {

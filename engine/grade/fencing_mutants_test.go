@@ -3,6 +3,7 @@
 package grade_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/leaselab/leaselab/engine/grade"
@@ -31,6 +32,10 @@ func TestFencingMutants_EachHolderCheckFailsItsMutantsTest(t *testing.T) {
 				}
 				if test.Skipped != "" || test.Failure == nil {
 					t.Fatalf("%s: skipped %q, failure %v; want it failed", test.Name, test.Skipped, test.Failure)
+				}
+				// The rule is said in the lab's columns: its fence, not the engine's token.
+				if d := test.Failure.Detail; !strings.Contains(d, "owner and the fence") && !strings.Contains(d, "owner and fence") || strings.Contains(d, "token") {
+					t.Errorf("%s: the rule is not in the lab's terms: %q", test.Name, d)
 				}
 				return
 			}

@@ -16,6 +16,8 @@ import (
 // answers are the Python functions' (see the package doc): a nil fence is
 // None, and an error that wraps ErrValue is the ValueError of an invalid
 // argument. State answers nil for no row, else the row's columns by name.
+// A Lab's failures are reported in Go's terms (GoTerms): its methods, nil,
+// true and false.
 type Lab interface {
 	InitDB(path string) error
 	Enqueue(path, jobID string) (bool, error)
@@ -65,7 +67,7 @@ func Run(t *testing.T, lab Lab) {
 // callLab makes one call on a Go Lab as the protocol would, within the
 // per-call limit; a panic is the program's exit.
 func (p *process) callLab(ctx context.Context, fn string, args []any) (answer, error) {
-	what := callText(fn, args)
+	what := p.terms.call(fn, args)
 	raw, err := json.Marshal(args)
 	if err != nil {
 		return answer{}, err

@@ -23,6 +23,9 @@ type goLab struct {
 	// presenter ("" the lab's: owner and fence; "fence": the fence alone;
 	// "none": the job id alone).
 	holder string
+	// longerAt, when not 0, is an instant at which a claim grants a lease
+	// 1 ms too long.
+	longerAt int64
 }
 
 // holds is the WHERE clause's check of the presented owner and fence.
@@ -140,7 +143,11 @@ func (l *goLab) Claim(path, id, owner string, now, ttl int64) (*int64, error) {
 		return nil, nil
 	}
 	fence++
-	if _, err := tx.Exec("UPDATE jobs SET owner=?, until=?, fence=? WHERE id=?", owner, now+ttl, fence, id); err != nil {
+	until = float64(now + ttl)
+	if l.longerAt != 0 && now == l.longerAt {
+		until++
+	}
+	if _, err := tx.Exec("UPDATE jobs SET owner=?, until=?, fence=? WHERE id=?", owner, until, fence, id); err != nil {
 		return nil, err
 	}
 	return &fence, tx.Commit()
@@ -182,15 +189,22 @@ func TestRun_GradesAGoLab(t *testing.T) {
 	grade.Run(t, lab)
 }
 
-func TestGrade_FailsAGoLabAtItsWrongBoundary(t *testing.T) {
-	lab := &goLab{claimBoundary: true}
-	t.Cleanup(lab.close)
+// firstFailed grades lab up to its first failed test, and returns it (nil
+// when every test passed).
+func firstFailed(t *testing.T, lab grade.Lab) *grade.Test {
+	t.Helper()
 	r, err := grade.Grade(t.Context(), grade.Options{Lab: lab, Dir: tempDir(t), FailFast: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	first := r.First()
-	if first == nil || first.Name != "step 4: claim" || !strings.HasPrefix(first.Failure.Call, `claim(path, "j1"`) {
+	return r.First()
+}
+
+func TestGrade_FailsAGoLabAtItsWrongBoundary(t *testing.T) {
+	lab := &goLab{claimBoundary: true}
+	t.Cleanup(lab.close)
+	first := firstFailed(t, lab)
+	if first == nil || first.Name != "step 4: claim" || !strings.HasPrefix(first.Failure.Call, `Claim(path, "j1"`) {
 		t.Fatalf("got %+v; want step 4 failing at a claim", first)
 	}
 }
@@ -208,16 +222,37 @@ func (stoppingLab) Renew(string, string, string, int64, int64, int64) (bool, err
 func TestGrade_AStoppedCallIsAHangNotAPanic(t *testing.T) {
 	lab := &goLab{}
 	t.Cleanup(lab.close)
-	r, err := grade.Grade(t.Context(), grade.Options{Lab: stoppingLab{lab}, Dir: tempDir(t), FailFast: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	first := r.First()
+	first := firstFailed(t, stoppingLab{lab})
 	if first == nil || first.Failure.Broken == nil {
 		t.Fatalf("got %+v; want a broken call", first)
 	}
 	b := first.Failure.Broken
 	if first.Name != "step 5: renew" || b.Kind != "hang" || b.Message != "the call ran more than 20000 statements: an endless loop?" {
 		t.Errorf("%s: %s %q; want step 5: renew, a hang in the Stop's words", first.Name, b.Kind, b.Message)
+	}
+}
+
+// A step's timeline calls functions later steps grade: a wrong answer of
+// one is charged to the step that introduces it, not to the step whose
+// timeline met it. Here a claim at 100 ms, which only the enqueue step's
+// timeline makes, grants a lease 1 ms too long: the enqueue step passes,
+// and the claim step, which passes its own calls, fails with that one.
+func TestGrade_AWrongAnswerIsChargedToTheStepOfItsFunction(t *testing.T) {
+	lab := &goLab{longerAt: 100}
+	t.Cleanup(lab.close)
+	r, err := grade.Grade(t.Context(), grade.Options{Lab: lab, Dir: tempDir(t), FailFast: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, test := range r.Tests {
+		names = append(names, test.Name)
+	}
+	first := r.First()
+	if first == nil || first.Name != "step 4: claim" || len(r.Tests) != 4 {
+		t.Fatalf("ran %q, the first failure %+v; want steps 1 to 3 passed and step 4: claim failed", names, first)
+	}
+	if f := first.Failure; !strings.HasPrefix(f.Where, "2-enqueue.tl:") || f.Call != `Claim(path, "j1", "A", 100, 1000)` {
+		t.Errorf("the failure is at %s, call %s; want the enqueue step's claim at 100 ms\n%s", f.Where, f.Call, grade.FailureText(f))
 	}
 }

@@ -1,12 +1,14 @@
 package grade
 
 import (
+	"cmp"
 	"context"
 	"embed"
 	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -53,6 +55,10 @@ type Options struct {
 	// Sandbox is how the student's programs are contained (see Sandbox);
 	// the zero value contains them as far as the grader's user may.
 	Sandbox Sandbox
+	// Terms is the language the report writes calls and answers in (""
+	// chooses by the program: PythonTerms for Python and PythonLab's,
+	// GoTerms for a Lab, JSONTerms for any other program).
+	Terms Terms
 }
 
 // ErrStopped is the cause to cancel a grading's context with when the
@@ -64,6 +70,15 @@ var ErrStopped = errors.New("grade: stopped by the platform")
 func (o *Options) defaults() {
 	if o.LabName == "" {
 		o.LabName = Fencing
+	}
+	switch {
+	case o.Terms != "":
+	case o.Lab != nil:
+		o.Terms = GoTerms
+	case o.Program.terms != "":
+		o.Terms = o.Program.terms
+	default:
+		o.Terms = JSONTerms
 	}
 	d := limits.DefaultGrading
 	if o.CallTimeout <= 0 {
@@ -99,11 +114,13 @@ type Failure struct {
 	// Where is the timeline's NAME:LINE, "call N" of a random sequence, or
 	// "round N" of a race.
 	Where string
-	// Call is the lab's call as Python writes it; Want the contract's
-	// answer, Got the student's ("raise ValueError", "None", "True", ...).
+	// Call is the lab's call in the student's terms (Options.Terms); Want
+	// the contract's answer, Got the student's ("raise ValueError",
+	// "None", "True", ... in Python).
 	Call, Want, Got string
-	// Detail says more: the engine's terms of the difference, a broken
-	// invariant, the shortest sequence.
+	// Detail says more, in the lab's terms: an answer not of its
+	// function's form, answers that agree beside tables that differ, a
+	// broken invariant, a rule a mutant breaks.
 	Detail string
 	// WantRows and GotRows are the table after the call, the contract's
 	// and the student's (read from their file).
@@ -130,6 +147,9 @@ type Failure struct {
 	// quarantine or deadline), init_db when no call was made. "" for a
 	// test the overall time limit left unrun.
 	Rule string
+	// fn is the lab function whose answer or table differs ("" when
+	// unknown).
+	fn string
 	// where, want and detail are Where, Want and Detail in any language,
 	// when the grader wrote them (a timeline's NAME:LINE and an answer
 	// are no language's).
@@ -232,7 +252,9 @@ func Grade(ctx context.Context, o Options) (*Report, error) {
 	g.miss = p.missing
 	p.close()
 	r := &Report{Lab: o.LabName, Missing: g.miss}
-	for _, t := range g.tests() {
+	tests := g.tests()
+	charged := map[int]*Failure{} // a failure met by an earlier step, by the step it is charged to
+	for i, t := range tests {
 		if o.Progress != nil {
 			o.Progress(t.name.String())
 		}
@@ -254,7 +276,11 @@ func Grade(ctx context.Context, o Options) (*Report, error) {
 				}
 				f = &Failure{Broken: b, Call: b.Call}
 			}
-			test.Failure = f
+			if j := chargedTo(tests, i, f); j != i {
+				charged[j] = cmp.Or(charged[j], f)
+				f = nil
+			}
+			test.Failure = cmp.Or(f, charged[i])
 			endUser(g.c.user, g.o.Dir) // nothing of the student's outlives its test
 		}
 		if f := test.Failure; f != nil {
@@ -276,15 +302,34 @@ func Grade(ctx context.Context, o Options) (*Report, error) {
 type testCase struct {
 	name, skip lang.Phrase
 	run        func(ctx context.Context) (*Failure, error)
+	// fn is the lab function whose rules the test, a step, introduces
+	// ("" for none).
+	fn string
+}
+
+// chargedTo is the test a failure of test i is charged to: the later step
+// that introduces the function whose wrong answer or table it is (a step's
+// timeline calls functions that later steps grade), else i. A program
+// that broke the protocol fails the test it broke in.
+func chargedTo(ts []testCase, i int, f *Failure) int {
+	if f == nil || f.Broken != nil || f.fn == "" {
+		return i
+	}
+	for j := i + 1; j < len(ts); j++ {
+		if ts[j].fn == f.fn {
+			return j
+		}
+	}
+	return i
 }
 
 func (g *grader) start(ctx context.Context) (*process, error) {
 	if g.o.Lab != nil {
-		return &process{lab: g.o.Lab, callMax: g.o.CallTimeout, observe: g.o.Observe}, nil
+		return &process{lab: g.o.Lab, callMax: g.o.CallTimeout, observe: g.o.Observe, terms: g.o.Terms}, nil
 	}
 	p, err := start(ctx, g.o.Program, g.o.CallTimeout, g.c)
 	if p != nil {
-		p.observe = g.o.Observe
+		p.observe, p.terms = g.o.Observe, g.o.Terms
 	}
 	return p, err
 }
@@ -311,7 +356,7 @@ func (g *grader) tests() []testCase {
 		if err != nil {
 			panic(err) // embedded: a missing step is a build's mistake
 		}
-		ts = append(ts, testCase{name: name, run: func(ctx context.Context) (*Failure, error) {
+		ts = append(ts, testCase{name: name, fn: fn, run: func(ctx context.Context) (*Failure, error) {
 			if f, err := g.timeline(ctx, path.Base(file), string(src)); f != nil || err != nil {
 				return f, err
 			}
@@ -325,7 +370,7 @@ func (g *grader) tests() []testCase {
 	ts = append(ts, g.mutantTests()...)
 	ts = append(ts,
 		testCase{name: lang.P("race: two processes claim one job"), run: func(ctx context.Context) (*Failure, error) {
-			return g.raceProcesses(ctx, race{fn: "claim", want: lang.P("1 from one process, None from the other"),
+			return g.raceProcesses(ctx, race{fn: "claim", want: lang.P("1 from one process, %s from the other", g.o.Terms.none()),
 				args: func(path, job, owner string) []any { return []any{path, job, owner, int64(0), int64(1000)} }})
 		}})
 	ts = append(ts, g.overlapTests()...)
@@ -464,15 +509,28 @@ func (g *grader) withQueue(ctx context.Context, fn func(ctx context.Context, q *
 	return fn(ctx, q)
 }
 
-// failureOf is a leasetest Difference in the lab's terms.
+// failureOf is a leasetest Difference in the lab's terms: the call, both
+// answers and both tables, and what more only the grader can say (an
+// answer not of its function's form, a table that cannot be read, answers
+// that agree beside tables that do not, a broken invariant), never the
+// engine's operations or the fields the lab's table has no column for.
 func failureOf(d *leasetest.Difference, q *labQueue) *Failure {
 	f := &Failure{Where: d.Where, Call: q.last.Call, Want: q.last.Want, Got: q.last.Got,
-		WantRows: d.WantRows, GotRows: d.GotRows, Broken: q.p.broken}
-	if f.Want == "" {
-		f.Want = d.Want
-	}
-	if f.Broken == nil { // a broken answer's engine terms only repeat it
-		f.explain(lang.P("in the engine's terms: %s", d.Summary()))
+		WantRows: d.WantRows, GotRows: d.GotRows, Broken: q.p.broken, fn: q.last.fn}
+	switch {
+	case f.Broken != nil: // what broke is the answer
+	case q.last.why.Format() != "":
+		f.explain(q.last.why)
+	case strings.HasPrefix(d.Got, tableError):
+		f.explain(lang.P("%s", strings.TrimPrefix(d.Got, tableError)))
+	case d.Invariant != "":
+		f.explain(lang.P("your answers so far break the contract's invariant %s", d.Invariant))
+	case agree(f.Want, f.Got) && !slices.Equal(f.WantRows, f.GotRows):
+		f.explain(lang.P("the answers agree, the tables differ"))
 	}
 	return f
 }
+
+// tableError begins a Difference's answer when the student's table could
+// not be read; what follows is why, in the lab's terms.
+const tableError = "Jobs: error: "

@@ -113,14 +113,49 @@ func (g *grader) mutantTests() []testCase {
 		}
 		tc.run = func(ctx context.Context) (*Failure, error) {
 			f, err := g.timeline(ctx, name, r.timeline)
-			if f != nil {
-				f.explain(lang.P("%s\nthis timeline tells the contract from a broken engine: %s", f.detail, rule(m.Name)))
+			switch {
+			case f != nil && f.detail.Format() != "":
+				f.explain(lang.P("%s\nthis timeline tells the contract from a broken engine: %s", f.detail, g.rule(m.Name)))
+			case f != nil:
+				f.explain(lang.P("this timeline tells the contract from a broken engine: %s", g.rule(m.Name)))
 			}
 			return f, err
 		}
 		ts = append(ts, tc)
 	}
 	return ts
+}
+
+// rule is the rule mutant name breaks, in the words of the lab's own
+// functions and columns and the student's terms where the engine's
+// wording names others (lease_until and token for the fencing lab's until
+// and fence, complete for the courier's finish, nil).
+func (g *grader) rule(name string) lang.Text {
+	none := g.o.Terms.none()
+	lab := map[string]map[string]lang.Phrase{
+		Fencing: {
+			mutant.SchemaReset:        lang.P("init_db is idempotent: reopening never resets a row or a fence"),
+			mutant.StateEmptyRow:      lang.P("state of a missing job is %s", none),
+			mutant.ClaimBoundary:      lang.P("a job can be reclaimed at now == until"),
+			mutant.RenewBoundary:      lang.P("renew is refused at now == until"),
+			mutant.ReleaseResetsToken: lang.P("release keeps the fence"),
+			mutant.ClaimManyFirstOnly: lang.P("claim_many claims for every owner, and one fence is granted"),
+			mutant.OwnerNotCompared:   lang.P("renew and complete compare owner and fence"),
+			mutant.ValidityInclusive:  lang.P("complete is refused at now == until"),
+			mutant.IDOnly:             lang.P("renew, complete and release present the owner and the fence of the current lease"),
+		},
+		Courier: {
+			mutant.StateEmptyRow:     lang.P("state of a missing job is %s", none),
+			mutant.CompleteDone:      lang.P("done is final: a second finish is refused"),
+			mutant.NoDeadlineCap:     lang.P("lease_until = min(now+lease_ms, deadline)"),
+			mutant.ValidityInclusive: lang.P("finish is refused at now == lease_until"),
+			mutant.IDOnly:            lang.P("finish presents the owner and the token of the current marker"),
+		},
+	}[g.o.LabName]
+	if p, ok := lab[name]; ok {
+		return p
+	}
+	return rule(name)
 }
 
 // rule is the rule a mutant breaks, read in the report's language

@@ -26,7 +26,7 @@ func TestGrade_ObserveHearsEachCallWithTheContractsTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, o := range heard {
-		if o.Call != `claim(path, "j1", "A", 0, 1000)` {
+		if o.Call != `Claim(path, "j1", "A", 0, 1000)` { // a Lab is heard in Go's terms
 			continue
 		}
 		if o.Want != "1" || o.Got != "1" || len(o.WantRows) == 0 || o.WantRows[0].Owner != "A" || o.WantRows[0].Token != 1 {

@@ -271,7 +271,7 @@ func (rd *overlapRound) marker(owner string) map[string]any {
 // or the failure of an answer that is none of the function's.
 func (rd *overlapRound) do(ctx context.Context, c labCallOf) (history.Answer, *Failure, error) {
 	args := append([]any{rd.path}, c.args...)
-	text := callText(c.fn, args)
+	text := rd.g.o.Terms.call(c.fn, args)
 	h := rd.rec.Invoke([]string{"A", "B"}[c.who], c.op, c.h)
 	raw, err := rd.ps[c.who].call(ctx, c.fn, args...)
 	if err != nil {
@@ -280,7 +280,7 @@ func (rd *overlapRound) do(ctx context.Context, c labCallOf) (history.Answer, *F
 	a, bad := labAnswer(c, raw)
 	rd.rec.Return(h, a)
 	rd.mu.Lock()
-	rd.calls = append(rd.calls, text+" → "+answerText(raw))
+	rd.calls = append(rd.calls, text+" → "+rd.answerText(raw))
 	if c.fn == "claim_next" && a.Outcome == engine.OutcomeOK {
 		var m map[string]any
 		if json.Unmarshal(raw.Return, &m) == nil {
@@ -289,18 +289,18 @@ func (rd *overlapRound) do(ctx context.Context, c labCallOf) (history.Answer, *F
 	}
 	rd.mu.Unlock()
 	if bad != "" {
-		f := (&Failure{Call: text, Got: answerText(raw)}).at(lang.P("round %d", rd.round)).wants(lang.P("%s", bad))
+		f := (&Failure{Call: text, Got: rd.answerText(raw), fn: c.fn}).at(lang.P("round %d", rd.round)).wants(lang.P("%s", bad))
 		return a, f, nil
 	}
 	return a, nil, nil
 }
 
-// answerText is an answer as the report shows it.
-func answerText(a answer) string {
+// answerText is an answer as the report shows it, in the student's terms.
+func (rd *overlapRound) answerText(a answer) string {
 	if a.Error != "" {
-		return "raise " + a.Error + ": " + a.Message
+		return rd.g.o.Terms.raised(a)
 	}
-	return pyJSON(a.Return)
+	return rd.g.o.Terms.json(a.Return)
 }
 
 // labAnswer is the student's answer to c in the history's terms, or why
@@ -364,8 +364,9 @@ func (rd *overlapRound) check(ctx context.Context, late, claimB labCallOf, answe
 	if res.Verdict != history.NotLinearizable {
 		return nil, nil
 	}
-	texts := [2]string{callText(late.fn, append([]any{"path"}, late.args...)), callText(claimB.fn, append([]any{"path"}, claimB.args...))}
-	f := (&Failure{Got: rd.answerOf(texts[0]) + " and " + rd.answerOf(texts[1])}).
+	t := rd.g.o.Terms
+	texts := [2]string{t.call(late.fn, append([]any{"path"}, late.args...)), t.call(claimB.fn, append([]any{"path"}, claimB.args...))}
+	f := (&Failure{Got: rd.answerOf(texts[0]) + " and " + rd.answerOf(texts[1]), fn: late.fn}).
 		calls(lang.P("%s in A and %s in B at once", texts[0], texts[1])).
 		at(lang.P("round %d", rd.round)).
 		wants(lang.P("the answers of the calls taking effect one at a time, in some order")).

@@ -100,6 +100,7 @@ type process struct {
 	callback func(fn string, args []json.RawMessage) (any, error)
 
 	observe func(Observed) // Options.Observe, or nil
+	terms   Terms          // Options.Terms: how the report writes its calls and answers
 }
 
 // Program is how to start a student's program: Command and Args, run in
@@ -109,6 +110,9 @@ type Program struct {
 	Command string
 	Args    []string
 	Dir     string
+	// terms are the terms of the program's language when the grader
+	// knows it (PythonTerms for the Python adapter), else "".
+	terms Terms
 }
 
 // Python is the program that runs the Python adapter over the module at
@@ -135,7 +139,7 @@ func PythonLab(lab, module, dir string) (Program, error) {
 	if err != nil {
 		return Program{}, broken("start", "", lang.P("python3 is not installed (it runs the Python adapter): %s", err.Error()))
 	}
-	return Program{Command: py, Args: []string{"-u", ad, abs, strings.Join(fns, ",")}, Dir: dir}, nil
+	return Program{Command: py, Args: []string{"-u", ad, abs, strings.Join(fns, ",")}, Dir: dir, terms: PythonTerms}, nil
 }
 
 // startMax bounds a program's start, up to its ready line.
@@ -243,7 +247,7 @@ func (p *process) call(ctx context.Context, fn string, args ...any) (answer, err
 	if err != nil {
 		return answer{}, err
 	}
-	what := callText(fn, args)
+	what := p.terms.call(fn, args)
 	if _, err := p.in.Write(append(req, '\n')); err != nil {
 		return answer{}, p.fail(broken("exit", what, lang.P("the program no longer reads its input%s", p.log())))
 	}
@@ -391,45 +395,6 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(bytes.ToValidUTF8(t.b, nil))
-}
-
-// callText is a call as Python would write it, without the path.
-func callText(fn string, args []any) string {
-	parts := make([]string, 0, len(args))
-	for i, a := range args {
-		if i == 0 {
-			parts = append(parts, "path")
-			continue
-		}
-		parts = append(parts, pyValue(a))
-	}
-	return fn + "(" + strings.Join(parts, ", ") + ")"
-}
-
-// pyValue is a Go value as Python would print it.
-func pyValue(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return "None"
-	case bool:
-		if v {
-			return "True"
-		}
-		return "False"
-	case string:
-		return fmt.Sprintf("%q", v)
-	case map[string]any:
-		return pyAny(v)
-	case callbackArg:
-		return v.Callback
-	case []string:
-		q := make([]string, len(v))
-		for i, s := range v {
-			q[i] = fmt.Sprintf("%q", s)
-		}
-		return "[" + strings.Join(q, ", ") + "]"
-	}
-	return fmt.Sprint(v)
 }
 
 func clip(s string, n int) string {

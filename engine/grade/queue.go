@@ -6,10 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
-	"strings"
 
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/internal/lang"
 	"github.com/leaselab/leaselab/engine/model"
 )
 
@@ -31,7 +30,7 @@ import (
 //     for (qty, attempts, max_attempts, deadline, reason) are the
 //     contract's;
 //   - claim-next is claim on each job in the order they were enqueued,
-//     until one grants;
+//     until one grants or the job the contract takes is refused;
 //   - reopen is init_db again over the same file.
 //
 // shadow is the reference model played in step with the student, which
@@ -63,15 +62,26 @@ type markerKey struct {
 	token      int64
 }
 
-// labCall is one call of a lab function: how Python writes it, the answer
-// the contract gives and the one the student gave.
+// labCall is one call of a lab function in the student's terms: the
+// call, the answer the contract gives and the one the student gave; fn is
+// the function called, and why says how an answer is not of the
+// function's form ("" when it is).
 type labCall struct {
 	Call, Want, Got string
+	fn              string
+	why             lang.Phrase
+}
+
+// malformed records that the last call's answer is not of its function's
+// form, and is the error that ends the call.
+func (q *labQueue) malformed(p lang.Phrase) error {
+	q.last.why = p
+	return errors.New(p.String())
 }
 
 func newLabQueue(ctx context.Context, p *process, path string) (*labQueue, error) {
 	q := &labQueue{p: p, path: path, shadow: model.New()}
-	if _, err := q.raw(ctx, "None", "init_db", path); err != nil {
+	if _, err := q.raw(ctx, p.terms.none(), "init_db", path); err != nil {
 		return nil, err
 	}
 	return q, nil
@@ -85,21 +95,21 @@ func (q *labQueue) Close() error {
 	return nil
 }
 
+// t are the terms the student's code is reported in.
+func (q *labQueue) t() Terms { return q.p.terms }
+
 // raw calls fn, records it beside want, and returns the student's answer;
 // an exception is an error whose text is its kind.
 func (q *labQueue) raw(ctx context.Context, want, fn string, args ...any) (answer, error) {
 	a, err := q.p.call(ctx, fn, args...)
-	q.last = labCall{Call: callText(fn, args), Want: want}
+	q.last = labCall{Call: q.t().call(fn, args), Want: want, fn: fn}
 	switch {
 	case err != nil:
 		q.last.Got = err.Error()
 	case a.Error != "":
-		q.last.Got = "raise " + a.Error
-		if a.Message != "" {
-			q.last.Got += ": " + a.Message
-		}
+		q.last.Got = q.t().raised(a)
 	default:
-		q.last.Got = pyJSON(a.Return)
+		q.last.Got = q.t().json(a.Return)
 	}
 	q.said = append(q.said, q.last.Call+" → "+q.last.Got)
 	if q.p.observe != nil {
@@ -115,17 +125,17 @@ func (q *labQueue) Enqueue(ctx context.Context, j engine.NewJob) (bool, error) {
 		return false, errNotLab
 	}
 	ok, serr := q.shadow.Enqueue(j)
-	return q.boolRaw(ctx, boolWant(ok, serr), "enqueue", q.path, j.ID)
+	return q.boolRaw(ctx, q.t().boolWant(ok, serr), "enqueue", q.path, j.ID)
 }
 
 func (q *labQueue) Get(ctx context.Context, id string) (*engine.Job, error) {
-	ret, err := q.state(ctx, id, dictText)
+	ret, err := q.state(ctx, id, q.t().fencingDict)
 	if ret == nil || err != nil {
 		return nil, err
 	}
 	var r map[string]any
 	if err := json.Unmarshal(ret, &r); err != nil {
-		return nil, fmt.Errorf("state returned %s, not a dict of the row", pyJSON(ret))
+		return nil, q.malformed(lang.P("%s returned %s, not a dict of the row", q.t().fn("state"), q.t().json(ret)))
 	}
 	rid, _ := r["id"].(string)
 	until, okU := number(r["until"])
@@ -144,7 +154,7 @@ func (q *labQueue) Get(ctx context.Context, id string) (*engine.Job, error) {
 // the dict to read; an exception is the student's error.
 func (q *labQueue) state(ctx context.Context, id string, dict func(*engine.Job) string) (json.RawMessage, error) {
 	sj, _ := q.shadow.Get(id)
-	want := "None"
+	want := q.t().none()
 	if sj != nil {
 		want = dict(sj)
 	}
@@ -185,12 +195,12 @@ func optString(v any) *string {
 
 func (q *labQueue) Claim(ctx context.Context, id, owner string, now, ttl int64) (engine.Lease, error) {
 	sl, serr := q.shadow.Claim(id, owner, now, ttl)
-	want := "None"
+	want := q.t().none()
 	switch {
 	case serr == nil:
 		want = fmt.Sprint(sl.Token)
 	case errors.Is(serr, engine.ErrInvalid):
-		want = "raise ValueError"
+		want = q.t().raise("ValueError")
 	}
 	a, err := q.raw(ctx, want, "claim", q.path, id, owner, now, ttl)
 	if err != nil {
@@ -204,7 +214,7 @@ func (q *labQueue) Claim(ctx context.Context, id, owner string, now, ttl int64) 
 	}
 	var fence int64
 	if json.Unmarshal(a.Return, &fence) != nil {
-		return engine.Lease{}, fmt.Errorf("claim returned %s, not a fence or None", pyJSON(a.Return))
+		return engine.Lease{}, q.malformed(lang.P("%s returned %s, not a fence or %s", q.t().fn("claim"), q.t().json(a.Return), q.t().none()))
 	}
 	return q.lease(ctx, id, owner, fence, sl)
 }
@@ -224,11 +234,22 @@ func (q *labQueue) lease(ctx context.Context, id, owner string, fence int64, sl 
 	return l, nil
 }
 
+// ClaimNext is claim on each job in the order they were enqueued, each
+// answered beside the contract's answer to it: None for a job before the
+// one the contract takes, that one's fence; it ends at the first that
+// grants, and at the one the contract takes.
 func (q *labQueue) ClaimNext(ctx context.Context, owner string, now, ttl int64) (engine.Lease, error) {
 	order := q.shadow.Jobs()
 	sl, serr := q.shadow.ClaimNext(owner, now, ttl)
 	for _, j := range order {
-		a, err := q.raw(ctx, "", "claim", q.path, j.ID, owner, now, ttl)
+		want, taken := q.t().none(), serr == nil && j.ID == sl.JobID
+		switch {
+		case taken:
+			want = fmt.Sprint(sl.Token)
+		case errors.Is(serr, engine.ErrInvalid):
+			want = q.t().raise("ValueError")
+		}
+		a, err := q.raw(ctx, want, "claim", q.path, j.ID, owner, now, ttl)
 		if err != nil {
 			return engine.Lease{}, err
 		}
@@ -238,6 +259,9 @@ func (q *labQueue) ClaimNext(ctx context.Context, owner string, now, ttl int64) 
 		var fence int64
 		if string(a.Return) != "null" && json.Unmarshal(a.Return, &fence) == nil {
 			return q.lease(ctx, j.ID, owner, fence, sl)
+		}
+		if taken {
+			return engine.Lease{}, errors.New("claim returned None")
 		}
 	}
 	if serr == nil {
@@ -273,7 +297,7 @@ func (q *labQueue) Release(ctx context.Context, l engine.Lease) error {
 // boolCall calls a function that answers True or False: False is the
 // contract's refusal when it refuses too.
 func (q *labQueue) boolCall(ctx context.Context, serr error, fn string, args ...any) (bool, error) {
-	b, err := q.boolRaw(ctx, boolWant(serr == nil, serr), fn, args...)
+	b, err := q.boolRaw(ctx, q.t().boolWant(serr == nil, serr), fn, args...)
 	if err == nil && !b {
 		return false, refusal(serr, fn+" returned False")
 	}
@@ -291,7 +315,7 @@ func (q *labQueue) boolRaw(ctx context.Context, want, fn string, args ...any) (b
 	}
 	var b bool
 	if json.Unmarshal(a.Return, &b) != nil {
-		return false, fmt.Errorf("%s returned %s, not a bool", fn, pyJSON(a.Return))
+		return false, q.malformed(lang.P("%s returned %s, not a bool", q.t().fn(fn), q.t().json(a.Return)))
 	}
 	return b, nil
 }
@@ -299,7 +323,7 @@ func (q *labQueue) boolRaw(ctx context.Context, want, fn string, args ...any) (b
 // Reopen is init_db again over the same file.
 func (q *labQueue) Reopen(ctx context.Context) error {
 	q.shadow.Reopen()
-	a, err := q.raw(ctx, "None", "init_db", q.path)
+	a, err := q.raw(ctx, q.t().none(), "init_db", q.path)
 	if err != nil {
 		return err
 	}
@@ -396,65 +420,26 @@ func studentErr(a answer) error {
 	return fmt.Errorf("raised %s: %s", a.Error, a.Message)
 }
 
-func boolWant(ok bool, err error) string {
-	switch {
-	case errors.Is(err, engine.ErrInvalid):
-		return "raise ValueError"
-	case ok:
-		return "True"
+// boolWant is the contract's answer of a function that answers a bool:
+// ok, or the exception of an invalid argument.
+func (t Terms) boolWant(ok bool, err error) string {
+	if errors.Is(err, engine.ErrInvalid) {
+		return t.raise("ValueError")
 	}
-	return "False"
+	return t.truth(ok)
 }
 
-// dictText is a row as state's dict, its keys in the order pyAny prints
-// the student's.
-func dictText(j *engine.Job) string {
-	owner, result := "None", "None"
+// fencingDict is a row as the fencing lab's state answers it.
+func (t Terms) fencingDict(j *engine.Job) string {
+	d := map[string]any{"id": j.ID, "owner": nil, "until": j.LeaseUntil, "fence": j.Token, "result": nil, "done": 0}
 	if j.Owner != "" {
-		owner = fmt.Sprintf("%q", j.Owner)
+		d["owner"] = j.Owner
 	}
 	if j.Status == engine.StatusDone || j.Result != "" {
-		result = fmt.Sprintf("%q", j.Result)
+		d["result"] = j.Result
 	}
-	done := 0
 	if j.Status == engine.StatusDone {
-		done = 1
+		d["done"] = 1
 	}
-	return fmt.Sprintf(`{"done": %d, "fence": %d, "id": %q, "owner": %s, "result": %s, "until": %d}`, done, j.Token, j.ID, owner, result, j.LeaseUntil) // pyAny's order
-}
-
-// pyJSON is a JSON value as Python would print it.
-func pyJSON(raw json.RawMessage) string {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return string(raw)
-	}
-	return pyAny(v)
-}
-
-func pyAny(v any) string {
-	switch v := v.(type) {
-	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		parts := make([]string, len(keys))
-		for i, k := range keys {
-			parts[i] = fmt.Sprintf("%q: %s", k, pyAny(v[k]))
-		}
-		return "{" + strings.Join(parts, ", ") + "}"
-	case []any:
-		parts := make([]string, len(v))
-		for i, x := range v {
-			parts[i] = pyAny(x)
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	case float64:
-		if v == float64(int64(v)) {
-			return fmt.Sprint(int64(v))
-		}
-	}
-	return pyValue(v)
+	return t.value(d)
 }

@@ -180,3 +180,19 @@ func TestLink_LeavesOutARunOverTheLimit(t *testing.T) {
 		}
 	}
 }
+
+// Where the answers agree and the tables differ, the note says so, rather
+// than that the code answered what the contract answers.
+func TestLink_NotesATableThatDiffersBesideAnswersThatAgree(t *testing.T) {
+	src := "lease 1000ms\njob j1\n\n0ms     A claim j1        -> ok token=1\n"
+	for _, tc := range []struct{ want, got, note string }{
+		{"1", "1", "# Here your code answered as the contract does, and its table differs."},
+		{"1", "None", "# Here your code answered None where the contract answers 1."},
+	} {
+		f := &grade.Failure{Where: "x.tl:4", Call: `claim(path, "j1", "A", 0, 1000)`, Want: tc.want, Got: tc.got, Timeline: src}
+		_, text := openLink(t, f.Link(grade.DefaultSimulator, "en"))
+		if lines := strings.Split(text, "\n"); len(lines) < 4 || lines[3] != tc.note {
+			t.Errorf("want %s, got %s: the note is not %q:\n%s", tc.want, tc.got, tc.note, text)
+		}
+	}
+}

@@ -105,7 +105,8 @@ func Grade(ctx context.Context, source string, o Options) ([]byte, error) {
 	if o.OnCall != nil {
 		lab.onCall = func(call string) { o.OnCall(jsTerms(current), call) }
 	}
-	r, err := grade.Grade(ctx, grade.Options{Lab: lab, Sequences: o.Sequences, Rounds: o.Rounds, CallTimeout: lab.callMax,
+	// jsTerms rewrites the report from Python's terms.
+	r, err := grade.Grade(ctx, grade.Options{Lab: lab, Terms: grade.PythonTerms, Sequences: o.Sequences, Rounds: o.Rounds, CallTimeout: lab.callMax,
 		Progress: func(name string) { current = name },
 		Observe: func(ob grade.Observed) {
 			c := lab.last

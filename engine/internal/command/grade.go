@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -241,7 +242,9 @@ func studentDir() (grade.Options, func(), error) {
 // pythonStudent is a run of the Python module at module, in a fresh
 // directory.
 func pythonStudent(lab, module string) (grade.Options, func(), error) {
-	if _, err := os.Stat(module); err != nil {
+	if _, err := os.Stat(module); errors.Is(err, fs.ErrNotExist) {
+		return grade.Options{}, nil, notThere(module)
+	} else if err != nil {
 		return grade.Options{}, nil, err
 	}
 	o, cleanup, err := studentDir()
@@ -254,4 +257,41 @@ func pythonStudent(lab, module string) (grade.Options, func(), error) {
 		return o, nil, err
 	}
 	return o, cleanup, nil
+}
+
+// submittedMost bounds the names notThere gives.
+const submittedMost = 20
+
+// notThere is the error of a module that is not at module: which files
+// its folder holds (its Python files first, then the others, up to
+// submittedMost, hidden ones left out), so that a student whose file is
+// named otherwise sees the name they gave it.
+func notThere(module string) error {
+	dir := filepath.Dir(module)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("%s is not there; there is no folder %s", module, dir)
+	}
+	var py, other []string
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case strings.HasPrefix(name, "."):
+		case e.IsDir():
+			other = append(other, name+"/")
+		case strings.EqualFold(filepath.Ext(name), ".py"):
+			py = append(py, name)
+		default:
+			other = append(other, name)
+		}
+	}
+	names := append(py, other...)
+	if len(names) == 0 {
+		return fmt.Errorf("%s is not there; the folder is empty", module)
+	}
+	list := strings.Join(names[:min(len(names), submittedMost)], ", ")
+	if n := len(names) - submittedMost; n > 0 {
+		list += fmt.Sprintf(", and %d more", n)
+	}
+	return fmt.Errorf("%s is not there; the folder holds: %s", module, list)
 }

@@ -2,6 +2,7 @@ package command
 
 import (
 	"encoding/json"
+	"fmt"
 	"github.com/leaselab/leaselab/engine/internal/testkit/nativeonly"
 	"os"
 	"path/filepath"
@@ -238,5 +239,61 @@ func TestGrade_WeightsFlagScoresTheFilesPoints(t *testing.T) {
 		if code != ExitBadInput || out != "" || !strings.Contains(errOut, "-weights "+c.file) || !strings.Contains(errOut, c.why) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 2, nothing graded, naming the file and %q", c.file, code, out, errOut, c.why)
 		}
+	}
+}
+
+// A module that is not there (misnamed, or never submitted) is exit 2,
+// saying which files its folder holds, and the machine formats' results
+// say so too: the student sees the name they gave their file.
+func TestGrade_AMissingModuleNamesTheFilesSubmitted(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"Lab.py", "notes.txt", ".hidden"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	out := filepath.Join(t.TempDir(), "results.json")
+	code, _, errOut := main1(t, "", "grade", "-format", "gradescope", "-o", out, "lab.py")
+	const want = "lab.py is not there; the folder holds: Lab.py, notes.txt"
+	if code != ExitBadInput || !strings.Contains(errOut, want) {
+		t.Errorf("exit %d, stderr %q; want 2 saying %q", code, errOut, want)
+	}
+	if data, err := os.ReadFile(out); err != nil || !strings.Contains(string(data), want) {
+		t.Errorf("results.json %s (%v); want it saying %q", data, err, want)
+	}
+}
+
+// The folder's files are named up to submittedMost, its Python files
+// first, and the rest counted.
+func TestNotThere_NamesTheFolderUpToItsBound(t *testing.T) {
+	cases := []struct {
+		files int
+		tail  string
+	}{
+		{submittedMost - 1, fmt.Sprintf("f%02d.txt", submittedMost-3)},
+		{submittedMost, fmt.Sprintf("f%02d.txt", submittedMost-2)},
+		{submittedMost + 1, fmt.Sprintf("f%02d.txt, and 1 more", submittedMost-2)},
+		{0, "lab.py is not there; the folder is empty"},
+	}
+	for _, tc := range cases {
+		dir := t.TempDir()
+		if tc.files > 0 {
+			if err := os.WriteFile(filepath.Join(dir, "z.py"), nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i := range tc.files - 1 {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d.txt", i)), nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		msg := notThere(filepath.Join(dir, "lab.py")).Error()
+		if !strings.HasSuffix(msg, tc.tail) || (tc.files > 0 && !strings.Contains(msg, "the folder holds: z.py, f00.txt")) {
+			t.Errorf("%d files: %q; want the Python file first, ending %q", tc.files, msg, tc.tail)
+		}
+	}
+	if msg := notThere(filepath.Join(t.TempDir(), "sub", "lab.py")).Error(); !strings.Contains(msg, "there is no folder") {
+		t.Errorf("a missing folder: %q", msg)
 	}
 }
