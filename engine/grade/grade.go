@@ -24,11 +24,14 @@ var stepFiles embed.FS
 // Options are a grading run's program and bounds.
 type Options struct {
 	// Program starts the student's program (Python for a Python module);
-	// Lab, when not nil, is a Go student's functions instead.
-	Program Program
-	Lab     Lab
-	// LabName is the lab graded: Fencing ("" too) or Courier. A Go Lab
-	// is the fencing lab's.
+	// Lab, when not nil, is a Go student's fencing lab instead, and
+	// CourierLab a Go student's courier lab (at most one of the two).
+	Program    Program
+	Lab        Lab
+	CourierLab CourierLab
+	// LabName is the lab graded: Fencing or Courier; "" is Courier for
+	// a CourierLab, else Fencing. A Lab is the fencing lab's, a CourierLab
+	// the courier's.
 	LabName string
 	// Dir is a fresh directory for the run's database files.
 	Dir string
@@ -64,6 +67,9 @@ var ErrStopped = errors.New("grade: stopped by the platform")
 func (o *Options) defaults() {
 	if o.LabName == "" {
 		o.LabName = Fencing
+		if o.CourierLab != nil {
+			o.LabName = Courier
+		}
 	}
 	d := limits.DefaultGrading
 	if o.CallTimeout <= 0 {
@@ -195,7 +201,7 @@ func (g *grader) contain() error {
 		return err
 	}
 	g.c = contained{sandbox: g.o.Sandbox, user: u, totalSeconds: int64(g.o.TotalTimeout / time.Second)}
-	if g.o.Lab == nil && g.o.Dir != "" {
+	if g.o.goLab() == nil && g.o.Dir != "" {
 		return giveDir(g.o.Dir, u)
 	}
 	return nil
@@ -214,8 +220,9 @@ func (g *grader) contain() error {
 // start or load (nothing was graded), or the context's.
 func Grade(ctx context.Context, o Options) (*Report, error) {
 	o.defaults()
-	if _, ok := labFunctions[o.LabName]; !ok || (o.Lab != nil && o.LabName != Fencing) {
-		return nil, fmt.Errorf("grade: no lab %q for this program (the labs: %s; a Go Lab is the fencing lab's)", o.LabName, strings.Join(Labs(), ", "))
+	if _, ok := labFunctions[o.LabName]; !ok || (o.Lab != nil && o.LabName != Fencing) || (o.CourierLab != nil && o.LabName != Courier) ||
+		(o.Lab != nil && o.CourierLab != nil) {
+		return nil, fmt.Errorf("grade: no lab %q for this program (the labs: %s; a Go Lab is the fencing lab's, a CourierLab the courier's)", o.LabName, strings.Join(Labs(), ", "))
 	}
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, o.TotalTimeout)
@@ -279,14 +286,25 @@ type testCase struct {
 }
 
 func (g *grader) start(ctx context.Context) (*process, error) {
-	if g.o.Lab != nil {
-		return &process{lab: g.o.Lab, callMax: g.o.CallTimeout, observe: g.o.Observe}, nil
+	if lab := g.o.goLab(); lab != nil {
+		return &process{lab: lab, callMax: g.o.CallTimeout, observe: g.o.Observe}, nil
 	}
 	p, err := start(ctx, g.o.Program, g.o.CallTimeout, g.c)
 	if p != nil {
 		p.observe = g.o.Observe
 	}
 	return p, err
+}
+
+// goLab is o's Go lab, nil when it grades a program.
+func (o *Options) goLab() goLab {
+	switch {
+	case o.Lab != nil:
+		return fencingGo{o.Lab}
+	case o.CourierLab != nil:
+		return courierGo{o.CourierLab}
+	}
+	return nil
 }
 
 // dbPath is a fresh database file's path.
