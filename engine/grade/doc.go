@@ -100,7 +100,9 @@
 //	{"fn": "claim", "args": ["/tmp/.../jobs-3.db", "j1", "A", 1000, 500]}
 //
 // it writes one answer on standard output: the return value, or the kind
-// of exception raised (ValueError for an invalid argument):
+// of exception raised (ValueError for an invalid argument, which may also
+// be named RangeError, JavaScript's name, as the page's exercise takes it;
+// any other name is an exception the contract does not ask for):
 //
 //	{"return": 2}
 //	{"return": null}
