@@ -5,6 +5,7 @@ package jslab_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -182,6 +183,37 @@ func TestGrade_BrokenJSGetsAVerdict(t *testing.T) {
 		}
 		t.Fatalf("no step after renew passed: %+v", r.Tests)
 	})
+}
+
+// A syntax error is reported with where it is in the learner's source:
+// the line and column of the token it stands at, counted from the
+// source's first line, in the text and as numbers.
+func TestGrade_SyntaxErrorNamesItsLineAndColumn(t *testing.T) {
+	correct := readSource(t, "correct.js")
+	after := strings.Count(correct, "\n") + 2 // the line after correct.js and a blank one
+	for _, tc := range []struct {
+		name, source string
+		line, col    int
+	}{
+		{"on the first line", "let a = 1 +* 2;\n" + correct, 1, 12},
+		{"a name declared twice", "let a = 1;\nlet a = 2;\n", 2, 5},
+		{"after the whole lab", correct + "\nfunction (\n", after, 10},
+		{"a brace never closed", correct + "\nfunction late(db) {\n  return 1;\n", after, 19},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := gradeJS(t, tc.source)
+			where := fmt.Sprintf("(line %d, column %d)", tc.line, tc.col)
+			if !strings.HasPrefix(r.CannotRun, "SyntaxError: ") || !strings.HasSuffix(r.CannotRun, where) || r.Line != tc.line || r.Col != tc.col {
+				t.Fatalf("cannot run %q at %d:%d; want a SyntaxError %s", r.CannotRun, r.Line, r.Col, where)
+			}
+		})
+	}
+	if r := gradeJS(t, "const x = ;"); r.Line != 1 || r.Col != 11 {
+		t.Errorf("a one-line source: %q at %d:%d", r.CannotRun, r.Line, r.Col)
+	}
+	if r := gradeJS(t, "throw new TypeError('top');"); r.Line != 0 || strings.Contains(r.CannotRun, "line") {
+		t.Errorf("an exception that is no syntax error has no place: %q at %d:%d", r.CannotRun, r.Line, r.Col)
+	}
 }
 
 // OnCall hears each of the learner's calls before it runs: the last call

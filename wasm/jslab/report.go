@@ -33,7 +33,11 @@ type Options struct {
 type Report struct {
 	// CannotRun says why the code could not be run at all (a syntax
 	// error, an exception at its top level); nothing else is set then.
-	CannotRun string   `json:"cannot_run,omitempty"`
+	CannotRun string `json:"cannot_run,omitempty"`
+	// Line and Col are where in the source a syntax error is (1-based),
+	// when CannotRun is one; 0 otherwise.
+	Line      int      `json:"line,omitempty"`
+	Col       int      `json:"col,omitempty"`
 	Passed    bool     `json:"passed"`
 	Missing   []string `json:"missing"`
 	Tests     []Test   `json:"tests"`
@@ -93,7 +97,11 @@ func Grade(ctx context.Context, source string, o Options) ([]byte, error) {
 		err = errNoLab
 	}
 	if err != nil {
-		return json.Marshal(Report{CannotRun: err.Error(), Missing: missing, Tests: []Test{}})
+		r := Report{CannotRun: err.Error(), Missing: missing, Tests: []Test{}}
+		if t, ok := err.(*Thrown); ok {
+			r.Line, r.Col = t.Line, t.Col
+		}
+		return json.Marshal(r)
 	}
 	lab := NewLab(fns, o.CallTimeout)
 	if lab.callMax <= 0 {
