@@ -48,8 +48,11 @@ type Options struct {
 	// FailFast stops at the first failed test; the tests after it are
 	// not in the report.
 	FailFast bool
-	// Progress, if not nil, hears each test's name as it starts.
+	// Progress, if not nil, hears each test's name as it starts; Tested,
+	// if not nil, hears each test as it ends, with its verdict, before the
+	// next one starts (a run that never ends keeps what it heard).
 	Progress func(name string)
+	Tested   func(Test)
 	// Observe, if not nil, hears each call of a lab function the grader
 	// makes through a test's queue, with the contract's answer and table.
 	Observe func(Observed)
@@ -272,6 +275,9 @@ func Grade(ctx context.Context, o Options) (*Report, error) {
 		}
 		test.Elapsed = time.Since(began)
 		r.Tests = append(r.Tests, test)
+		if o.Tested != nil {
+			o.Tested(test)
+		}
 		if o.FailFast && test.Failure != nil {
 			break
 		}

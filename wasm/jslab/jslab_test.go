@@ -247,6 +247,35 @@ func TestGrade_OnCallHearsTheCallBeforeItRuns(t *testing.T) {
 	}
 }
 
+// OnTest hears each test's verdict as the test ends, the report's own,
+// in its order: a run that never ends keeps the steps that passed.
+func TestGrade_OnTestHearsEachVerdictAsItsTestEnds(t *testing.T) {
+	var heard []jslab.Test
+	o := quick
+	o.OnTest = func(v jslab.Test) { heard = append(heard, v) }
+	src := edit(t, readSource(t, "correct.js"), "function renew(db, jobId, owner, fence, now, ttl) {",
+		"function renew(db, jobId, owner, fence, now, ttl) {\n  for (;;) db.get('SELECT 1');")
+	out, err := jslab.Grade(context.Background(), src, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r jslab.Report
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(heard) != len(r.Tests) {
+		t.Fatalf("heard %d verdicts, the report has %d", len(heard), len(r.Tests))
+	}
+	for i, v := range heard {
+		if v != r.Tests[i] {
+			t.Errorf("verdict %d: heard %+v, the report's %+v", i, v, r.Tests[i])
+		}
+	}
+	if heard[3] != (jslab.Test{Name: "step 4: claim", Status: "pass"}) || heard[4].Name != "step 5: renew" || heard[4].Status != "fail" {
+		t.Errorf("steps 4 and 5 heard as %+v, %+v; want claim passed, renew failed", heard[3], heard[4])
+	}
+}
+
 // A function declared async answers a Promise, not its value: the
 // report says so, where JSON would show the Promise as {}.
 func TestGrade_AsyncFunctionIsNamedAPromise(t *testing.T) {

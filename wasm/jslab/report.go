@@ -24,6 +24,10 @@ type Options struct {
 	// the test's name and the call, in the report's terms. The last one
 	// heard is where code that never returns is stuck.
 	OnCall func(test, call string)
+	// OnTest, when set, hears each test's verdict as the test ends, as
+	// the report gives it: a page whose run code that never returns ends
+	// keeps the verdicts heard.
+	OnTest func(Test)
 }
 
 // Report is a grading run as the page reads it: each test's verdict; at
@@ -115,6 +119,11 @@ func Grade(ctx context.Context, source string, o Options) ([]byte, error) {
 	}
 	r, err := grade.Grade(ctx, grade.Options{Lab: lab, Sequences: o.Sequences, Rounds: o.Rounds, CallTimeout: lab.callMax,
 		Progress: func(name string) { current = name },
+		Tested: func(t grade.Test) {
+			if o.OnTest != nil {
+				o.OnTest(verdict(t))
+			}
+		},
 		Observe: func(ob grade.Observed) {
 			c := lab.last
 			s := Step{Call: jsTerms(ob.Call), Want: jsTerms(ob.Want), Got: jsTerms(ob.Got), SQL: append([]Statement{}, c.sql...),
@@ -136,14 +145,7 @@ func Grade(ctx context.Context, source string, o Options) ([]byte, error) {
 		out.Missing = []string{}
 	}
 	for _, t := range r.Tests {
-		v := Test{Name: jsTerms(t.Name), Status: "pass"}
-		switch {
-		case t.Skipped != "":
-			v.Status, v.Why = "skip", t.Skipped
-		case t.Failure != nil:
-			v.Status = "fail"
-		}
-		out.Tests = append(out.Tests, v)
+		out.Tests = append(out.Tests, verdict(t))
 	}
 	if t := r.First(); t != nil {
 		f := t.Failure
@@ -162,6 +164,18 @@ func Grade(ctx context.Context, source string, o Options) ([]byte, error) {
 	out.Text = jsTerms(text.String())
 	out.ElapsedMS = time.Since(began).Milliseconds()
 	return json.Marshal(out)
+}
+
+// verdict is t's verdict, in JavaScript's terms.
+func verdict(t grade.Test) Test {
+	v := Test{Name: jsTerms(t.Name), Status: "pass"}
+	switch {
+	case t.Skipped != "":
+		v.Status, v.Why = "skip", t.Skipped
+	case t.Failure != nil:
+		v.Status = "fail"
+	}
+	return v
 }
 
 // rowsOf is the engine's rows in the lab's columns.
