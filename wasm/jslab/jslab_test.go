@@ -19,7 +19,13 @@ var quick = jslab.Options{Sequences: 20, Rounds: 5}
 
 func gradeJS(t *testing.T, source string) jslab.Report {
 	t.Helper()
-	out, err := jslab.Grade(context.Background(), source, quick)
+	return gradeWith(t, source, quick)
+}
+
+// gradeWith grades source with the options o.
+func gradeWith(t *testing.T, source string, o jslab.Options) jslab.Report {
+	t.Helper()
+	out, err := jslab.Grade(context.Background(), source, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,8 +177,7 @@ func TestGrade_BrokenJSGetsAVerdict(t *testing.T) {
 		}
 	})
 	t.Run("an endless loop of statements", func(t *testing.T) {
-		r := gradeJS(t, edit(t, correct, "function renew(db, jobId, owner, fence, now, ttl) {",
-			"function renew(db, jobId, owner, fence, now, ttl) {\n  for (;;) db.get('SELECT 1');"))
+		r := gradeJS(t, endlessRenew(t))
 		if r.First == nil || r.First.Test != "step 5: renew" || !strings.Contains(r.First.Broken, "endless loop") || strings.Contains(r.First.Broken, "panic") {
 			t.Fatalf("first difference %s, broken %q", r.String(), r.First.Broken)
 		}
@@ -216,6 +221,13 @@ func TestGrade_SyntaxErrorNamesItsLineAndColumn(t *testing.T) {
 	}
 }
 
+// endlessRenew is correct.js whose renew runs statements without end.
+func endlessRenew(t *testing.T) string {
+	t.Helper()
+	return edit(t, readSource(t, "correct.js"), "function renew(db, jobId, owner, fence, now, ttl) {",
+		"function renew(db, jobId, owner, fence, now, ttl) {\n  for (;;) db.get('SELECT 1');")
+}
+
 // OnCall hears each of the learner's calls before it runs: the last call
 // a test heard is the one its code never came back from, in the report's
 // terms.
@@ -223,16 +235,7 @@ func TestGrade_OnCallHearsTheCallBeforeItRuns(t *testing.T) {
 	var heard [][2]string
 	o := quick
 	o.OnCall = func(test, call string) { heard = append(heard, [2]string{test, call}) }
-	src := edit(t, readSource(t, "correct.js"), "function renew(db, jobId, owner, fence, now, ttl) {",
-		"function renew(db, jobId, owner, fence, now, ttl) {\n  for (;;) db.get('SELECT 1');")
-	out, err := jslab.Grade(context.Background(), src, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r jslab.Report
-	if err := json.Unmarshal(out, &r); err != nil {
-		t.Fatal(err)
-	}
+	r := gradeWith(t, endlessRenew(t), o)
 	if r.First == nil || r.First.Test != "step 5: renew" {
 		t.Fatalf("first difference %s, want step 5: renew", r.String())
 	}
@@ -253,16 +256,7 @@ func TestGrade_OnTestHearsEachVerdictAsItsTestEnds(t *testing.T) {
 	var heard []jslab.Test
 	o := quick
 	o.OnTest = func(v jslab.Test) { heard = append(heard, v) }
-	src := edit(t, readSource(t, "correct.js"), "function renew(db, jobId, owner, fence, now, ttl) {",
-		"function renew(db, jobId, owner, fence, now, ttl) {\n  for (;;) db.get('SELECT 1');")
-	out, err := jslab.Grade(context.Background(), src, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r jslab.Report
-	if err := json.Unmarshal(out, &r); err != nil {
-		t.Fatal(err)
-	}
+	r := gradeWith(t, endlessRenew(t), o)
 	if len(heard) != len(r.Tests) {
 		t.Fatalf("heard %d verdicts, the report has %d", len(heard), len(r.Tests))
 	}
