@@ -40,7 +40,8 @@
 //                                 JavaScript in source, graded step by step beside
 //                                 the contract: the report as JSON (wasm/jslab; see
 //                                 loadGrader); onProgress hears {test, call} before
-//                                 each of the reader's calls runs
+//                                 each of the reader's calls runs, and {test,
+//                                 status, why} as each test ends
 //   benchCycles(n)                n bare job cycles, for make bench
 //   wasmBytes()                   the engine's WebAssembly memory, in bytes
 // A failure rejects with an Error whose errors property lists the

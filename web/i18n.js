@@ -407,6 +407,8 @@ export const en = {
   labTimeout: (s) => `Your code did not finish within ${s} s (a loop that never ends?): it was stopped.`,
   /** @param {string} test */
   labStuck: (test) => `It never came back from this call, in ${test}:`,
+  /** A test's verdict, in the list, when its call never came back. */
+  labHung: 'a call never came back: stopped at the time limit',
   /** @param {string} msg */
   labFailed: (msg) => `The grader could not run: ${msg}`,
   labCannotRun: 'Your code could not be run:',
@@ -782,6 +784,7 @@ export const ko = {
   labChecking: '코드를 단계별로 계약과 나란히 검사하는 중…',
   labTimeout: (s) => `코드가 ${s}초 안에 끝나지 않아(끝나지 않는 반복?) 멈췄습니다.`,
   labStuck: (test) => `${test}의 이 호출에서 돌아오지 않았습니다:`,
+  labHung: '호출이 돌아오지 않아 시간 제한에서 멈췄습니다',
   labFailed: (msg) => `채점기를 실행할 수 없습니다: ${msg}`,
   labCannotRun: '코드를 실행할 수 없습니다:',
   labCSP:

@@ -16,8 +16,10 @@
 // contract's, both tables, and the test's calls up to it, each with the
 // SQL the reader's code ran and both tables after it. Code that loops
 // without end is stopped at TIME_LIMIT_MS: the worker is ended, the next
-// Check starts a fresh one, and the status names the test and the call
-// that never came back (the last the grader announced).
+// Check starts a fresh one, the status names the test and the call
+// that never came back (the last the grader announced), and the verdicts
+// of the tests that ended before it are shown, that test's failed
+// (exercise-run.js).
 //
 // The reader's code runs in the engine's worker, which needs
 // 'unsafe-eval' in the script-src of the policy sent with the worker's
@@ -33,6 +35,7 @@
 // (fences.js afterHydration).
 
 import { loadGrader } from './engine.js';
+import { Heard } from './exercise-run.js';
 import { afterHydration, dedent } from './fences.js';
 import { langOf, strings } from './i18n.js';
 import { pageScheme, watchScheme } from './scheme.js';
@@ -93,7 +96,8 @@ const COLUMNS = ['id', 'owner', 'until', 'fence', 'result', 'done'];
  * @typedef {{call: string, want: string, got: string, sql: Statement[], want_rows: Row[], got_rows: Row[] | null, rows_error?: string}} Step
  * @typedef {{test: string, where: string, call: string, want: string, got: string, detail?: string, broken?: string,
  *   want_rows: Row[], got_rows: Row[], timeline?: string, steps: Step[]}} First
- * @typedef {{cannot_run?: string, passed: boolean, missing: string[], tests: {name: string, status: string, why?: string}[],
+ * @typedef {import('./exercise-run.js').Verdict} Verdict
+ * @typedef {{cannot_run?: string, line?: number, col?: number, passed: boolean, missing: string[], tests: Verdict[],
  *   first: First | null, text: string, elapsed_ms: number}} Report
  */
 
@@ -184,12 +188,12 @@ export class LeaseExercise extends HTMLElement {
     delete this.dataset.first;
     this.#status.textContent = t.labChecking;
     this.#result.replaceChildren();
-    /** @type {{last: {test: string, call: string} | null}} the reader's call running last */
-    const running = { last: null };
+    /** What the grader said as it ran: the verdicts so far, the reader's call running last. */
+    const heard = new Heard();
     try {
       const grader = await loadGrader();
       const signal = AbortSignal.timeout(TIME_LIMIT_MS);
-      const onProgress = (/** @type {{test: string, call: string}} */ p) => (running.last = p);
+      const onProgress = (/** @type {unknown} */ p) => heard.hear(p);
       /** @type {Report} */
       const report = JSON.parse(await grader.grade(this.code, { lang, signal, onProgress }));
       this.#show(report, t);
@@ -197,12 +201,15 @@ export class LeaseExercise extends HTMLElement {
       const e = /** @type {Error} */ (err);
       this.dataset.state = 'error';
       if (e.name !== 'TimeoutError') this.#status.textContent = t.labFailed(String(e.message || e));
-      else if (!running.last) this.#status.textContent = t.labTimeout(TIME_LIMIT_MS / 1000);
-      else
+      else if (!heard.last) this.#status.textContent = t.labTimeout(TIME_LIMIT_MS / 1000);
+      else {
         this.#status.replaceChildren(
-          `${t.labTimeout(TIME_LIMIT_MS / 1000)} ${t.labStuck(running.last.test)} `,
-          el('code', { translate: 'no' }, running.last.call),
+          `${t.labTimeout(TIME_LIMIT_MS / 1000)} ${t.labStuck(heard.last.test)} `,
+          el('code', { translate: 'no' }, heard.last.call),
         );
+        this.dataset.first = heard.last.test;
+        this.#result.replaceChildren(...verdictLists(heard.stopped(t.labHung), t));
+      }
     }
   }
 
@@ -225,26 +232,7 @@ export class LeaseExercise extends HTMLElement {
     this.dataset.state = r.passed ? 'passed' : 'failed';
     if (r.first) this.dataset.first = r.first.test;
     status.textContent = t.labSummary(count('pass'), count('fail'), count('skip'));
-    const verdict = (/** @type {{name: string, status: string, why?: string}} */ x) =>
-      el(
-        'li',
-        { 'data-status': x.status, ...(x.why ? { title: x.why } : {}) },
-        el('span', { class: 'll-verdict' }, t.labVerdicts[/** @type {'pass'|'fail'|'skip'} */ (x.status)] || x.status),
-        ' ',
-        el('span', { translate: 'no' }, x.name),
-      );
-    const steps = r.tests.filter((x) => x.name.startsWith('step '));
-    const others = r.tests.filter((x) => !x.name.startsWith('step '));
-    const parts = [
-      el('h3', {}, t.labSteps),
-      el('ol', { class: 'll-tests' }, ...steps.map(verdict)),
-      el(
-        'details',
-        {},
-        el('summary', {}, t.labOthers(others.length)),
-        el('ul', { class: 'll-tests' }, ...others.map(verdict)),
-      ),
-    ];
+    const parts = verdictLists(r.tests, t);
     if (r.missing.length) parts.unshift(el('p', { class: 'll-missing' }, t.labMissing(r.missing.join(', '))));
     if (r.first) parts.push(this.#first(r.first, t));
     parts.push(
@@ -297,6 +285,34 @@ export class LeaseExercise extends HTMLElement {
     }
     return section;
   }
+}
+
+/**
+ * The tests' verdicts: the lab's steps, then the other tests (folded).
+ * @param {Verdict[]} tests
+ * @param {ReturnType<typeof strings>} t
+ */
+function verdictLists(tests, t) {
+  const verdict = (/** @type {Verdict} */ x) =>
+    el(
+      'li',
+      { 'data-status': x.status, ...(x.why ? { title: x.why } : {}) },
+      el('span', { class: 'll-verdict' }, t.labVerdicts[/** @type {'pass'|'fail'|'skip'} */ (x.status)] || x.status),
+      ' ',
+      el('span', { translate: 'no' }, x.name),
+    );
+  const steps = tests.filter((x) => x.name.startsWith('step '));
+  const others = tests.filter((x) => !x.name.startsWith('step '));
+  return [
+    el('h3', {}, t.labSteps),
+    el('ol', { class: 'll-tests' }, ...steps.map(verdict)),
+    el(
+      'details',
+      {},
+      el('summary', {}, t.labOthers(others.length)),
+      el('ul', { class: 'll-tests' }, ...others.map(verdict)),
+    ),
+  ];
 }
 
 /**

@@ -103,7 +103,9 @@
 //	{"fn": "claim", "args": ["/tmp/.../jobs-3.db", "j1", "A", 1000, 500]}
 //
 // it writes one answer on standard output: the return value, or the kind
-// of exception raised (ValueError for an invalid argument):
+// of exception raised (ValueError for an invalid argument, which may also
+// be named RangeError, JavaScript's name, as the page's exercise takes it;
+// any other name is an exception the contract does not ask for):
 //
 //	{"return": 2}
 //	{"return": null}
@@ -133,9 +135,11 @@
 // protocol itself, and must write its own output to standard error. An exception other than the
 // contract's ValueError answers its kind and message and the line of the
 // student's own file it was raised at; a module that does not load, the
-// student's frames and the error. A Go student implements Lab
-// and calls Run(t, lab) from their own go test instead: the same tests,
-// each a subtest.
+// student's frames and the error. A Go student implements Lab (the
+// courier's: CourierLab) and calls Run(t, lab) (RunCourier) from their own
+// go test instead: the same tests, each a subtest. The grader calls a Go
+// lab's methods from two goroutines at once where it runs two processes
+// (the races), so they must be safe for concurrent use.
 //
 // # What a run checks
 //

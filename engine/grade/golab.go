@@ -18,6 +18,13 @@ import (
 // argument. State answers nil for no row, else the row's columns by name.
 // A Lab's failures are reported in Go's terms (GoTerms): its methods, nil,
 // true and false.
+//
+// The grader may call a Lab's methods from two goroutines at once, each
+// standing for a process of its own (the races: two processes claiming
+// one job, a late call beside a new claim), and a call that outlives the
+// per-call limit goes on in its goroutine while the grader moves on: the
+// methods must be safe for concurrent use, as two processes on one file
+// are.
 type Lab interface {
 	InitDB(path string) error
 	Enqueue(path, jobID string) (bool, error)
@@ -43,12 +50,20 @@ var ErrValue = errors.New("ValueError")
 // failing with the call, both answers and both tables.
 func Run(t *testing.T, lab Lab) {
 	t.Helper()
+	runGo(t, Options{Lab: lab})
+}
+
+// runGo grades o's Go lab from a go test, each of Grade's tests a subtest
+// of t, in a temporary directory of its own.
+func runGo(t *testing.T, o Options) {
+	t.Helper()
 	dir, err := TempDir()
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	r, err := Grade(t.Context(), Options{Lab: lab, Dir: dir})
+	o.Dir = dir
+	r, err := Grade(t.Context(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +79,22 @@ func Run(t *testing.T, lab Lab) {
 	}
 }
 
-// callLab makes one call on a Go Lab as the protocol would, within the
+// goLab is a Go student's functions as a process calls them: the fencing
+// lab's (fencingGo) or the courier's (courierGo).
+type goLab interface {
+	// dispatch calls fn with the JSON arguments in; callback answers the
+	// student's calls back (the courier's deliver), nil refusing them.
+	dispatch(fn string, in []json.RawMessage, callback func(fn string, args []json.RawMessage) (any, error)) answer
+}
+
+// fencingGo is a fencing Lab as a goLab.
+type fencingGo struct{ lab Lab }
+
+func (f fencingGo) dispatch(fn string, in []json.RawMessage, _ func(string, []json.RawMessage) (any, error)) answer {
+	return dispatch(f.lab, fn, in)
+}
+
+// callLab makes one call on a Go lab as the protocol would, within the
 // per-call limit; a panic is the program's exit.
 func (p *process) callLab(ctx context.Context, fn string, args []any) (answer, error) {
 	what := p.terms.call(fn, args)
@@ -81,13 +111,14 @@ func (p *process) callLab(ctx context.Context, fn string, args []any) (answer, e
 		panic any
 	}
 	done := make(chan result, 1)
+	callback := p.callback // the caller's for this call: it is reset when the call ends, which a hang outlives
 	go func() {
 		defer func() {
 			if v := recover(); v != nil {
 				done <- result{panic: v}
 			}
 		}()
-		done <- result{a: dispatch(p.lab, fn, in)}
+		done <- result{a: p.lab.dispatch(fn, in, callback)}
 	}()
 	t := time.NewTimer(p.callMax)
 	defer t.Stop()
@@ -116,17 +147,7 @@ func dispatch(lab Lab, fn string, in []json.RawMessage) answer {
 		ret                      any
 		err                      error
 	)
-	args := func(ptrs ...any) bool {
-		if len(in) != len(ptrs) {
-			return false
-		}
-		for i, p := range ptrs {
-			if json.Unmarshal(in[i], p) != nil {
-				return false
-			}
-		}
-		return true
-	}
+	args := func(ptrs ...any) bool { return fit(in, ptrs...) }
 	ok := true
 	switch fn {
 	case "init_db":
@@ -168,6 +189,12 @@ func dispatch(lab Lab, fn string, in []json.RawMessage) answer {
 	default:
 		return answer{Error: "AttributeError", Message: "no function " + fn}
 	}
+	return reply(fn, ok, ret, err)
+}
+
+// reply is a Go lab's answer to a call of fn: its arguments did not fit
+// (!ok), its error (one wrapping ErrValue is the ValueError), or ret.
+func reply(fn string, ok bool, ret any, err error) answer {
 	switch {
 	case !ok:
 		return answer{Error: "TypeError", Message: "the arguments of " + fn + " do not fit"}
@@ -181,4 +208,18 @@ func dispatch(lab Lab, fn string, in []json.RawMessage) answer {
 		return answer{Error: "TypeError", Message: "the return value is not JSON: " + jerr.Error()}
 	}
 	return answer{Return: raw}
+}
+
+// fit unmarshals the JSON arguments in into ptrs, one each: false when
+// their count or a type does not fit.
+func fit(in []json.RawMessage, ptrs ...any) bool {
+	if len(in) != len(ptrs) {
+		return false
+	}
+	for i, p := range ptrs {
+		if json.Unmarshal(in[i], p) != nil {
+			return false
+		}
+	}
+	return true
 }

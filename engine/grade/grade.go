@@ -26,11 +26,14 @@ var stepFiles embed.FS
 // Options are a grading run's program and bounds.
 type Options struct {
 	// Program starts the student's program (Python for a Python module);
-	// Lab, when not nil, is a Go student's functions instead.
-	Program Program
-	Lab     Lab
-	// LabName is the lab graded: Fencing ("" too) or Courier. A Go Lab
-	// is the fencing lab's.
+	// Lab, when not nil, is a Go student's fencing lab instead, and
+	// CourierLab a Go student's courier lab (at most one of the two).
+	Program    Program
+	Lab        Lab
+	CourierLab CourierLab
+	// LabName is the lab graded: Fencing or Courier; "" is Courier for
+	// a CourierLab, else Fencing. A Lab is the fencing lab's, a CourierLab
+	// the courier's.
 	LabName string
 	// Dir is a fresh directory for the run's database files.
 	Dir string
@@ -47,8 +50,11 @@ type Options struct {
 	// FailFast stops at the first failed test; the tests after it are
 	// not in the report.
 	FailFast bool
-	// Progress, if not nil, hears each test's name as it starts.
+	// Progress, if not nil, hears each test's name as it starts; Tested,
+	// if not nil, hears each test as it ends, with its verdict, before the
+	// next one starts (a run that never ends keeps what it heard).
 	Progress func(name string)
+	Tested   func(Test)
 	// Observe, if not nil, hears each call of a lab function the grader
 	// makes through a test's queue, with the contract's answer and table.
 	Observe func(Observed)
@@ -70,10 +76,13 @@ var ErrStopped = errors.New("grade: stopped by the platform")
 func (o *Options) defaults() {
 	if o.LabName == "" {
 		o.LabName = Fencing
+		if o.CourierLab != nil {
+			o.LabName = Courier
+		}
 	}
 	switch {
 	case o.Terms != "":
-	case o.Lab != nil:
+	case o.Lab != nil || o.CourierLab != nil:
 		o.Terms = GoTerms
 	case o.Program.terms != "":
 		o.Terms = o.Program.terms
@@ -215,7 +224,7 @@ func (g *grader) contain() error {
 		return err
 	}
 	g.c = contained{sandbox: g.o.Sandbox, user: u, totalSeconds: int64(g.o.TotalTimeout / time.Second)}
-	if g.o.Lab == nil && g.o.Dir != "" {
+	if g.o.goLab() == nil && g.o.Dir != "" {
 		return giveDir(g.o.Dir, u)
 	}
 	return nil
@@ -234,8 +243,9 @@ func (g *grader) contain() error {
 // start or load (nothing was graded), or the context's.
 func Grade(ctx context.Context, o Options) (*Report, error) {
 	o.defaults()
-	if _, ok := labFunctions[o.LabName]; !ok || (o.Lab != nil && o.LabName != Fencing) {
-		return nil, fmt.Errorf("grade: no lab %q for this program (the labs: %s; a Go Lab is the fencing lab's)", o.LabName, strings.Join(Labs(), ", "))
+	if _, ok := labFunctions[o.LabName]; !ok || (o.Lab != nil && o.LabName != Fencing) || (o.CourierLab != nil && o.LabName != Courier) ||
+		(o.Lab != nil && o.CourierLab != nil) {
+		return nil, fmt.Errorf("grade: no lab %q for this program (the labs: %s; a Go Lab is the fencing lab's, a CourierLab the courier's)", o.LabName, strings.Join(Labs(), ", "))
 	}
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, o.TotalTimeout)
@@ -291,6 +301,9 @@ func Grade(ctx context.Context, o Options) (*Report, error) {
 		}
 		test.Elapsed = time.Since(began)
 		r.Tests = append(r.Tests, test)
+		if o.Tested != nil {
+			o.Tested(test)
+		}
 		if o.FailFast && test.Failure != nil {
 			break
 		}
@@ -324,14 +337,25 @@ func chargedTo(ts []testCase, i int, f *Failure) int {
 }
 
 func (g *grader) start(ctx context.Context) (*process, error) {
-	if g.o.Lab != nil {
-		return &process{lab: g.o.Lab, callMax: g.o.CallTimeout, observe: g.o.Observe, terms: g.o.Terms}, nil
+	if lab := g.o.goLab(); lab != nil {
+		return &process{lab: lab, callMax: g.o.CallTimeout, observe: g.o.Observe, terms: g.o.Terms}, nil
 	}
 	p, err := start(ctx, g.o.Program, g.o.CallTimeout, g.c)
 	if p != nil {
 		p.observe, p.terms = g.o.Observe, g.o.Terms
 	}
 	return p, err
+}
+
+// goLab is o's Go lab, nil when it grades a program.
+func (o *Options) goLab() goLab {
+	switch {
+	case o.Lab != nil:
+		return fencingGo{o.Lab}
+	case o.CourierLab != nil:
+		return courierGo{o.CourierLab}
+	}
+	return nil
 }
 
 // dbPath is a fresh database file's path.

@@ -138,14 +138,18 @@ func (rd *overlapRound) play(ctx context.Context) (*Failure, error) {
 		return nil, err
 	}
 	lag := rd.lag()
+	var sent sync.WaitGroup
+	sent.Add(2)
 	for i, c := range []labCallOf{late, claimB} {
 		wg.Go(func() {
 			if (i == 1) == (lag > 0) {
 				spin(max(lag, -lag))
 			}
+			sent.Done()
 			answers[i], fs[i], errs[i] = rd.do(ctx, c)
 		})
 	}
+	sent.Wait()
 	release()
 	wg.Wait()
 	for i := range errs {
@@ -173,18 +177,20 @@ const (
 	lagSteps = 10
 )
 
-// holdFor is how long the grader holds the file's write lock in the
-// rounds that hold it: long enough for both calls to reach the lock.
-const holdFor = 15 * time.Millisecond
+// holdFor is how long the grader holds the file's write lock, in the
+// rounds that hold it, after both calls were sent: long enough for both
+// to reach the lock.
+const holdFor = 20 * time.Millisecond
 
 // hold, in every other round, begins a write transaction of the grader's
 // own on the round's file (the student's calls then block on its lock, as
 // they would behind a third worker's), and returns what ends it holdFor
-// later. A call that checks in one statement and writes in another makes
-// its check while the lock is held and waits to write; the claim waits to
-// begin; whichever goes first when the lock is let go, the check-then-act
-// wins half the time by a stale check, however fast the machine. In the
-// other rounds it returns a release that does nothing.
+// after it is called (once both calls are sent). A call that checks in
+// one statement and writes in another makes its check while the lock is
+// held and waits to write; the claim waits to begin; whichever goes first
+// when the lock is let go, the check-then-act wins half the time by a
+// stale check, however fast the machine. In the other rounds it returns a
+// release that does nothing.
 func (rd *overlapRound) hold(ctx context.Context) (release func(), err error) {
 	if rd.round%2 == 1 {
 		return func() {}, nil

@@ -87,7 +87,7 @@ type process struct {
 	broken  *Broken
 	missing []string
 	done    chan struct{} // closed when the process has exited
-	lab     Lab           // a Go student's functions, called in this process; nil for a program
+	lab     goLab         // a Go student's functions, called in this process; nil for a program
 	tooLong atomic.Bool   // standard output had a line over grade_line_bytes
 	// overDisk is set when the program's directory passed grade_disk_bytes.
 	overDisk atomic.Bool

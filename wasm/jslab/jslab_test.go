@@ -5,6 +5,7 @@ package jslab_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -18,7 +19,13 @@ var quick = jslab.Options{Sequences: 20, Rounds: 5}
 
 func gradeJS(t *testing.T, source string) jslab.Report {
 	t.Helper()
-	out, err := jslab.Grade(context.Background(), source, quick)
+	return gradeWith(t, source, quick)
+}
+
+// gradeWith grades source with the options o.
+func gradeWith(t *testing.T, source string, o jslab.Options) jslab.Report {
+	t.Helper()
+	out, err := jslab.Grade(context.Background(), source, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,8 +177,7 @@ func TestGrade_BrokenJSGetsAVerdict(t *testing.T) {
 		}
 	})
 	t.Run("an endless loop of statements", func(t *testing.T) {
-		r := gradeJS(t, edit(t, correct, "function renew(db, jobId, owner, fence, now, ttl) {",
-			"function renew(db, jobId, owner, fence, now, ttl) {\n  for (;;) db.get('SELECT 1');"))
+		r := gradeJS(t, endlessRenew(t))
 		if r.First == nil || r.First.Test != "step 5: renew" || !strings.Contains(r.First.Broken, "endless loop") || strings.Contains(r.First.Broken, "panic") {
 			t.Fatalf("first difference %s, broken %q", r.String(), r.First.Broken)
 		}
@@ -184,6 +190,44 @@ func TestGrade_BrokenJSGetsAVerdict(t *testing.T) {
 	})
 }
 
+// A syntax error is reported with where it is in the learner's source:
+// the line and column of the token it stands at, counted from the
+// source's first line, in the text and as numbers.
+func TestGrade_SyntaxErrorNamesItsLineAndColumn(t *testing.T) {
+	correct := readSource(t, "correct.js")
+	after := strings.Count(correct, "\n") + 2 // the line after correct.js and a blank one
+	for _, tc := range []struct {
+		name, source string
+		line, col    int
+	}{
+		{"on the first line", "let a = 1 +* 2;\n" + correct, 1, 12},
+		{"a name declared twice", "let a = 1;\nlet a = 2;\n", 2, 5},
+		{"after the whole lab", correct + "\nfunction (\n", after, 10},
+		{"a brace never closed", correct + "\nfunction late(db) {\n  return 1;\n", after, 19},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := gradeJS(t, tc.source)
+			where := fmt.Sprintf("(line %d, column %d)", tc.line, tc.col)
+			if !strings.HasPrefix(r.CannotRun, "SyntaxError: ") || !strings.HasSuffix(r.CannotRun, where) || r.Line != tc.line || r.Col != tc.col {
+				t.Fatalf("cannot run %q at %d:%d; want a SyntaxError %s", r.CannotRun, r.Line, r.Col, where)
+			}
+		})
+	}
+	if r := gradeJS(t, "const x = ;"); r.Line != 1 || r.Col != 11 {
+		t.Errorf("a one-line source: %q at %d:%d", r.CannotRun, r.Line, r.Col)
+	}
+	if r := gradeJS(t, "throw new TypeError('top');"); r.Line != 0 || strings.Contains(r.CannotRun, "line") {
+		t.Errorf("an exception that is no syntax error has no place: %q at %d:%d", r.CannotRun, r.Line, r.Col)
+	}
+}
+
+// endlessRenew is correct.js whose renew runs statements without end.
+func endlessRenew(t *testing.T) string {
+	t.Helper()
+	return edit(t, readSource(t, "correct.js"), "function renew(db, jobId, owner, fence, now, ttl) {",
+		"function renew(db, jobId, owner, fence, now, ttl) {\n  for (;;) db.get('SELECT 1');")
+}
+
 // OnCall hears each of the learner's calls before it runs: the last call
 // a test heard is the one its code never came back from, in the report's
 // terms.
@@ -191,16 +235,7 @@ func TestGrade_OnCallHearsTheCallBeforeItRuns(t *testing.T) {
 	var heard [][2]string
 	o := quick
 	o.OnCall = func(test, call string) { heard = append(heard, [2]string{test, call}) }
-	src := edit(t, readSource(t, "correct.js"), "function renew(db, jobId, owner, fence, now, ttl) {",
-		"function renew(db, jobId, owner, fence, now, ttl) {\n  for (;;) db.get('SELECT 1');")
-	out, err := jslab.Grade(context.Background(), src, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r jslab.Report
-	if err := json.Unmarshal(out, &r); err != nil {
-		t.Fatal(err)
-	}
+	r := gradeWith(t, endlessRenew(t), o)
 	if r.First == nil || r.First.Test != "step 5: renew" {
 		t.Fatalf("first difference %s, want step 5: renew", r.String())
 	}
@@ -212,6 +247,26 @@ func TestGrade_OnCallHearsTheCallBeforeItRuns(t *testing.T) {
 	}
 	if want := [2]string{r.First.Test, r.First.Call}; last != want {
 		t.Fatalf("the last call heard in %s was %q, want %q (of %d heard)", r.First.Test, last, want, len(heard))
+	}
+}
+
+// OnTest hears each test's verdict as the test ends, the report's own,
+// in its order: a run that never ends keeps the steps that passed.
+func TestGrade_OnTestHearsEachVerdictAsItsTestEnds(t *testing.T) {
+	var heard []jslab.Test
+	o := quick
+	o.OnTest = func(v jslab.Test) { heard = append(heard, v) }
+	r := gradeWith(t, endlessRenew(t), o)
+	if len(heard) != len(r.Tests) {
+		t.Fatalf("heard %d verdicts, the report has %d", len(heard), len(r.Tests))
+	}
+	for i, v := range heard {
+		if v != r.Tests[i] {
+			t.Errorf("verdict %d: heard %+v, the report's %+v", i, v, r.Tests[i])
+		}
+	}
+	if heard[3] != (jslab.Test{Name: "step 4: claim", Status: "pass"}) || heard[4].Name != "step 5: renew" || heard[4].Status != "fail" {
+		t.Errorf("steps 4 and 5 heard as %+v, %+v; want claim passed, renew failed", heard[3], heard[4])
 	}
 }
 

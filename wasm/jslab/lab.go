@@ -38,6 +38,9 @@ func Compile(source string) (fns js.Value, missing []string, err error) {
 	err = catch(func() {
 		fns = js.Global().Get("Function").New(`"use strict";` + source + ret.String()).Invoke()
 	})
+	if t, ok := err.(*Thrown); ok && t.Name == "SyntaxError" {
+		t.Line, t.Col = syntaxAt(source)
+	}
 	if err != nil {
 		return js.Undefined(), nil, err
 	}
@@ -50,10 +53,57 @@ func Compile(source string) (fns js.Value, missing []string, err error) {
 }
 
 // Thrown is an exception the learner's code threw: its name (TypeError,
-// RangeError, SQLError, ...) and message.
-type Thrown struct{ Name, Message string }
+// RangeError, SQLError, ...) and message; for a SyntaxError, where it is
+// in the learner's source (1-based line and column; 0 when unknown).
+type Thrown struct {
+	Name, Message string
+	Line, Col     int
+}
 
-func (t *Thrown) Error() string { return t.Name + ": " + t.Message }
+func (t *Thrown) Error() string {
+	if t.Line > 0 {
+		return fmt.Sprintf("%s: %s (line %d, column %d)", t.Name, t.Message, t.Line, t.Col)
+	}
+	return t.Name + ": " + t.Message
+}
+
+// syntaxAt is where source's first syntax error is: the line and column
+// (1-based) of the last character of the token it stands at, or of its
+// first when the message quotes the token; 0, 0 when source compiles.
+// JavaScript's SyntaxError carries no place, so the place is found by
+// compiling prefixes of source: the shortest prefix from which on every
+// longer one fails with source's own message ends with the token. A
+// truncation that fails with the same message by chance can move the
+// column a token earlier; the line holds.
+func syntaxAt(source string) (line, col int) {
+	at := locator().Invoke(source)
+	if at.IsNull() {
+		return 0, 0
+	}
+	return at.Index(0).Int(), at.Index(1).Int()
+}
+
+// locator is syntaxAt's search, in JavaScript: a compile per prefix tried,
+// lines from the end, then characters of that line from its end.
+var locator = sync.OnceValue(func() js.Value {
+	return js.Global().Get("Function").New("source", `
+const fails = (text) => {
+  try { new Function('"use strict";' + text); return null; }
+  catch (e) { return e instanceof SyntaxError ? e.message : null; }
+};
+const msg = fails(source);
+if (msg === null) return null;
+const lines = source.split('\n');
+let k = lines.length;
+while (k > 1 && fails(lines.slice(0, k - 1).join('\n')) === msg) k--;
+const before = k > 1 ? lines.slice(0, k - 1).join('\n') + '\n' : '';
+const line = lines[k - 1];
+let c = line.length;
+while (c > 1 && fails(before + line.slice(0, c - 1)) === msg) c--;
+const quoted = /'([^']+)'/.exec(msg);
+if (quoted && line.slice(0, c).endsWith(quoted[1])) c -= quoted[1].length - 1;
+return [k, Math.max(c, 1)];`)
+})
 
 // Is makes a RangeError the lab's ValueError.
 func (t *Thrown) Is(target error) bool { return target == grade.ErrValue && t.Name == "RangeError" }

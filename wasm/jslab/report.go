@@ -24,6 +24,10 @@ type Options struct {
 	// the test's name and the call, in the report's terms. The last one
 	// heard is where code that never returns is stuck.
 	OnCall func(test, call string)
+	// OnTest, when set, hears each test's verdict as the test ends, as
+	// the report gives it: a page whose run code that never returns ends
+	// keeps the verdicts heard.
+	OnTest func(Test)
 }
 
 // Report is a grading run as the page reads it: each test's verdict; at
@@ -33,7 +37,11 @@ type Options struct {
 type Report struct {
 	// CannotRun says why the code could not be run at all (a syntax
 	// error, an exception at its top level); nothing else is set then.
-	CannotRun string   `json:"cannot_run,omitempty"`
+	CannotRun string `json:"cannot_run,omitempty"`
+	// Line and Col are where in the source a syntax error is (1-based),
+	// when CannotRun is one; 0 otherwise.
+	Line      int      `json:"line,omitempty"`
+	Col       int      `json:"col,omitempty"`
 	Passed    bool     `json:"passed"`
 	Missing   []string `json:"missing"`
 	Tests     []Test   `json:"tests"`
@@ -93,7 +101,11 @@ func Grade(ctx context.Context, source string, o Options) ([]byte, error) {
 		err = errNoLab
 	}
 	if err != nil {
-		return json.Marshal(Report{CannotRun: err.Error(), Missing: missing, Tests: []Test{}})
+		r := Report{CannotRun: err.Error(), Missing: missing, Tests: []Test{}}
+		if t, ok := err.(*Thrown); ok {
+			r.Line, r.Col = t.Line, t.Col
+		}
+		return json.Marshal(r)
 	}
 	lab := NewLab(fns, o.CallTimeout)
 	if lab.callMax <= 0 {
@@ -108,6 +120,11 @@ func Grade(ctx context.Context, source string, o Options) ([]byte, error) {
 	// jsTerms rewrites the report from Python's terms.
 	r, err := grade.Grade(ctx, grade.Options{Lab: lab, Terms: grade.PythonTerms, Sequences: o.Sequences, Rounds: o.Rounds, CallTimeout: lab.callMax,
 		Progress: func(name string) { current = name },
+		Tested: func(t grade.Test) {
+			if o.OnTest != nil {
+				o.OnTest(verdict(t))
+			}
+		},
 		Observe: func(ob grade.Observed) {
 			c := lab.last
 			s := Step{Call: jsTerms(ob.Call), Want: jsTerms(ob.Want), Got: jsTerms(ob.Got), SQL: append([]Statement{}, c.sql...),
@@ -129,14 +146,7 @@ func Grade(ctx context.Context, source string, o Options) ([]byte, error) {
 		out.Missing = []string{}
 	}
 	for _, t := range r.Tests {
-		v := Test{Name: jsTerms(t.Name), Status: "pass"}
-		switch {
-		case t.Skipped != "":
-			v.Status, v.Why = "skip", t.Skipped
-		case t.Failure != nil:
-			v.Status = "fail"
-		}
-		out.Tests = append(out.Tests, v)
+		out.Tests = append(out.Tests, verdict(t))
 	}
 	if t := r.First(); t != nil {
 		f := t.Failure
@@ -155,6 +165,18 @@ func Grade(ctx context.Context, source string, o Options) ([]byte, error) {
 	out.Text = jsTerms(text.String())
 	out.ElapsedMS = time.Since(began).Milliseconds()
 	return json.Marshal(out)
+}
+
+// verdict is t's verdict, in JavaScript's terms.
+func verdict(t grade.Test) Test {
+	v := Test{Name: jsTerms(t.Name), Status: "pass"}
+	switch {
+	case t.Skipped != "":
+		v.Status, v.Why = "skip", t.Skipped
+	case t.Failure != nil:
+		v.Status = "fail"
+	}
+	return v
 }
 
 // rowsOf is the engine's rows in the lab's columns.

@@ -349,6 +349,17 @@ func TestGrade_TheGuidesAutograderKeepsTheGraderAndResultsFromTheStudent(t *test
 // installed (the machine has them).
 func guideScript(t *testing.T, label, root, user string) string {
 	t.Helper()
+	s := guideBlock(t, label)
+	s = strings.ReplaceAll(s, "apt-get install -y python3", "true")
+	s = strings.ReplaceAll(s, "/autograder", root)
+	s = strings.ReplaceAll(s, "-user student", "-user "+user)
+	s = strings.ReplaceAll(s, "nologin student", "nologin "+user)
+	return s
+}
+
+// guideBlock is the text of the guide's code block labelled label.
+func guideBlock(t *testing.T, label string) string {
+	t.Helper()
 	b, err := os.ReadFile("../../../web/guide.html")
 	if err != nil {
 		t.Fatal(err)
@@ -359,12 +370,7 @@ func guideScript(t *testing.T, label, root, user string) string {
 		t.Fatalf("the guide has no %s block", label)
 	}
 	s := string(b)[i+len(open):]
-	s = html.UnescapeString(s[:strings.Index(s, "</code></pre>")])
-	s = strings.ReplaceAll(s, "apt-get install -y python3", "true")
-	s = strings.ReplaceAll(s, "/autograder", root)
-	s = strings.ReplaceAll(s, "-user student", "-user "+user)
-	s = strings.ReplaceAll(s, "nologin student", "nologin "+user)
-	return s
+	return html.UnescapeString(s[:strings.Index(s, "</code></pre>")])
 }
 
 func copyFile(t *testing.T, from, to string) {

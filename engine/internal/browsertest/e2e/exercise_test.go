@@ -3,6 +3,7 @@
 package e2e_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,6 +72,49 @@ func TestExercise_InThePageShowsTheFirstDifferenceThenPasses(t *testing.T) {
 	check(correct, "passed")
 	if got := text(t, ctx, "lease-exercise .ll-status"); !strings.Contains(got, " 0 failed") {
 		t.Errorf("status %q after the correct lab", got)
+	}
+	noProblems(t, ctx)
+}
+
+// The coding exercise when the reader's code cannot run or never comes
+// back: a syntax error names its line and column; code that loops without
+// end is stopped at the time limit (shortened here), and the page keeps
+// the verdicts of the tests that ended before it, the stuck test failed,
+// beside the call that never came back.
+func TestExercise_NamesASyntaxErrorsPlaceAndKeepsTheStepsBeforeAHang(t *testing.T) {
+	ctx := tab(t)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(baseURL+"/guide.html")))
+	waitFor(t, ctx, `document.querySelector('lease-exercise')?.dataset.state === 'idle'`, 30*time.Second)
+	check := func(source string, within time.Duration) {
+		t.Helper()
+		must(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS(`lease-exercise textarea`), source)))
+		must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`lease-exercise .ll-check`))))
+		waitFor(t, ctx, `['passed', 'failed', 'error'].includes(document.querySelector('lease-exercise').dataset.state)`, within)
+		if got := eval[string](t, ctx, `document.querySelector('lease-exercise').dataset.state`); got != "error" {
+			t.Fatalf("state %s, want error: %s", got, text(t, ctx, "lease-exercise"))
+		}
+	}
+	correct := labSource(t, "correct.js")
+	check(correct+"\nfunction (\n", 80*time.Second)
+	where := fmt.Sprintf("(line %d, column 10)", strings.Count(correct, "\n")+2)
+	if got := text(t, ctx, "lease-exercise .ll-error"); !strings.HasPrefix(got, "SyntaxError: ") || !strings.HasSuffix(got, where) {
+		t.Fatalf("the syntax error reads %q; want a SyntaxError ending %s", got, where)
+	}
+	// The page's time limit, shortened: the grader's worker is warm now.
+	eval[any](t, ctx, `(() => { const timeout = AbortSignal.timeout.bind(AbortSignal);
+		AbortSignal.timeout = (ms) => timeout(Math.min(ms, 15000)); })()`)
+	loop := "function renew(db, jobId, owner, fence, now, ttl) {\n  for (;;) {}"
+	check(strings.Replace(correct, "function renew(db, jobId, owner, fence, now, ttl) {", loop, 1), 40*time.Second)
+	if first := eval[string](t, ctx, `document.querySelector('lease-exercise').dataset.first || ''`); first != "step 5: renew" {
+		t.Fatalf("stuck in %q, want step 5: renew: %s", first, text(t, ctx, "lease-exercise"))
+	}
+	passed := eval[[]string](t, ctx, `[...document.querySelectorAll('lease-exercise .ll-tests [data-status=pass]')].map((li) => li.textContent)`)
+	failed := eval[[]string](t, ctx, `[...document.querySelectorAll('lease-exercise .ll-tests [data-status=fail]')].map((li) => li.textContent)`)
+	if len(passed) != 4 || !strings.HasSuffix(passed[3], "step 4: claim") || len(failed) != 1 || !strings.HasSuffix(failed[0], "step 5: renew") {
+		t.Fatalf("passed %q, failed %q; want steps 1 to 4 passed, step 5 failed", passed, failed)
+	}
+	if got := text(t, ctx, "lease-exercise .ll-status"); !strings.Contains(got, `renew(db, "j1"`) {
+		t.Errorf("the status %q does not name the call that never came back", got)
 	}
 	noProblems(t, ctx)
 }
