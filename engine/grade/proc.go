@@ -139,7 +139,26 @@ func PythonLab(lab, module, dir string) (Program, error) {
 	if err != nil {
 		return Program{}, broken("start", "", lang.P("python3 is not installed (it runs the Python adapter): %s", err.Error()))
 	}
-	return Program{Command: py, Args: []string{"-u", ad, abs, strings.Join(fns, ",")}, Dir: dir, terms: PythonTerms}, nil
+	return Program{Command: interpreter(py), Args: []string{"-u", ad, abs, strings.Join(fns, ",")}, Dir: dir, terms: PythonTerms}, nil
+}
+
+// interpreter is the Python that py runs, asked once: a version manager's
+// shim (pyenv's is a shell script of hundreds of execs) costs more than
+// the interpreter's own start, a grading starts Python dozens of times,
+// and a shim may need the grader's environment, which the student's
+// programs do not get. py itself when it cannot say within a few seconds.
+func interpreter(py string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, py, "-c", "import sys; print(sys.executable)").Output()
+	exe := strings.TrimSpace(string(out))
+	if err != nil || !filepath.IsAbs(exe) {
+		return py
+	}
+	if fi, err := os.Stat(exe); err != nil || fi.IsDir() {
+		return py
+	}
+	return exe
 }
 
 // startMax bounds a program's start, up to its ready line.
