@@ -32,27 +32,13 @@ func Grade(args []string, o IO) int {
 		"complete, release, claim_many) against the contract: the lab's steps in order, the library's\n"+
 		"stories, each mutant's timeline (a build with -tags mutants), races, and a random search.\n"+
 		"With -lab courier, the courier lab's (init_db, enqueue, state, claim_next, finish, send, receive):\n"+
-		"its steps, two processes claiming at once, the stories and mutants' timelines its functions can\n"+
-		"tell, and the search. Each failed test is charged to the rule its first difference breaks (the\n"+
+		"its steps, two processes claiming at once, an old holder's late finish against a new claim_next,\n"+
+		"the stories and mutants' timelines its functions can tell, and the search. Each failed test is charged to the rule its first difference breaks (the\n"+
 		"function of the call that differs), and each rule keeps or loses its points whole: the report ends\n"+
 		"with the score by rule (-weights). Each function's arguments and answer: the guide's \"Grading\n"+
 		"your students' code\" (web/guide.html) or go doc ./engine/grade; a Gradescope autograder's\n"+
 		"setup.sh and run_autograder: the same section's Gradescope paragraph.")
-	lab := c.fs.String("lab", grade.Fencing, "the lab graded: "+strings.Join(grade.Labs(), ", "))
-	lang := c.fs.String("lang", "en", "language of the report: "+strings.Join(grade.Langs(), ", "))
-	format := c.fs.String("format", "text", "text, gradescope (results.json) or junit (JUnit XML); the last two are written even at exit 2, one failed test saying why the code could not run")
-	out := c.fs.String("o", "", "write the report to FILE instead of standard output")
-	tlOut := c.fs.String("timeline", "", "write the timeline that reproduces the first difference to FILE (not written when none can, as for a receive or a race)")
-	cmdLine := c.fs.String("cmd", "", "the student's program, speaking the protocol on stdin/stdout (instead of a Python module);\nits own output must go to stderr: anything else on stdout fails the test it is written in")
-	d := limits.DefaultGrading
-	callMax := c.fs.Duration("call-timeout", time.Duration(d.CallMs)*time.Millisecond, "the longest one answer may take (grade_call_ms)")
-	totalMax := c.fs.Duration("timeout", time.Duration(d.TotalMs)*time.Millisecond, "the longest the whole run may take (grade_total_ms)")
-	seqs := c.fs.Int("sequences", d.Sequences, "how many random call sequences the search tries (grade_sequences)")
-	rounds := c.fs.Int("rounds", d.Rounds, "how many rounds each race runs (grade_rounds)")
-	failFast := c.fs.Bool("fail-fast", false, "stop at the first failed test (the score then counts only the tests that ran)")
-	sim := c.fs.String("simulator", grade.DefaultSimulator, "the simulator page the report's link opens the first difference in (leaselab serve's, or your course's)")
-	runAs := c.fs.String("user", "", "run the student's code as this unprivileged user (a name or uid; the grader must run as root): it then cannot read the grader or its results, nor write outside its directory")
-	weightsFile := c.fs.String("weights", "", "read each rule's points from `FILE`: a line \"RULE POINTS\" for every rule of the lab, # for a comment\n(default: 100 in all, as go doc ./engine/grade's Scoring says)")
+	f := gradeFlagsOf(c)
 	if code, done := c.parse(args); done {
 		return code
 	}
@@ -63,36 +49,36 @@ func Grade(args []string, o IO) int {
 			return code
 		}
 	}
-	if !slices.Contains(grade.Langs(), *lang) || !slices.Contains(grade.Labs(), *lab) || !slices.Contains([]string{"text", "gradescope", "junit"}, *format) ||
-		(*cmdLine == "") == (len(files) != 1) {
+	if !slices.Contains(grade.Langs(), *f.lang) || !slices.Contains(grade.Labs(), *f.lab) || !slices.Contains([]string{"text", "gradescope", "junit"}, *f.format) ||
+		(*f.cmdLine == "") == (len(files) != 1) {
 		c.fs.Usage()
 		return ExitBadInput
 	}
-	weights, err := readWeights(*lab, *weightsFile)
+	weights, err := readWeights(*f.lab, *f.weightsFile)
 	if err != nil {
-		fmt.Fprintf(o.Stderr, "leaselab grade: -weights %s: %v\n", *weightsFile, err)
+		fmt.Fprintf(o.Stderr, "leaselab grade: -weights %s: %v\n", *f.weightsFile, err)
 		return ExitBadInput
 	}
 	// unrun says the student's code could not be run; the machine formats
 	// still get their file, a failed test saying why.
 	unrun := func(err error) int {
 		fmt.Fprintln(o.Stderr, "leaselab grade: cannot run the student's code:", err)
-		if *format != "text" {
-			u := grade.Unrun(*lab, err)
+		if *f.format != "text" {
+			u := grade.Unrun(*f.lab, err)
 			u.Weights = weights
-			if err := report(o.Stdout, u, *out, *format, *lang, ""); err != nil {
+			if err := report(o.Stdout, u, *f.out, *f.format, *f.lang, ""); err != nil {
 				fmt.Fprintln(o.Stderr, "leaselab grade:", err)
 			}
 		}
 		return ExitBadInput
 	}
-	opts, cleanup, err := student(*lab, *cmdLine, files)
+	opts, cleanup, err := student(*f.lab, *f.cmdLine, files)
 	if err != nil {
 		return unrun(err)
 	}
 	defer cleanup()
-	opts.CallTimeout, opts.TotalTimeout, opts.Sequences, opts.Rounds, opts.FailFast = *callMax, *totalMax, *seqs, *rounds, *failFast
-	opts.Sandbox.User = *runAs
+	opts.CallTimeout, opts.TotalTimeout, opts.Sequences, opts.Rounds, opts.FailFast = *f.callMax, *f.totalMax, *f.seqs, *f.rounds, *f.failFast
+	opts.Sandbox.User = *f.runAs
 	r, err := gradeStoppable(opts, o)
 	if err != nil {
 		var b *grade.Broken
@@ -102,18 +88,47 @@ func Grade(args []string, o IO) int {
 		fmt.Fprintln(o.Stderr, "leaselab grade:", err)
 		return ExitBadInput
 	}
-	r.Simulator, r.Weights = *sim, weights
-	if err := report(o.Stdout, r, *out, *format, *lang, *tlOut); err != nil {
+	r.Simulator, r.Weights = *f.sim, weights
+	if err := report(o.Stdout, r, *f.out, *f.format, *f.lang, *f.tlOut); err != nil {
 		fmt.Fprintln(o.Stderr, "leaselab grade:", err)
 		return ExitBadInput
 	}
 	if first := r.First(); first != nil {
-		if *tlOut != "" && first.Failure.Timeline == "" {
-			fmt.Fprintf(o.Stderr, "leaselab grade: -timeline: no timeline reproduces the first difference (%s); %s not written\n", first.Name, *tlOut)
+		if *f.tlOut != "" && first.Failure.Timeline == "" {
+			fmt.Fprintf(o.Stderr, "leaselab grade: -timeline: no timeline reproduces the first difference (%s); %s not written\n", first.Name, *f.tlOut)
 		}
 		return ExitFail
 	}
 	return ExitPass
+}
+
+// gradeFlags are leaselab grade's flags, as parsed.
+type gradeFlags struct {
+	lab, lang, format, out, tlOut, cmdLine, sim, runAs, weightsFile *string
+	callMax, totalMax                                               *time.Duration
+	seqs, rounds                                                    *int
+	failFast                                                        *bool
+}
+
+// gradeFlagsOf declares leaselab grade's flags on c.
+func gradeFlagsOf(c *command) gradeFlags {
+	var f gradeFlags
+	d := limits.DefaultGrading
+	f.lab = c.fs.String("lab", grade.Fencing, "the lab graded: "+strings.Join(grade.Labs(), ", "))
+	f.lang = c.fs.String("lang", "en", "language of the report: "+strings.Join(grade.Langs(), ", "))
+	f.format = c.fs.String("format", "text", "text, gradescope (results.json) or junit (JUnit XML); the last two are written even at exit 2, one failed test saying why the code could not run")
+	f.out = c.fs.String("o", "", "write the report to FILE instead of standard output")
+	f.tlOut = c.fs.String("timeline", "", "write the timeline that reproduces the first difference to FILE (not written when none can, as for a receive or a race)")
+	f.cmdLine = c.fs.String("cmd", "", "the student's program, speaking the protocol on stdin/stdout (instead of a Python module);\nits own output must go to stderr: anything else on stdout fails the test it is written in")
+	f.callMax = c.fs.Duration("call-timeout", time.Duration(d.CallMs)*time.Millisecond, "the longest one answer may take (grade_call_ms)")
+	f.totalMax = c.fs.Duration("timeout", time.Duration(d.TotalMs)*time.Millisecond, "the longest the whole run may take (grade_total_ms)")
+	f.seqs = c.fs.Int("sequences", d.Sequences, "how many random call sequences the search tries (grade_sequences)")
+	f.rounds = c.fs.Int("rounds", d.Rounds, "how many rounds each race runs (grade_rounds)")
+	f.failFast = c.fs.Bool("fail-fast", false, "stop at the first failed test (the score then counts only the tests that ran)")
+	f.sim = c.fs.String("simulator", grade.DefaultSimulator, "the simulator page the report's link opens the first difference in (leaselab serve's, or your course's)")
+	f.runAs = c.fs.String("user", "", "run the student's code as this unprivileged user (a name or uid; the grader must run as root): it then cannot read the grader or its results, nor write outside its directory")
+	f.weightsFile = c.fs.String("weights", "", "read each rule's points from `FILE`: a line \"RULE POINTS\" for every rule of the lab, # for a comment\n(default: 100 in all, as go doc ./engine/grade's Scoring says)")
+	return f
 }
 
 // gradeStoppable grades as opts says until SIGTERM or SIGINT, which stop
