@@ -18,8 +18,6 @@ type courierLab struct {
 	heldAtEnd bool
 }
 
-const courierColumns = "id, qty, owner, lease_until, token, attempts, max_attempts, deadline, status, reason, result"
-
 func (l *courierLab) InitDB(path string) error {
 	if _, err := l.files.exec(path, `CREATE TABLE IF NOT EXISTS jobs(id TEXT PRIMARY KEY, qty INTEGER NOT NULL DEFAULT 1,
 		owner TEXT, lease_until INTEGER NOT NULL DEFAULT 0, token INTEGER NOT NULL DEFAULT 0,

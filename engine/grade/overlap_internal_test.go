@@ -54,11 +54,6 @@ var checkThenActFinish = [2]string{`        cur = conn.execute(
         conn.execute("UPDATE jobs SET status='done', result=? WHERE id=?", (result, marker["id"]))
         return True`}
 
-// overlapGrader is a grader of the Python module src on a fresh directory.
-func overlapGrader(t *testing.T, src string) *grader {
-	return overlapGraderOf(t, Fencing, src)
-}
-
 // overlapGraderOf is a grader of lab's Python module src.
 func overlapGraderOf(t *testing.T, lab, src string) *grader {
 	t.Helper()
