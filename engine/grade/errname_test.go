@@ -46,7 +46,7 @@ func TestGrade_ACmdProgramMayNameTheValueErrorRangeError(t *testing.T) {
 			switch {
 			case tc.accepts && f != nil:
 				t.Fatalf("%s was not the lab's ValueError:\n%s", tc.name, grade.FailureText(f))
-			case !tc.accepts && (f == nil || !strings.Contains(f.Got, "raise "+tc.name)):
+			case !tc.accepts && (f == nil || !strings.Contains(f.Got, "error "+tc.name)):
 				t.Fatalf("%s was taken for the lab's ValueError: failure %+v", tc.name, f)
 			}
 		})

@@ -127,6 +127,20 @@ func shrink(h History, failing [][]int, deadline time.Time) *Failure {
 
 func isClaimNext(o Operation) bool { return o.Call == engine.OpClaimNext }
 
+// earlier reports whether order a places calls invoked earlier than order
+// b does, of two of one length: the first differing call of their sorted
+// sets is a's. Porcupine finds its longest orders in no fixed order; the
+// report takes the one that keeps the earliest calls, always the same.
+func earlier(a, b []int) bool {
+	a, b = slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b))
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
+}
+
 // explain fills f's calls from p, in the order they were invoked: which
 // the longest order the model accepts places, the first that cannot be
 // placed and those that overlap it; and the model's rows after that order.
@@ -137,7 +151,7 @@ func explain(f *Failure, p *part, deadline time.Time) {
 	var order []int
 	for _, parts := range info.PartialLinearizations() {
 		for _, seq := range parts {
-			if len(seq) > len(order) {
+			if len(seq) > len(order) || (len(seq) == len(order) && earlier(seq, order)) {
 				order = seq
 			}
 		}
