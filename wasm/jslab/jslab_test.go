@@ -86,11 +86,13 @@ func skeleton(t *testing.T) string {
 	return src
 }
 
-// The page's starting code runs, and fails at the first step: its
-// functions are there, their bodies are the learner's to write.
-func TestGrade_SkeletonRunsAndFailsAtStepOne(t *testing.T) {
+// The page's starting code runs, and fails at the step of the first
+// function whose answer it leaves unwritten: its functions are there,
+// their bodies are the learner's to write. (initDb answers nothing, so
+// step 1 holds; enqueue's undefined is step 2's, where it is taught.)
+func TestGrade_SkeletonRunsAndFailsAtTheFirstFunctionItLeavesUnwritten(t *testing.T) {
 	r := gradeJS(t, skeleton(t))
-	if r.CannotRun != "" || len(r.Missing) != 0 || r.First == nil || r.First.Test != "step 1: initDb" {
+	if r.CannotRun != "" || len(r.Missing) != 0 || r.First == nil || r.First.Test != "step 2: enqueue" {
 		t.Fatalf("cannot run %q, missing %v, first difference %s", r.CannotRun, r.Missing, r.String())
 	}
 }
@@ -275,7 +277,7 @@ func TestGrade_OnTestHearsEachVerdictAsItsTestEnds(t *testing.T) {
 func TestGrade_AsyncFunctionIsNamedAPromise(t *testing.T) {
 	correct := readSource(t, "correct.js")
 	for _, tc := range []struct{ fn, test string }{
-		{"claim", "step 2: enqueue"}, // step 2 claims the job it enqueued
+		{"claim", "step 4: claim"}, // a wrong answer is its function's step's
 		{"renew", "step 5: renew"},
 		{"state", "step 3: state"},
 		{"claimMany", "step 8: claimMany"},
