@@ -23,7 +23,7 @@
 // not played.
 //
 // A failure is reported at the line of your test that called Run. It says
-// where (the timeline's NAME:LINE, or the seed and the shortest random
+// where (the timeline's NAME:LINE, or the Seed value and the shortest random
 // sequence that still fails, call by call), the call, the answer wanted
 // and the one given, or the jobs and fields whose rows differ (the
 // reference's value first), and both tables:

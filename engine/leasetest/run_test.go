@@ -98,7 +98,7 @@ func runCounting(t *testing.T, run func(*testing.T, func(*testing.T) leasetest.Q
 	return made, calls
 }
 
-// RunWith runs as many random sequences as it is told, from the seed it is
+// RunWith runs as many random sequences as it is told, from the Seed value it is
 // told (0: Run's); Run runs 300, and a tenth of them under go test -short.
 func TestRunWith_RunsTheSequencesAndTheSeedGiven(t *testing.T) {
 	timelines := len(timeline.LibraryNames()) + leasetest.ConcurrentRounds // the concurrent rounds make a queue each
