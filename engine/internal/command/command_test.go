@@ -39,7 +39,7 @@ func TestMain_AloneprintsUsageStartsNothingCreatesNothing(t *testing.T) {
 // Every command answers -h with its usage on standard output only, the exit
 // statuses included, and exit 0; an unknown command is 2.
 func TestMain_EveryCommandTakesH(t *testing.T) {
-	for _, cmd := range [][]string{{"check"}, {"transcript"}, {"trace"}, {"export"}, {"export", "gotest"}, {"mutants"}, {"prerender"}, {"grade"}, {"lab"}} {
+	for _, cmd := range [][]string{{"check"}, {"transcript"}, {"trace"}, {"export"}, {"export", "gotest"}, {"mutants"}, {"prerender"}, {"grade"}, {"lab"}, {"history"}} {
 		code, out, errOut := main1(t, "", append(cmd, "-h")...)
 		if code != 0 || !strings.Contains(out, "usage: leaselab "+cmd[0]) || !strings.Contains(out, "Exit status: 0") || errOut != "" {
 			t.Errorf("%v -h: exit %d, stdout %q, stderr %q", cmd, code, out, errOut)

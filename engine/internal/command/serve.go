@@ -9,7 +9,9 @@
 // prerender (a built course site's timelines, run ahead of time), lab (a
 // lease lab's sweep, its table, CSV, plot and stories), mutants
 // and explore (the broken engines a build holds, and the shortest
-// timelines that tell them apart) are the course author's tools; serve is
+// timelines that tell them apart) are the course author's tools; history
+// (a recorded concurrent history of calls, checked for linearizability
+// against the contract's model, and its picture) is the tester's; serve is
 // the simulator's server. Each tool takes a file, or - for standard input,
 // and -h, and exits the same way: ExitPass, ExitFail when an expectation
 // failed or an invariant broke unannounced, ExitBadInput for a file that
@@ -93,6 +95,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return Prerender(args[1:], o)
 	case "lab":
 		return Lab(args[1:], o)
+	case "history":
+		return History(args[1:], o)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return ExitPass
@@ -117,6 +121,8 @@ Commands (each takes -h):
               of time, so its pages draw them at once
   lab         a lease lab: policies swept over seeded  leaselab lab [-json] [-csv out.csv] [-svg out.svg] [-seed N] [-story P:worst] FILE|-
               runs on the engine, a table and a plot
+  history     check a recorded concurrent history for  leaselab history [-html out.html] [-timeout 10s] FILE|-
+              linearizability against the contract
   serve       the simulator and the HTTP API           leaselab serve [-addr 127.0.0.1:8080] [-web web] [-db leaselab.db] [-clock client|server]
 
 A FILE of - reads standard input.
