@@ -19,6 +19,7 @@ var courierMutants = []string{mutant.SchemaReset, mutant.EnqueueReplace, mutant.
 // play; the others are skipped, each saying why.
 func TestCourier_PassesEveryMutantsTimeline(t *testing.T) {
 	nativeonly.Python(t)
+	t.Parallel() // waits on its own Python processes
 	r := gradeCourier(t, "testdata/courier.py", grade.Options{})
 	if first := r.First(); first != nil {
 		t.Fatalf("%s failed:\n%s", first.Name, grade.FailureText(first.Failure))

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/leaselab/leaselab/engine/grade"
+	"github.com/leaselab/leaselab/engine/limits"
 )
 
 // gradeFile grades the module at path, stopping at the first failure.
@@ -22,10 +23,32 @@ func gradeFile(t *testing.T, path string, o grade.Options) (*grade.Report, error
 		t.Fatal(err)
 	}
 	o.Program, o.Dir = prog, dir
+	return grade.Grade(context.Background(), light(o))
+}
+
+// light is o with a 5 s call timeout and, unless o sets them, a light
+// search and short races: 12 sequences and 5 rounds, not
+// limits.DefaultGrading's. A test about a step, a story or a report
+// needs no more; the tests that a correct lab passes the default grading
+// set the defaults (full), and the tests of a race or the search their own.
+func light(o grade.Options) grade.Options {
 	if o.CallTimeout == 0 {
 		o.CallTimeout = 5 * time.Second
 	}
-	return grade.Grade(context.Background(), o)
+	if o.Sequences == 0 {
+		o.Sequences = 12
+	}
+	if o.Rounds == 0 {
+		o.Rounds = 5
+	}
+	return o
+}
+
+// full is o with limits.DefaultGrading's sequences and rounds: the
+// grading a class gets.
+func full(o grade.Options) grade.Options {
+	o.Sequences, o.Rounds = limits.DefaultGrading.Sequences, limits.DefaultGrading.Rounds
+	return o
 }
 
 // variant writes testdata/correct.py with old replaced by new (exactly
@@ -55,7 +78,8 @@ func variantOf(t *testing.T, ref, old, new string) string {
 
 func TestRun_PassesACorrectImplementation(t *testing.T) {
 	nativeonly.Python(t)
-	r, err := gradeFile(t, "testdata/correct.py", grade.Options{})
+	t.Parallel() // waits on its own Python processes
+	r, err := gradeFile(t, "testdata/correct.py", full(grade.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +218,7 @@ func TestRun_ReportsAProgramThatHangsExitsOrPrints(t *testing.T) {
 			var err error
 			if tc.own {
 				o.Program, o.Dir = ownLoop(t, tc.old, tc.new), tempDir(t)
-				r, err = grade.Grade(context.Background(), o)
+				r, err = grade.Grade(context.Background(), light(o))
 			} else {
 				r, err = gradeFile(t, variant(t, tc.old, tc.new), o)
 			}

@@ -68,38 +68,54 @@ var (
 // are.
 func TestWriteText_KoreanVerdictLinesHaveNoEnglishSentence(t *testing.T) {
 	nativeonly.Python(t)
-	reports := map[string]*grade.Report{
-		"fencing, a claim at until": gradeOrFatal(t, variant(t, "row[2] or row[0] > now", "row[2] or row[0] >= now"), grade.Options{Sequences: 5, Rounds: 3}),
-		"courier, a receiver that applies a resend": gradeCourier(t, courierVariant(t, "INSERT OR IGNORE INTO received", "INSERT OR REPLACE INTO received"),
-			grade.Options{Rounds: 3}),
-		"courier, a send inside the transaction": gradeCourier(t, courierVariant(t, "    delivered_at = deliver(marker)  # outside any transaction\n",
-			"    hold = _connect(path)\n    hold.execute(\"BEGIN IMMEDIATE\")\n    delivered_at = deliver(marker)\n    hold.execute(\"COMMIT\")\n"), grade.Options{Rounds: 3}),
+	send := "    delivered_at = deliver(marker)  # outside any transaction\n"
+	sendInside := "    hold = _connect(path)\n    hold.execute(\"BEGIN IMMEDIATE\")\n    delivered_at = deliver(marker)\n    hold.execute(\"COMMIT\")\n"
+	gradings := map[string]func(t *testing.T) *grade.Report{
+		"fencing, a claim at until": func(t *testing.T) *grade.Report {
+			return gradeOrFatal(t, variant(t, "row[2] or row[0] > now", "row[2] or row[0] >= now"), grade.Options{Sequences: 5, Rounds: 3})
+		},
+		"courier, a receiver that applies a resend": func(t *testing.T) *grade.Report {
+			return gradeCourier(t, courierVariant(t, "INSERT OR IGNORE INTO received", "INSERT OR REPLACE INTO received"), grade.Options{Rounds: 3})
+		},
+		"courier, a send inside the transaction": func(t *testing.T) *grade.Report {
+			return gradeCourier(t, courierVariant(t, send, sendInside), grade.Options{Rounds: 3})
+		},
 	}
-	for name, r := range reports {
-		if r.First() == nil {
-			t.Fatalf("%s: passed; want a difference to report", name)
+	for name, gradeIt := range gradings {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each waits on its own Python processes
+			koreanVerdictLines(t, gradeIt(t))
+		})
+	}
+}
+
+// koreanVerdictLines fails t unless r failed and its Korean text has at
+// least ten verdict lines and no English sentence outside code.
+func koreanVerdictLines(t *testing.T, r *grade.Report) {
+	t.Helper()
+	if r.First() == nil {
+		t.Fatal("passed; want a difference to report")
+	}
+	var b bytes.Buffer
+	grade.WriteText(&b, r, "ko")
+	lines, verdicts := strings.Split(b.String(), "\n"), 0
+	for _, line := range lines {
+		trimmed := strings.TrimSpace(line)
+		if strings.HasPrefix(trimmed, "호출:") || strings.HasPrefix(trimmed, "제출:") || strings.HasPrefix(trimmed, "계약:") ||
+			strings.HasPrefix(line, "    ") {
+			continue // a call, an answer, a row, a timeline: code, not sentences
 		}
-		var b bytes.Buffer
-		grade.WriteText(&b, r, "ko")
-		lines, verdicts := strings.Split(b.String(), "\n"), 0
-		for _, line := range lines {
-			trimmed := strings.TrimSpace(line)
-			if strings.HasPrefix(trimmed, "호출:") || strings.HasPrefix(trimmed, "제출:") || strings.HasPrefix(trimmed, "계약:") ||
-				strings.HasPrefix(line, "    ") {
-				continue // a call, an answer, a row, a timeline: code, not sentences
-			}
-			for _, v := range []string{"통과 ", "실패 ", "건너뜀 "} {
-				if strings.HasPrefix(line, v) {
-					verdicts++
-				}
-			}
-			if run := englishRun.FindString(quoted.ReplaceAllString(line, "")); run != "" {
-				t.Errorf("%s: %q is English in the Korean report's line\n%s", name, run, line)
+		for _, v := range []string{"통과 ", "실패 ", "건너뜀 "} {
+			if strings.HasPrefix(line, v) {
+				verdicts++
 			}
 		}
-		if verdicts < 10 {
-			t.Errorf("%s: %d verdict lines; the report is\n%s", name, verdicts, b.String())
+		if run := englishRun.FindString(quoted.ReplaceAllString(line, "")); run != "" {
+			t.Errorf("%q is English in the Korean report's line\n%s", run, line)
 		}
+	}
+	if verdicts < 10 {
+		t.Errorf("%d verdict lines; the report is\n%s", verdicts, b.String())
 	}
 }
 

@@ -52,6 +52,7 @@ func TestScore_OneMistakeCostsOnlyItsRulesPoints(t *testing.T) {
 // the adapter keeps the protocol's descriptors to itself.
 func TestRun_ACorrectLabThatPrintsScoresFullMarks(t *testing.T) {
 	nativeonly.Python(t)
+	t.Parallel() // waits on its own Python processes
 	r, err := gradeFile(t, "testdata/chatty.py", grade.Options{})
 	if err != nil {
 		t.Fatal(err)
