@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -26,6 +28,9 @@ type goLab struct {
 	// longerAt, when not 0, is an instant at which a claim grants a lease
 	// 1 ms too long.
 	longerAt int64
+	// checkThenAct makes complete read the job in one statement and write
+	// it in another, outside one transaction.
+	checkThenAct bool
 }
 
 // holds is the WHERE clause's check of the presented owner and fence.
@@ -161,6 +166,24 @@ func (l *goLab) Renew(path, id, owner string, fence, now, ttl int64) (bool, erro
 }
 
 func (l *goLab) Complete(path, id, owner string, fence, now int64, result string) (bool, error) {
+	if l.checkThenAct {
+		db, err := l.db(path)
+		if err != nil {
+			return false, err
+		}
+		var holder sql.NullString
+		var held int64
+		var until float64
+		var done bool
+		err = db.QueryRow("SELECT owner, fence, until, done FROM jobs WHERE id=?", id).Scan(&holder, &held, &until, &done)
+		if errors.Is(err, sql.ErrNoRows) || err == nil && (holder.String != owner || held != fence || done || until <= float64(now)) {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		return l.exec(path, "UPDATE jobs SET result=?, done=1 WHERE id=?", result, id)
+	}
 	return l.exec(path, "UPDATE jobs SET result=?, done=1 WHERE id=? AND "+l.holds()+" AND done=0 AND until>?", result, id, owner, fence, now)
 }
 
@@ -254,5 +277,41 @@ func TestGrade_AWrongAnswerIsChargedToTheStepOfItsFunction(t *testing.T) {
 	}
 	if f := first.Failure; !strings.HasPrefix(f.Where, "2-enqueue.tl:") || f.Call != `Claim(path, "j1", "A", 100, 1000)` {
 		t.Errorf("the failure is at %s, call %s; want the enqueue step's claim at 100 ms\n%s", f.Where, f.Call, grade.FailureText(f))
+	}
+}
+
+// A Go lab whose complete checks in one statement and writes in another
+// fails the race of an old holder's late complete against a new claim,
+// and only that race: its overlap runs its calls on two goroutines as a
+// Python lab's runs them in two processes.
+func TestGrade_ACheckThenActGoLabFailsItsOverlap(t *testing.T) {
+	runs := 1
+	if n, err := strconv.Atoi(os.Getenv("LEASELAB_OVERLAP_RUNS")); err == nil && n > 0 {
+		runs = n
+	}
+	const race = "race: an old holder's complete at its lease's end against a new claim, two processes"
+	caught := 0
+	for range runs {
+		lab := &goLab{checkThenAct: true}
+		r, err := grade.Grade(t.Context(), grade.Options{Lab: lab, Dir: tempDir(t), Sequences: 1, Rounds: 10})
+		lab.close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, test := range r.Tests {
+			switch f := test.Failure; {
+			case f != nil && test.Name != race:
+				t.Errorf("%s failed; want only the complete's race to:\n%s", test.Name, grade.FailureText(f))
+			case f != nil:
+				caught++
+				if !strings.HasPrefix(f.Call, "Complete(path, ") || !strings.Contains(f.Call, " and Claim(path, ") {
+					t.Errorf("the failure names %q, not the late Complete and the new Claim", f.Call)
+				}
+			}
+		}
+	}
+	t.Logf("caught in %d of %d gradings", caught, runs)
+	if caught != runs {
+		t.Errorf("a check-then-act Complete was caught in %d of %d gradings", caught, runs)
 	}
 }

@@ -136,3 +136,61 @@ func TestOverlap_ACheckThenActFailsAndTheReferencePasses(t *testing.T) {
 		})
 	}
 }
+
+// A check-then-act complete in a program of the student's own loop (as
+// -cmd runs one, answering in JSON) fails its overlap as a Python
+// module's does, and the same program with the reference's complete
+// passes.
+func TestOverlap_ACheckThenActCmdProgramFails(t *testing.T) {
+	nativeonly.Python(t)
+	ref, err := os.ReadFile("testdata/correct.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	swap := checkThenAct["complete"]
+	bad := cmdGraderOf(t, strings.Replace(string(ref), swap[0], swap[1], 1))
+	good := cmdGraderOf(t, string(ref))
+	n, caught := runs(t), 0
+	for range n {
+		f, err := bad.overlap(context.Background(), overlap{fn: "complete"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f != nil {
+			caught++
+			if !strings.HasPrefix(f.Call, "complete(") || !strings.Contains(f.Call, "claim(") {
+				t.Errorf("the failure names %q, not the late complete and the new claim", f.Call)
+			}
+		}
+		if f, err := good.overlap(context.Background(), overlap{fn: "complete"}); err != nil || f != nil {
+			t.Fatalf("the reference failed: %v\n%s", err, FailureText(f))
+		}
+	}
+	t.Logf("caught in %d of %d gradings", caught, n)
+	if caught != n {
+		t.Errorf("a check-then-act complete was caught in %d of %d gradings", caught, n)
+	}
+}
+
+// cmdGraderOf is a grader of a program running testdata/loop.py, its own
+// protocol loop, over the fencing lab's module src.
+func cmdGraderOf(t *testing.T, src string) *grader {
+	t.Helper()
+	dir := t.TempDir()
+	loop, err := os.ReadFile("testdata/loop.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string][]byte{"loop.py": loop, "correct.py": []byte(src)} {
+		if err := os.WriteFile(filepath.Join(dir, name), text, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := Options{Program: Program{Command: "python3", Args: []string{"-u", filepath.Join(dir, "loop.py")}, Dir: dir}, Dir: t.TempDir()}
+	o.defaults()
+	g := &grader{o: o}
+	if err := g.contain(); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}

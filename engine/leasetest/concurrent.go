@@ -4,18 +4,24 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/history"
 )
 
 // The concurrent round's defaults: Run plays ConcurrentRounds rounds of
-// ConcurrentClients clients.
+// ConcurrentClients clients, and more rounds, up to ConcurrentMostRounds,
+// while ConcurrentTime has not passed since the first began.
 const (
-	ConcurrentRounds  = 20
-	ConcurrentClients = 4
+	ConcurrentRounds     = 20
+	ConcurrentClients    = 4
+	ConcurrentMostRounds = 20 * ConcurrentRounds
+	ConcurrentTime       = 200 * time.Millisecond
 )
 
 // concurrentSteps is how many calls each client of a round makes.
@@ -25,8 +31,16 @@ const concurrentSteps = 8
 // default.
 type ConcurrentOptions struct {
 	Seed    uint64 // the choice of calls (not their interleaving, which is the scheduler's)
-	Rounds  int    // rounds, each on a fresh Queue (ConcurrentRounds)
+	Rounds  int    // rounds at least, each on a fresh Queue (ConcurrentRounds)
 	Clients int    // goroutines, one a client (ConcurrentClients)
+	// Time is how long Concurrent keeps playing rounds after Rounds, up
+	// to MostRounds (ConcurrentTime, and 20 times Rounds); a negative Time
+	// plays Rounds rounds exactly. A store whose calls are fast, such as
+	// one in memory, plays many rounds in that time, and its window
+	// between deciding and writing is as narrow as its calls are fast:
+	// the more rounds, the likelier two calls meet in it.
+	Time       time.Duration
+	MostRounds int
 }
 
 // The round's instants: step s is at s*stepMs, give or take 1 ms, and a
@@ -61,7 +75,12 @@ const (
 func Concurrent(ctx context.Context, newQueue func() (Queue, error), o ConcurrentOptions) (*history.Result, error) {
 	o.Rounds = cmpOr(o.Rounds, ConcurrentRounds)
 	o.Clients = cmpOr(o.Clients, ConcurrentClients)
-	for r := range o.Rounds {
+	o.MostRounds = max(o.Rounds, cmpOr(o.MostRounds, 20*o.Rounds))
+	if o.Time == 0 {
+		o.Time = ConcurrentTime
+	}
+	began := time.Now()
+	for r := 0; r < o.Rounds || r < o.MostRounds && time.Since(began) < o.Time; r++ {
 		q, err := newQueue()
 		if err != nil {
 			return nil, err
@@ -114,20 +133,33 @@ func playRound(ctx context.Context, q Queue, clients int, seed, round uint64) hi
 	}
 	for s := range concurrentSteps {
 		var ready, done sync.WaitGroup
-		start := make(chan struct{})
+		var start atomic.Bool
 		for _, c := range cs {
 			ready.Add(1)
 			done.Go(func() {
 				ready.Done()
-				<-start
+				spinUntil(&start)
 				c.step(ctx, round, s)
 			})
 		}
 		ready.Wait()
-		close(start)
+		start.Store(true)
 		done.Wait()
 	}
 	return rec.History()
+}
+
+// spinUntil returns once start is set, yielding the processor between
+// looks. The clients of a step spin rather than block on a channel: a
+// closed channel wakes its waiters one at a time, often after the first
+// has made its whole call, while spinners running on other processors
+// see the flag within nanoseconds of each other and call at once, which
+// is what meets the window of a store that decides and writes in two
+// steps without a round trip between them.
+func spinUntil(start *atomic.Bool) {
+	for !start.Load() {
+		runtime.Gosched()
+	}
 }
 
 // client is one worker of a round: its name, its choices and the lease

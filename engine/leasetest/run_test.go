@@ -77,14 +77,25 @@ func (q recorder) Claim(ctx context.Context, id, owner string, now, ttl int64) (
 	return q.Queue.Claim(ctx, id, owner, now, ttl)
 }
 
-// runCounting runs run and returns how many queues it made and the
-// instants of the claims of its random sequences.
+// runCounting runs run and returns how many queues it made outside its
+// concurrent round and the instants of the claims of its random
+// sequences; it fails t unless the concurrent round made between
+// ConcurrentRounds and ConcurrentMostRounds queues, one a round.
 func runCounting(t *testing.T, run func(*testing.T, func(*testing.T) leasetest.Queue)) (int, []int64) {
 	t.Helper()
-	made := 0
+	made, rounds := 0, 0
 	var calls []int64
+	defer func() {
+		if rounds < leasetest.ConcurrentRounds || rounds > leasetest.ConcurrentMostRounds {
+			t.Errorf("the concurrent round made %d queues; want %d to %d, one a round", rounds, leasetest.ConcurrentRounds, leasetest.ConcurrentMostRounds)
+		}
+	}()
 	ok := t.Run("run", func(t *testing.T) {
 		run(t, func(t *testing.T) leasetest.Queue {
+			if strings.HasSuffix(t.Name(), "/concurrent") {
+				rounds++
+				return leasetest.Model()
+			}
 			made++
 			if strings.HasSuffix(t.Name(), "/sequences") {
 				return recorder{leasetest.Model(), &calls}
@@ -101,7 +112,7 @@ func runCounting(t *testing.T, run func(*testing.T, func(*testing.T) leasetest.Q
 // RunWith runs as many random sequences as it is told, from the Seed value it is
 // told (0: Run's); Run runs 300, and a tenth of them under go test -short.
 func TestRunWith_RunsTheSequencesAndTheSeedGiven(t *testing.T) {
-	timelines := len(timeline.LibraryNames()) + leasetest.ConcurrentRounds // the concurrent rounds make a queue each
+	timelines := len(timeline.LibraryNames())
 	with := func(o leasetest.Options) func(*testing.T, func(*testing.T) leasetest.Queue) {
 		return func(t *testing.T, newQueue func(*testing.T) leasetest.Queue) { leasetest.RunWith(t, newQueue, o) }
 	}
