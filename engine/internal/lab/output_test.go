@@ -36,6 +36,7 @@ const tiny = "# Tiny\ntitle ko \"작은\"\njobs 3\nworkers 2\nwork fixed 100ms\n
 // The plot is an image with a name and a description, drawn in the page's
 // color alone: no inline style (a strict CSP), no color of its own.
 func TestWriteSVG_IsAnAccessibleImageInThePagesColor(t *testing.T) {
+	arithmetic(t)
 	for _, lang := range []string{"en", "ko"} {
 		svg := svgOf(t, tiny+"sweep lease 50ms 1s\n", lang)
 		title := map[string]string{"en": "Tiny", "ko": "작은"}[lang]
@@ -55,6 +56,7 @@ func TestWriteSVG_IsAnAccessibleImageInThePagesColor(t *testing.T) {
 
 // Two swept parameters draw a heat map: a cell a point, a map a metric.
 func TestWriteSVG_TwoSweepsDrawAHeatMap(t *testing.T) {
+	arithmetic(t)
 	svg := svgOf(t, tiny+"sweep lease 50ms 1s\nsweep heartbeat off 20ms 40ms\n", "en")
 	if n := strings.Count(svg, `class="lab-cell"`); n != 12 {
 		t.Errorf("%d cells, want 2×3 a map, two maps", n)
@@ -66,6 +68,7 @@ func TestWriteSVG_TwoSweepsDrawAHeatMap(t *testing.T) {
 
 // The CSV has a row a point and four columns a metric.
 func TestWriteCSV_ARowAPoint(t *testing.T) {
+	arithmetic(t)
 	var b bytes.Buffer
 	if err := mustRun(t, mustParse(t, tiny+"sweep lease 50ms 1s\nsweep heartbeat off 20ms\n"), lab.Options{}).WriteCSV(&b); err != nil {
 		t.Fatal(err)
@@ -82,6 +85,7 @@ func TestWriteCSV_ARowAPoint(t *testing.T) {
 // to the right edge (640). A label too long for it keeps its name, the
 // words before its colon.
 func TestWriteSVG_PanelHeadingsEndInsideThePlot(t *testing.T) {
+	arithmetic(t)
 	base := "# Tiny\njobs 2\nworkers 2\nwork fixed 100ms\nruns 2\nplot " + strings.Join(lab.MetricNames(), " ") + "\n"
 	heading := regexp.MustCompile(`font-weight="bold">([^<]*)<`)
 	for _, sweeps := range []string{"sweep lease 50ms 1s\n", "sweep heartbeat 20ms 40ms\nsweep margin off 0ms\n"} {

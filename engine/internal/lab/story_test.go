@@ -33,6 +33,7 @@ func playStory(t *testing.T, l *lab.Lab, point, run int) *timeline.Trace {
 }
 
 func TestStory_WorstAndTypicalRunsReplayOnTheTimelineRunner(t *testing.T) {
+	arithmetic(t)
 	for _, name := range lab.LibraryNames() {
 		l, err := lab.LoadLibrary(name)
 		if err != nil {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package lab_test
+
+const raceDetector = false
