@@ -200,7 +200,7 @@ func TestGrade_AStudentKillingItsParentKillsNoGrader(t *testing.T) {
 	}
 	student, _ := hostile(t, "", "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n")
 	out := filepath.Join(t.TempDir(), "results.json")
-	code, _, errOut := main1(t, "", "grade", "-format", "gradescope", "-o", out, "-fail-fast", student)
+	code, _, errOut := main1(t, "", "grade", "-format", "gradescope", "-o", out, "-fail-fast", "-sequences", "3", "-rounds", "3", student)
 	if code == ExitBadInput {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}

@@ -15,7 +15,7 @@ import (
 func TestGrade_CorrectScoresEveryRuleInGradescopeFormat(t *testing.T) {
 	nativeonly.Python(t)
 	out := filepath.Join(t.TempDir(), "results.json")
-	code, _, errOut := main1(t, "", "grade", "-format", "gradescope", "-o", out, "-sequences", "20", "../../grade/testdata/correct.py")
+	code, _, errOut := main1(t, "", "grade", "-format", "gradescope", "-o", out, "-sequences", "20", "-rounds", "5", "../../grade/testdata/correct.py")
 	if code != ExitPass {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -141,7 +141,7 @@ func TestGrade_CodeThatCannotRunStillWritesTheResultsFile(t *testing.T) {
 // Any program that speaks the protocol is graded, with -cmd.
 func TestGrade_CmdGradesAProgramSpeakingTheProtocol(t *testing.T) {
 	nativeonly.Python(t)
-	code, out, errOut := main1(t, "", "grade", "-sequences", "10", "-cmd", "python3 ../../grade/testdata/loop.py")
+	code, out, errOut := main1(t, "", "grade", "-sequences", "10", "-rounds", "5", "-cmd", "python3 ../../grade/testdata/loop.py")
 	if code != ExitPass || !strings.Contains(out, "PASS  step 8: claim_many") {
 		t.Fatalf("exit %d:\n%s\n%s", code, out, errOut)
 	}
@@ -154,7 +154,7 @@ func TestGrade_CmdGradesAProgramSpeakingTheProtocol(t *testing.T) {
 func TestGrade_CourierLabPassesTheReferenceAndFailsAWrongFinish(t *testing.T) {
 	nativeonly.Python(t)
 	ref := "../../grade/testdata/courier.py"
-	if code, out, errOut := main1(t, "", "grade", "-lab", "courier", ref); code != ExitPass || !strings.Contains(out, "step 10: two processes") {
+	if code, out, errOut := main1(t, "", "grade", "-lab", "courier", "-sequences", "10", "-rounds", "5", ref); code != ExitPass || !strings.Contains(out, "step 10: two processes") {
 		t.Fatalf("the reference: exit %d\n%s\n%s", code, out, errOut)
 	}
 	student, tl := wrongStudent(t, ref, "AND lease_until>? AND", "AND lease_until>=? AND")
@@ -225,7 +225,7 @@ func TestGrade_WeightsFlagScoresTheFilesPoints(t *testing.T) {
 	rules := "init_db 5\nenqueue 5\nstate 5\nclaim_next 10\nfinish 10\nquarantine 5\ndeadline 5\nsend 15\n"
 	good := write("good.txt", "# our course\n"+rules+"receive 40\n")
 	student, _ := wrongStudent(t, "../../grade/testdata/courier.py", "INSERT OR IGNORE INTO received", "INSERT OR REPLACE INTO received")
-	code, out, errOut := main1(t, "", "grade", "-lab", "courier", "-sequences", "10", "-weights", good, student)
+	code, out, errOut := main1(t, "", "grade", "-lab", "courier", "-sequences", "10", "-rounds", "5", "-weights", good, student)
 	if code != ExitFail || !strings.Contains(out, "Score by rule: 60/100\n") || !strings.Contains(out, "  receive     0/40  failed: step 9: receive\n") {
 		t.Fatalf("exit %d; want 1 and receive's 40 points lost:\n%s\n%s", code, out, errOut)
 	}
