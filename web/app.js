@@ -10,7 +10,8 @@
 
 import { ErrorView, fitRows, lineCount } from './editor.js';
 import { ExplorePanel } from './explore-panel.js';
-import { decodeRun, RUN_BYTES, RunError } from './grade-run.js';
+import { decodeRun, inflateParam, RUN_BYTES, RunError } from './grade-run.js';
+import { HistoryView } from './history-view.js';
 import { LANGS, parts, strings, textLang } from './i18n.js';
 import { isTextEntry, loadEngine, Player, runSoon } from './player.js';
 import { h } from './render.js';
@@ -19,6 +20,7 @@ import { b64urlDecode, elementSnippet, findTimeline, iframeSnippet, timelinePara
 /** @typedef {import('./player.js').Engine} Engine */
 /** @typedef {import('./i18n.js').Strings} Strings */
 /** @typedef {import('./grade-run.js').StudentRun} StudentRun */
+/** @typedef {import('./history-view.js').Drawing} Drawing */
 /** @typedef {{name: string, title: string, text: string, trace: string}} LibraryEntry */
 /** @typedef {{text: string, name: string, mutant: string, lang: string}} RunRequest */
 /**
@@ -84,7 +86,20 @@ const state = {
     run: /** @type {StudentRun | null} */ (null),
     error: /** @type {RunError | null} */ (null),
   },
+  /**
+   * A concurrent history's link (history=): the parameter, and what the view shows of it: the drawing, or the
+   * message saying why there is none (error: a message of a failure, not of progress).
+   */
+  hist: {
+    param: '',
+    drawing: /** @type {Drawing | null} */ (null),
+    message: /** @type {((t: Strings) => string) | null} */ (null),
+    error: false,
+  },
 };
+
+const historyView = new HistoryView();
+document.querySelector('main.layout')?.prepend(historyView.root);
 
 const errors = new ErrorView($('editor-error'), ui.editor, () => unfold());
 const player = new Player($('player'), {
@@ -150,6 +165,7 @@ function setWords(t) {
   }
   player.setWords(t);
   drawStudent();
+  drawHistory();
   drawFold();
   fillPicker();
   drawStartHere();
@@ -185,7 +201,9 @@ let hashTimer = 0;
 function writeHash() {
   clearTimeout(hashTimer);
   hashTimer = 0;
-  const hash = `#${timelineParams(whereWeAre()).toString()}`;
+  const p = timelineParams(whereWeAre());
+  if (state.hist.param) p.set('history', state.hist.param);
+  const hash = `#${p.toString()}`;
   if (location.hash === hash) return;
   // replaceState copies the whole URL: with a long timeline in the link,
   // every step would pay for it on the main thread.
@@ -201,11 +219,12 @@ function readHash() {
   const p = new URLSearchParams(location.hash.slice(1));
   /**
    * @type {{text?: string, name?: string, unknown?: string, unreadable?: boolean, mutant: string, lang: string,
-   *   cursor: number | null, impl: string}}
+   *   cursor: number | null, impl: string, history: string}}
    */
   const out = {
     mutant: p.get('mutant') || '',
     impl: p.get('impl') || '',
+    history: p.get('history') ?? '',
     lang: LANGS.includes(p.get('lang') || '') ? String(p.get('lang')) : 'en',
     cursor: null,
   };
@@ -248,6 +267,48 @@ async function openImpl(param) {
     }
   }
   drawStudent();
+}
+
+/**
+ * Reads a concurrent history's link (history=), checks it on the engine
+ * and draws it above the player, or says why it cannot; "" hides the view.
+ * @param {string} param
+ */
+async function openHistory(param) {
+  const hist = state.hist;
+  Object.assign(hist, { param, drawing: null, message: null, error: false });
+  const settle = (/** @type {Partial<typeof hist>} */ what) => {
+    if (state.hist.param !== param) return;
+    Object.assign(state.hist, what);
+    drawHistory();
+  };
+  if (!param) return settle({});
+  settle({ message: (t) => t.hist.checking });
+  try {
+    const text = await inflateParam(param, 'history');
+    const engine = await engineOrLoad();
+    if (!engine.history) throw new Error('this engine cannot check a history');
+    const raw = await engine.history(text);
+    settle({ drawing: JSON.parse(raw), message: null });
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    /** @type {(t: Strings) => string} */
+    let message = (t) => t.hist.engineFailed(msg);
+    if (err instanceof RunError) {
+      message = err.kind === 'tooLarge' ? (t) => t.hist.tooLarge(RUN_BYTES) : (t) => t.hist.malformed;
+    } else if (err && typeof err === 'object' && 'line' in err && Number(err.line) > 0) {
+      message = (t) => t.hist.badHistory(msg);
+    }
+    settle({ message, error: true });
+  }
+}
+
+/** Draws the history's view in the page's words: its drawing, its message, or nothing. */
+function drawHistory() {
+  const hist = state.hist;
+  if (!hist.param) historyView.hide();
+  else if (hist.drawing) historyView.draw(hist.drawing, state.t);
+  else if (hist.message) historyView.message(state.t, hist.message(state.t), hist.error);
 }
 
 /** Shows the student's run beside the engine's while the text on screen is the one it came with. */
@@ -538,6 +599,7 @@ function unfold() {
  * @param {ReturnType<typeof readHash>} want
  */
 async function openFromHash(initial, want = readHash()) {
+  openHistory(want.history);
   if (want.unknown !== undefined || want.unreadable) {
     if (initial) {
       state.lang = want.lang;
@@ -709,6 +771,7 @@ function wireChrome() {
     const want = readHash();
     const lib = libraryEntry(state.name);
     const sameText = want.text === undefined ? lib && lib.text === state.text : want.text === state.text;
+    if (want.history !== state.hist.param) openHistory(want.history);
     if (sameText && want.mutant === state.mutant && want.lang === state.lang && want.impl === state.impl.param) {
       if (want.cursor !== null && want.cursor !== player.cursor) player.seek(want.cursor);
       return;
@@ -738,7 +801,7 @@ async function main() {
   // A first visit (no timeline in the link) opens with the introduction.
   const asked = new URLSearchParams(location.hash.slice(1));
   drawStartHere();
-  showIntro(!asked.has('t') && !asked.has('src') && !introHidden());
+  showIntro(!asked.has('t') && !asked.has('src') && !asked.has('history') && !introHidden());
   await openFromHash(true);
   askEarly();
   try {

@@ -94,6 +94,7 @@ const CALLS = [
   'lab',
   'labSVG',
   'labStory',
+  'history',
   'benchCycles',
   'wasmBytes',
 ];

@@ -35,6 +35,8 @@
 //   labSVG(result, lang)          the result's plot as SVG, the native -svg's
 //   labStory(text, {name, seed, point, run, signal})  one run of the lab as a
 //                                 timeline (point and run from 0)
+//   history(text)                 a concurrent history (JSON lines, engine/history)
+//                                 checked: what the history view draws, as JSON
 //   invariants()                  the checker's invariants by name, in its order
 //   grade(source, {lang, signal, onProgress})  the fencing lab written in
 //                                 JavaScript in source, graded step by step beside
@@ -54,7 +56,7 @@
 // The engine comes in two builds of wasm/sim (make wasm): leaselab.wasm,
 // the player's, answers what playing a timeline needs (run, worksheet, the
 // facts, benchCycles); leaselab-tools.wasm answers everything, the tools too
-// (goTest, explore, grade, lab, labSVG, labStory). The shared engine is the
+// (goTest, explore, grade, lab, labSVG, labStory, history). The shared engine is the
 // player's, so a page that only plays timelines downloads and compiles the
 // smaller module; a tool called on the shared engine's API goes to the
 // explorer's engine (loadExplorer), and grade, which runs the reader's code,
@@ -96,7 +98,7 @@ const PLAYER_MODULE = new URL('leaselab.wasm', import.meta.url);
 const TOOLS_MODULE = new URL('leaselab-tools.wasm', import.meta.url);
 
 /** The calls only the tools build answers (see the note above). */
-const TOOL_CALLS = /** @type {const} */ (['goTest', 'explore', 'grade', 'lab', 'labSVG', 'labStory']);
+const TOOL_CALLS = /** @type {const} */ (['goTest', 'explore', 'grade', 'lab', 'labSVG', 'labStory', 'history']);
 
 // A string answer crosses from the worker as its UTF-8 bytes, transferred
 // (see engine-worker.js), and is decoded here: the page's JavaScript heap
@@ -341,6 +343,7 @@ function engineAPI(link, facts, tools) {
         [text, { ...engineOptions(opts), point: Number(opts?.point) || 0, run: Number(opts?.run) || 0 }],
         signalOf(opts),
       ),
+    history: (/** @type {string} */ text) => link.call('history', [text]),
     benchCycles: (/** @type {number} */ n) => link.call('benchCycles', [n]),
     wasmBytes: () => link.call('wasmBytes', []),
     library: () => known(facts.library),

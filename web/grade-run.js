@@ -36,15 +36,7 @@ export class RunError extends Error {
  * @returns {Promise<StudentRun>}
  */
 export async function decodeRun(param) {
-  if (param.length > RUN_BYTES) throw new RunError('tooLarge', `impl= is ${param.length} bytes`);
-  /** @type {Uint8Array} */
-  let bytes;
-  try {
-    bytes = b64urlBytes(param);
-  } catch {
-    throw new RunError('malformed', 'impl= is not base64url');
-  }
-  const text = await inflate(bytes, RUN_BYTES);
+  const text = await inflateParam(param, 'impl');
   /** @type {unknown} */
   let v;
   try {
@@ -56,11 +48,34 @@ export async function decodeRun(param) {
 }
 
 /**
+ * The text a link's parameter named key holds: unpadded base64url of raw
+ * DEFLATE of UTF-8 (a report's impl=, a history's history=). Rejects with a
+ * RunError: tooLarge for a parameter, or its text, over RUN_BYTES
+ * (inflating stops there), malformed for one that is not base64url,
+ * DEFLATE or UTF-8.
+ * @param {string} param
+ * @param {string} key
+ * @returns {Promise<string>}
+ */
+export async function inflateParam(param, key) {
+  if (param.length > RUN_BYTES) throw new RunError('tooLarge', `${key}= is ${param.length} bytes`);
+  /** @type {Uint8Array} */
+  let bytes;
+  try {
+    bytes = b64urlBytes(param);
+  } catch {
+    throw new RunError('malformed', `${key}= is not base64url`);
+  }
+  return inflate(bytes, RUN_BYTES, key);
+}
+
+/**
  * The text raw DEFLATE bytes inflate to, read no further than most bytes.
  * @param {Uint8Array} bytes
  * @param {number} most
+ * @param {string} key the parameter's name, for the errors
  */
-async function inflate(bytes, most) {
+async function inflate(bytes, most, key) {
   const reader = new Blob([/** @type {BlobPart} */ (bytes)])
     .stream()
     .pipeThrough(new DecompressionStream('deflate-raw'))
@@ -74,13 +89,13 @@ async function inflate(bytes, most) {
     try {
       r = await reader.read();
     } catch {
-      throw new RunError('malformed', 'impl= is not DEFLATE');
+      throw new RunError('malformed', `${key}= is not DEFLATE`);
     }
     if (r.done) break;
     total += r.value.length;
     if (total > most) {
       reader.cancel().catch(() => {});
-      throw new RunError('tooLarge', `impl= inflates past ${most} bytes`);
+      throw new RunError('tooLarge', `${key}= inflates past ${most} bytes`);
     }
     chunks.push(r.value);
   }
@@ -93,7 +108,7 @@ async function inflate(bytes, most) {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(all);
   } catch {
-    throw new RunError('malformed', 'impl= is not UTF-8');
+    throw new RunError('malformed', `${key}= is not UTF-8`);
   }
 }
 

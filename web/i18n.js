@@ -453,6 +453,45 @@ export const en = {
     `The link’s run of your code (impl=) is over ${n} bytes (grade_link_run_bytes): only the engine’s run is shown.`,
   implMalformed: 'The link’s run of your code (impl=) cannot be read: only the engine’s run is shown.',
 
+  // ---- a concurrent history's link (#history=, history-view.js) ----
+  hist: {
+    title: 'A concurrent history, checked against the contract',
+    verdict: {
+      linearizable:
+        'Linearizable: the calls fit the contract taken one at a time, each between its invocation and its return, in the order beside the drawing.',
+      'not linearizable':
+        'Not linearizable: no order of these calls, each taking effect between its invocation and its return, gives every answer they got.',
+      unknown: 'Undecided: the check ran out of time before it found an order or ruled every one out.',
+    },
+    checking: 'Checking the history on the engine…',
+    /** @param {string} span */
+    axis: (span) => `Time axis: milliseconds since the first call was invoked (0 to ${span} ms). A lane a client.`,
+    drawingRegion: 'The calls drawn on one time axis',
+    /** @param {number} calls @param {number} lanes */
+    drawingLabel: (calls, lanes) =>
+      `${plural(calls, 'call', 'calls')} on ${plural(lanes, 'lane', 'lanes')}, one a client; the table of the calls below says the same.`,
+    /** @param {number} n */
+    callN: (n) => `call ${n}`,
+    legendStuck: 'the call no order places',
+    legendOverlaps: 'a call overlapping it',
+    orderTitle: 'The model’s order, one call at a time',
+    rowsAfter: 'rows after it:',
+    noRows: '(no rows)',
+    orderNone: 'The check found no order to show.',
+    /** @param {number} n */
+    noOrder: (n) => `No order places call ${n} after these: the contract’s model cannot give it the answer it got.`,
+    tableCaption: 'The calls, in the order they were recorded (times in ms since the first invocation)',
+    cols: ['#', 'client', 'call', 'answer', 'invoked', 'returned', 'mark'],
+    report: 'The checker’s text report',
+    /** @param {number} n */
+    tooLarge: (n) => `The link’s history (history=) is over ${n} bytes (grade_link_run_bytes): it is not drawn.`,
+    malformed: 'The link’s history (history=) cannot be read: the link was cut short or changed.',
+    /** @param {string} msg */
+    badHistory: (msg) => `The link’s history is not one the checker reads: ${msg}`,
+    /** @param {string} msg */
+    engineFailed: (msg) => `The engine could not check the link’s history: ${msg}`,
+  },
+
   // ---- <lease-lab> (lease-lab.js) ----
   lab: {
     waiting: 'The lab runs on the engine when it scrolls into view.',
@@ -820,6 +859,41 @@ export const ko = {
   implTooLarge: (n) =>
     `링크에 담긴 내 코드의 실행(impl=)이 ${n}바이트(grade_link_run_bytes)를 넘습니다: 엔진의 실행만 보여 줍니다.`,
   implMalformed: '링크에 담긴 내 코드의 실행(impl=)을 읽을 수 없습니다: 엔진의 실행만 보여 줍니다.',
+
+  // ---- a concurrent history's link (#history=, history-view.js) ----
+  hist: {
+    title: '계약에 비춰 검사한 동시 실행 기록',
+    verdict: {
+      linearizable:
+        '선형화 가능: 각 호출이 호출 시점과 반환 시점 사이에 하나씩 일어났다고 보면, 그림 옆의 순서로 계약에 맞습니다.',
+      'not linearizable':
+        '선형화 불가능: 각 호출이 호출 시점과 반환 시점 사이에 일어나는 어떤 순서로도 이 호출들이 받은 답을 모두 낼 수 없습니다.',
+      unknown: '판정 못 함: 순서를 찾거나 모든 순서를 배제하기 전에 검사 시간이 다 되었습니다.',
+    },
+    checking: '엔진에서 기록을 검사하는 중…',
+    axis: (span) => `시간 축: 첫 호출 뒤 흐른 밀리초 (0부터 ${span} ms까지). 클라이언트마다 한 줄.`,
+    drawingRegion: '한 시간 축에 그린 호출',
+    drawingLabel: (calls, lanes) =>
+      `호출 ${calls}개를 클라이언트마다 한 줄씩 ${lanes}줄에 그렸습니다. 아래 호출 표가 같은 내용을 담고 있습니다.`,
+    callN: (n) => `호출 ${n}`,
+    legendStuck: '어떤 순서에도 놓을 수 없는 호출',
+    legendOverlaps: '그 호출과 겹치는 호출',
+    orderTitle: '모델의 순서, 한 번에 호출 하나',
+    rowsAfter: '그 뒤의 행:',
+    noRows: '(행 없음)',
+    orderNone: '검사가 보여 줄 순서를 찾지 못했습니다.',
+    noOrder: (n) =>
+      josa(
+        `어떤 순서로도 이 호출들 다음에 호출 ${n}(을)를 놓을 수 없습니다: 계약의 모델은 그 호출이 받은 답을 낼 수 없습니다.`,
+      ),
+    tableCaption: '기록된 순서의 호출 (시간은 첫 호출 뒤의 ms)',
+    cols: ['#', '클라이언트', '호출', '답', '호출 시점', '반환 시점', '표시'],
+    report: '검사기의 텍스트 보고서',
+    tooLarge: (n) => `링크에 담긴 기록(history=)이 ${n}바이트(grade_link_run_bytes)를 넘어 그리지 않습니다.`,
+    malformed: '링크에 담긴 기록(history=)을 읽을 수 없습니다: 링크가 잘렸거나 바뀌었습니다.',
+    badHistory: (msg) => `링크에 담긴 기록은 검사기가 읽는 형식이 아닙니다: ${msg}`,
+    engineFailed: (msg) => `엔진이 링크에 담긴 기록을 검사하지 못했습니다: ${msg}`,
+  },
 
   // ---- <lease-lab> (lease-lab.js) ----
   lab: {

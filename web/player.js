@@ -30,6 +30,7 @@ import { setText, TraceView } from './view.js';
  * @property {(lang?: string) => Promise<{name: string, breaks: string}[]> | {name: string, breaks: string}[]} mutants
  * @property {() => Promise<{name: string, title: string, text: string}[]> | {name: string, title: string, text: string}[]} library
  * @property {() => Promise<string[]> | string[]} invariants
+ * @property {(text: string) => Promise<string>} [history] a concurrent history checked (the tools' call)
  * @property {string | Promise<string>} version
  */
 

@@ -143,6 +143,12 @@ type Failure struct {
 	// header declares); the last is the step that differs. nil when the
 	// difference was not found by playing Timeline.
 	Run []Played
+	// History is a race's round that no order of its calls fits: every
+	// call of the round with the instants it was sent and answered, in
+	// the JSON lines format of package engine/history (leaselab history
+	// FILE checks it again). Link opens it drawn, a lane a process. ""
+	// for any other failure.
+	History string `json:"history,omitempty"`
 	// Broken is set when the program hung, exited or wrote to standard
 	// output.
 	Broken *Broken

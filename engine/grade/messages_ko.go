@@ -35,6 +35,7 @@ var _ = lang.Add("ko", func() (formats, words map[string]string) {
 			"Here your code answered as the contract does, and its table differs.": "여기서 제출한 코드의 답은 계약과 같지만, 테이블이 다릅니다.",
 			"Here your code answered %s where the contract answers %s.":            "여기서 제출한 코드의 답은 %s, 계약의 답은 %s입니다.",
 			"Open it in the simulator, at the step that differs: %s":               "시뮬레이터에서 차이 나는 단계로 열기: %s",
+			"Open the round's calls in the simulator, drawn on one time axis: %s":  "시뮬레이터에서 이 라운드의 호출을 한 시간 축에 그려 보기: %s",
 			"First difference: %s (%s)":                                            "첫 번째 차이: %s (%s)",
 			"\nits standard error ends:\n%s":                                       "\n표준 오류의 끝:\n%s",
 			"a failed send releases its lease, and the courier has no release":     "실패한 send는 임대를 반납하는데, 택배 실습에는 반납(release)이 없습니다",

@@ -379,6 +379,10 @@ func (rd *overlapRound) check(ctx context.Context, late, claimB labCallOf, answe
 	if res.Failure != nil {
 		f.WantRows = res.Failure.Rows
 	}
+	var text strings.Builder
+	if history.Write(&text, res.History) == nil {
+		f.History = text.String()
+	}
 	f.GotRows, _ = rd.rows(ctx)
 	return f, nil
 }

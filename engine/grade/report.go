@@ -47,18 +47,29 @@ func WriteText(w io.Writer, r *Report, l string) {
 	if first != nil {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, lang.P("First difference: %s (%s)", first.titleIn(l), pick(first.Failure.where, first.Failure.Where, l)).In(l))
-		io.WriteString(w, failureText(first.Failure, l))
-		sim := r.Simulator
-		if sim == "" {
-			sim = DefaultSimulator
-		}
-		if link := first.Failure.Link(sim, l); link != "" {
-			fmt.Fprintf(w, "  %s\n", lang.P("Open it in the simulator, at the step that differs: %s", link).In(l))
-		}
+		io.WriteString(w, failureText(first.Failure, l)+r.linkText(first.Failure, l))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, lang.P("%d passed, %d failed, %d skipped in %.1fs", pass, fail, skip, r.Elapsed.Seconds()).In(l))
 	writeScores(w, r, l)
+}
+
+// linkText is the line, in language l, that gives f's link to the
+// simulator (Report.Simulator, or DefaultSimulator), indented as a
+// failure's text is; "" when f has no link.
+func (r *Report) linkText(f *Failure, l string) string {
+	sim := r.Simulator
+	if sim == "" {
+		sim = DefaultSimulator
+	}
+	switch link := f.Link(sim, l); {
+	case link == "":
+		return ""
+	case f.History != "":
+		return "  " + lang.P("Open the round's calls in the simulator, drawn on one time axis: %s", link).In(l) + "\n"
+	default:
+		return "  " + lang.P("Open it in the simulator, at the step that differs: %s", link).In(l) + "\n"
+	}
 }
 
 // writeScores writes the score by rule: the sum, then each rule's points
@@ -193,7 +204,8 @@ func labRow(j *engine.Job) string {
 // "rule: RULE", its score and max_score the rule's points, its output the
 // tests charged to it; then each test the run graded, as information (a
 // status, no score: the rules carry the points), a failure's output the
-// rule it is charged to and its full text (skipped tests are left out).
+// rule it is charged to, its full text and its simulator link (skipped
+// tests are left out).
 // The top-level score is the rules' sum, execution_time the run's
 // seconds rounded up, and the top-level output the counts, the score and
 // the functions the code does not define.
@@ -231,7 +243,7 @@ func WriteGradescope(w io.Writer, r *Report) error {
 		gt := test{Name: t.Name, Visibility: "visible", Status: "passed", Output: "passed"}
 		if t.Failure != nil {
 			failed++
-			gt.Status, gt.Output = "failed", FailureText(t.Failure)
+			gt.Status, gt.Output = "failed", FailureText(t.Failure)+r.linkText(t.Failure, "en")
 			if t.Failure.Rule != "" {
 				gt.Output = "charged to the rule " + t.Failure.Rule + "\n" + gt.Output
 			}
@@ -269,7 +281,7 @@ func Unrun(lab string, err error) *Report {
 
 // WriteJUnit writes the report as JUnit XML: one testsuite, a testcase a
 // test, a failure's message naming the rule it is charged to and its
-// text as its body; the suite's properties are the score and each rule's
+// text and simulator link as its body; the suite's properties are the score and each rule's
 // points ("score" "75/100", "rule claim" "0/25").
 func WriteJUnit(w io.Writer, r *Report) error {
 	type failure struct {
@@ -321,7 +333,7 @@ func WriteJUnit(w io.Writer, r *Report) error {
 			if t.Failure.Rule != "" {
 				msg = "charged to " + t.Failure.Rule + ": " + msg
 			}
-			c.Failure = &failure{Message: msg, Body: FailureText(t.Failure)}
+			c.Failure = &failure{Message: msg, Body: FailureText(t.Failure) + r.linkText(t.Failure, "en")}
 		}
 		s.Cases = append(s.Cases, c)
 	}

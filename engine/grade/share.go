@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/leaselab/leaselab/engine"
+	"github.com/leaselab/leaselab/engine/history"
 	"github.com/leaselab/leaselab/engine/internal/lang"
 	"github.com/leaselab/leaselab/engine/limits"
 	"github.com/leaselab/leaselab/engine/timeline"
@@ -35,8 +36,15 @@ var (
 // text, unpadded base64url), lang= (unless English) and step= (the
 // cursor), and impl= (RunParam) when the failure holds the student's run
 // of the timeline, which the page shows beside the engine's, step by
-// step. "" when no timeline reproduces the failure.
+// step. For a race's round that no order fits (a failure with a
+// History) it is HistoryLink's link to the round's calls drawn instead.
+// "" when no timeline reproduces the failure and it has no history (or
+// one too long for a link).
 func (f *Failure) Link(simulator, l string) string {
+	if f != nil && f.History != "" {
+		link, _ := HistoryLink(simulator, []byte(f.History), l)
+		return link
+	}
 	if f == nil || f.Timeline == "" {
 		return ""
 	}
@@ -61,6 +69,26 @@ func (f *Failure) Link(simulator, l string) string {
 		p.Set("impl", impl)
 	}
 	return strings.TrimSuffix(simulator, "#") + "#" + p.Encode()
+}
+
+// HistoryLink is a link to the simulator page at simulator that draws
+// text, a concurrent history in the JSON lines format (package
+// engine/history), checked: a lane a client, each call an interval on
+// one time axis, the calls no order fits marked and the model's order
+// beside them. It is the page's share format for a history: #history=
+// (history.LinkParam: the text deflated, unpadded base64url) and lang=
+// (unless English). An error when the text passes grade_link_run_bytes.
+func HistoryLink(simulator string, text []byte, l string) (string, error) {
+	param, err := history.LinkParam(text)
+	if err != nil {
+		return "", err
+	}
+	p := url.Values{}
+	p.Set("history", param)
+	if l != "" && l != "en" {
+		p.Set("lang", l)
+	}
+	return strings.TrimSuffix(simulator, "#") + "#" + p.Encode(), nil
 }
 
 // note is what the player shows on the step that differs.

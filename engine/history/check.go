@@ -60,6 +60,10 @@ type Failure struct {
 	// accepts, one of the orders that fail (nil when the time ran out
 	// first).
 	Rows []engine.Job
+	// order is that order, by the calls' places in the history, and after
+	// the model's rows after each of its calls.
+	order []int
+	after [][]engine.Job
 }
 
 // FailingCall is one call of a Failure.

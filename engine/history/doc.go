@@ -33,7 +33,11 @@
 // past which the verdict is Unknown. A failure is cut and shrunk to the
 // smallest part found that still fails (see Failure), and reported
 // (Result.String) call by call, with the model's rows; WriteHTML draws
-// the history on one lane a client.
+// the history on one lane a client, and Drawing is what the simulator
+// page's history view draws of it. A report links to that drawing: the
+// history's text travels in the link's history= (LinkParam), as a
+// grader's failing race round does (grade.Failure.Link) and leaselab
+// history FILE -link prints.
 //
 // # The JSON lines format
 //

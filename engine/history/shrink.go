@@ -148,14 +148,7 @@ func explain(f *Failure, p *part, deadline time.Time) {
 	ops := operations(p.h, p.all())
 	left := max(time.Until(deadline), time.Millisecond)
 	_, info := porcupine.CheckOperationsVerbose(porcupineModel(nil), ops, left)
-	var order []int
-	for _, parts := range info.PartialLinearizations() {
-		for _, seq := range parts {
-			if len(seq) > len(order) || (len(seq) == len(order) && earlier(seq, order)) {
-				order = seq
-			}
-		}
-	}
+	order := longestOrder(info.PartialLinearizations())
 	calls := make([]FailingCall, len(p.h))
 	for k := range p.h {
 		calls[k] = FailingCall{Index: p.idx[k], InFlight: p.inFlight[k]}
@@ -181,14 +174,39 @@ func explain(f *Failure, p *part, deadline time.Time) {
 	for _, k := range byInvoke {
 		f.Calls = append(f.Calls, calls[k])
 	}
-	f.Rows = replay(p.h, order)
+	f.after = replay(p.h, order)
+	if f.after != nil {
+		f.Rows = model.New().Jobs()
+		if len(order) > 0 {
+			f.Rows = f.after[len(order)-1]
+		}
+	}
+	for _, k := range order {
+		f.order = append(f.order, p.idx[k])
+	}
+}
+
+// longestOrder is the longest of the orders porcupine found (of every
+// partition), the one that keeps the earliest calls of those as long.
+func longestOrder(found [][][]int) []int {
+	var order []int
+	for _, parts := range found {
+		for _, seq := range parts {
+			if len(seq) > len(order) || (len(seq) == len(order) && earlier(seq, order)) {
+				order = seq
+			}
+		}
+	}
+	return order
 }
 
 // replay plays the calls order of h on the model and returns its rows
-// after them (the first of its states, when calls that answered error
-// leave several).
-func replay(h History, order []int) []engine.Job {
+// after each of them (the first of its states, when calls that answered
+// error leave several); nil when the model cannot answer one as it was
+// answered.
+func replay(h History, order []int) [][]engine.Job {
 	states := []any{model.New()}
+	after := make([][]engine.Job, 0, len(order))
 	for _, k := range order {
 		var nexts []any
 		for _, s := range states {
@@ -198,6 +216,7 @@ func replay(h History, order []int) []engine.Job {
 			return nil
 		}
 		states = nexts
+		after = append(after, states[0].(*model.Model).Jobs())
 	}
-	return states[0].(*model.Model).Jobs()
+	return after
 }

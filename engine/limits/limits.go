@@ -152,9 +152,10 @@ type Grading struct {
 	// Rounds is how many rounds each race runs.
 	Rounds int
 	// LinkRunBytes is the most bytes of the student's run a report's
-	// simulator link carries (its impl= parameter), as it travels and
-	// as its JSON once inflated: a longer run is left out of the link,
-	// and the page refuses a parameter over it.
+	// simulator link carries (its impl= parameter), or of a race's
+	// history (history=), as it travels and as its text once inflated: a
+	// longer one is left out of the link, and the page refuses a
+	// parameter over it.
 	LinkRunBytes int
 	// MemoryBytes, FileBytes and Processes bound each program of a
 	// student's as the kernel counts them: its address space, the size of
@@ -203,7 +204,7 @@ func (g Grading) Rows() []Row {
 		{"grade_sequences", int64(g.Sequences), "random call sequences a grading run's search tries"},
 		{"grade_sequence_calls", int64(g.SequenceCalls), "calls in one random sequence"},
 		{"grade_rounds", int64(g.Rounds), "rounds of each race (two processes, claim_many's threads)"},
-		{"grade_link_run_bytes", int64(g.LinkRunBytes), "bytes of the student's run a report's simulator link carries (impl=), encoded and inflated"},
+		{"grade_link_run_bytes", int64(g.LinkRunBytes), "bytes of the student's run (impl=) or a race's history (history=) a report's simulator link carries, encoded and inflated"},
 		{"grade_memory_bytes", g.MemoryBytes, "bytes of address space of each of a student's processes"},
 		{"grade_file_bytes", g.FileBytes, "bytes of one file a student's process writes"},
 		{"grade_disk_bytes", g.DiskBytes, "bytes of all the files in a student's directory"},

@@ -6,7 +6,7 @@
 // so the page can play a named mutant). It comes in two builds: the
 // player's (leaselab.wasm) answers what playing a timeline needs; the
 // tools' (-tags tools, leaselab-tools.wasm) also answers goTest, explore,
-// grade, lab, labSVG and labStory (tools.go), whose code is a third of the
+// grade, lab, labSVG, labStory and history (tools.go), whose code is a third of the
 // module and which no first trace reaches. It runs in a dedicated Web Worker
 // (web/engine-worker.js), never on the page's main thread: web/engine.js
 // starts the worker, passes its calls on by message and gives the page the
@@ -41,6 +41,9 @@
 //	leaselab.labSVG(result, lang)  Promise<string>: the result's plot as SVG (lab.go; tools)
 //	leaselab.labStory(text, {name, seed, point, run})  Promise<string>: one run
 //	                               of the lab as a timeline (lab.go; tools)
+//	leaselab.history(text)         Promise<string>: a concurrent history (JSON lines)
+//	                               checked for linearizability, what the history view
+//	                               draws, as JSON (history.go; tools)
 //	leaselab.benchCycles(n)        Promise<number>: n bare enqueue->claim->complete
 //	                               cycles on a memdb of its own, for make bench (bench.go)
 //
@@ -73,6 +76,7 @@ import (
 	"syscall/js"
 
 	"github.com/leaselab/leaselab/engine/check"
+	"github.com/leaselab/leaselab/engine/history"
 	"github.com/leaselab/leaselab/engine/simrun"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
@@ -167,7 +171,10 @@ func jsError(err error) js.Value {
 	var many timeline.ErrorList
 	var one *timeline.Error
 	var labMany simrun.LabErrorList
+	var historyLine *history.InputError
 	switch {
+	case errors.As(err, &historyLine):
+		list = append(list, map[string]any{"line": historyLine.Line, "col": historyLine.Col, "msg": historyLine.Msg})
 	case errors.As(err, &labMany):
 		for _, e := range labMany {
 			list = append(list, map[string]any{"line": e.Line, "col": e.Col, "msg": e.Msg})

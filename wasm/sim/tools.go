@@ -13,4 +13,5 @@ func addTools(api map[string]any) {
 	api["lab"] = js.FuncOf(labCall)
 	api["labSVG"] = js.FuncOf(labSVG)
 	api["labStory"] = js.FuncOf(labStory)
+	api["history"] = js.FuncOf(historyCall)
 }

@@ -1,12 +1,16 @@
 package command
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
+	"github.com/leaselab/leaselab/engine/grade"
 	"github.com/leaselab/leaselab/engine/history"
+	"github.com/leaselab/leaselab/engine/limits"
 )
 
 // historyExits is history's paragraph of exit statuses.
@@ -20,18 +24,23 @@ is not a call of the format, bad flags).`
 // checks it for linearizability against the contract's reference model and
 // prints the verdict and, for a history that is not linearizable, the
 // smallest failing part found, call by call, with the model's rows. -html
-// also writes porcupine's picture of the history, a lane a client, to OUT.
+// also writes porcupine's picture of the history, a lane a client, to OUT;
+// -link prints, last, a link to the simulator page (-simulator, in -lang)
+// that draws it (grade.HistoryLink), the file's text in the link.
 // It returns ExitPass for a linearizable history, ExitFail for one that is
 // not or that the check did not decide in time (or an OUT it cannot
 // write), and ExitBadInput for a file that cannot be read or parsed (at its
 // line and column) and bad flags.
 func History(args []string, o IO) int {
-	c := newCommand("history", o, "leaselab history [-html out.html] [-timeout 10s] FILE|-\n\n"+
+	c := newCommand("history", o, "leaselab history [-html out.html] [-link [-simulator URL] [-lang en|ko]] [-timeout 10s] FILE|-\n\n"+
 		"Checks a recorded concurrent history (one JSON object a call, documented in engine/history)\n"+
 		"for linearizability against the contract's model.")
 	c.exits = historyExits
 	htmlOut := c.fs.String("html", "", "also write the history's picture (each call an interval on its client's lane) to this file")
 	timeout := c.fs.Duration("timeout", history.DefaultTimeout, "the longest the check may take (shrinking a failure as long again)")
+	link := c.fs.Bool("link", false, "also print a link to the simulator page that draws the history (its text in the link: at most grade_link_run_bytes)")
+	sim := c.fs.String("simulator", grade.DefaultSimulator, "the simulator page -link opens (leaselab serve's, or your course's)")
+	l := c.fs.String("lang", "en", "the language of the page -link opens: en or ko")
 	if code, done := c.parse(args); done {
 		return code
 	}
@@ -43,7 +52,15 @@ func History(args []string, o IO) int {
 		fmt.Fprintf(o.Stderr, "leaselab history: -timeout %s: want a duration above 0\n", *timeout)
 		return ExitBadInput
 	}
-	h, err := readHistory(c.fs.Arg(0), o.Stdin)
+	if !slices.Contains(grade.Langs(), *l) {
+		fmt.Fprintf(o.Stderr, "leaselab history: -lang %q: want en or ko\n", *l)
+		return ExitBadInput
+	}
+	h, text, err := readHistory(c.fs.Arg(0), o.Stdin, *link)
+	var to string
+	if err == nil && *link {
+		to, err = grade.HistoryLink(*sim, text, *l)
+	}
 	if err != nil {
 		fmt.Fprintf(o.Stderr, "leaselab history: %v\n", err)
 		return ExitBadInput
@@ -59,6 +76,9 @@ func History(args []string, o IO) int {
 	if !bounded(o.Stdout, o.Stderr, "the history's report", func(w io.Writer) { io.WriteString(w, res.String()) }) {
 		return ExitBadInput
 	}
+	if *link {
+		fmt.Fprintf(o.Stdout, "Drawn in the simulator: %s\n", to)
+	}
 	if res.Verdict != history.Linearizable {
 		return ExitFail
 	}
@@ -66,21 +86,34 @@ func History(args []string, o IO) int {
 }
 
 // readHistory reads the history at path, or on stdin for "-"; a mistake in
-// it is path:LINE:COL: message.
-func readHistory(path string, stdin io.Reader) (history.History, error) {
+// it is path:LINE:COL: message. With text it also returns the file's
+// bytes, of which it reads no more than a link carries (one byte more
+// tells the link's limit it passes).
+func readHistory(path string, stdin io.Reader, text bool) (history.History, []byte, error) {
 	name, r := "stdin", stdin
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		defer f.Close()
 		name, r = path, f
 	}
+	var raw []byte
+	if text {
+		var err error
+		if raw, err = io.ReadAll(io.LimitReader(r, int64(limits.DefaultGrading.LinkRunBytes)+1)); err != nil {
+			return nil, nil, err
+		}
+		if len(raw) > limits.DefaultGrading.LinkRunBytes {
+			return nil, nil, fmt.Errorf("%s: -link: over the limit %s", name, limits.DefaultGrading.Row("grade_link_run_bytes"))
+		}
+		r = bytes.NewReader(raw)
+	}
 	h, err := history.Read(r)
 	var ie *history.InputError
 	if errors.As(err, &ie) {
-		return nil, fmt.Errorf("%s:%w", name, ie)
+		return nil, nil, fmt.Errorf("%s:%w", name, ie)
 	}
-	return h, err
+	return h, raw, err
 }
