@@ -155,7 +155,11 @@
 // 999 against B's claim at 1000, then B's complete, each call recorded
 // with the instants it was sent and answered and each round's history
 // checked for linearizability (package engine/history), so a check made
-// in one statement and a write in another fails; and a bounded random search for a sequence of calls
+// in one statement and a write in another fails (the report names the two
+// calls made at once with their answers, lists every call of the round
+// as sent, shows the student's table beside the contract's, and links to
+// the round drawn in the simulator, a lane a process: Failure.History);
+// and a bounded random search for a sequence of calls
 // on which the program and the contract disagree, shrunk to the shortest.
 // The courier lab's run is its nine steps, two processes calling
 // claim_next at once, the same race at the lease's end for finish against
