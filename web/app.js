@@ -206,9 +206,14 @@ function writeHash() {
   const hash = `#${p.toString()}`;
   if (location.hash === hash) return;
   // replaceState copies the whole URL: with a long timeline in the link,
-  // every step would pay for it on the main thread.
+  // every step would pay for it on the main thread. A link opened in the
+  // meantime wins: the late write must not put back the hash it replaced
+  // before its hashchange is read.
   if (hash.length > LONG_HASH) {
-    hashTimer = window.setTimeout(() => history.replaceState(null, '', hash), 100);
+    const from = location.hash;
+    hashTimer = window.setTimeout(() => {
+      if (location.hash === from) history.replaceState(null, '', hash);
+    }, 100);
   } else {
     history.replaceState(null, '', hash);
   }
@@ -768,6 +773,8 @@ function wireChrome() {
   $('intro-show').addEventListener('click', () => showIntro(true, true));
   document.addEventListener('keydown', onKey);
   window.addEventListener('hashchange', () => {
+    clearTimeout(hashTimer); // the hash the page was about to write is no longer the one to keep
+    hashTimer = 0;
     const want = readHash();
     const lib = libraryEntry(state.name);
     const sameText = want.text === undefined ? lib && lib.text === state.text : want.text === state.text;

@@ -94,3 +94,35 @@ func TestEditor_GoingToAMistakeInAFoldedTextUnfoldsIt(t *testing.T) {
 	want := strings.LastIndex(strings.TrimSuffix(text, "\n"), "\n") + 1 + len("0ms A ")
 	waitFor(t, ctx, fmt.Sprintf(`document.getElementById('editor').checkVisibility() && document.activeElement === document.getElementById('editor') && document.getElementById('editor').selectionStart === %d`, want), 5*time.Second)
 }
+
+// A link opened while the page is about to write a long link of its own
+// (a step taken, written 100 ms later) is the one the page opens: the
+// late write must not put back the hash the new link replaced, even when
+// the page is too busy to read the hashchange before that write is due.
+// The test holds the late write and runs it between the new link and
+// its hashchange.
+func TestEditor_ALinkOpenedWhileALongLinkIsBeingWrittenWins(t *testing.T) {
+	ctx := tab(t)
+	open(t, ctx, "")
+	waitEngine(t, ctx)
+	first, second := foldText(999, ""), foldText(998, "")
+	openLink(t, ctx, first)
+	src := base64.RawURLEncoding.EncodeToString([]byte(second))
+	held := eval[bool](t, ctx, fmt.Sprintf(`(() => {
+		const setTimeout = window.setTimeout;
+		let late = null;
+		window.setTimeout = (fn, ms, ...args) => (ms === 100 && !late ? ((late = fn), 0) : setTimeout(fn, ms, ...args));
+		try {
+			document.querySelector('#player .forward').click(); // the page's long hash, to be written 100 ms later
+		} finally {
+			window.setTimeout = setTimeout;
+		}
+		location.hash = 'name=fold.tl&src=%s';
+		if (late) late(); // due before the hashchange is read
+		return late !== null;
+	})()`, src))
+	if !held {
+		t.Fatal("a step taken on a long link's timeline wrote no hash 100 ms later")
+	}
+	waitFor(t, ctx, fmt.Sprintf(`document.getElementById('editor').value.length === %d && document.body.dataset.engineView === 'ready'`, len(second)), 30*time.Second)
+}
