@@ -4,6 +4,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -16,6 +18,9 @@ import (
 type courierLab struct {
 	files     goLab // the open databases, by path
 	heldAtEnd bool
+	// checkThenAct makes finish read the job in one statement and write it
+	// in another, outside one transaction.
+	checkThenAct bool
 }
 
 func (l *courierLab) InitDB(path string) error {
@@ -134,6 +139,19 @@ func (l *courierLab) ClaimNext(path, owner string, now, leaseMs int64) (*grade.M
 }
 
 func (l *courierLab) Finish(path string, m grade.Marker, now int64, result string) (bool, error) {
+	if l.checkThenAct {
+		db, err := l.files.db(path)
+		if err != nil {
+			return false, err
+		}
+		var n int
+		err = db.QueryRow(`SELECT count(*) FROM jobs WHERE id=? AND owner=? AND token=? AND status='leased'
+			AND lease_until>? AND (deadline IS NULL OR deadline>?)`, m.ID, m.Owner, m.Token, now, now).Scan(&n)
+		if n == 0 || err != nil {
+			return false, err
+		}
+		return l.files.exec(path, "UPDATE jobs SET status='done', result=? WHERE id=?", result, m.ID)
+	}
 	return l.files.exec(path, `UPDATE jobs SET status='done', result=? WHERE id=? AND owner=? AND token=? AND status='leased'
 		AND lease_until>? AND (deadline IS NULL OR deadline>?)`, result, m.ID, m.Owner, m.Token, now, now)
 }
@@ -172,7 +190,7 @@ func TestGrade_FailsAGoCourierLabAtItsWrongBoundary(t *testing.T) {
 	}
 	first := r.First()
 	if r.Lab != grade.Courier || first == nil || first.Name != "step 4: claim_next" ||
-		!strings.HasPrefix(first.Failure.Call, "claim_next(path, ") || first.Failure.Rule != "claim_next" {
+		!strings.HasPrefix(first.Failure.Call, "ClaimNext(path, ") || first.Failure.Rule != "claim_next" {
 		t.Fatalf("lab %s, first failure %+v; want step 4 failing at a claim_next", r.Lab, first)
 	}
 }
@@ -194,5 +212,41 @@ func TestGrade_RefusesAGoLabUnderTheOtherLabsName(t *testing.T) {
 				t.Fatalf("report %v, error %v; want a refusal naming each Go lab's lab", r, err)
 			}
 		})
+	}
+}
+
+// A Go courier lab whose finish checks in one statement and writes in
+// another fails the race of an old holder's late finish against a new
+// claim_next, and only that race, its report naming the calls as Go
+// writes them: Finish of a grade.Marker, ClaimNext.
+func TestGrade_ACheckThenActGoCourierLabFailsItsOverlap(t *testing.T) {
+	runs := 1
+	if n, err := strconv.Atoi(os.Getenv("LEASELAB_OVERLAP_RUNS")); err == nil && n > 0 {
+		runs = n
+	}
+	caught := 0
+	for range runs {
+		lab := &courierLab{checkThenAct: true}
+		r, err := grade.Grade(t.Context(), grade.Options{CourierLab: lab, Dir: tempDir(t), Sequences: 1, Rounds: 10})
+		lab.files.close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, test := range r.Tests {
+			switch f := test.Failure; {
+			case f == nil:
+			case !strings.HasPrefix(test.Name, "race: an old holder's finish"):
+				t.Errorf("%s failed; want only the finish's race to:\n%s", test.Name, grade.FailureText(f))
+			default:
+				caught++
+				if !strings.HasPrefix(f.Call, "Finish(path, grade.Marker{ID: ") || !strings.Contains(f.Call, " and ClaimNext(path, ") {
+					t.Errorf("the failure names %q, not the late Finish of a Marker and the new ClaimNext, in Go", f.Call)
+				}
+			}
+		}
+	}
+	t.Logf("caught in %d of %d gradings", caught, runs)
+	if caught != runs {
+		t.Errorf("a check-then-act Finish was caught in %d of %d gradings", caught, runs)
 	}
 }

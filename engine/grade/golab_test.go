@@ -28,8 +28,8 @@ type goLab struct {
 	// longerAt, when not 0, is an instant at which a claim grants a lease
 	// 1 ms too long.
 	longerAt int64
-	// checkThenAct makes complete read the job in one statement and write
-	// it in another, outside one transaction.
+	// checkThenAct makes renew, complete and release read the job in one
+	// statement and write it in another, outside one transaction.
 	checkThenAct bool
 }
 
@@ -162,24 +162,37 @@ func (l *goLab) Renew(path, id, owner string, fence, now, ttl int64) (bool, erro
 	if ttl <= 0 {
 		return false, fmt.Errorf("%w: ttl %d", grade.ErrValue, ttl)
 	}
+	if l.checkThenAct {
+		if ok, err := l.checkThenActHolds(path, id, owner, fence, &now); !ok || err != nil {
+			return false, err
+		}
+		return l.exec(path, "UPDATE jobs SET until=? WHERE id=?", now+ttl, id)
+	}
 	return l.exec(path, "UPDATE jobs SET until=? WHERE id=? AND "+l.holds()+" AND done=0 AND until>?", now+ttl, id, owner, fence, now)
+}
+
+// checkThenActHolds reports whether job id is held by owner with fence,
+// not done and, unless now is nil, with its lease running at now: the
+// check a checkThenAct lab makes in a statement of its own.
+func (l *goLab) checkThenActHolds(path, id, owner string, fence int64, now *int64) (bool, error) {
+	db, err := l.db(path)
+	if err != nil {
+		return false, err
+	}
+	var holder sql.NullString
+	var held int64
+	var until float64
+	var done bool
+	err = db.QueryRow("SELECT owner, fence, until, done FROM jobs WHERE id=?", id).Scan(&holder, &held, &until, &done)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil && holder.String == owner && held == fence && !done && (now == nil || until > float64(*now)), err
 }
 
 func (l *goLab) Complete(path, id, owner string, fence, now int64, result string) (bool, error) {
 	if l.checkThenAct {
-		db, err := l.db(path)
-		if err != nil {
-			return false, err
-		}
-		var holder sql.NullString
-		var held int64
-		var until float64
-		var done bool
-		err = db.QueryRow("SELECT owner, fence, until, done FROM jobs WHERE id=?", id).Scan(&holder, &held, &until, &done)
-		if errors.Is(err, sql.ErrNoRows) || err == nil && (holder.String != owner || held != fence || done || until <= float64(now)) {
-			return false, nil
-		}
-		if err != nil {
+		if ok, err := l.checkThenActHolds(path, id, owner, fence, &now); !ok || err != nil {
 			return false, err
 		}
 		return l.exec(path, "UPDATE jobs SET result=?, done=1 WHERE id=?", result, id)
@@ -188,6 +201,12 @@ func (l *goLab) Complete(path, id, owner string, fence, now int64, result string
 }
 
 func (l *goLab) Release(path, id, owner string, fence int64) (bool, error) {
+	if l.checkThenAct {
+		if ok, err := l.checkThenActHolds(path, id, owner, fence, nil); !ok || err != nil {
+			return false, err
+		}
+		return l.exec(path, "UPDATE jobs SET owner=NULL, until=0 WHERE id=?", id)
+	}
 	return l.exec(path, "UPDATE jobs SET owner=NULL, until=0 WHERE id=? AND "+l.holds()+" AND done=0", id, owner, fence)
 }
 
@@ -280,17 +299,17 @@ func TestGrade_AWrongAnswerIsChargedToTheStepOfItsFunction(t *testing.T) {
 	}
 }
 
-// A Go lab whose complete checks in one statement and writes in another
-// fails the race of an old holder's late complete against a new claim,
-// and only that race: its overlap runs its calls on two goroutines as a
-// Python lab's runs them in two processes.
-func TestGrade_ACheckThenActGoLabFailsItsOverlap(t *testing.T) {
+// A Go lab whose renew, complete and release check in one statement and
+// write in another fails the race of an old holder's late call against a
+// new claim for each of the three, and only those races: its overlaps
+// run its calls on two goroutines as a Python lab's run them in two
+// processes.
+func TestGrade_ACheckThenActGoLabFailsItsOverlaps(t *testing.T) {
 	runs := 1
 	if n, err := strconv.Atoi(os.Getenv("LEASELAB_OVERLAP_RUNS")); err == nil && n > 0 {
 		runs = n
 	}
-	const race = "race: an old holder's complete at its lease's end against a new claim, two processes"
-	caught := 0
+	caught := map[string]int{}
 	for range runs {
 		lab := &goLab{checkThenAct: true}
 		r, err := grade.Grade(t.Context(), grade.Options{Lab: lab, Dir: tempDir(t), Sequences: 1, Rounds: 10})
@@ -299,19 +318,25 @@ func TestGrade_ACheckThenActGoLabFailsItsOverlap(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, test := range r.Tests {
-			switch f := test.Failure; {
-			case f != nil && test.Name != race:
-				t.Errorf("%s failed; want only the complete's race to:\n%s", test.Name, grade.FailureText(f))
-			case f != nil:
-				caught++
-				if !strings.HasPrefix(f.Call, "Complete(path, ") || !strings.Contains(f.Call, " and Claim(path, ") {
-					t.Errorf("the failure names %q, not the late Complete and the new Claim", f.Call)
-				}
+			f := test.Failure
+			if f == nil {
+				continue
+			}
+			fn, _, _ := strings.Cut(f.Call, "(")
+			if race := "race: an old holder's " + strings.ToLower(fn) + " at its lease's end against a new claim, two processes"; test.Name != race {
+				t.Errorf("%s failed; want only the races of renew, complete and release to:\n%s", test.Name, grade.FailureText(f))
+				continue
+			}
+			caught[fn]++
+			if !strings.Contains(f.Call, " and Claim(path, ") {
+				t.Errorf("the failure names %q, not the late %s and the new Claim", f.Call, fn)
 			}
 		}
 	}
-	t.Logf("caught in %d of %d gradings", caught, runs)
-	if caught != runs {
-		t.Errorf("a check-then-act Complete was caught in %d of %d gradings", caught, runs)
+	for _, fn := range []string{"Renew", "Complete", "Release"} {
+		t.Logf("%s: caught in %d of %d gradings", fn, caught[fn], runs)
+		if caught[fn] != runs {
+			t.Errorf("a check-then-act %s was caught in %d of %d gradings", fn, caught[fn], runs)
+		}
 	}
 }

@@ -111,64 +111,54 @@ func TestOverlap_ACheckThenActFailsAndTheReferencePasses(t *testing.T) {
 			if strings.Count(src, swap[0]) != 1 {
 				t.Fatalf("the reference's %s is not the one this test rewrites", fn)
 			}
-			bad := overlapGraderOf(t, lab, strings.Replace(src, swap[0], swap[1], 1))
-			good := overlapGraderOf(t, lab, src)
-			caught := 0
-			for range n {
-				f, err := bad.overlap(context.Background(), overlap{fn: fn})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if f != nil {
-					caught++
-					if !strings.HasPrefix(f.Call, fn+"(path") || !strings.Contains(f.Call, claim) {
-						t.Errorf("the failure names %q, not the late %s and the new claim", f.Call, fn)
-					}
-				}
-				if f, err := good.overlap(context.Background(), overlap{fn: fn}); err != nil || f != nil {
-					t.Fatalf("the reference failed: %v\n%s", err, FailureText(f))
-				}
-			}
-			t.Logf("%s: caught in %d of %d gradings", fn, caught, n)
-			if caught != n {
-				t.Errorf("a check-then-act %s was caught in %d of %d gradings", fn, caught, n)
-			}
+			caughtEveryTime(t, overlapGraderOf(t, lab, strings.Replace(src, swap[0], swap[1], 1)), overlapGraderOf(t, lab, src), fn, claim, n)
 		})
 	}
 }
 
-// A check-then-act complete in a program of the student's own loop (as
-// -cmd runs one, answering in JSON) fails its overlap as a Python
-// module's does, and the same program with the reference's complete
-// passes.
+// A check-then-act complete, renew or release in a program of the
+// student's own loop (as -cmd runs one, answering in JSON) fails its
+// overlap as a Python module's does, and the same program with the
+// reference's functions passes.
 func TestOverlap_ACheckThenActCmdProgramFails(t *testing.T) {
 	nativeonly.Python(t)
 	ref, err := os.ReadFile("testdata/correct.py")
 	if err != nil {
 		t.Fatal(err)
 	}
-	swap := checkThenAct["complete"]
-	bad := cmdGraderOf(t, strings.Replace(string(ref), swap[0], swap[1], 1))
 	good := cmdGraderOf(t, string(ref))
-	n, caught := runs(t), 0
+	for _, fn := range []string{"complete", "renew", "release"} {
+		t.Run(fn, func(t *testing.T) {
+			swap := checkThenAct[fn]
+			caughtEveryTime(t, cmdGraderOf(t, strings.Replace(string(ref), swap[0], swap[1], 1)), good, fn, "claim(path", runs(t))
+		})
+	}
+}
+
+// caughtEveryTime plays fn's overlap n times on bad and on good: bad must
+// fail each time, naming the late fn and the new claim (claim, the
+// claim's call up to its first argument), and good never.
+func caughtEveryTime(t *testing.T, bad, good *grader, fn, claim string, n int) {
+	t.Helper()
+	caught := 0
 	for range n {
-		f, err := bad.overlap(context.Background(), overlap{fn: "complete"})
+		f, err := bad.overlap(context.Background(), overlap{fn: fn})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if f != nil {
 			caught++
-			if !strings.HasPrefix(f.Call, "complete(") || !strings.Contains(f.Call, "claim(") {
-				t.Errorf("the failure names %q, not the late complete and the new claim", f.Call)
+			if !strings.HasPrefix(f.Call, fn+"(path") || !strings.Contains(f.Call, claim) {
+				t.Errorf("the failure names %q, not the late %s and the new claim", f.Call, fn)
 			}
 		}
-		if f, err := good.overlap(context.Background(), overlap{fn: "complete"}); err != nil || f != nil {
+		if f, err := good.overlap(context.Background(), overlap{fn: fn}); err != nil || f != nil {
 			t.Fatalf("the reference failed: %v\n%s", err, FailureText(f))
 		}
 	}
-	t.Logf("caught in %d of %d gradings", caught, n)
+	t.Logf("%s: caught in %d of %d gradings", fn, caught, n)
 	if caught != n {
-		t.Errorf("a check-then-act complete was caught in %d of %d gradings", caught, n)
+		t.Errorf("a check-then-act %s was caught in %d of %d gradings", fn, caught, n)
 	}
 }
 

@@ -28,9 +28,32 @@ const (
 	GoTerms Terms = "go"
 )
 
-// goNames are the lab's functions as a Lab's methods.
+// goNames are the labs' functions as a Lab's or a CourierLab's methods.
 var goNames = map[string]string{"init_db": "InitDB", "enqueue": "Enqueue", "state": "State", "claim": "Claim",
-	"renew": "Renew", "complete": "Complete", "release": "Release", "claim_many": "ClaimMany"}
+	"renew": "Renew", "complete": "Complete", "release": "Release", "claim_many": "ClaimMany",
+	"claim_next": "ClaimNext", "finish": "Finish", "send": "Send", "receive": "Receive"}
+
+// markerFields are a courier's marker's keys, as JSON and as Marker's
+// fields, in Marker's order.
+var markerFields = [][2]string{{"id", "ID"}, {"qty", "Qty"}, {"owner", "Owner"}, {"token", "Token"},
+	{"attempt", "Attempt"}, {"lease_until", "LeaseUntil"}}
+
+// goMarker is m as a Go CourierLab writes it, a Marker literal, when m
+// has exactly a marker's keys.
+func (t Terms) goMarker(m map[string]any) (string, bool) {
+	if len(m) != len(markerFields) {
+		return "", false
+	}
+	parts := make([]string, len(markerFields))
+	for i, f := range markerFields {
+		v, ok := m[f[0]]
+		if !ok {
+			return "", false
+		}
+		parts[i] = f[1] + ": " + t.value(v)
+	}
+	return "grade.Marker{" + strings.Join(parts, ", ") + "}", true
+}
 
 // fn is the lab function called name (the protocol's name) as the
 // student's code names it.
@@ -125,6 +148,9 @@ func (t Terms) value(v any) string {
 			return fmt.Sprint(int64(v))
 		}
 	case map[string]any:
+		if marker, ok := t.goMarker(v); ok && t == GoTerms {
+			return marker
+		}
 		keys := make([]string, 0, len(v))
 		for k := range v {
 			keys = append(keys, k)
