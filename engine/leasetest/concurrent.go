@@ -15,12 +15,12 @@ import (
 )
 
 // The concurrent round's defaults: Run plays ConcurrentRounds rounds of
-// ConcurrentClients clients, and more rounds, up to ConcurrentMostRounds,
-// while ConcurrentTime has not passed since the first began.
+// ConcurrentClients clients and, when those took less than
+// ConcurrentTime together, more, up to ConcurrentMostRounds.
 const (
 	ConcurrentRounds     = 20
 	ConcurrentClients    = 4
-	ConcurrentMostRounds = 20 * ConcurrentRounds
+	ConcurrentMostRounds = 10 * ConcurrentRounds
 	ConcurrentTime       = 200 * time.Millisecond
 )
 
@@ -33,12 +33,14 @@ type ConcurrentOptions struct {
 	Seed    uint64 // the choice of calls (not their interleaving, which is the scheduler's)
 	Rounds  int    // rounds at least, each on a fresh Queue (ConcurrentRounds)
 	Clients int    // goroutines, one a client (ConcurrentClients)
-	// Time is how long Concurrent keeps playing rounds after Rounds, up
-	// to MostRounds (ConcurrentTime, and 20 times Rounds); a negative Time
-	// plays Rounds rounds exactly. A store whose calls are fast, such as
-	// one in memory, plays many rounds in that time, and its window
-	// between deciding and writing is as narrow as its calls are fast:
-	// the more rounds, the likelier two calls meet in it.
+	// Time: when the first Rounds rounds took less than Time together,
+	// Concurrent plays on up to MostRounds rounds (ConcurrentTime, and 10
+	// times Rounds); a negative Time plays Rounds rounds exactly. A store
+	// whose calls are that fast, such as one in memory behind a mutex,
+	// has a window between deciding and writing as narrow as its calls
+	// are fast: the more rounds, the likelier two calls meet in it. The
+	// choice is made once, on the first rounds' pace, so a loaded machine
+	// that slows every round does not cut the rounds of a fast store.
 	Time       time.Duration
 	MostRounds int
 }
@@ -75,12 +77,15 @@ const (
 func Concurrent(ctx context.Context, newQueue func() (Queue, error), o ConcurrentOptions) (*history.Result, error) {
 	o.Rounds = cmpOr(o.Rounds, ConcurrentRounds)
 	o.Clients = cmpOr(o.Clients, ConcurrentClients)
-	o.MostRounds = max(o.Rounds, cmpOr(o.MostRounds, 20*o.Rounds))
+	o.MostRounds = max(o.Rounds, cmpOr(o.MostRounds, 10*o.Rounds))
 	if o.Time == 0 {
 		o.Time = ConcurrentTime
 	}
 	began := time.Now()
-	for r := 0; r < o.Rounds || r < o.MostRounds && time.Since(began) < o.Time; r++ {
+	for r := range o.MostRounds {
+		if r == o.Rounds && time.Since(began) >= o.Time {
+			break // the first rounds were not that fast
+		}
 		q, err := newQueue()
 		if err != nil {
 			return nil, err
