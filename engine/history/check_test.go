@@ -305,6 +305,24 @@ func TestCheckTimeout_OutOfTimeIsUnknown(t *testing.T) {
 	}
 }
 
+// The visualisation's lanes are numbered, so each call's box names the
+// client whose lane it is on, which need not be the call's owner.
+func TestResult_WriteHTMLNamesEachCallsClient(t *testing.T) {
+	h := history.History{enqueue("setup", "a", 0, 1),
+		claim("svc-1", "a", 0, 10, 20, granted(1, 1000)),
+		claim("svc-2", "a", 0, 11, 21, granted(1, 1000))}
+	h[1].Args.Owner, h[2].Args.Owner = "w7", "w8"
+	var b strings.Builder
+	if err := check(t, h).WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"setup: enqueue a", "svc-1: claim a by w7 now=0", "svc-2: claim a by w8 now=0"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}
+
 // The visualisation is one page that marks the call no order places.
 func TestResult_WriteHTMLMarksTheStuckCall(t *testing.T) {
 	r := check(t, history.History{
