@@ -165,10 +165,10 @@ type Failure struct {
 	// fn is the lab function whose answer or table differs ("" when
 	// unknown).
 	fn string
-	// where, want and detail are Where, Want and Detail in any language,
-	// when the grader wrote them (a timeline's NAME:LINE and an answer
-	// are no language's).
-	where, call, want, detail lang.Phrase
+	// where, call, want, got and detail are Where, Call, Want, Got and
+	// Detail in any language, when the grader wrote them (a timeline's
+	// NAME:LINE and an answer are no language's).
+	where, call, want, got, detail lang.Phrase
 }
 
 // at sets where the failure is.
@@ -179,6 +179,9 @@ func (f *Failure) calls(p lang.Phrase) *Failure { f.call, f.Call = p, p.String()
 
 // wants sets the contract's answer, in words.
 func (f *Failure) wants(p lang.Phrase) *Failure { f.want, f.Want = p, p.String(); return f }
+
+// gets sets the student's answers, in words.
+func (f *Failure) gets(p lang.Phrase) *Failure { f.got, f.Got = p, p.String(); return f }
 
 // explain sets what more the failure says.
 func (f *Failure) explain(p lang.Phrase) *Failure { f.detail, f.Detail = p, p.String(); return f }

@@ -29,6 +29,7 @@ var _ = lang.Add("ko", func() (formats, words map[string]string) {
 			"%d passed, %d failed, %d skipped in %.1fs":                                        "통과 %d, 실패 %d, 건너뜀 %d (%.1f초)",
 			"%s":                                 "%s",
 			"%s and %s in two processes at once": "두 프로세스에서 동시에 %s 와 %s",
+			"%s and %s":                          "%s 와 %s",
 			"%s, call %d":                        "%s, %d번째 호출",
 			"%s\nthis timeline tells the contract from a broken engine: %s":        "%s\n이 타임라인은 계약과 망가진 엔진을 가려냅니다: %s",
 			"1 from one process, %s from the other":                                "한 프로세스는 1, 다른 프로세스는 %s",

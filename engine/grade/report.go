@@ -129,7 +129,7 @@ func failureText(f *Failure, l string) string {
 	var b strings.Builder
 	// A program that broke the protocol answering the call has that for its
 	// answer; otherwise what broke comes first, on its own.
-	got := f.Got
+	got := pick(f.got, f.Got, l)
 	switch {
 	case f.Broken != nil && f.Call != "" && f.Broken.Call == f.Call:
 		got = t("your program broke the protocol:") + " " + f.Broken.msgIn(l)
