@@ -132,7 +132,9 @@ type Failure struct {
 	// broken invariant, a rule a mutant breaks.
 	Detail string
 	// WantRows and GotRows are the table after the call, the contract's
-	// and the student's (read from their file).
+	// and the student's (read from their file); for a race's round (History
+	// set), the model's after the longest order of the calls it fits, and
+	// the student's after the round.
 	WantRows, GotRows []engine.Job
 	// Timeline reproduces the difference on the engine (leaselab check
 	// replays it); "" when none can.

@@ -86,3 +86,22 @@ func TestOverlap_TheTwoAnswersAreJoinedInTheReportsLanguage(t *testing.T) {
 		}
 	}
 }
+
+// A race's tables are of two moments, and the report says which: the
+// contract's after the calls some order fits, the student's after the
+// round; a failure one call at a time keeps "the table after the call".
+func TestFailureText_ARacesTablesSayWhenEachIs(t *testing.T) {
+	f := checkThenActCompleteFailure(t)
+	for _, tc := range []struct{ lang, says string }{
+		{"en", "the tables (id owner until fence result done): the contract's after the calls some order fits, yours after the round:"},
+		{"ko", "테이블 (`id owner until fence result done`): 계약은 어떤 순서에 맞는 호출들 뒤, 제출은 이 라운드 뒤:"},
+	} {
+		if text := failureText(f, tc.lang); !strings.Contains(text, tc.says) {
+			t.Errorf("%s: the report does not say %q:\n%s", tc.lang, tc.says, text)
+		}
+	}
+	one := &Failure{Lab: Fencing, Call: "complete(...)", WantRows: f.WantRows, GotRows: f.GotRows}
+	if text := failureText(one, "en"); !strings.Contains(text, "the table after the call (") {
+		t.Errorf("a failure one call at a time does not say \"the table after the call\":\n%s", text)
+	}
+}

@@ -149,7 +149,11 @@ func failureText(f *Failure, l string) string {
 		if f.Lab == Courier {
 			row, cols = courierRowText, strings.ReplaceAll(courierColumns, ",", "")
 		}
-		fmt.Fprintf(&b, "  %s\n", lang.P("the table after the call (%s):", cols).In(l))
+		heading := lang.P("the table after the call (%s):", cols)
+		if f.History != "" {
+			heading = lang.P("the tables (%s): the contract's after the calls some order fits, yours after the round:", cols)
+		}
+		fmt.Fprintf(&b, "  %s\n", heading.In(l))
 		fmt.Fprintf(&b, "    %s%s\n", t("contract:"), rowsText(f.WantRows, t("(no rows)"), row))
 		fmt.Fprintf(&b, "    %s%s\n", t("yours:"), rowsText(f.GotRows, t("(no rows)"), row))
 	}
