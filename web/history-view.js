@@ -40,6 +40,22 @@ import { el } from './student-view.js';
  * @property {string} report
  */
 
+/**
+ * e placed on its track at left (and width, when given), set through the
+ * CSS object model: the page's Content-Security-Policy (style-src 'self')
+ * ignores a style attribute.
+ * @template {HTMLElement} E
+ * @param {E} e
+ * @param {string} left
+ * @param {string} [width]
+ * @returns {E}
+ */
+function at(e, left, width) {
+  e.style.left = left;
+  if (width) e.style.width = width;
+  return e;
+}
+
 /** Nanoseconds in a millisecond: the history's clock against the axis. */
 const NS_PER_MS = 1e6;
 
@@ -171,18 +187,17 @@ export class HistoryView {
           if (c.stuck) cls.push('stuck');
           else if (c.overlaps) cls.push('overlaps');
           if (c.in_flight) cls.push('in-flight');
-          const width = `max(${pct(c.return - c.invoke)}, 4px)`;
-          return el(
+          const bar = el(
             'div',
             {
               class: cls.join(' '),
-              style: `left:${pct(c.invoke)};width:${width}`,
               'data-n': String(c.n),
               'data-mark': mark,
               title: `${h.callN(c.n)}: ${c.call} → ${c.answer}`,
             },
             el('span', { class: 'history-call-text', translate: 'no' }, `${mark ? `${mark} ` : ''}${c.answer}`),
           );
+          return at(bar, pct(c.invoke), `max(${pct(c.return - c.invoke)}, 4px)`);
         });
       return el(
         'div',
@@ -199,7 +214,7 @@ export class HistoryView {
         'div',
         { class: 'history-track' },
         ...ticks(span).map((ms) =>
-          el('span', { class: 'history-tick', style: `left:${((ms / span) * 100).toFixed(3)}%` }, msText(ms, span)),
+          at(el('span', { class: 'history-tick' }, msText(ms, span)), `${((ms / span) * 100).toFixed(3)}%`),
         ),
       ),
     );

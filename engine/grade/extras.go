@@ -193,7 +193,6 @@ func (g *grader) raceProcesses(ctx context.Context, rc race) (*Failure, error) {
 					return nil, err
 				}
 			}
-			f.Got = q.t().json(answers[0].Return) + " and " + q.t().json(answers[1].Return)
 			wins := 0
 			for _, a := range answers {
 				if a.Error != "" {
@@ -204,6 +203,7 @@ func (g *grader) raceProcesses(ctx context.Context, rc race) (*Failure, error) {
 					wins++
 				}
 			}
+			f.gets(lang.P("%s and %s", q.t().json(answers[0].Return), q.t().json(answers[1].Return)))
 			if wins != 1 {
 				f.explain(lang.P("the read and the write of a claim must be one transaction (BEGIN IMMEDIATE), or both processes win"))
 				f.GotRows, _ = q.Jobs(ctx)

@@ -132,7 +132,9 @@ type Failure struct {
 	// broken invariant, a rule a mutant breaks.
 	Detail string
 	// WantRows and GotRows are the table after the call, the contract's
-	// and the student's (read from their file).
+	// and the student's (read from their file); for a race's round (History
+	// set), the model's after the longest order of the calls it fits, and
+	// the student's after the round.
 	WantRows, GotRows []engine.Job
 	// Timeline reproduces the difference on the engine (leaselab check
 	// replays it); "" when none can.
@@ -165,10 +167,10 @@ type Failure struct {
 	// fn is the lab function whose answer or table differs ("" when
 	// unknown).
 	fn string
-	// where, want and detail are Where, Want and Detail in any language,
-	// when the grader wrote them (a timeline's NAME:LINE and an answer
-	// are no language's).
-	where, call, want, detail lang.Phrase
+	// where, call, want, got and detail are Where, Call, Want, Got and
+	// Detail in any language, when the grader wrote them (a timeline's
+	// NAME:LINE and an answer are no language's).
+	where, call, want, got, detail lang.Phrase
 }
 
 // at sets where the failure is.
@@ -179,6 +181,9 @@ func (f *Failure) calls(p lang.Phrase) *Failure { f.call, f.Call = p, p.String()
 
 // wants sets the contract's answer, in words.
 func (f *Failure) wants(p lang.Phrase) *Failure { f.want, f.Want = p, p.String(); return f }
+
+// gets sets the student's answers, in words.
+func (f *Failure) gets(p lang.Phrase) *Failure { f.got, f.Got = p, p.String(); return f }
 
 // explain sets what more the failure says.
 func (f *Failure) explain(p lang.Phrase) *Failure { f.detail, f.Detail = p, p.String(); return f }

@@ -370,7 +370,7 @@ func (rd *overlapRound) check(ctx context.Context, late, claimB labCallOf, answe
 	}
 	t := rd.g.o.Terms
 	texts := [2]string{t.call(late.fn, append([]any{"path"}, late.args...)), t.call(claimB.fn, append([]any{"path"}, claimB.args...))}
-	f := (&Failure{Got: rd.answerOf(texts[0]) + " and " + rd.answerOf(texts[1]), fn: late.fn}).
+	f := (&Failure{fn: late.fn}).gets(lang.P("%s and %s", rd.answerOf(texts[0]), rd.answerOf(texts[1]))).
 		calls(lang.P("%s in A and %s in B at once", texts[0], texts[1])).
 		at(lang.P("round %d", rd.round)).
 		wants(lang.P("the answers of the calls taking effect one at a time, in some order")).

@@ -129,7 +129,7 @@ func failureText(f *Failure, l string) string {
 	var b strings.Builder
 	// A program that broke the protocol answering the call has that for its
 	// answer; otherwise what broke comes first, on its own.
-	got := f.Got
+	got := pick(f.got, f.Got, l)
 	switch {
 	case f.Broken != nil && f.Call != "" && f.Broken.Call == f.Call:
 		got = t("your program broke the protocol:") + " " + f.Broken.msgIn(l)
@@ -149,7 +149,11 @@ func failureText(f *Failure, l string) string {
 		if f.Lab == Courier {
 			row, cols = courierRowText, strings.ReplaceAll(courierColumns, ",", "")
 		}
-		fmt.Fprintf(&b, "  %s\n", lang.P("the table after the call (%s):", cols).In(l))
+		heading := lang.P("the table after the call (%s):", cols)
+		if f.History != "" {
+			heading = lang.P("the tables (%s): the contract's after the calls some order fits, yours after the round:", cols)
+		}
+		fmt.Fprintf(&b, "  %s\n", heading.In(l))
 		fmt.Fprintf(&b, "    %s%s\n", t("contract:"), rowsText(f.WantRows, t("(no rows)"), row))
 		fmt.Fprintf(&b, "    %s%s\n", t("yours:"), rowsText(f.GotRows, t("(no rows)"), row))
 	}

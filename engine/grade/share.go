@@ -96,7 +96,7 @@ func (f *Failure) note(l string) string {
 	if f.Broken == nil && agree(f.Want, f.Got) {
 		return lang.P("Here your code answered as the contract does, and its table differs.").In(l)
 	}
-	got, _, _ := strings.Cut(f.Got, "\n")
+	got, _, _ := strings.Cut(pick(f.got, f.Got, l), "\n")
 	want, _, _ := strings.Cut(pick(f.want, f.Want, l), "\n")
 	return lang.P("Here your code answered %s where the contract answers %s.", got, want).In(l)
 }

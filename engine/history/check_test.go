@@ -1,6 +1,7 @@
 package history_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -302,6 +303,40 @@ func TestCheckTimeout_OutOfTimeIsUnknown(t *testing.T) {
 	}
 	if r.Verdict != history.Unknown || !strings.HasPrefix(r.String(), "unknown: 1 calls of 1 clients;") {
 		t.Errorf("verdict %s: %s", r.Verdict, r)
+	}
+}
+
+// A row in the report names its attempts and their bound as the jobs
+// table's columns do, so an unlimited job (max_attempts 0) does not read
+// as a fraction, "1/0".
+func TestResult_StringNamesAttemptsAndMaxAttempts(t *testing.T) {
+	for _, maxAttempts := range []int64{0, 1, 3} {
+		h := history.History{enqueue("setup", "a", 0, 1),
+			claim("A", "a", 0, 10, 20, granted(1, 1000)),
+			claim("B", "a", 0, 11, 21, granted(1, 1000))}
+		h[0].Args.MaxAttempts = maxAttempts
+		msg := check(t, h).String()
+		if want := fmt.Sprintf(" attempts=1 max_attempts=%d ", maxAttempts); !strings.Contains(msg, want) {
+			t.Errorf("max_attempts %d: the report lacks %q:\n%s", maxAttempts, want, msg)
+		}
+	}
+}
+
+// The visualisation's lanes are numbered, so each call's box names the
+// client whose lane it is on, which need not be the call's owner.
+func TestResult_WriteHTMLNamesEachCallsClient(t *testing.T) {
+	h := history.History{enqueue("setup", "a", 0, 1),
+		claim("svc-1", "a", 0, 10, 20, granted(1, 1000)),
+		claim("svc-2", "a", 0, 11, 21, granted(1, 1000))}
+	h[1].Args.Owner, h[2].Args.Owner = "w7", "w8"
+	var b strings.Builder
+	if err := check(t, h).WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"setup: enqueue a", "svc-1: claim a by w7 now=0", "svc-2: claim a by w8 now=0"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the page lacks %q", want)
+		}
 	}
 }
 

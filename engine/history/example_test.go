@@ -59,5 +59,5 @@ func ExampleCheck() {
 	//   *  call 3  A      [10, 20]  complete a A#1 now=999 result=""  → ok
 	//   !  call 4  B      [11, 19]  claim a by B now=1000 ttl=1000    → ok token=2 lease_until=2000
 	// The model's rows after the longest order of them it accepts (calls 1, 2, 3, in some order):
-	//   a done qty=1 owner="A" lease_until=1000 token=1 attempts=1/0 deadline=0 reason="" result=""
+	//   a done qty=1 owner="A" lease_until=1000 token=1 attempts=1 max_attempts=0 deadline=0 reason="" result=""
 }

@@ -9,8 +9,9 @@ import (
 )
 
 // WriteHTML writes porcupine's visualisation of the result's history, one
-// self-contained HTML page: each call an interval on its client's lane,
-// the calls split as Check splits them, the longest order the model
+// self-contained HTML page: each call an interval on its client's lane
+// (the lanes are numbered in the order the clients first appear; each
+// call's box starts with its client's name), the calls split as Check splits them, the longest order the model
 // accepts and its rows after each call; for a failure, a lane "checker"
 // marks the first call no order can place. It checks the history again
 // (within the timeout the result was checked in) to find the orders it
@@ -28,7 +29,7 @@ func (r *Result) WriteHTML(w io.Writer) error {
 				o := &r.History[c.Index]
 				info.AddAnnotations([]porcupine.Annotation{{Tag: "checker", Start: o.Invoke, End: o.Return,
 					Description: fmt.Sprintf("call %d: no order places it", c.Index+1),
-					Details:     describeCall(o) + " → " + describeAnswer(o), BackgroundColor: "#f8d0d0"}})
+					Details:     o.Client + ": " + describeCall(o) + " → " + describeAnswer(o), BackgroundColor: "#f8d0d0"}})
 			}
 		}
 	}

@@ -66,10 +66,28 @@ func readLine(line []byte, n int) (Operation, error) {
 	if err := p.checkAnswer(&o, answer, answerAt); err != nil {
 		return o, err
 	}
+	if err := p.checkInterval(&o, top); err != nil {
+		return o, err
+	}
 	if err := o.validate(); err != nil {
 		return o, p.fail(0, "%v", err)
 	}
 	return o, nil
+}
+
+// checkInterval refuses an invoke below 0 at its value, and a return
+// before the invoke or at int64's maximum at its value.
+func (p *lineReader) checkInterval(o *Operation, top fields) error {
+	const want = "want 0 <= invoke <= return < 2^63-1"
+	switch {
+	case o.Invoke < 0:
+		return p.fail(top["invoke"].value, "invoke: %d: %s", o.Invoke, want)
+	case o.Return < o.Invoke:
+		return p.fail(top["return"].value, "return: %d is before invoke %d: %s", o.Return, o.Invoke, want)
+	case o.Return > maxTime:
+		return p.fail(top["return"].value, "return: %d: %s", o.Return, want)
+	}
+	return nil
 }
 
 // checkCall refuses an unknown call, an empty client, and arguments the

@@ -152,8 +152,10 @@ func name(s string) string {
 	return s
 }
 
+// describeRow is a row, its fields named as the jobs table's columns
+// (max_attempts and deadline 0: none).
 func describeRow(j *engine.Job) string {
-	return fmt.Sprintf("%s %s qty=%d owner=%q lease_until=%d token=%d attempts=%d/%d deadline=%d reason=%q result=%q",
+	return fmt.Sprintf("%s %s qty=%d owner=%q lease_until=%d token=%d attempts=%d max_attempts=%d deadline=%d reason=%q result=%q",
 		name(j.ID), j.Status, j.Qty, j.Owner, j.LeaseUntil, j.Token, j.Attempts, j.MaxAttempts, j.Deadline, j.Reason, j.Result)
 }
 

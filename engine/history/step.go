@@ -30,7 +30,7 @@ func porcupineModel(partition func([]porcupine.Operation) [][]porcupine.Operatio
 		Hash:  func(state any) uint64 { return hashRows(state.(*model.Model).Rows()) },
 		DescribeOperation: func(input, _ any) string {
 			o := input.(*Operation)
-			return describeCall(o) + " → " + describeAnswer(o)
+			return o.Client + ": " + describeCall(o) + " → " + describeAnswer(o)
 		},
 		DescribeState: func(state any) string { return describeRows(state.(*model.Model).Rows()) },
 	}

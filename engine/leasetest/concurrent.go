@@ -118,8 +118,17 @@ func runConcurrent(t *testing.T, newQueue func(t *testing.T) Queue, seed uint64)
 		t.Fatal(err)
 	}
 	if res != nil {
-		t.Errorf("calls made at once by %d clients cannot be put in any order the contract allows:\n%s", ConcurrentClients, res)
+		t.Error(concurrentFailure(res))
 	}
+}
+
+// concurrentFailure is Run's report of res, a round no order fits: what
+// the Queue must do, how to read the calls, then res.
+func concurrentFailure(res *history.Result) string {
+	return fmt.Sprintf("calls made at once by %d clients cannot be put in any order the contract allows.\n"+
+		"Each call must take effect at one instant between its start and its return: a Queue that reads\n"+
+		"a job and writes it later, not under one lock or transaction, lets two calls both succeed.\n"+
+		"Each call below has its [invoke, return] in nanoseconds since the round began.\n%s", ConcurrentClients, res)
 }
 
 // playRound plays one round on q and returns its history.

@@ -36,8 +36,18 @@
 // calls at once on two jobs, at instants around their leases' ends and a
 // deadline, and check each round's history for linearizability (package
 // engine/history): a store that checks in one statement and writes in
-// another passes one call at a time and fails there, with the calls that
-// no order can place. So a Queue must be safe for concurrent use.
+// another passes one call at a time and fails there. So a Queue must be
+// safe for concurrent use, each call taking effect at one instant between
+// its start and its return. A failure shows the smallest failing part of
+// the round, call by call: its client, its [invoke, return] in
+// nanoseconds since the round began, the call and its answer, ! on the
+// call no order can place and * on the calls overlapping it; then the
+// model's rows after the longest order of them it accepts. Two claims
+// that read the same free row and both wrote read:
+//
+//	    call 1  setup  [1613, 4268]      enqueue a                    → ok created=true
+//	*   call 3  w4     [22993, 234320]   claim a by w4 now=0 ttl=100  → ok a token=1 lease_until=100
+//	!   call 4  w1     [213861, 235712]  claim a by w1 now=0 ttl=100  → ok a token=1 lease_until=100
 //
 // The checks are functions that return a *Difference (Timeline,
 // Sequences) or a *history.Result (Concurrent), for tools that grade

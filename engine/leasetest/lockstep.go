@@ -187,7 +187,7 @@ func rowsText(jobs []engine.Job) string {
 }
 
 func rowText(j *engine.Job) string {
-	return fmt.Sprintf("%s %s qty=%d owner=%q lease_until=%d token=%d attempts=%d/%d deadline=%d reason=%q result=%q",
+	return fmt.Sprintf("%s %s qty=%d owner=%q lease_until=%d token=%d attempts=%d max_attempts=%d deadline=%d reason=%q result=%q",
 		j.ID, j.Status, j.Qty, j.Owner, j.LeaseUntil, j.Token, j.Attempts, j.MaxAttempts, j.Deadline, j.Reason, j.Result)
 }
 

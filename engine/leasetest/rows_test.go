@@ -2,6 +2,7 @@ package leasetest_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -34,6 +35,19 @@ func TestDifference_RowsDifferNamesTheFields(t *testing.T) {
 		d := &leasetest.Difference{Where: "call 2", Call: leasetest.Call{Op: engine.OpState, Job: "a"}, WantRows: tc.want, GotRows: tc.got}
 		if s := d.Summary(); !strings.Contains(s, "the rows differ (want vs got): "+tc.says) {
 			t.Errorf("%s: %q does not say %q", tc.name, s, tc.says)
+		}
+	}
+}
+
+// A difference's tables name a row's attempts and their bound as the jobs
+// table's columns do, so an unlimited job (max_attempts 0) does not read
+// as a fraction, "1/0".
+func TestDifference_ErrorNamesAttemptsAndMaxAttempts(t *testing.T) {
+	for _, maxAttempts := range []int64{0, 1, 3} {
+		a := engine.Job{ID: "a", Status: engine.StatusLeased, Owner: "A", Token: 1, Qty: 1, LeaseUntil: 1000, Attempts: 1, MaxAttempts: maxAttempts}
+		d := &leasetest.Difference{Where: "call 2", Call: leasetest.Call{Op: engine.OpState, Job: "a"}, WantRows: []engine.Job{a}, GotRows: []engine.Job{a}}
+		if want := fmt.Sprintf(" attempts=1 max_attempts=%d ", maxAttempts); strings.Count(d.Error(), want) != 2 {
+			t.Errorf("max_attempts %d: the tables lack %q:\n%s", maxAttempts, want, d.Error())
 		}
 	}
 }

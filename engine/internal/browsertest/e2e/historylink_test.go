@@ -3,6 +3,7 @@
 package e2e_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,8 +51,48 @@ const readHistoryView = `(() => {
 	};
 })()`
 
+// placed is where the drawing's bars (in the calls' order) and ticks
+// start, in px from the left of their track, and the track's width.
+type placed struct {
+	Bars, Ticks []int
+	Width       int
+}
+
+const readPlaced = `(() => {
+	const v = document.getElementById('history-view');
+	const track = v.querySelector('.history-lane[data-client] .history-track').getBoundingClientRect();
+	const from = (e) => Math.round(e.getBoundingClientRect().left - track.left);
+	return {
+		bars: [...v.querySelectorAll('.history-call')].sort((a, b) => a.dataset.n - b.dataset.n).map(from),
+		ticks: [...v.querySelectorAll('.history-tick')].map(from),
+		width: Math.round(track.width),
+	};
+})()`
+
+// toScale says how the drawing p fails to place its bars and ticks to
+// scale on the round's axis, whose calls were invoked one after another,
+// the last near the axis' end; "" when it does.
+func (p placed) toScale() string {
+	for i := 1; i < len(p.Bars); i++ {
+		if p.Bars[i] <= p.Bars[i-1] {
+			return fmt.Sprintf("bars start at %v px: call %d does not start right of call %d", p.Bars, i+1, i)
+		}
+	}
+	for i := 1; i < len(p.Ticks); i++ {
+		if p.Ticks[i] <= p.Ticks[i-1] {
+			return fmt.Sprintf("ticks at %v px: not left to right", p.Ticks)
+		}
+	}
+	if len(p.Bars) == 0 || p.Bars[len(p.Bars)-1] < p.Width*9/10 {
+		return fmt.Sprintf("bars start at %v px on a %d px track: the last call, invoked at the axis' end, starts before its last tenth", p.Bars, p.Width)
+	}
+	return ""
+}
+
 // A race's link draws its round: a lane a client, the late complete and
-// the new claim marked by colour and by a mark, the model's order with
+// the new claim marked by colour and by a mark, each bar and tick to
+// scale on the time axis under the page's Content-Security-Policy, the
+// model's order with
 // the sentence that no order places the complete, the table of the calls
 // as the drawing's text; in Korean too, with no serious or critical axe
 // finding, at 390 px the drawing scrolling in its own region. A damaged
@@ -79,6 +120,9 @@ func TestPage_HistoryLinkDrawsTheRaceWithTheConflictingPairMarked(t *testing.T) 
 		}
 		if d.Order != 3 || d.TableRows != 5 || d.TableMarked != 2 {
 			t.Errorf("%s: %d calls in the model's order, table %d rows (%d marked); want 3, and 5 with 2 marked", tc.lang, d.Order, d.TableRows, d.TableMarked)
+		}
+		if why := eval[placed](t, ctx, readPlaced).toScale(); why != "" {
+			t.Errorf("%s: the drawing is not to scale: %s", tc.lang, why)
 		}
 		audit(t, ctx, "a history link ("+tc.lang+")")
 	}
