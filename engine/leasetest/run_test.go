@@ -116,11 +116,15 @@ func TestRunWith_RunsTheSequencesAndTheSeedGiven(t *testing.T) {
 	with := func(o leasetest.Options) func(*testing.T, func(*testing.T) leasetest.Queue) {
 		return func(t *testing.T, newQueue func(*testing.T) leasetest.Queue) { leasetest.RunWith(t, newQueue, o) }
 	}
+	sequences := 300
+	if testing.Short() {
+		sequences = 30 // a tenth under -short
+	}
 	runMade, runCalls := runCounting(t, leasetest.Run)
 	zeroMade, zeroCalls := runCounting(t, with(leasetest.Options{}))
 	seedMade, seedCalls := runCounting(t, with(leasetest.Options{Seed: leasetest.Seed}))
-	if runMade != timelines+300 || zeroMade != runMade || seedMade != runMade {
-		t.Errorf("Run made %d queues, RunWith with no options %d, with Run's seed %d; want %d", runMade, zeroMade, seedMade, timelines+300)
+	if runMade != timelines+sequences || zeroMade != runMade || seedMade != runMade {
+		t.Errorf("Run made %d queues, RunWith with no options %d, with Run's seed %d; want %d", runMade, zeroMade, seedMade, timelines+sequences)
 	}
 	if !slices.Equal(runCalls, zeroCalls) || !slices.Equal(runCalls, seedCalls) || len(runCalls) == 0 {
 		t.Errorf("Run's sequences and RunWith's from the same seed differ")
