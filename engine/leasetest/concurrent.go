@@ -3,6 +3,7 @@ package leasetest
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"sync"
@@ -16,12 +17,13 @@ import (
 
 // The concurrent round's defaults: Run plays ConcurrentRounds rounds of
 // ConcurrentClients clients and, when those took less than
-// ConcurrentTime together, more, up to ConcurrentMostRounds.
+// ConcurrentTime together, as many in all as fit in ConcurrentTime at
+// their pace, up to ConcurrentMostRounds.
 const (
 	ConcurrentRounds     = 20
 	ConcurrentClients    = 4
-	ConcurrentMostRounds = 10 * ConcurrentRounds
-	ConcurrentTime       = 200 * time.Millisecond
+	ConcurrentMostRounds = 50 * ConcurrentRounds
+	ConcurrentTime       = time.Second
 )
 
 // concurrentSteps is how many calls each client of a round makes.
@@ -34,13 +36,15 @@ type ConcurrentOptions struct {
 	Rounds  int    // rounds at least, each on a fresh Queue (ConcurrentRounds)
 	Clients int    // goroutines, one a client (ConcurrentClients)
 	// Time: when the first Rounds rounds took less than Time together,
-	// Concurrent plays on up to MostRounds rounds (ConcurrentTime, and 10
-	// times Rounds); a negative Time plays Rounds rounds exactly. A store
-	// whose calls are that fast, such as one in memory behind a mutex,
-	// has a window between deciding and writing as narrow as its calls
-	// are fast: the more rounds, the likelier two calls meet in it. The
-	// choice is made once, on the first rounds' pace, so a loaded machine
-	// that slows every round does not cut the rounds of a fast store.
+	// Concurrent plays as many rounds in all as fit in Time at their
+	// pace, up to MostRounds (ConcurrentTime, and 50 times Rounds); a
+	// negative Time plays Rounds rounds exactly. A store whose calls are
+	// fast, such as one in memory behind a mutex, has a window between
+	// deciding and writing as narrow as its calls are fast: the more
+	// rounds, the likelier two calls meet in it. The number is set once,
+	// on the first rounds' pace, and grows smoothly as the pace quickens:
+	// a store just under the threshold plays a few rounds more, not 50
+	// times as many.
 	Time       time.Duration
 	MostRounds int
 }
@@ -77,14 +81,16 @@ const (
 func Concurrent(ctx context.Context, newQueue func() (Queue, error), o ConcurrentOptions) (*history.Result, error) {
 	o.Rounds = cmpOr(o.Rounds, ConcurrentRounds)
 	o.Clients = cmpOr(o.Clients, ConcurrentClients)
-	o.MostRounds = max(o.Rounds, cmpOr(o.MostRounds, 10*o.Rounds))
+	o.MostRounds = max(o.Rounds, cmpOr(o.MostRounds, 50*o.Rounds))
 	if o.Time == 0 {
 		o.Time = ConcurrentTime
 	}
 	began := time.Now()
-	for r := range o.MostRounds {
-		if r == o.Rounds && time.Since(began) >= o.Time {
-			break // the first rounds were not that fast
+	for r := 0; r < o.MostRounds; r++ {
+		if r == o.Rounds {
+			if o.MostRounds = min(o.MostRounds, paced(o.Rounds, time.Since(began), o.Time)); r >= o.MostRounds {
+				break
+			}
 		}
 		q, err := newQueue()
 		if err != nil {
@@ -101,6 +107,15 @@ func Concurrent(ctx context.Context, newQueue func() (Queue, error), o Concurren
 		}
 	}
 	return nil, nil
+}
+
+// paced is how many rounds fit in d at the pace of n rounds in took (n
+// when d is not positive).
+func paced(n int, took, d time.Duration) int {
+	if d <= 0 {
+		return n
+	}
+	return int(min(int64(n)*int64(d)/int64(max(took, time.Nanosecond)), math.MaxInt32))
 }
 
 func cmpOr(n, def int) int {

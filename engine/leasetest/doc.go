@@ -32,7 +32,7 @@
 //	seed 41: call 3: Complete(a A#1, now=2501, "r"): the rows differ (want vs got): job a: result "r" vs "R"
 //
 // Then Run's concurrent rounds (Concurrent: at least 20, more for a store
-// fast enough to play them within 200 ms) have four goroutines make
+// fast enough: as many as fit in a second at its pace) have four goroutines make
 // calls at once on two jobs, at instants around their leases' ends and a
 // deadline, and check each round's history for linearizability (package
 // engine/history): a store that checks in one statement and writes in
