@@ -46,12 +46,6 @@ def callback(inp, out, name):
     return call
 
 
-def arg(inp, out, a):
-    if isinstance(a, dict) and list(a) == ["callback"]:
-        return callback(inp, out, a["callback"])
-    return a
-
-
 def theirs(path, e):
     """The frames of e's traceback in the student's own files (the import
     machinery's and this adapter's left out)."""
@@ -69,11 +63,9 @@ def where(path, e):
     return " (%s line %d, in %s)" % (os.path.basename(f.filename), f.lineno, f.name)
 
 
-def main():
-    inp, out = protocol()
-    path = sys.argv[1]
-    name = os.path.basename(path)
-    functions = sys.argv[2].split(",") if len(sys.argv) > 2 else FUNCTIONS
+def load(path, functions):
+    """Imports the student's module at path: (module, the protocol's first
+    answer), {"ready": true, "missing": [...]}, or (None, the import's error)."""
     sys.path.insert(0, os.path.dirname(path))  # the student's own helper modules
     try:
         spec = importlib.util.spec_from_file_location("student", path)
@@ -82,10 +74,40 @@ def main():
         spec.loader.exec_module(mod)
     except BaseException as e:  # the student's import failed: say why and stop
         lines = traceback.format_list(theirs(path, e)[-3:]) + traceback.format_exception_only(type(e), e)
-        answer(out, {"error": type(e).__name__, "message": "".join(lines)})
-        return
+        return None, {"error": type(e).__name__, "message": "".join(lines)}
     missing = [f for f in functions if not callable(getattr(mod, f, None))]
-    answer(out, {"ready": True, "missing": missing})
+    return mod, {"ready": True, "missing": missing}
+
+
+def handle(mod, path, req, callback):
+    """The answer to one request of the grader's, req ({"fn", "args"}), on
+    the student's module mod; callback(name) is the function that asks the
+    grader when the student calls name back."""
+    fn = getattr(mod, req["fn"], None)
+    if not callable(fn):
+        return {"error": "AttributeError", "message": os.path.basename(path) + " defines no " + req["fn"]}
+    try:
+        ret = fn(*[callback(a["callback"]) if isinstance(a, dict) and list(a) == ["callback"] else a
+                   for a in req["args"]])
+    except Exception as e:  # a ValueError of the student's own kind is still one
+        if isinstance(e, ValueError):  # the contract's own refusal of a bad argument
+            return {"error": "ValueError", "message": str(e)}
+        return {"error": type(e).__name__, "message": str(e) + where(path, e)}
+    try:
+        json.dumps(ret)
+    except (TypeError, ValueError) as e:
+        return {"error": "TypeError", "message": "the return value is not JSON: " + str(e)}
+    return {"return": ret}
+
+
+def main():
+    inp, out = protocol()
+    path = sys.argv[1]
+    functions = sys.argv[2].split(",") if len(sys.argv) > 2 else FUNCTIONS
+    mod, first = load(path, functions)
+    answer(out, first)
+    if mod is None:
+        return
     while True:
         line = inp.readline()
         if not line:
@@ -93,23 +115,7 @@ def main():
         line = line.strip()
         if not line:
             continue
-        req = json.loads(line)
-        fn = getattr(mod, req["fn"], None)
-        if not callable(fn):
-            answer(out, {"error": "AttributeError", "message": name + " defines no " + req["fn"]})
-            continue
-        try:
-            ret = fn(*[arg(inp, out, a) for a in req["args"]])
-        except Exception as e:  # a ValueError of the student's own kind is still one
-            if isinstance(e, ValueError):  # the contract's own refusal of a bad argument
-                answer(out, {"error": "ValueError", "message": str(e)})
-            else:
-                answer(out, {"error": type(e).__name__, "message": str(e) + where(path, e)})
-            continue
-        try:
-            answer(out, {"return": ret})
-        except (TypeError, ValueError) as e:
-            answer(out, {"error": "TypeError", "message": "the return value is not JSON: " + str(e)})
+        answer(out, handle(mod, path, json.loads(line), lambda name: callback(inp, out, name)))
 
 
 if __name__ == "__main__":

@@ -249,6 +249,13 @@ func (q *labQueue) writeLockFree(ctx context.Context) (bool, error) {
 	if _, err := q.Jobs(ctx); err != nil { // opens the reader
 		return false, err
 	}
+	if q.p.speaker != nil {
+		rows, err := q.db.QueryContext(ctx, "BEGIN IMMEDIATE") // see Speaker.Rows
+		if err == nil {
+			rows.Close()
+		}
+		return lockHeld(rows, err)
+	}
 	c, err := q.db.Conn(ctx)
 	if err != nil {
 		return false, err
@@ -258,15 +265,25 @@ func (q *labQueue) writeLockFree(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	defer c.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout=%d", sqlitedb.BusyTimeoutMillis))
-	if _, err := c.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		low := strings.ToLower(err.Error())
-		if strings.Contains(low, "busy") || strings.Contains(low, "locked") {
-			return false, nil
-		}
-		return false, err
+	if free, err := lockHeld(c.ExecContext(ctx, "BEGIN IMMEDIATE")); !free || err != nil {
+		return free, err
 	}
 	_, err = c.ExecContext(ctx, "ROLLBACK")
 	return true, err
+}
+
+// lockHeld reads the error of a BEGIN IMMEDIATE that may not wait: the
+// write lock is free (nil), held by another connection (busy, locked),
+// or the error is another's.
+func lockHeld[T any](_ T, err error) (free bool, _ error) {
+	if err == nil {
+		return true, nil
+	}
+	low := strings.ToLower(err.Error())
+	if strings.Contains(low, "busy") || strings.Contains(low, "locked") {
+		return false, nil
+	}
+	return false, err
 }
 
 // callbackArg is a function argument the grader answers (the courier's

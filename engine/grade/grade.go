@@ -31,6 +31,9 @@ type Options struct {
 	Program    Program
 	Lab        Lab
 	CourierLab CourierLab
+	// Speaker, when not nil, is the student's Python program running in
+	// this process (a page's Pyodide), of either lab, instead of Program.
+	Speaker Speaker
 	// LabName is the lab graded: Fencing or Courier; "" is Courier for
 	// a CourierLab, else Fencing. A Lab is the fencing lab's, a CourierLab
 	// the courier's.
@@ -84,6 +87,8 @@ func (o *Options) defaults() {
 	case o.Terms != "":
 	case o.Lab != nil || o.CourierLab != nil:
 		o.Terms = GoTerms
+	case o.Speaker != nil:
+		o.Terms = PythonTerms
 	case o.Program.terms != "":
 		o.Terms = o.Program.terms
 	default:
@@ -235,7 +240,7 @@ func (g *grader) contain() error {
 		return err
 	}
 	g.c = contained{sandbox: g.o.Sandbox, user: u, totalSeconds: int64(g.o.TotalTimeout / time.Second)}
-	if g.o.goLab() == nil && g.o.Dir != "" {
+	if g.o.goLab() == nil && g.o.Speaker == nil && g.o.Dir != "" {
 		return giveDir(g.o.Dir, u)
 	}
 	return nil
@@ -348,6 +353,13 @@ func chargedTo(ts []testCase, i int, f *Failure) int {
 }
 
 func (g *grader) start(ctx context.Context) (*process, error) {
+	if g.o.Speaker != nil {
+		p, err := startSpeaker(g.o.Speaker, g.o.LabName, g.o.CallTimeout)
+		if p != nil {
+			p.observe, p.terms = g.o.Observe, g.o.Terms
+		}
+		return p, err
+	}
 	if lab := g.o.goLab(); lab != nil {
 		return &process{lab: lab, callMax: g.o.CallTimeout, observe: g.o.Observe, terms: g.o.Terms}, nil
 	}
@@ -404,7 +416,7 @@ func (g *grader) tests() []testCase {
 	ts = append(ts, g.storyTests()...)
 	ts = append(ts, g.mutantTests()...)
 	ts = append(ts,
-		testCase{name: lang.P("race: two processes claim one job"), run: func(ctx context.Context) (*Failure, error) {
+		testCase{name: lang.P("race: two processes claim one job"), skip: g.speakerSkip(), run: func(ctx context.Context) (*Failure, error) {
 			return g.raceProcesses(ctx, race{fn: "claim", want: lang.P("1 from one process, %s from the other", g.o.Terms.none()),
 				args: func(path, job, owner string) []any { return []any{path, job, owner, int64(0), int64(1000)} }})
 		}})

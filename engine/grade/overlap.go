@@ -48,12 +48,32 @@ func (g *grader) overlapTests() []testCase {
 		}
 		tc := testCase{name: lang.P("race: an old holder's %s at its lease's end against a new %s, two processes", fn, claim),
 			run: func(ctx context.Context) (*Failure, error) { return g.overlap(ctx, overlap{fn: fn}) }}
-		if oneThread {
-			tc.skip = lang.P("two calls at once cannot run here: the page's JavaScript has one thread (leaselab grade runs it)")
-		}
+		tc.skip = g.oneAtATime()
 		ts = append(ts, tc)
 	}
 	return ts
+}
+
+// oneAtATime says why two calls at once cannot run here ("" when they
+// can): the page's JavaScript has one thread, and a Speaker shares the
+// grader's.
+func (g *grader) oneAtATime() lang.Phrase {
+	switch {
+	case g.o.Speaker != nil:
+		return lang.P("two programs at once cannot run here: the program shares the grader's one thread (leaselab grade runs it)")
+	case oneThread:
+		return lang.P("two calls at once cannot run here: the page's JavaScript has one thread (leaselab grade runs it)")
+	}
+	return lang.Phrase{}
+}
+
+// speakerSkip is oneAtATime for a Speaker only: a Go or JavaScript lab
+// in one thread still races its two processes' calls in turn.
+func (g *grader) speakerSkip() lang.Phrase {
+	if g.o.Speaker == nil {
+		return lang.Phrase{}
+	}
+	return g.oneAtATime()
 }
 
 // overlap plays o's rounds on two programs.

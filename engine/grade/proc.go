@@ -88,6 +88,7 @@ type process struct {
 	missing []string
 	done    chan struct{} // closed when the process has exited
 	lab     goLab         // a Go student's functions, called in this process; nil for a program
+	speaker Speaker       // a program in this process and thread (see Speaker); nil for others
 	tooLong atomic.Bool   // standard output had a line over grade_line_bytes
 	// overDisk is set when the program's directory passed grade_disk_bytes.
 	overDisk atomic.Bool
@@ -259,6 +260,9 @@ func (p *process) call(ctx context.Context, fn string, args ...any) (answer, err
 	if p.broken != nil {
 		return answer{}, p.broken
 	}
+	if p.speaker != nil {
+		return p.callSpeaker(fn, args)
+	}
 	if p.lab != nil {
 		return p.callLab(ctx, fn, args)
 	}
@@ -360,7 +364,7 @@ func (p *process) kill() {
 // close ends the program: its input closed, killed if it does not exit
 // at once, and whatever it started killed with it.
 func (p *process) close() {
-	if p.lab != nil {
+	if p.lab != nil || p.speaker != nil {
 		return
 	}
 	tree := p.descendants() // before it exits, while they are still its

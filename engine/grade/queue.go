@@ -345,7 +345,11 @@ func (q *labQueue) Jobs(ctx context.Context) ([]engine.Job, error) {
 
 func (q *labQueue) readJobs(ctx context.Context) ([]engine.Job, error) {
 	if q.db == nil {
-		db, err := openTable(q.path)
+		open := openTable
+		if q.p.speaker != nil {
+			open = speakerOf{q.p.speaker}.table
+		}
+		db, err := open(q.path)
 		if err != nil {
 			return nil, fmt.Errorf("reading the table: %w", err)
 		}
