@@ -284,9 +284,11 @@ e2e: wasm $(WEB_TOOLS)/node_modules/.bin/biome
 
 ## dist: the course bundle, DIST/leaselab-VERSION/ (make dist DIST=dir): copy it into a site (web/guide.html); prints the engine's weight against its goals
 ## The bundle a course author copies into a site (engine/internal/build/dist):
-## leaselab.js and leaselab.css, the player, the engine, embed.html, the
-## guide, an example page, NOTICE.txt and manifest.json (version, files,
-## sizes, SRI hashes), each file with its .br and .gz.
+## leaselab.js and leaselab.css, the player, the engine, Pyodide's runtime
+## (pyodide/, when make wasm could copy it), embed.html, the guide, an
+## example page, NOTICE.txt and manifest.json (version, files, sizes, SRI
+## hashes), each file with its .br and .gz; then the engine's weight and
+## Pyodide's bytes.
 # DIST is taken as written: its value unexpanded by make, reaching the
 # recipe only through the environment, quoted there, so no character of
 # it (a space, a quote, ;, $, a backtick) is make's or the shell's syntax.
