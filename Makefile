@@ -5,7 +5,7 @@ ADDR ?= 127.0.0.1:8080
 GOROOT := $(shell $(GO) env GOROOT)
 
 .PHONY: all help serve test check fmt vet lint gotest mutants bench wasm worker worker-test wasm-test e2e
-.PHONY: bench-browser lint-js fmt-js unit-js dist sites sqlite-wasm sqlite-verify
+.PHONY: bench-browser lint-js fmt-js unit-js dist sites sqlite-wasm sqlite-verify pyodide
 
 all: test
 
@@ -131,7 +131,7 @@ TIMELINES := $(wildcard engine/timeline/library/*.tl)
 # The simulator page's script (its rule is below).
 APP_BUNDLE := web/app.bundle.js
 
-wasm: web/leaselab.wasm.br web/leaselab-tools.wasm.br $(SQLITE_ENGINE).br web/wasm_exec.js web/traces/index.json $(APP_BUNDLE) web/app.bundle.css web/engine-worker.bundle.js
+wasm: web/leaselab.wasm.br web/leaselab-tools.wasm.br $(SQLITE_ENGINE).br web/wasm_exec.js web/traces/index.json $(APP_BUNDLE) web/app.bundle.css web/engine-worker.bundle.js pyodide
 	@$(GO) run ./engine/internal/build/precompress web/*.html web/*.css web/*.js web/*.svg
 
 ## The browser build has no SQLite of its own: the engine's Go module talks
@@ -194,6 +194,44 @@ $(SQLITE_OUT)/sqlite3.wasm: $(SQLITE_DIST)/index.mjs
 $(addsuffix .br,$(SQLITE_ENGINE) $(SQLITE_OFFICIAL)): %.br: %
 	$(GO) run ./engine/internal/build/precompress $<
 
+## pyodide: copy Pyodide's runtime (npm pyodide, pinned in web/.pyodide) to web/pyodide/, precompressed (make wasm does)
+## Pyodide (npm pyodide 314.0.7: CPython 3.14.2 compiled to WebAssembly,
+## MPL-2.0), in which the page's coding exercise (<lease-exercise>) grades
+## Python, pinned in $(PYODIDE_NPM), a dot folder the server never serves,
+## and installed there by npm ci when its lock is newer. The files its loader
+## reads (loadPyodide({indexURL}) with indexURL the folder beside the
+## worker) are copied to $(PYODIDE_OUT) and precompressed: the page loads
+## Python from its own origin, never from another. Without npm it says so in
+## one line and make wasm goes on without them (the Python exercise is then
+## unavailable). File targets: a second run copies nothing.
+NPM ?= npm
+PYODIDE_NPM := web/.pyodide
+PYODIDE_PKG := $(PYODIDE_NPM)/node_modules/pyodide
+PYODIDE_OUT := web/pyodide
+PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json
+PYODIDE := $(addprefix $(PYODIDE_OUT)/,$(PYODIDE_FILES))
+
+ifeq ($(shell command -v $(NPM) 2>/dev/null),)
+pyodide:
+	@echo "pyodide: npm is missing, so the page's Python exercise will be unavailable: install it (Debian: apt-get install -y nodejs npm), then run make wasm again"
+else
+pyodide: $(addsuffix .br,$(PYODIDE))
+endif
+
+# pyodide.mjs stands for the install: npm ci puts the other files beside it.
+$(PYODIDE_PKG)/pyodide.mjs: $(PYODIDE_NPM)/package-lock.json
+	cd $(PYODIDE_NPM) && CI=true $(NPM) ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+# Copied whole or not at all: a copy cut short is never newer than the install.
+$(PYODIDE): $(PYODIDE_OUT)/%: $(PYODIDE_PKG)/pyodide.mjs
+	@mkdir -p $(@D)
+	install -m 0644 $(PYODIDE_PKG)/$* $@.tmp
+	mv $@.tmp $@
+
+$(addsuffix .br,$(PYODIDE)): %.br: %
+	$(GO) run ./engine/internal/build/precompress $<
+
 web/leaselab.wasm.br web/leaselab-tools.wasm.br: %.br: %
 	$(GO) run ./engine/internal/build/precompress $<
 	@ls -l $< $<.gz $<.br | awk '{print "wasm: " $$5 " bytes " $$9}'
@@ -246,9 +284,11 @@ e2e: wasm $(WEB_TOOLS)/node_modules/.bin/biome
 
 ## dist: the course bundle, DIST/leaselab-VERSION/ (make dist DIST=dir): copy it into a site (web/guide.html); prints the engine's weight against its goals
 ## The bundle a course author copies into a site (engine/internal/build/dist):
-## leaselab.js and leaselab.css, the player, the engine, embed.html, the
-## guide, an example page, NOTICE.txt and manifest.json (version, files,
-## sizes, SRI hashes), each file with its .br and .gz.
+## leaselab.js and leaselab.css, the player, the engine, Pyodide's runtime
+## (pyodide/, when make wasm could copy it), embed.html, the guide, an
+## example page, NOTICE.txt and manifest.json (version, files, sizes, SRI
+## hashes), each file with its .br and .gz; then the engine's weight and
+## Pyodide's bytes.
 # DIST is taken as written: its value unexpanded by make, reaching the
 # recipe only through the environment, quoted there, so no character of
 # it (a space, a quote, ;, $, a backtick) is make's or the shell's syntax.

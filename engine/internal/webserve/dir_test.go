@@ -73,3 +73,56 @@ func TestOpenDir_MissingFolderIsAnError(t *testing.T) {
 		t.Fatal("OpenDir of a missing folder: no error")
 	}
 }
+
+// Pyodide's runtime (web/pyodide/, which make wasm copies from the npm
+// package pinned in web/.pyodide) is served from its folder with each
+// file's type and its precompressed copies; the pin's folder is not.
+func TestDir_ServesPyodidesRuntimeWithItsTypesAndPrecompressedCopies(t *testing.T) {
+	web := t.TempDir()
+	types := map[string]string{
+		"pyodide.mjs":       "text/javascript; charset=utf-8",
+		"pyodide.asm.mjs":   "text/javascript; charset=utf-8",
+		"pyodide.asm.wasm":  "application/wasm",
+		"python_stdlib.zip": "application/zip",
+		"pyodide-lock.json": "application/json",
+	}
+	for _, dir := range []string{"pyodide", ".pyodide"} {
+		if err := os.MkdirAll(filepath.Join(web, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(web, ".pyodide", "package.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name := range types {
+		for _, ext := range []string{"", ".br", ".gz"} {
+			if err := os.WriteFile(filepath.Join(web, "pyodide", name+ext), []byte(name+ext), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	d, err := webserve.OpenDir(web)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for name, typ := range types {
+		for _, tc := range []struct{ accept, encoding, ext string }{
+			{"br", "br", ".br"},
+			{"gzip", "gzip", ".gz"},
+			{"", "", ""},
+		} {
+			r := get(t, d, "GET", "/pyodide/"+name, map[string]string{"Accept-Encoding": tc.accept})
+			got := body(t, r)
+			if r.StatusCode != http.StatusOK || r.Header.Get("Content-Type") != typ ||
+				r.Header.Get("Content-Encoding") != tc.encoding || got != name+tc.ext {
+				t.Errorf("GET /pyodide/%s, Accept-Encoding %q: %d, type %q, encoding %q, body %q; want 200, %q, %q, %q",
+					name, tc.accept, r.StatusCode, r.Header.Get("Content-Type"), r.Header.Get("Content-Encoding"), got,
+					typ, tc.encoding, name+tc.ext)
+			}
+		}
+	}
+	if r := get(t, d, "GET", "/.pyodide/package.json", nil); r.StatusCode != http.StatusNotFound {
+		t.Errorf("GET /.pyodide/package.json: %d, want 404: the pin's folder is not served", r.StatusCode)
+	}
+}

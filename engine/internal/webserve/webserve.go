@@ -5,7 +5,9 @@
 // What a response promises:
 //   - Content-Type comes from the file's extension, never from sniffing
 //     (.wasm is application/wasm, which streaming compilation requires;
-//     .js is text/javascript), with X-Content-Type-Options: nosniff.
+//     .js and .mjs are text/javascript; .zip, Pyodide's standard library
+//     in web/pyodide/, is application/zip), with X-Content-Type-Options:
+//     nosniff.
 //   - When NAME.br or NAME.gz lies beside NAME, is not older than NAME,
 //     and the request's Accept-Encoding allows it, the precompressed bytes
 //     are sent with Content-Encoding (brotli preferred) and Vary:
@@ -108,6 +110,7 @@ var contentTypes = map[string]string{
 	".svg":         "image/svg+xml",
 	".png":         "image/png",
 	".ico":         "image/x-icon",
+	".zip":         "application/zip",
 	".txt":         "text/plain; charset=utf-8",
 	".tl":          "text/plain; charset=utf-8",
 	".webmanifest": "application/manifest+json",

@@ -4,8 +4,10 @@
 // (sqlite-wasm/sqlite3.wasm), as a host sends them raw and as brotli,
 // against the goals (GoalRaw, GoalBrotli); and, beside them, the tools'
 // build (leaselab-tools.wasm), which a page loads only when a reader first
-// uses the explorer, a lab or an exercise. The browser benchmark (make
-// bench) and the course bundle's command (make dist) print it.
+// uses the explorer, a lab or an exercise; and Pyodide's runtime
+// (PyodideFiles), which a page loads only when a reader first runs a
+// Python exercise. The browser benchmark (make bench) and the course
+// bundle's command (make dist) print it.
 package weight
 
 import (
@@ -54,17 +56,27 @@ func measure(dir string, files []string) (Weight, error) {
 		if err != nil {
 			return Weight{}, err
 		}
-		br, err := os.Stat(p + ".br")
+		br, err := copySize(p, ".br", raw)
 		if err != nil {
-			return Weight{}, fmt.Errorf("%w: make wasm writes it", err)
-		}
-		if br.ModTime().Before(raw.ModTime()) {
-			return Weight{}, fmt.Errorf("%s.br is older than %[1]s: make wasm writes it afresh", p)
+			return Weight{}, err
 		}
 		w.Raw += raw.Size()
-		w.Brotli += br.Size()
+		w.Brotli += br
 	}
 	return w, nil
+}
+
+// copySize is the size of p's precompressed copy p+ext; a copy missing, or
+// older than raw (p's stat), is an error.
+func copySize(p, ext string, raw os.FileInfo) (int64, error) {
+	c, err := os.Stat(p + ext)
+	if err != nil {
+		return 0, fmt.Errorf("%w: make wasm writes it", err)
+	}
+	if c.ModTime().Before(raw.ModTime()) {
+		return 0, fmt.Errorf("%s%s is older than %[1]s: make wasm writes it afresh", p, ext)
+	}
+	return c.Size(), nil
 }
 
 // Goal is one of the weight's goals with what was measured for it.
@@ -108,6 +120,68 @@ func (w Weight) WriteTools(out io.Writer) error {
 	_, err := fmt.Fprintf(out, "  the tools' build (%s: explorer, lab, grader; loaded at their first use), raw %s bytes (%.2f MB), brotli %s bytes (%.2f MB)\n",
 		ToolsFile, Thousands(w.Raw), float64(w.Raw)/1e6, Thousands(w.Brotli), float64(w.Brotli)/1e6)
 	return err
+}
+
+// PyodideDir is the folder of Pyodide's runtime, relative to the folder
+// that serves the page (web/ and the course bundle alike).
+const PyodideDir = "pyodide"
+
+// PyodideFiles are the files of Pyodide's runtime in PyodideDir: what its
+// loader reads (loadPyodide with indexURL that folder) to start CPython
+// with its standard library. The Makefile's PYODIDE_FILES copies the same.
+var PyodideFiles = []string{"pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"}
+
+// FileWeight is one file's bytes: raw, and its brotli and gzip copies.
+type FileWeight struct {
+	Name              string
+	Raw, Brotli, Gzip int64
+}
+
+// Pyodide measures PyodideFiles in dir's PyodideDir, in their order. A file
+// or either copy missing, or a copy older than its file, is an error, as
+// in Of.
+func Pyodide(dir string) ([]FileWeight, error) {
+	var ws []FileWeight
+	for _, f := range PyodideFiles {
+		name := PyodideDir + "/" + f
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		raw, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		w := FileWeight{Name: name, Raw: raw.Size()}
+		if w.Brotli, err = copySize(p, ".br", raw); err != nil {
+			return nil, err
+		}
+		if w.Gzip, err = copySize(p, ".gz", raw); err != nil {
+			return nil, err
+		}
+		ws = append(ws, w)
+	}
+	return ws, nil
+}
+
+// WritePyodide prints ws, Pyodide's files, one a line (raw, brotli, gzip)
+// and then their total. Like the tools' build it has no goal: no first
+// trace waits for it.
+func WritePyodide(out io.Writer, ws []FileWeight) error {
+	if _, err := fmt.Fprintln(out, "  Pyodide (CPython for the Python exercise; loaded at its first run), bytes:"); err != nil {
+		return err
+	}
+	total := FileWeight{Name: "total"}
+	width := len(total.Name)
+	for _, w := range ws {
+		width = max(width, len(w.Name))
+		total.Raw, total.Brotli, total.Gzip = total.Raw+w.Raw, total.Brotli+w.Brotli, total.Gzip+w.Gzip
+	}
+	for _, w := range append(ws, total) {
+		_, err := fmt.Fprintf(out, "    %-*s  raw %11s  brotli %11s  gzip %11s\n",
+			width, w.Name, Thousands(w.Raw), Thousands(w.Brotli), Thousands(w.Gzip))
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Thousands prints n with comma separators: 1,234,567.

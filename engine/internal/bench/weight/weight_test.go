@@ -3,6 +3,7 @@ package weight
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -141,5 +142,79 @@ func TestTools_MeasuresTheToolsBuildApartFromTheFirstUseModules(t *testing.T) {
 	var out strings.Builder
 	if err := w.WriteTools(&out); err != nil || !strings.Contains(out.String(), "7,000 bytes") || !strings.Contains(out.String(), "1,500 bytes") {
 		t.Errorf("WriteTools printed %q, %v", out.String(), err)
+	}
+}
+
+// pyodide writes PyodideFiles into dir's PyodideDir, the i-th (from 1)
+// raw i*1000 bytes long, its brotli copy i*100 and its gzip copy i*200.
+func pyodide(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(dir, PyodideDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range PyodideFiles {
+		p := filepath.Join(dir, PyodideDir, f)
+		for ext, n := range map[string]int{"": 1000, ".br": 100, ".gz": 200} {
+			if err := os.WriteFile(p+ext, make([]byte, (i+1)*n), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+func TestPyodide_MeasuresEachFileRawBrotliAndGzip(t *testing.T) {
+	dir := t.TempDir()
+	pyodide(t, dir)
+	ws, err := Pyodide(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != len(PyodideFiles) {
+		t.Fatalf("Pyodide = %+v, want one weight per file of %q", ws, PyodideFiles)
+	}
+	for i, w := range ws {
+		n := int64(i + 1)
+		if want := (FileWeight{PyodideDir + "/" + PyodideFiles[i], n * 1000, n * 100, n * 200}); w != want {
+			t.Errorf("Pyodide[%d] = %+v, want %+v", i, w, want)
+		}
+	}
+	var out strings.Builder
+	if err := WritePyodide(&out, ws); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+	if len(lines) != 2+len(PyodideFiles) {
+		t.Fatalf("WritePyodide printed %d lines, want a title, one per file and the total:\n%s", len(lines), out.String())
+	}
+	if f := strings.Fields(lines[3]); !slices.Equal(f, []string{"pyodide/pyodide.asm.wasm", "raw", "3,000", "brotli", "300", "gzip", "600"}) {
+		t.Errorf("the wasm's line is %q", lines[3])
+	}
+	if f := strings.Fields(lines[len(lines)-1]); !slices.Equal(f, []string{"total", "raw", "15,000", "brotli", "1,500", "gzip", "3,000"}) {
+		t.Errorf("the total's line is %q", lines[len(lines)-1])
+	}
+}
+
+func TestPyodide_RefusesAMissingOrStaleCopy(t *testing.T) {
+	old := time.Now().Add(-time.Hour)
+	for _, c := range []struct {
+		name  string
+		spoil func(p string) error
+	}{
+		{"file missing", func(p string) error { return os.Remove(p) }},
+		{"brotli copy missing", func(p string) error { return os.Remove(p + ".br") }},
+		{"gzip copy missing", func(p string) error { return os.Remove(p + ".gz") }},
+		{"brotli copy older than the file", func(p string) error { return os.Chtimes(p+".br", old, old) }},
+		{"gzip copy older than the file", func(p string) error { return os.Chtimes(p+".gz", old, old) }},
+	} {
+		for _, f := range PyodideFiles {
+			dir := t.TempDir()
+			pyodide(t, dir)
+			if err := c.spoil(filepath.Join(dir, PyodideDir, f)); err != nil {
+				t.Fatal(err)
+			}
+			if ws, err := Pyodide(dir); err == nil {
+				t.Errorf("%s (%s): Pyodide = %+v, want an error", c.name, f, ws)
+			}
+		}
 	}
 }

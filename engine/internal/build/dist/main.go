@@ -12,6 +12,9 @@
 // engine-worker.js, engine.js, wasm_exec.js) and the SQLite it runs on (the engine's build of SQLite,
 // wasm/sqlite, as sqlite-wasm/sqlite3.wasm, and sqlite-bridge.js, which
 // loads it);
+// Pyodide's runtime (pyodide/: CPython and its standard library, which
+// the Python exercise runs), when make wasm copied it to web/pyodide/ (it
+// needs npm; without it the bundle goes without, and says so);
 // embed.html for hosts that strip scripts; the simulator
 // page (the players' "open in the simulator" link) and the library's
 // traces; guide.html, the author's guide; example.html, a small course
@@ -31,7 +34,8 @@
 //
 // The folder is written afresh: an old one of the same version is
 // replaced whole; other versions beside it are left alone. Last it prints
-// the engine's weight against its goals (engine/internal/bench/weight).
+// the engine's weight against its goals (engine/internal/bench/weight),
+// and Pyodide's bytes, file by file.
 package main
 
 import (
@@ -71,6 +75,12 @@ var needed = []string{"leaselab.js", "leaselab.css", "lease-timeline.js", "lease
 // what the module holds, which NOTICE.txt takes in, stays out).
 const sqliteDir = "sqlite-wasm"
 
+// pyodideNPM is the folder of web that pins Pyodide's npm package, with
+// the texts of Pyodide's license (MPL-2.0.txt) and of CPython's
+// (CPython-LICENSE.txt) that NOTICE.txt takes in. A dot folder: it stays
+// out of the bundle.
+const pyodideNPM = ".pyodide"
+
 func main() {
 	web := flag.String("web", "web", "the page's folder, built by make wasm")
 	out := flag.String("out", "", "the folder to write the bundle's folder into (required)")
@@ -86,10 +96,14 @@ func main() {
 			*revision = strings.TrimSpace(string(out))
 		}
 	}
-	dir, err := build(*web, *out, *revision)
+	dir, pyodide, err := build(*web, *out, *revision)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "dist:", err)
 		os.Exit(1)
+	}
+	if !pyodide {
+		fmt.Printf("dist: %s is missing (make wasm copies it where npm is installed): the bundle goes without Pyodide, so its Python exercise will be unavailable\n",
+			filepath.Join(*web, weight.PyodideDir))
 	}
 	pkg, err := writePackage(*web, dir, *out)
 	if err != nil {
@@ -112,55 +126,83 @@ func main() {
 	fmt.Println("dist: the engine's weight, against its goals (a missed goal is printed, not an error):")
 	w.Write(os.Stdout)
 	tools.WriteTools(os.Stdout)
+	if pyodide {
+		ws, err := weight.Pyodide(dir)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "dist: Pyodide's weight:", err)
+			os.Exit(1)
+		}
+		weight.WritePyodide(os.Stdout, ws)
+	}
 }
 
-// build writes the bundle into out and returns its folder.
-func build(web, out, revision string) (string, error) {
+// build writes the bundle into out and returns its folder, and whether it
+// holds Pyodide's runtime (web has it).
+func build(web, out, revision string) (dir string, pyodide bool, err error) {
 	for _, f := range needed {
 		if f == "example.html" || f == "prerendered.js" || f == "guide.html" {
 			continue // checked with the rest below
 		}
 		if _, err := os.Stat(filepath.Join(web, filepath.FromSlash(f))); err != nil {
-			return "", fmt.Errorf("%s is missing: build the page first with make wasm (make dist does)", filepath.Join(web, f))
+			return "", false, fmt.Errorf("%s is missing: build the page first with make wasm (make dist does)", filepath.Join(web, f))
 		}
 	}
-	dir := filepath.Join(out, coursesite.BundleDir())
+	if pyodide, err = pyodideIn(web); err != nil {
+		return "", false, err
+	}
+	dir = filepath.Join(out, coursesite.BundleDir())
 	if err := os.RemoveAll(dir); err != nil {
-		return "", err
+		return "", false, err
 	}
 	if err := os.MkdirAll(filepath.Join(dir, coursesite.PrerenderedDir), 0o755); err != nil {
-		return "", err
+		return "", false, err
 	}
 	files, err := copyWeb(web, dir)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
-	notice, err := noticeText(web)
+	notice, err := noticeText(web, pyodide)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	idx, err := coursesite.EncodeIndex(coursesite.EmptyIndex())
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	for name, data := range map[string][]byte{"NOTICE.txt": notice, "prerendered/index.json": idx} {
 		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(name)), data, 0o644); err != nil {
-			return "", err
+			return "", false, err
 		}
 		files = append(files, name)
 	}
 	slices.Sort(files)
 	for _, f := range needed {
 		if !slices.Contains(files, f) {
-			return "", fmt.Errorf("the bundle lacks %s", f)
+			return "", false, fmt.Errorf("the bundle lacks %s", f)
 		}
 	}
-	return dir, writeManifest(web, dir, files, revision)
+	return dir, pyodide, writeManifest(web, dir, files, revision)
+}
+
+// pyodideIn reports whether web holds Pyodide's runtime: every file of
+// weight.PyodideFiles in weight.PyodideDir. No such folder is false; a
+// folder that lacks a file is an error (a copy cut short).
+func pyodideIn(web string) (bool, error) {
+	dir := filepath.Join(web, weight.PyodideDir)
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	for _, f := range weight.PyodideFiles {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			return false, fmt.Errorf("%w: make wasm copies Pyodide's runtime there (or remove %s to build without it)", err, dir)
+		}
+	}
+	return true, nil
 }
 
 // copyWeb copies the bundle's files of web into dir (the top level's
-// pages, scripts, styles, icons and engine, SQLite's build, and the
-// library's traces) and returns their paths inside dir.
+// pages, scripts, styles, icons and engine, SQLite's build, the library's
+// traces, and Pyodide's runtime files) and returns their paths inside dir.
 func copyWeb(web, dir string) ([]string, error) {
 	var files []string
 	err := filepath.WalkDir(web, func(p string, d fs.DirEntry, err error) error {
@@ -170,7 +212,7 @@ func copyWeb(web, dir string) ([]string, error) {
 		rel, _ := filepath.Rel(web, p)
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if rel == "." || rel == "traces" || rel == sqliteDir {
+			if rel == "." || rel == "traces" || rel == sqliteDir || rel == weight.PyodideDir {
 				return nil
 			}
 			return filepath.SkipDir // bench/, timelines/, .tools/, prerendered/
@@ -179,7 +221,8 @@ func copyWeb(web, dir string) ([]string, error) {
 		top := !strings.Contains(rel, "/")
 		keep := (top && slices.Contains([]string{".html", ".js", ".css", ".svg", ".wasm"}, ext)) ||
 			(strings.HasPrefix(rel, "traces/") && ext == ".json") ||
-			rel == sqliteDir+"/sqlite3.wasm"
+			rel == sqliteDir+"/sqlite3.wasm" ||
+			(path.Dir(rel) == weight.PyodideDir && slices.Contains(weight.PyodideFiles, path.Base(rel)))
 		if !keep || slices.Contains(leftOut, rel) {
 			return nil
 		}
@@ -266,15 +309,20 @@ func size(p string) int64 {
 // noticeText is NOTICE.txt: what the bundle is built from and under which
 // licenses — Go (its runtime is in the engine; wasm_exec.js is Go's), every
 // module the engine links, each license's text in full, and the engine's
-// SQLite, with the terms its build wrote beside it.
-func noticeText(web string) ([]byte, error) {
+// SQLite, with the terms its build wrote beside it; with pyodide, Pyodide's
+// and CPython's too (pyodideNotice).
+func noticeText(web string, pyodide bool) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("leaselab " + coursesite.Version() + ": the course bundle\n\n" +
 		"leaselab's own files (the scripts, styles and pages of this folder, and the engine's Go code in\n" +
 		"leaselab.wasm and leaselab-tools.wasm) are the leaselab project's; its repository states their\n" +
 		"terms. The engine, in both builds, is built with Go and links the modules below; wasm_exec.js is\n" +
 		"Go's own file.\n" +
-		"It runs on SQLite, compiled to WebAssembly for it (sqlite-wasm/). Their licenses follow.\n")
+		"It runs on SQLite, compiled to WebAssembly for it (sqlite-wasm/).\n")
+	if pyodide {
+		b.WriteString("The Python exercise runs CPython in Pyodide (pyodide/), as Pyodide's npm package ships them.\n")
+	}
+	b.WriteString("Their licenses follow.\n")
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
 		return nil, fmt.Errorf("go env GOROOT: %w", err)
@@ -307,6 +355,11 @@ func noticeText(web string) ([]byte, error) {
 		return nil, err
 	}
 	section(&b, "SQLite ("+sqliteDir+"/sqlite3.wasm)", sqlite)
+	if pyodide {
+		if err := pyodideNotice(&b, web); err != nil {
+			return nil, err
+		}
+	}
 	return b.Bytes(), nil
 }
 

@@ -25,29 +25,44 @@ func makeDist(t *testing.T, dist string, fromEnv bool) (args []string, code int,
 		t.Fatal(err)
 	}
 	cmd := exec.Command("make", "-s", "-C", filepath.Join("..", "..", "..", ".."), "-o", "wasm", "dist", "GO="+fake)
-	env := []string{"FAKEGO_ARGS=" + got}
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		if !slices.Contains([]string{"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "DIST", "FAKEGO_ARGS"}, name) {
-			env = append(env, kv)
-		}
-	}
+	env := makeEnv("FAKEGO_ARGS=" + got)
 	if fromEnv {
 		env = append(env, "DIST="+dist)
 	} else {
 		cmd.Args = append(cmd.Args, "DIST="+dist)
 	}
 	cmd.Env = env
-	b, err := cmd.CombinedOutput()
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	b, code := combinedOutput(t, cmd)
 	if b, err := os.ReadFile(got); err == nil {
 		args = strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
 	}
 	return args, code, string(b)
+}
+
+// combinedOutput runs cmd and returns its output and exit status; a
+// command that could not run fails the test.
+func combinedOutput(t *testing.T, cmd *exec.Cmd) ([]byte, int) {
+	t.Helper()
+	b, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return b, ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return b, 0
+}
+
+// makeEnv is this process's environment for a make of its own, without
+// what an outer make or an earlier test left in it, with extra added.
+func makeEnv(extra ...string) []string {
+	env := slices.Clone(extra)
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains([]string{"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "DIST", "FAKEGO_ARGS", "NPM", "GO", "FAKE_LOG"}, name) {
+			env = append(env, kv)
+		}
+	}
+	return env
 }
 
 // make dist hands DIST to the dist program as one argument, byte for byte,
