@@ -91,6 +91,8 @@ const CALLS = [
   'goTest',
   'explore',
   'grade',
+  'gradePython',
+  'loadPython',
   'lab',
   'labSVG',
   'labStory',
@@ -338,6 +340,36 @@ function facts(api) {
   };
 }
 
+/** @type {Promise<unknown> | null} */
+let pyodide = null;
+
+/**
+ * Loads Python (Pyodide, from the pyodide/ folder beside this script, as
+ * make wasm and the course bundle place it) into this worker, once, for
+ * gradePython (wasm/pylab), which finds it at globalThis.leaselabPyodide.
+ * A load that failed is tried again by the next call. What the student's
+ * code prints goes to this worker's console.
+ */
+function python() {
+  if (!pyodide) {
+    const base = new URL('pyodide/', import.meta.url).href;
+    pyodide = import(`${base}pyodide.mjs`)
+      .then(({ loadPyodide }) => loadPyodide({ indexURL: base }))
+      .then((py) => {
+        /** @type {any} */ (globalThis).leaselabPyodide = py;
+        return py;
+      });
+    pyodide.catch(() => {
+      pyodide = null;
+    });
+  }
+  return pyodide.catch((err) => {
+    throw new Error(
+      `Python could not be loaded from ${new URL('pyodide/', import.meta.url).href} (make wasm puts it there; the course bundle holds it): ${err?.message || err}`,
+    );
+  });
+}
+
 const ENCODER = new TextEncoder();
 
 /**
@@ -350,9 +382,14 @@ async function answer(id, method, args) {
   try {
     if (!CALLS.includes(method)) throw new Error(`leaselab: no method ${method}`);
     const { api, memory } = await /** @type {Promise<Engine>} */ (engine);
+    if (method === 'gradePython' || method === 'loadPython') await python();
+    if (method === 'loadPython') {
+      postMessage({ type: 'answer', id, value: true });
+      return;
+    }
     if (method !== 'wasmBytes' && typeof api[method] !== 'function')
       throw new Error(`leaselab: this build of the engine has no ${method} (leaselab-tools.wasm has)`);
-    if (method === 'explore' || method === 'lab' || method === 'grade')
+    if (method === 'explore' || method === 'lab' || method === 'grade' || method === 'gradePython')
       args = [args[0], args[1], (/** @type {unknown} */ p) => postMessage({ type: 'progress', id, value: p })];
     const value =
       method === 'wasmBytes'

@@ -44,6 +44,14 @@
 //                                 loadGrader); onProgress hears {test, call} before
 //                                 each of the reader's calls runs, and {test,
 //                                 status, why} as each test ends
+//   gradePython(source, {lab, lang, signal, onProgress})  the lab (fencing or
+//                                 courier) written in Python in source, graded as
+//                                 grade grades JavaScript, by the same tests as
+//                                 leaselab grade, in Pyodide (wasm/pylab): Python
+//                                 is loaded into the grader's worker on the first
+//                                 call (or loadPython), never before
+//   loadPython()                  loads Python into the grader's worker, ahead of
+//                                 a gradePython (a reader about to write Python)
 //   benchCycles(n)                n bare job cycles, for make bench
 //   wasmBytes()                   the engine's WebAssembly memory, in bytes
 // A failure rejects with an Error whose errors property lists the
@@ -56,7 +64,7 @@
 // The engine comes in two builds of wasm/sim (make wasm): leaselab.wasm,
 // the player's, answers what playing a timeline needs (run, worksheet, the
 // facts, benchCycles); leaselab-tools.wasm answers everything, the tools too
-// (goTest, explore, grade, lab, labSVG, labStory, history). The shared engine is the
+// (goTest, explore, grade, gradePython, lab, labSVG, labStory, history). The shared engine is the
 // player's, so a page that only plays timelines downloads and compiles the
 // smaller module; a tool called on the shared engine's API goes to the
 // explorer's engine (loadExplorer), and grade, which runs the reader's code,
@@ -98,7 +106,17 @@ const PLAYER_MODULE = new URL('leaselab.wasm', import.meta.url);
 const TOOLS_MODULE = new URL('leaselab-tools.wasm', import.meta.url);
 
 /** The calls only the tools build answers (see the note above). */
-const TOOL_CALLS = /** @type {const} */ (['goTest', 'explore', 'grade', 'lab', 'labSVG', 'labStory', 'history']);
+const TOOL_CALLS = /** @type {const} */ ([
+  'goTest',
+  'explore',
+  'grade',
+  'gradePython',
+  'loadPython',
+  'lab',
+  'labSVG',
+  'labStory',
+  'history',
+]);
 
 // A string answer crosses from the worker as its UTF-8 bytes, transferred
 // (see engine-worker.js), and is decoded here: the page's JavaScript heap
@@ -334,6 +352,20 @@ function engineAPI(link, facts, tools) {
         signalOf(opts),
         opts?.onProgress,
       ),
+    gradePython: (/** @type {string} */ source, /** @type {any} */ opts = {}) =>
+      link.call(
+        'gradePython',
+        [
+          source,
+          {
+            lang: typeof opts?.lang === 'string' ? opts.lang : 'en',
+            lab: opts?.lab === 'courier' ? 'courier' : 'fencing',
+          },
+        ],
+        signalOf(opts),
+        opts?.onProgress,
+      ),
+    loadPython: () => link.call('loadPython', []),
     lab: (/** @type {unknown} */ text, /** @type {any} */ opts = {}) =>
       link.call('lab', [text, engineOptions(opts)], signalOf(opts), opts?.onProgress),
     labSVG: (/** @type {unknown} */ result, /** @type {string} */ lang = 'en') => link.call('labSVG', [result, lang]),

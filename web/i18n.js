@@ -399,6 +399,8 @@ export const en = {
   introShow: 'Show the introduction',
   // ---- the coding exercise (lease-exercise.js) ----
   labCode: 'Your code (JavaScript): the fencing lab’s functions',
+  labCodePython: (/** @type {string} */ lab) => `Your code (Python): the ${lab} lab’s functions`,
+  labLoadingPython: 'Loading Python into this page (Pyodide, once), then checking your code step by step…',
   labCheck: 'Check',
   labReset: 'Start over',
   labKeys: 'Ctrl+Enter checks',
@@ -817,6 +819,9 @@ export const ko = {
   introShow: '소개 보기',
   // ---- the coding exercise (lease-exercise.js) ----
   labCode: '내 코드 (JavaScript): 펜싱 실습의 함수들',
+  labCodePython: (/** @type {string} */ lab) =>
+    `내 코드 (Python): ${lab === 'courier' ? '쿠리어' : '펜싱'} 실습의 함수들`,
+  labLoadingPython: '이 페이지에 Python을 불러온 뒤(Pyodide, 한 번만) 코드를 단계별로 검사하는 중…',
   labCheck: '검사',
   labReset: '처음부터',
   labKeys: 'Ctrl+Enter로 검사',

@@ -29,12 +29,21 @@
 // passed, failed, error), data-first (the first failing test's name) and
 // data-scheme (light or dark: the page's, scheme.js pageScheme, followed
 // as the site switches it; leaselab.css colours the verdicts by it).
-// Attribute: lang (en or ko; default the nearest lang). Disconnected, it
+// Attributes, each reflected by a property of the same name: lang (en or
+// ko; default the nearest lang); language (javascript, the default, or
+// python); lab (fencing, the default, or courier: Python only). In Python
+// (language="python") the reader writes the lab as leaselab grade grades
+// it natively, on Python's own sqlite3, run by Pyodide in the grader's
+// worker (engine.js gradePython, wasm/pylab): Python is fetched when the
+// reader first focuses the editor or presses Check, never on a page that
+// is only read. Threads run one after another there, so the tests of two
+// programs at once are skipped, saying why. Disconnected, it
 // keeps no observer on the page. On a page React or Vue hydrates, it
 // writes its contents only once the framework has taken it over
 // (fences.js afterHydration).
 
 import { loadGrader } from './engine.js';
+import { PY_COURIER, PY_FENCING } from './exercise-python.js';
 import { Heard } from './exercise-run.js';
 import { afterHydration, dedent } from './fences.js';
 import { langOf, strings } from './i18n.js';
@@ -91,14 +100,16 @@ export const TIME_LIMIT_MS = 60_000;
 const COLUMNS = ['id', 'owner', 'until', 'fence', 'result', 'done'];
 
 /**
- * @typedef {{id: unknown, owner: unknown, until: unknown, fence: unknown, result: unknown, done: unknown}} Row
+ * A row is an object by column name (JavaScript's report), or the values
+ * in the report's columns' order (Python's, which names its columns).
+ * @typedef {Record<string, unknown> | unknown[]} Row
  * @typedef {{sql: string, params: unknown[], error?: string}} Statement
  * @typedef {{call: string, want: string, got: string, sql: Statement[], want_rows: Row[], got_rows: Row[] | null, rows_error?: string}} Step
  * @typedef {{test: string, where: string, call: string, want: string, got: string, detail?: string, broken?: string,
  *   want_rows: Row[], got_rows: Row[], timeline?: string, steps: Step[]}} First
  * @typedef {import('./exercise-run.js').Verdict} Verdict
  * @typedef {{cannot_run?: string, line?: number, col?: number, passed: boolean, missing: string[], tests: Verdict[],
- *   first: First | null, text: string, elapsed_ms: number}} Report
+ *   first: First | null, text: string, elapsed_ms: number, columns?: string[]}} Report
  */
 
 let serial = 0;
@@ -110,7 +121,11 @@ export class LeaseExercise extends HTMLElement {
   #status = null;
   /** @type {HTMLElement | null} */
   #result = null;
-  #start = SKELETON;
+  /** @type {string | null} the starting code the element holds; null: the language's */
+  #given = null;
+  #pythonAsked = false;
+  /** @type {string[]} the columns of the last report's tables */
+  #columns = COLUMNS;
   /** @type {(() => void) | null} ends the watch on the page's scheme */
   #unwatchScheme = null;
   /** @type {(() => void) | null} cancels the wait for the page's framework to hydrate the element */
@@ -136,15 +151,62 @@ export class LeaseExercise extends HTMLElement {
     if (this.dataset.scheme !== scheme) this.dataset.scheme = scheme;
   }
 
+  static get observedAttributes() {
+    return ['language', 'lab'];
+  }
+
+  attributeChangedCallback() {
+    if (this.#code && this.#given === null) this.#code.value = this.#start;
+  }
+
+  /** The language the reader writes: javascript (the default) or python. */
+  get language() {
+    return this.getAttribute('language')?.trim().toLowerCase() === 'python' ? 'python' : 'javascript';
+  }
+
+  set language(v) {
+    this.setAttribute('language', String(v));
+  }
+
+  /** The lab: fencing (the default) or courier (in Python). */
+  get lab() {
+    return this.language === 'python' && this.getAttribute('lab')?.trim().toLowerCase() === 'courier'
+      ? 'courier'
+      : 'fencing';
+  }
+
+  set lab(v) {
+    this.setAttribute('lab', String(v));
+  }
+
+  /** The starting code: the element's own, else the language's and lab's. */
+  get #start() {
+    if (this.#given !== null) return this.#given;
+    if (this.language === 'python') return this.lab === 'courier' ? PY_COURIER : PY_FENCING;
+    return SKELETON;
+  }
+
+  /** Starts loading Python into the grader's worker, once (a reader about to write it). */
+  #askPython() {
+    if (this.#pythonAsked || this.language !== 'python') return;
+    this.#pythonAsked = true;
+    loadGrader()
+      .then((g) => g.loadPython())
+      .catch(() => {
+        this.#pythonAsked = false; // Check says why
+      });
+  }
+
   #build() {
     const t = strings(langOf(this));
     const given = this.querySelector('script[type="text/plain"]')?.textContent ?? '';
-    if (given.trim()) this.#start = `${dedent(given).trim()}\n`;
+    if (given.trim()) this.#given = `${dedent(given).trim()}\n`;
     const id = `lease-exercise-${++serial}`;
     this.#code = /** @type {HTMLTextAreaElement} */ (
       el('textarea', { id, class: 'll-code', spellcheck: 'false', rows: '24', autocapitalize: 'off', translate: 'no' })
     );
     this.#code.value = this.#start;
+    this.#code.addEventListener('focus', () => this.#askPython());
     const check = el('button', { type: 'button', class: 'll-check' }, t.labCheck);
     const reset = el('button', { type: 'button', class: 'll-reset' }, t.labReset);
     check.addEventListener('click', () => this.check());
@@ -160,7 +222,7 @@ export class LeaseExercise extends HTMLElement {
     this.#status = el('p', { class: 'll-status', role: 'status', 'aria-live': 'polite' });
     this.#result = el('div', { class: 'll-result' });
     this.replaceChildren(
-      el('label', { for: id, class: 'll-label' }, t.labCode),
+      el('label', { for: id, class: 'll-label' }, this.language === 'python' ? t.labCodePython(this.lab) : t.labCode),
       this.#code,
       el('p', { class: 'll-actions' }, check, ' ', reset, ' ', el('span', { class: 'll-keys' }, t.labKeys)),
       this.#status,
@@ -176,7 +238,7 @@ export class LeaseExercise extends HTMLElement {
 
   set code(v) {
     if (this.#code) this.#code.value = String(v);
-    else this.#start = String(v);
+    else this.#given = String(v);
   }
 
   /** Grades the code in the editor and shows the report. */
@@ -186,7 +248,8 @@ export class LeaseExercise extends HTMLElement {
     const t = strings(lang);
     this.dataset.state = 'checking';
     delete this.dataset.first;
-    this.#status.textContent = t.labChecking;
+    const python = this.language === 'python';
+    this.#status.textContent = python && !this.#pythonAsked ? t.labLoadingPython : t.labChecking;
     this.#result.replaceChildren();
     /** What the grader said as it ran: the verdicts so far, the reader's call running last. */
     const heard = new Heard();
@@ -194,8 +257,10 @@ export class LeaseExercise extends HTMLElement {
       const grader = await loadGrader();
       const signal = AbortSignal.timeout(TIME_LIMIT_MS);
       const onProgress = (/** @type {unknown} */ p) => heard.hear(p);
+      const opts = { lang, lab: this.lab, signal, onProgress };
+      this.#pythonAsked ||= python;
       /** @type {Report} */
-      const report = JSON.parse(await grader.grade(this.code, { lang, signal, onProgress }));
+      const report = JSON.parse(await (python ? grader.gradePython(this.code, opts) : grader.grade(this.code, opts)));
       this.#show(report, t);
     } catch (err) {
       const e = /** @type {Error} */ (err);
@@ -234,6 +299,7 @@ export class LeaseExercise extends HTMLElement {
     status.textContent = t.labSummary(count('pass'), count('fail'), count('skip'));
     const parts = verdictLists(r.tests, t);
     if (r.missing.length) parts.unshift(el('p', { class: 'll-missing' }, t.labMissing(r.missing.join(', '))));
+    this.#columns = r.columns?.length ? r.columns : COLUMNS;
     if (r.first) parts.push(this.#first(r.first, t));
     parts.push(
       el('details', {}, el('summary', {}, t.labText), el('pre', { class: 'll-text', translate: 'no' }, r.text)),
@@ -266,11 +332,15 @@ export class LeaseExercise extends HTMLElement {
     if (f.broken)
       section.append(el('p', { class: 'll-broken' }, t.labBroken, ' ', el('code', { translate: 'no' }, f.broken)));
     if (f.detail) section.append(el('p', { class: 'll-detail', translate: 'no' }, f.detail));
-    section.append(tables(f.want_rows || [], f.got_rows || [], t));
+    section.append(tables(f.want_rows || [], f.got_rows || [], t, this.#columns));
     if (f.steps?.length) {
       section.append(
         el('h4', {}, t.labCalls),
-        el('ol', { class: 'll-calls' }, ...f.steps.map((s, i) => callItem(s, i === f.steps.length - 1, t))),
+        el(
+          'ol',
+          { class: 'll-calls' },
+          ...f.steps.map((s, i) => callItem(s, i === f.steps.length - 1, t, this.#columns)),
+        ),
       );
     }
     if (f.timeline) {
@@ -321,8 +391,9 @@ function verdictLists(tests, t) {
  * @param {Step} s
  * @param {boolean} last
  * @param {ReturnType<typeof strings>} t
+ * @param {string[]} cols
  */
-function callItem(s, last, t) {
+function callItem(s, last, t, cols) {
   const item = el(
     'li',
     last ? { 'data-first': 'yes' } : {},
@@ -348,7 +419,7 @@ function callItem(s, last, t) {
     {},
     el('p', {}, t.labSQL((s.sql || []).length)),
     el('pre', { class: 'll-sql', translate: 'no' }, sql.join('\n')),
-    s.rows_error ? el('p', {}, s.rows_error) : tables(s.want_rows || [], s.got_rows || [], t),
+    s.rows_error ? el('p', {}, s.rows_error) : tables(s.want_rows || [], s.got_rows || [], t, cols),
   );
   item.append(el('details', last ? { open: '' } : {}, el('summary', {}, t.labStepDetails), body));
   return item;
@@ -359,13 +430,14 @@ function callItem(s, last, t) {
  * @param {Row[]} want
  * @param {Row[]} got
  * @param {ReturnType<typeof strings>} t
+ * @param {string[]} cols
  */
-function tables(want, got, t) {
+function tables(want, got, t, cols) {
   /** @param {Row[]} rows @param {string} caption @param {string} cls */
   const table = (rows, caption, cls) =>
     labTable({
-      cols: COLUMNS,
-      rows: rows.map((r) => COLUMNS.map((c) => /** @type {any} */ (r)[c])),
+      cols,
+      rows: rows.map((r) => (Array.isArray(r) ? r : cols.map((c) => r[c]))),
       caption,
       none: t.labNoRows,
       cls,

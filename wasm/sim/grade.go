@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/leaselab/leaselab/wasm/jslab"
+	"github.com/leaselab/leaselab/wasm/pylab"
 )
 
 // gradeCall is leaselab.grade(source, opts): a Promise of the report, as
@@ -40,6 +41,45 @@ func gradeCall(_ js.Value, args []js.Value) any {
 	}
 	return promise(func() (any, error) {
 		out, err := jslab.Grade(context.Background(), source, o)
+		if err != nil {
+			return nil, err
+		}
+		return string(out), nil
+	})
+}
+
+// gradePythonCall is leaselab.gradePython(source, opts): a Promise of the
+// report, as JSON (pylab.Report), of the lab written in Python in source,
+// graded by engine/grade's tests in the Pyodide the worker loaded
+// (globalThis.leaselabPyodide). opts is {lab, lang, sequences, rounds,
+// call_ms}, each optional (lab: fencing or courier); a third argument
+// hears progress as gradeCall's does. Each call of the student's is
+// stopped past call_ms inside Python; code that holds the worker anyway
+// (a loop in C) is the page's to end.
+func gradePythonCall(_ js.Value, args []js.Value) any {
+	if len(args) == 0 || args[0].Type() != js.TypeString {
+		return rejected(errors.New("leaselab.gradePython: the first argument is the student's Python source"))
+	}
+	py := js.Global().Get("leaselabPyodide")
+	if py.Type() != js.TypeObject {
+		return rejected(errors.New("leaselab.gradePython: Python is not loaded in this worker (globalThis.leaselabPyodide)"))
+	}
+	source := args[0].String()
+	var o pylab.Options
+	if len(args) > 1 && args[1].Type() == js.TypeObject {
+		o = pylab.Options{Lab: stringField(args[1], "lab", "fencing"), Lang: stringField(args[1], "lang", "en"),
+			Sequences: intField(args[1], "sequences"), Rounds: intField(args[1], "rounds"),
+			CallTimeout: time.Duration(intField(args[1], "call_ms")) * time.Millisecond}
+	}
+	if len(args) > 2 && args[2].Type() == js.TypeFunction {
+		progress := args[2]
+		o.OnCall = func(test, call string) { progress.Invoke(map[string]any{"test": test, "call": call}) }
+		o.OnTest = func(v pylab.Test) {
+			progress.Invoke(map[string]any{"test": v.Name, "status": v.Status, "why": v.Why})
+		}
+	}
+	return promise(func() (any, error) {
+		out, err := pylab.Grade(context.Background(), py, source, o)
 		if err != nil {
 			return nil, err
 		}

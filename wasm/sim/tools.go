@@ -10,6 +10,7 @@ func addTools(api map[string]any) {
 	api["goTest"] = js.FuncOf(goTest)
 	api["explore"] = js.FuncOf(exploreCall)
 	api["grade"] = js.FuncOf(gradeCall)
+	api["gradePython"] = js.FuncOf(gradePythonCall)
 	api["lab"] = js.FuncOf(labCall)
 	api["labSVG"] = js.FuncOf(labSVG)
 	api["labStory"] = js.FuncOf(labStory)

@@ -94,6 +94,12 @@ func run(m *testing.M) int {
 // window.__problems, with a time limit for the whole test.
 func tab(t *testing.T) context.Context {
 	t.Helper()
+	return tabFor(t, 90*time.Second)
+}
+
+// tabFor is tab with a time limit of d for the whole test.
+func tabFor(t *testing.T, d time.Duration) context.Context {
+	t.Helper()
 	ctx, cancel := chromedp.NewContext(browser)
 	t.Cleanup(cancel)
 	if err := chromedp.Do(ctx); err != nil {
@@ -111,7 +117,7 @@ func tab(t *testing.T) context.Context {
 	if _, err := chromedp.Call(ctx, page.BringToFront, cdp.Empty{}); err != nil {
 		t.Fatal(err)
 	}
-	tctx, tcancel := context.WithTimeout(ctx, 90*time.Second)
+	tctx, tcancel := context.WithTimeout(ctx, d)
 	t.Cleanup(tcancel)
 	return tctx
 }

@@ -1,0 +1,74 @@
+//go:build e2e
+
+package e2e_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/leaselab/leaselab/engine/grade"
+)
+
+// pyStudents are the fencing lab's Python students of engine/grade's
+// testdata: the correct one, then each one-mistake variant.
+func pyStudents(t *testing.T) []string {
+	t.Helper()
+	dir := filepath.Join(filepath.Dir(webDir), "engine", "grade", "testdata")
+	files, err := filepath.Glob(filepath.Join(dir, "mistakes", "*.py"))
+	must(t, err)
+	return append([]string{filepath.Join(dir, "correct.py")}, files...)
+}
+
+// nativeFirst is leaselab grade's first failure of the Python student at
+// path: its test and call ("" when it passes).
+func nativeFirst(t *testing.T, path string) (test, call string) {
+	t.Helper()
+	dir := t.TempDir()
+	prog, err := grade.Python(path, dir)
+	must(t, err)
+	r, err := grade.Grade(t.Context(), grade.Options{Program: prog, Dir: dir, FailFast: true})
+	must(t, err)
+	if f := r.First(); f != nil {
+		return f.Name, f.Failure.Call
+	}
+	return "", ""
+}
+
+// The guide's Python exercise gives each student the verdict leaselab
+// grade gives natively, at the same step and call: the correct lab
+// passes, each one-mistake variant fails where it fails natively. The
+// page fetched nothing of Python before the editor was focused.
+func TestPythonExercise_GivesTheNativeVerdictAtEachStepAndCall(t *testing.T) {
+	ctx := tabFor(t, 8*time.Minute)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(baseURL+"/guide.html")))
+	const el = `document.querySelector('lease-exercise[language=python]')`
+	waitFor(t, ctx, el+`?.dataset.state === 'idle'`, 30*time.Second)
+	if n := eval[int](t, ctx, `performance.getEntriesByType('resource').filter((e) => e.name.includes('/pyodide/')).length`); n != 0 {
+		t.Fatalf("the page fetched %d files of Python before the reader asked", n)
+	}
+	for _, path := range pyStudents(t) {
+		name := strings.TrimSuffix(filepath.Base(path), ".py")
+		src, err := os.ReadFile(path)
+		must(t, err)
+		wantTest, wantCall := nativeFirst(t, path)
+		must(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS(`lease-exercise[language=python] textarea`), string(src))))
+		must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`lease-exercise[language=python] .ll-check`))))
+		waitFor(t, ctx, `['passed', 'failed', 'error'].includes(`+el+`.dataset.state)`, 80*time.Second)
+		state := eval[string](t, ctx, el+`.dataset.state`)
+		gotTest := eval[string](t, ctx, el+`.dataset.first || ''`)
+		gotCall := ""
+		if state == "failed" {
+			gotCall = text(t, ctx, "lease-exercise[language=python] .ll-first .ll-answers dd code")
+		}
+		if (state == "passed") != (wantTest == "") || gotTest != wantTest || gotCall != wantCall {
+			t.Errorf("%s: the page says %s at %q, call %q; leaselab grade fails at %q, call %q\n%s", name, state, gotTest, gotCall,
+				wantTest, wantCall, text(t, ctx, "lease-exercise[language=python] .ll-status"))
+		}
+	}
+	noProblems(t, ctx)
+}
