@@ -160,6 +160,11 @@ type results struct {
 	// of 50 ms or more).
 	LabSweep, LabLongTask float64
 
+	// PythonCold and PythonWarm are the ms from a Python exercise's
+	// Check to its first verdict, Python not yet loaded and loaded
+	// (python.go).
+	PythonCold, PythonWarm float64
+
 	// Course is the course page, prerendered and not (course.go).
 	Course course
 }
@@ -168,7 +173,7 @@ type results struct {
 func newResults() results {
 	r := results{Sim: newSide(), Cycle: newSide(), Official: newSide(),
 		EngineBrotli: unmeasured, ModulesRaw: unmeasured, ModulesBrotli: unmeasured, LongTask: unmeasured, LongRun: unmeasured, Course: newCourse(),
-		LabSweep: unmeasured, LabLongTask: unmeasured}
+		LabSweep: unmeasured, LabLongTask: unmeasured, PythonCold: unmeasured, PythonWarm: unmeasured}
 	r.Fresh.Sim, r.Fresh.Official = newSide(), newSide()
 	r.Slow.Sim, r.Slow.Official = newSide(), newSide()
 	return r
@@ -391,6 +396,9 @@ func (r results) writeGoals(w io.Writer) error {
 		return err
 	}
 	if err := list("the lease lab's goals", r.labGoals()); err != nil {
+		return err
+	}
+	if err := list("the Python exercise's goals", r.pythonGoals()); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "  (not a goal) the course page without prerendering: the engine's first trace, cold: %s (prerendered: %s)\n",

@@ -46,7 +46,7 @@ func measuredRun() results {
 }
 
 func allGoals(r results) []goal {
-	return append(append(append(append(append(r.engineGoals(), r.firstUseGoals()...), r.pageGoals()...), r.moments()...), r.courseGoals()...), r.labGoals()...)
+	return append(append(append(append(append(append(r.engineGoals(), r.firstUseGoals()...), r.pageGoals()...), r.moments()...), r.courseGoals()...), r.labGoals()...), r.pythonGoals()...)
 }
 
 func goalNamed(t *testing.T, r results, prefix string) goal {
