@@ -156,7 +156,11 @@ export class LeaseExercise extends HTMLElement {
   }
 
   attributeChangedCallback() {
-    if (this.#code && this.#given === null) this.#code.value = this.#start;
+    if (!this.#code) return;
+    if (this.#given === null) this.#code.value = this.#start;
+    const label = this.querySelector('.ll-label');
+    const t = strings(langOf(this));
+    if (label) label.textContent = this.language === 'python' ? t.labCodePython(this.lab) : t.labCode;
   }
 
   /** The language the reader writes: javascript (the default) or python. */

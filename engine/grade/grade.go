@@ -53,6 +53,10 @@ type Options struct {
 	// FailFast stops at the first failed test; the tests after it are
 	// not in the report.
 	FailFast bool
+	// StopAtHang stops after a test whose call was stopped for never
+	// ending: each test after it would wait out its per-call limit on the
+	// same loop. The tests after it are not in the report.
+	StopAtHang bool
 	// Progress, if not nil, hears each test's name as it starts; Tested,
 	// if not nil, hears each test as it ends, with its verdict, before the
 	// next one starts (a run that never ends keeps what it heard).
@@ -320,7 +324,7 @@ func Grade(ctx context.Context, o Options) (*Report, error) {
 		if o.Tested != nil {
 			o.Tested(test)
 		}
-		if o.FailFast && test.Failure != nil {
+		if f := test.Failure; f != nil && (o.FailFast || o.StopAtHang && f.Broken != nil && f.Broken.Kind == "hang") {
 			break
 		}
 	}

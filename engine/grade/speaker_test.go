@@ -179,7 +179,7 @@ func TestSpeaker_PassesTheCourierWithItsCallsBack(t *testing.T) {
 
 // A call that never ends is stopped at its budget and named, test and
 // call (step 2's timeline is the first to claim); the steps before it
-// keep their verdicts.
+// keep their verdicts, and with StopAtHang no test after it runs.
 func TestSpeaker_StopsAnEndlessCallAtItsBudget(t *testing.T) {
 	for _, tc := range []struct{ name, loop string }{
 		{"python", "    while True:\n        pass\n"},
@@ -190,7 +190,10 @@ func TestSpeaker_StopsAnEndlessCallAtItsBudget(t *testing.T) {
 			t.Parallel()
 			student := variantOf(t, "testdata/correct.py", "    if ttl <= 0:\n        raise ValueError(\"ttl must be positive\")\n    conn = _connect(path)\n    try:\n        conn.execute(\"BEGIN IMMEDIATE\")",
 				tc.loop+"    conn = _connect(path)\n    try:\n        conn.execute(\"BEGIN IMMEDIATE\")")
-			r := gradeSpeaker(t, student, grade.Fencing, grade.Options{FailFast: true, CallTimeout: 300 * time.Millisecond})
+			r := gradeSpeaker(t, student, grade.Fencing, grade.Options{StopAtHang: true, CallTimeout: 300 * time.Millisecond})
+			if len(r.Tests) != 2 {
+				t.Errorf("%d tests in the report; want the grading stopped after the hang, at the second", len(r.Tests))
+			}
 			first := r.First()
 			if first == nil || first.Name != "step 2: enqueue" || first.Failure.Broken == nil || !strings.HasPrefix(first.Failure.Call, "claim(") {
 				t.Fatalf("first failure %s; want step 2's claim, stopped\n%s", firstOf(r), grade.FailureText(first.Failure))

@@ -11,7 +11,8 @@
 // terms, with the SQL each call ran and both tables. Threads run one
 // after another as they start (Pyodide starts none), so the tests of two
 // programs at once are skipped, saying why. Each call runs within its
-// budget, past which it is stopped where it stands and named.
+// budget, past which it is stopped where it stands and named; the
+// grading ends there (grade.Options.StopAtHang), the tests before it kept.
 //
 // On other platforms the package is empty. The package serves the
 // simulator's page and carries no compatibility promise.

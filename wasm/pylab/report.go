@@ -121,8 +121,8 @@ func Grade(ctx context.Context, py js.Value, source string, o Options) ([]byte, 
 		s.onCall = func(call string) { o.OnCall(current, call) }
 	}
 	r, err := grade.Grade(ctx, grade.Options{Speaker: s, LabName: o.Lab, Dir: runDir, Sequences: o.Sequences, Rounds: o.Rounds,
-		CallTimeout: o.CallTimeout,
-		Progress:    func(name string) { current = name },
+		CallTimeout: o.CallTimeout, StopAtHang: true,
+		Progress: func(name string) { current = name },
 		Tested: func(t grade.Test) {
 			if o.OnTest != nil {
 				o.OnTest(verdict(t))

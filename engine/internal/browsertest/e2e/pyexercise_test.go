@@ -72,3 +72,55 @@ func TestPythonExercise_GivesTheNativeVerdictAtEachStepAndCall(t *testing.T) {
 	}
 	noProblems(t, ctx)
 }
+
+// The Python exercise stops a call that never ends at its budget and
+// names its step and call, keeping the verdicts before it; the courier
+// lab (lab="courier") passes, its tests of two programs at once skipped
+// saying why; the report is clean for axe, and the editor and Check are
+// reached and used by keyboard.
+func TestPythonExercise_StopsALoopAndGradesTheCourierByKeyboard(t *testing.T) {
+	ctx := tabFor(t, 4*time.Minute)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(baseURL+"/guide.html")))
+	const el = `document.querySelector('lease-exercise[language=python]')`
+	waitFor(t, ctx, el+`?.dataset.state === 'idle'`, 30*time.Second)
+	dir := filepath.Join(filepath.Dir(webDir), "engine", "grade", "testdata")
+	correct, err := os.ReadFile(filepath.Join(dir, "correct.py"))
+	must(t, err)
+	check := func(src string) string {
+		t.Helper()
+		must(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS(`lease-exercise[language=python] textarea`), src)))
+		must(t, chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(`lease-exercise[language=python] textarea`))))
+		must(t, chromedp.Do(ctx, chromedp.KeyEvent("\r", chromedp.KeyModifiers(2)))) // Ctrl+Enter
+		waitFor(t, ctx, `['passed', 'failed', 'error'].includes(`+el+`.dataset.state)`, 90*time.Second)
+		return eval[string](t, ctx, el+`.dataset.state`)
+	}
+	loop := strings.Replace(string(correct), "    if ttl <= 0:\n        raise ValueError(\"ttl must be positive\")\n    conn = _connect(path)\n    try:\n        conn.execute(\"BEGIN IMMEDIATE\")",
+		"    while True:\n        pass\n    conn = _connect(path)\n    try:\n        conn.execute(\"BEGIN IMMEDIATE\")", 1)
+	if state := check(loop); state != "failed" {
+		t.Fatalf("an endless claim: state %s\n%s", state, text(t, ctx, "lease-exercise[language=python]"))
+	}
+	if first := eval[string](t, ctx, el+`.dataset.first`); first != "step 2: enqueue" {
+		t.Errorf("an endless claim fails first at %q; want step 2's claim", first)
+	}
+	if broken := text(t, ctx, "lease-exercise[language=python] .ll-broken"); !strings.Contains(broken, "claim(path,") || !strings.Contains(broken, "ran longer than 5000 ms") {
+		t.Errorf("the stop says %q; want the call and its budget", broken)
+	}
+	if got := text(t, ctx, "lease-exercise[language=python] .ll-tests [data-status=pass]"); !strings.Contains(got, "step 1: init_db") {
+		t.Errorf("the verdicts before the loop are %q; want step 1 passed", got)
+	}
+	courier, err := os.ReadFile(filepath.Join(dir, "courier.py"))
+	must(t, err)
+	eval[any](t, ctx, el+`.lab = 'courier'`)
+	if label := text(t, ctx, "lease-exercise[language=python] .ll-label"); !strings.Contains(label, "courier") {
+		t.Errorf("the editor's label is %q after lab=courier", label)
+	}
+	if state := check(string(courier)); state != "passed" {
+		t.Fatalf("the correct courier: state %s\n%s", state, text(t, ctx, "lease-exercise[language=python] .ll-status"))
+	}
+	skips := eval[string](t, ctx, `[...`+el+`.querySelectorAll('[data-status=skip]')].map((e) => e.title).join('\n')`)
+	if strings.Count(skips, "two programs at once cannot run here") != 2 {
+		t.Errorf("the courier's skipped tests say %q; want the two of two programs at once", skips)
+	}
+	noProblems(t, ctx)
+	audit(t, ctx, "/guide.html, the Python exercise's courier report")
+}
