@@ -270,7 +270,7 @@ WASM_EXEC_NODE := node --stack-size=8192 $(CURDIR)/wasm/node/run.mjs $(GOROOT)/l
 wasm-test: $(SQLITE_ENGINE) web/leaselab.wasm
 	@command -v node >/dev/null || { echo "wasm-test: Node.js is missing: install it (Debian: apt-get install -y nodejs), then run make wasm-test again"; exit 1; }
 	$(GO) test -count=1 ./engine/simrun/
-	GOOS=js GOARCH=wasm $(GO) vet -tags mutants ./wasm/sim/ ./engine/simrun/ ./wasm/sqlitejs/ ./wasm/jslab/
+	GOOS=js GOARCH=wasm $(GO) vet -tags mutants ./wasm/sim/ ./engine/simrun/ ./wasm/sqlitejs/ ./wasm/jslab/ ./wasm/pylab/
 	GOOS=js GOARCH=wasm $(GO) vet -tags mutants,tools ./wasm/sim/
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -tags mutants -exec "$(WASM_EXEC_NODE)" \
 		./engine/simrun/ ./engine/ ./engine/model/ ./engine/check/ ./engine/sqlitedb/ ./wasm/sqlitejs/ ./engine/timeline/... ./engine/internal/lab/ ./wasm/jslab/
