@@ -381,8 +381,12 @@ const ENCODER = new TextEncoder();
 async function answer(id, method, args) {
   try {
     if (!CALLS.includes(method)) throw new Error(`leaselab: no method ${method}`);
+    // Python loads beside the engine, not after it: both download and
+    // compile at once.
+    const py = method === 'gradePython' || method === 'loadPython' ? python() : null;
+    py?.catch(() => {}); // awaited below, once the engine is up
     const { api, memory } = await /** @type {Promise<Engine>} */ (engine);
-    if (method === 'gradePython' || method === 'loadPython') await python();
+    if (py) await py;
     if (method === 'loadPython') {
       postMessage({ type: 'answer', id, value: true });
       return;

@@ -242,7 +242,7 @@ func (s *session) steps(r *results, o options, notes *[]string) []step {
 			noted(func() ([]string, error) { return s.longTimeline(r) })},
 		{"the explorer, natively and in the page", noted(func() ([]string, error) { return s.explorer(r) })},
 		{"the lease lab's sweep in the page", noted(func() ([]string, error) { return s.labSweep(r) })},
-		{"the Python exercise, cold then warm", noted(func() ([]string, error) { return s.pythonExercise(r) })},
+		{"the Python exercise, cold then warm", noted(func() ([]string, error) { return s.pythonExercise(r, o.web) })},
 		{fmt.Sprintf("the cold first results again, in %d fresh browsers", freshRounds),
 			noted(func() ([]string, error) { return freshRuns(o, s.base, "/", 1, freshRounds, &r.Fresh) })},
 		{fmt.Sprintf("the cold first results again, CPU slowed %dx, in %d fresh browsers", slowFactor, slowRounds),

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
+
+	"github.com/leaselab/leaselab/engine/internal/bench/weight"
 )
 
 // The Python exercise's goals: the first verdict after Check at most
@@ -45,8 +48,9 @@ type pyRun struct {
 }
 
 // pythonExercise grades the correct lab twice in one fresh tab of the
-// guide, Python cold then warm, into r.
-func (s *session) pythonExercise(r *results) ([]string, error) {
+// guide, Python cold then warm, into r, and notes what Pyodide's files in
+// web weigh.
+func (s *session) pythonExercise(r *results, web string) ([]string, error) {
 	src, err := os.ReadFile(pythonStudent)
 	if err != nil {
 		return nil, err
@@ -72,7 +76,15 @@ func (s *session) pythonExercise(r *results) ([]string, error) {
 		}
 	}
 	r.PythonCold, r.PythonWarm = runs[0].First, runs[1].First
-	return []string{fmt.Sprintf("Python exercise, %s: first verdict %.0f ms cold (Pyodide fetched and started), %.0f ms warm; whole report %.0f ms cold, %.0f ms warm",
+	ws, err := weight.Pyodide(web)
+	if err != nil {
+		return nil, err
+	}
+	var bytes strings.Builder
+	if err := weight.WritePyodide(&bytes, ws); err != nil {
+		return nil, err
+	}
+	return []string{strings.TrimRight(bytes.String(), "\n"), fmt.Sprintf("Python exercise, %s: first verdict %.0f ms cold (Pyodide fetched and started), %.0f ms warm; whole report %.0f ms cold, %.0f ms warm",
 		pythonStudent, runs[0].First, runs[1].First, runs[0].Report, runs[1].Report)}, nil
 }
 
