@@ -19,7 +19,10 @@
 // Policy sent as a header, an exercise and a lab a single-page site
 // renders after load, an exercise React hydrates, a VitePress page
 // written with the elements, which Vue hydrates without a mismatch, a
-// Hugo page bundle holding an exercise under the guide's policy.
+// Hugo page bundle holding an exercise under the guide's policy, the
+// Python exercise on a Docusaurus and a VitePress page (nothing of Python
+// fetched until the reader acts; the correct lab passes Check, its worker
+// under the guide's policy).
 //
 // They carry the build tag sites:
 //

@@ -199,19 +199,20 @@ func TestSite_VitePress(t *testing.T) {
 }
 
 // A VitePress page written with the elements — the guide's element
-// snippet and a <lease-exercise> — built with the guide's configuration:
-// both are in the built HTML (Vue did not take them for components it
-// cannot find), and the page plays on a fresh load and again after
-// client-side navigation away and back, with no hydration mismatch or
-// other problem on the console.
+// snippet, a <lease-exercise> and one in Python — built with the guide's
+// configuration: all are in the built HTML (Vue did not take them for
+// components it cannot find), and the page plays on a fresh load and
+// again after client-side navigation away and back, with no hydration
+// mismatch or other problem on the console; the Python exercise passes
+// the correct lab (checksPython).
 func TestSite_VitePressPageWrittenWithTheElementsHydrates(t *testing.T) {
-	page := "# Elements\n\nBack to [the course](../).\n\n" + snippet(t, "element.html") + "\n<lease-exercise id=\"ex\"></lease-exercise>\n"
+	page := "# Elements\n\nBack to [the course](../).\n\n" + snippet(t, "element.html") + "\n<lease-exercise id=\"ex\"></lease-exercise>\n\n" + pythonExercise + "\n"
 	dir := npmSiteWith(t, "vitepress", nil, map[string]string{"lessons/elements.md": page}, "public", ".vitepress/config.js",
 		withConfig(t, ".vitepress/config.js", "  title: 'Queues that survive crashes',\n"), "vitepress", "build")
 	site := filepath.Join(dir, ".vitepress", "dist")
 	built, err := os.ReadFile(filepath.Join(site, "lessons", "elements.html"))
 	must(t, err)
-	for _, tag := range []string{"<lease-timeline step=\"1\"><pre>", "<lease-exercise id=\"ex\">"} {
+	for _, tag := range []string{"<lease-timeline step=\"1\"><pre>", "<lease-exercise id=\"ex\">", pythonExercise} {
 		if !strings.Contains(string(built), tag) {
 			t.Errorf("the built page lacks %s: Vue rendered the element as a component it could not find", tag)
 		}
@@ -221,7 +222,8 @@ func TestSite_VitePressPageWrittenWithTheElementsHydrates(t *testing.T) {
 	must(t, chromedp.Do(ctx, chromedp.Navigate(url+"/lessons/elements.html")))
 	eval[bool](t, ctx, `(window.__spa = 'same document', true)`)
 	plays := `(() => { const p = document.querySelector('lease-timeline'), ex = document.getElementById('ex');
-		return p !== null && p.dataset.state === 'ready' && p.dataset.steps === '1' && ex !== null && ex.dataset.state === 'idle'; })()`
+		return p !== null && p.dataset.state === 'ready' && p.dataset.steps === '1' && ex !== null && ex.dataset.state === 'idle'
+			&& document.getElementById('py')?.dataset.state === 'idle'; })()`
 	waitFor(t, ctx, plays, time.Minute)
 	noProblems(t, ctx)
 	eval[bool](t, ctx, `([...document.querySelectorAll('.vp-doc a')].find((a) => a.textContent.trim() === 'the course').click(), true)`)
@@ -233,6 +235,7 @@ func TestSite_VitePressPageWrittenWithTheElementsHydrates(t *testing.T) {
 		t.Fatal("going back loaded a new document: not the site's client-side navigation")
 	}
 	noProblems(t, ctx)
+	t.Run("python", func(t *testing.T) { checksPython(t, servePythonSite(t, site), "/lessons/elements.html") })
 }
 
 // docusaurusWalk walks testdata/docusaurus from its first page: forward,
@@ -256,18 +259,31 @@ const docusaurusConfig = `  title: 'Queues that survive crashes',
   i18n: { defaultLocale: 'en', locales: ['en', 'ko'] },
 `
 
+// docusaurusPython is an MDX page of the Docusaurus course holding the
+// Python exercise, as the guide writes the element in MDX.
+const docusaurusPython = "---\ntitle: The lab in Python\n---\n\nWrite the fencing lab in Python. Check runs leaselab grade's tests on it.\n\n" + pythonExercise + "\n"
+
 // Docusaurus 3.x (classic, React 19), built from its pinned lock file with
 // the guide's configuration: every fence — whose lines Prism writes
 // without a newline character — plays on a fresh load and after
 // client-side navigation forward and back, with no problem on the console
 // (React's hydration error #418 is one); once prerendered, the pages draw
-// with no byte of the engine fetched.
+// with no byte of the engine fetched. The Python exercise of an MDX page
+// is in the built HTML and passes the correct lab (checksPython).
 func TestSite_Docusaurus(t *testing.T) {
-	dir := npmSite(t, "docusaurus", nil, "static", "docusaurus.config.js",
+	dir := npmSiteWith(t, "docusaurus", nil, map[string]string{"docs/lessons/python.mdx": docusaurusPython}, "static", "docusaurus.config.js",
 		withConfig(t, "docusaurus.config.js", docusaurusConfig+
 			"  presets: [['classic', { docs: { routeBasePath: '/' }, blog: false, pages: false }]],\n"),
 		"docusaurus", "build", "--out-dir", "build")
 	site := filepath.Join(dir, "build")
+	t.Run("python", func(t *testing.T) {
+		built, err := os.ReadFile(filepath.Join(site, "lessons", "python", "index.html"))
+		must(t, err)
+		if !strings.Contains(string(built), pythonExercise) {
+			t.Fatalf("the built page lacks %s", pythonExercise)
+		}
+		checksPython(t, servePythonSite(t, site), "/lessons/python/")
+	})
 	url := serveCounting(t, site)
 	playSPA(t, site, url, fenceSPA, docusaurusWalk, spaStep{"", "/lessons/worksheet/", 1}, "prerendered 5 timelines (2 worksheets) from 4 pages")
 }
