@@ -8,12 +8,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -30,11 +32,14 @@ import (
 )
 
 var (
-	baseURL  string
-	browser  context.Context // a started browser; each test opens tabs in it
-	webDir   string
-	index    libraryIndex
-	shotsDir = os.Getenv("LEASELAB_SHOTS") // when set, tests also save screenshots there
+	// pyodideServed counts the server's answers under /pyodide/: Python
+	// loads in a worker, whose fetches the page's Resource Timing omits.
+	pyodideServed atomic.Int64
+	baseURL       string
+	browser       context.Context // a started browser; each test opens tabs in it
+	webDir        string
+	index         libraryIndex
+	shotsDir      = os.Getenv("LEASELAB_SHOTS") // when set, tests also save screenshots there
 )
 
 type libraryIndex struct {
@@ -72,7 +77,13 @@ func run(m *testing.M) int {
 		return fail("%v, or run make e2e, which does", err)
 	}
 
-	srv := httptest.NewServer(webserve.Handler(os.DirFS(webDir))) // 127.0.0.1, a free port
+	files := webserve.Handler(os.DirFS(webDir))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/pyodide/") {
+			pyodideServed.Add(1)
+		}
+		files.ServeHTTP(w, r)
+	})) // 127.0.0.1, a free port
 	defer srv.Close()
 	baseURL = srv.URL
 

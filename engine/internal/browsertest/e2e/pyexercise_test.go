@@ -42,14 +42,18 @@ func nativeFirst(t *testing.T, path string) (test, call string) {
 // The guide's Python exercise gives each student the verdict leaselab
 // grade gives natively, at the same step and call: the correct lab
 // passes, each one-mistake variant fails where it fails natively. The
-// page fetched nothing of Python before the editor was focused.
+// server sent nothing of Python for the page before Check (counted there:
+// the page's Resource Timing omits its workers' fetches).
 func TestPythonExercise_GivesTheNativeVerdictAtEachStepAndCall(t *testing.T) {
 	ctx := tabFor(t, 8*time.Minute)
+	before := pyodideServed.Load()
 	must(t, chromedp.Do(ctx, chromedp.Navigate(baseURL+"/guide.html")))
 	const el = `document.querySelector('lease-exercise[language=python]')`
 	waitFor(t, ctx, el+`?.dataset.state === 'idle'`, 30*time.Second)
-	if n := eval[int](t, ctx, `performance.getEntriesByType('resource').filter((e) => e.name.includes('/pyodide/')).length`); n != 0 {
-		t.Fatalf("the page fetched %d files of Python before the reader asked", n)
+	eval[bool](t, ctx, `requestIdleCallback(() => setTimeout(() => { window.__settled = true; }, 500)) > 0`)
+	waitFor(t, ctx, `window.__settled === true`, 10*time.Second)
+	if n := pyodideServed.Load() - before; n != 0 {
+		t.Fatalf("the server sent %d files of Python before the reader asked", n)
 	}
 	for _, path := range pyStudents(t) {
 		name := strings.TrimSuffix(filepath.Base(path), ".py")
@@ -69,6 +73,9 @@ func TestPythonExercise_GivesTheNativeVerdictAtEachStepAndCall(t *testing.T) {
 			t.Errorf("%s: the page says %s at %q, call %q; leaselab grade fails at %q, call %q\n%s", name, state, gotTest, gotCall,
 				wantTest, wantCall, text(t, ctx, "lease-exercise[language=python] .ll-status"))
 		}
+	}
+	if pyodideServed.Load() == before {
+		t.Error("the server sent no file of Python for a Check: it came from elsewhere, or the count sees nothing")
 	}
 	noProblems(t, ctx)
 }

@@ -55,6 +55,7 @@ var NoPromise = []Package{
 	{Path: "engine/simrun", Why: "wasm/sim, the browser's engine"},
 	{Path: "wasm/sqlitejs", GOOS: "js", Why: "engine/sqlitedb's browser build"},
 	{Path: "wasm/jslab", GOOS: "js", Why: "wasm/sim, the grader of a coding exercise in the page"},
+	{Path: "wasm/pylab", GOOS: "js", Why: "wasm/sim, the grader of a Python exercise in the page"},
 }
 
 // API renders what the package in dir exports in a normal build (no build
