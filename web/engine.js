@@ -44,10 +44,12 @@
 //                                 loadGrader); onProgress hears {test, call} before
 //                                 each of the reader's calls runs, and {test,
 //                                 status, why} as each test ends
-//   gradePython(source, {lab, lang, signal, onProgress})  the lab (fencing or
+//   gradePython(source, {lab, lang, simulator, signal, onProgress})  the lab (fencing or
 //                                 courier) written in Python in source, graded as
 //                                 grade grades JavaScript, by the same tests as
-//                                 leaselab grade, in Pyodide (wasm/pylab): Python
+//                                 leaselab grade, in Pyodide (wasm/pylab), the first
+//                                 difference linked to the simulator page at simulator
+//                                 (a URL), when given: Python
 //                                 is loaded into the grader's worker on the first
 //                                 call (or loadPython), never before
 //   loadPython()                  loads Python into the grader's worker, ahead of
@@ -360,6 +362,7 @@ function engineAPI(link, facts, tools) {
           {
             lang: typeof opts?.lang === 'string' ? opts.lang : 'en',
             lab: opts?.lab === 'courier' ? 'courier' : 'fencing',
+            simulator: typeof opts?.simulator === 'string' ? opts.simulator : '',
           },
         ],
         signalOf(opts),

@@ -106,7 +106,7 @@ const COLUMNS = ['id', 'owner', 'until', 'fence', 'result', 'done'];
  * @typedef {{sql: string, params: unknown[], error?: string}} Statement
  * @typedef {{call: string, want: string, got: string, sql: Statement[], want_rows: Row[], got_rows: Row[] | null, rows_error?: string}} Step
  * @typedef {{test: string, where: string, call: string, want: string, got: string, detail?: string, broken?: string,
- *   want_rows: Row[], got_rows: Row[], timeline?: string, steps: Step[]}} First
+ *   want_rows: Row[], got_rows: Row[], timeline?: string, link?: string, steps: Step[]}} First
  * @typedef {import('./exercise-run.js').Verdict} Verdict
  * @typedef {{cannot_run?: string, line?: number, col?: number, passed: boolean, missing: string[], tests: Verdict[],
  *   first: First | null, text: string, elapsed_ms: number, columns?: string[]}} Report
@@ -261,7 +261,8 @@ export class LeaseExercise extends HTMLElement {
       const grader = await loadGrader();
       const signal = AbortSignal.timeout(TIME_LIMIT_MS);
       const onProgress = (/** @type {unknown} */ p) => heard.hear(p);
-      const opts = { lang, lab: this.lab, signal, onProgress };
+      const simulator = new URL('index.html', import.meta.url).href;
+      const opts = { lang, lab: this.lab, simulator, signal, onProgress };
       this.#pythonAsked ||= python;
       /** @type {Report} */
       const report = JSON.parse(await (python ? grader.gradePython(this.code, opts) : grader.grade(this.code, opts)));
@@ -344,6 +345,15 @@ export class LeaseExercise extends HTMLElement {
           'ol',
           { class: 'll-calls' },
           ...f.steps.map((s, i) => callItem(s, i === f.steps.length - 1, t, this.#columns)),
+        ),
+      );
+    }
+    if (f.link) {
+      section.append(
+        el(
+          'p',
+          { class: 'll-link' },
+          el('a', { href: f.link, target: '_blank', rel: 'noopener' }, t.labOpenDifference),
         ),
       );
     }

@@ -17,10 +17,13 @@ import (
 
 // Options bound a grading run; the zero value is engine/grade's defaults.
 type Options struct {
-	Lab         string // grade.Fencing (the default) or grade.Courier
-	Lang        string // "en" or "ko": the report's text
-	Sequences   int    // how many random call sequences the search tries
-	Rounds      int    // how many rounds each race runs
+	Lab  string // grade.Fencing (the default) or grade.Courier
+	Lang string // "en" or "ko": the report's text
+	// Simulator is the simulator page's URL, which the first
+	// difference's link opens (First.Link); "" for no link.
+	Simulator   string
+	Sequences   int // how many random call sequences the search tries
+	Rounds      int // how many rounds each race runs
 	CallTimeout time.Duration
 	// OnCall, when set, hears each of the student's calls before it
 	// runs: the test's name and the call, in Python's terms.
@@ -69,7 +72,10 @@ type First struct {
 	WantRows [][]any `json:"want_rows"`
 	GotRows  [][]any `json:"got_rows"`
 	Timeline string  `json:"timeline,omitempty"`
-	Steps    []Step  `json:"steps"`
+	// Link opens the difference in the simulator, at its step, the
+	// student's run beside the engine's (grade.Failure.Link).
+	Link  string `json:"link,omitempty"`
+	Steps []Step `json:"steps"`
 }
 
 // Step is one call of the failing test: both answers, the SQL the
@@ -148,6 +154,9 @@ func Grade(ctx context.Context, py js.Value, source string, o Options) ([]byte, 
 	}
 	if t := r.First(); t != nil {
 		out.First = first(t, o.Lab, steps[t.Name])
+		if o.Simulator != "" {
+			out.First.Link = t.Failure.Link(o.Simulator, o.Lang)
+		}
 	}
 	var text strings.Builder
 	grade.WriteText(&text, r, o.Lang)

@@ -51,8 +51,9 @@ func gradeCall(_ js.Value, args []js.Value) any {
 // gradePythonCall is leaselab.gradePython(source, opts): a Promise of the
 // report, as JSON (pylab.Report), of the lab written in Python in source,
 // graded by engine/grade's tests in the Pyodide the worker loaded
-// (globalThis.leaselabPyodide). opts is {lab, lang, sequences, rounds,
-// call_ms}, each optional (lab: fencing or courier); a third argument
+// (globalThis.leaselabPyodide). opts is {lab, lang, simulator, sequences,
+// rounds, call_ms}, each optional (lab: fencing or courier; simulator:
+// the simulator page's URL, for the first difference's link); a third argument
 // hears progress as gradeCall's does. Each call of the student's is
 // stopped past call_ms inside Python; code that holds the worker anyway
 // (a loop in C) is the page's to end.
@@ -68,6 +69,7 @@ func gradePythonCall(_ js.Value, args []js.Value) any {
 	var o pylab.Options
 	if len(args) > 1 && args[1].Type() == js.TypeObject {
 		o = pylab.Options{Lab: stringField(args[1], "lab", "fencing"), Lang: stringField(args[1], "lang", "en"),
+			Simulator: stringField(args[1], "simulator", ""),
 			Sequences: intField(args[1], "sequences"), Rounds: intField(args[1], "rounds"),
 			CallTimeout: time.Duration(intField(args[1], "call_ms")) * time.Millisecond}
 	}

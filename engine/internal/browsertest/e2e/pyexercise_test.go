@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/leaselab/leaselab/engine/grade"
 )
@@ -55,6 +56,7 @@ func TestPythonExercise_GivesTheNativeVerdictAtEachStepAndCall(t *testing.T) {
 	if n := pyodideServed.Load() - before; n != 0 {
 		t.Fatalf("the server sent %d files of Python before the reader asked", n)
 	}
+	linked := 0 // failures linked to the simulator with the student's run
 	for _, path := range pyStudents(t) {
 		name := strings.TrimSuffix(filepath.Base(path), ".py")
 		src, err := os.ReadFile(path)
@@ -68,11 +70,18 @@ func TestPythonExercise_GivesTheNativeVerdictAtEachStepAndCall(t *testing.T) {
 		gotCall := ""
 		if state == "failed" {
 			gotCall = text(t, ctx, "lease-exercise[language=python] .ll-first .ll-answers dd code")
+			href := eval[string](t, ctx, el+`.querySelector('.ll-link a')?.href || ''`)
+			if strings.HasPrefix(wantTest, "step ") && strings.Contains(href, "impl=") && strings.Contains(href, "/index.html#") {
+				linked++
+			}
 		}
 		if (state == "passed") != (wantTest == "") || gotTest != wantTest || gotCall != wantCall {
 			t.Errorf("%s: the page says %s at %q, call %q; leaselab grade fails at %q, call %q\n%s", name, state, gotTest, gotCall,
 				wantTest, wantCall, text(t, ctx, "lease-exercise[language=python] .ll-status"))
 		}
+	}
+	if linked < 5 {
+		t.Errorf("%d failures link to the simulator with the student's run (impl=); want every step's played on a timeline", linked)
 	}
 	if pyodideServed.Load() == before {
 		t.Error("the server sent no file of Python for a Check: it came from elsewhere, or the count sees nothing")
@@ -127,6 +136,14 @@ func TestPythonExercise_StopsALoopAndGradesTheCourierByKeyboard(t *testing.T) {
 	skips := eval[string](t, ctx, `[...`+el+`.querySelectorAll('[data-status=skip]')].map((e) => e.title).join('\n')`)
 	if strings.Count(skips, "two programs at once cannot run here") != 2 {
 		t.Errorf("the courier's skipped tests say %q; want the two of two programs at once", skips)
+	}
+	must(t, chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(`lease-exercise[language=python] textarea`))))
+	if f := press(t, ctx, kb.Tab, "Tab out of the Python editor"); f.Name != "Check" {
+		t.Errorf("Tab from the Python editor went to %s %q; want its Check button", f.What, f.Name)
+	}
+	must(t, chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(8)))) // Shift
+	if back := eval[string](t, ctx, `document.activeElement.tagName`); back != "TEXTAREA" {
+		t.Errorf("Shift+Tab from Check went to %s; want the editor", back)
 	}
 	noProblems(t, ctx)
 	audit(t, ctx, "/guide.html, the Python exercise's courier report")
