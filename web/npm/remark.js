@@ -1,8 +1,9 @@
 // @ts-check
 // remark.js: a remark plugin (Docusaurus, and any unified site) that turns
 // each ```lease-timeline fence into the element at build time, as an MDX
-// JSX element (no DOM is changed before React hydrates the page):
-//   <lease-timeline step="3"><pre>{TEXT}</pre></lease-timeline>
+// JSX element (no DOM is changed before React hydrates the page), its
+// text a string in the pre, kept exactly (stringExpression):
+//   <lease-timeline step="3"><pre>{"TEXT"}</pre></lease-timeline>
 // The page still includes the bundle's leaselab.js, which defines the
 // element. Each element carries its trace, computed by the engine under
 // Node as the site is built (fence-element.js): the page draws it without
@@ -20,6 +21,28 @@ import { isTimelineFence, timelineElement } from './fence-element.js';
 
 /** @param {string} s */
 const escapeHTML = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * MDX's {"TEXT"}: an expression holding the text as a string literal,
+ * which MDX keeps as it is, where it would strip each line of a text
+ * node's leading and trailing spaces (a timeline's indentation).
+ * @param {string} text
+ */
+function stringExpression(text) {
+  const literal = { type: 'Literal', value: text, raw: JSON.stringify(text) };
+  return {
+    type: 'mdxFlowExpression',
+    value: JSON.stringify(text),
+    data: {
+      estree: {
+        type: 'Program',
+        sourceType: 'module',
+        comments: [],
+        body: [{ type: 'ExpressionStatement', expression: literal }],
+      },
+    },
+  };
+}
 
 /**
  * The node a fence becomes.
@@ -51,7 +74,7 @@ function elementNode(el, mdx) {
         type: 'mdxJsxFlowElement',
         name: 'pre',
         attributes: [],
-        children: [{ type: 'text', value: el.text }],
+        children: [stringExpression(el.text)],
         data: explicit,
       },
     ],
