@@ -2,7 +2,9 @@
 // fences.js turns the Markdown fences of a course site into players: every
 // code block a site generator made of a ```lease-timeline fence becomes a
 // <lease-timeline> element (lease-timeline.js), with the options the fence
-// gives. leaselab.js, the one script a course site includes, loads it.
+// gives; a ```lease-lab fence a <lease-lab>, a ```lease-exercise fence a
+// <lease-exercise> (KINDS). leaselab.js, the one script a course site
+// includes, loads it.
 //
 // A fence is a timeline when the generator marked it so — the forms the
 // generators emit, in FENCE_SELECTOR:
@@ -25,6 +27,10 @@
 // hook): KEY or data-KEY on the code, the pre or the highlighter's wrapper.
 // The directive wins over an attribute. Keys: OPTION_KEYS.
 //
+// An exercise's fence holds no timeline: its text after the directive is
+// the starting code (blank: the language's own), and its options take
+// only the values EXERCISE_VALUES lists (exerciseFence).
+//
 // Without JavaScript the fence is what the generator made: readable text.
 // With it, the block is hidden (hidden, data-leaselab-fence) and the
 // element is put before it; a fence added later (a single-page site's
@@ -40,6 +46,12 @@ export const OPTION_KEYS = ['step', 'show', 'mutant', 'lang', 'name', 'height', 
 
 /** The options a ```lease-lab fence may give (<lease-lab>'s attributes). */
 export const LAB_OPTION_KEYS = ['lang', 'name', 'id'];
+
+/** The options a ```lease-exercise fence may give (<lease-exercise>'s attributes). */
+export const EXERCISE_OPTION_KEYS = ['language', 'lab', 'lang', 'id'];
+
+/** The values an exercise's option takes, where it takes only some; lab=courier is Python's only. */
+export const EXERCISE_VALUES = { language: ['javascript', 'python'], lab: ['fencing', 'courier'] };
 
 /** The marker word of a directive that marks a code block as a timeline. */
 export const MARKER = 'lease-timeline';
@@ -65,7 +77,8 @@ export const FENCE_SELECTOR = fenceSelector('lease-timeline');
  * A kind of fence: the element it becomes (its tag, also the fence's
  * language and the directive's marker word) and the options it takes.
  * A lease-lab fence becomes a <lease-lab> element (lease-lab.js) the same
- * way timelines become players.
+ * way timelines become players; a lease-exercise fence a <lease-exercise>
+ * (lease-exercise.js) whose starting code is a text/plain script child.
  *
  * @typedef {object} FenceKind
  * @property {string} tag
@@ -77,7 +90,15 @@ export const FENCE_SELECTOR = fenceSelector('lease-timeline');
 export const TIMELINE = { tag: MARKER, keys: OPTION_KEYS, selector: FENCE_SELECTOR };
 /** @type {FenceKind} */
 export const LAB = { tag: 'lease-lab', keys: LAB_OPTION_KEYS, selector: fenceSelector('lease-lab') };
-const KINDS = [TIMELINE, LAB];
+/** @type {FenceKind} */
+export const EXERCISE = {
+  tag: 'lease-exercise',
+  keys: EXERCISE_OPTION_KEYS,
+  selector: fenceSelector('lease-exercise'),
+};
+const KINDS = [TIMELINE, LAB, EXERCISE];
+/** The elements fences become: a code block inside one is no fence. */
+const ELEMENT_TAGS = KINDS.map((k) => k.tag).join(', ');
 
 /**
  * @typedef {object} Fence a fence's text read
@@ -242,8 +263,9 @@ const GENERATED_ID = /^__code_\d+$/;
 /**
  * The options the fence's elements carry as attributes (an info string's
  * attribute list): KEY or data-KEY on the code, then the pre, then the
- * wrappers; the nearest wins. data-lang is not an option (Hugo writes the
- * fence's language there), nor an id a theme's script gave (GENERATED_ID).
+ * wrappers; the nearest wins. data-lang and data-language are no option
+ * (Hugo and Starlight's Expressive Code write the fence's language there),
+ * nor is an id a theme's script gave (GENERATED_ID).
  * @param {Element[]} els the code, the pre and the wrappers, nearest first
  * @param {string[]} [keys] the options of the fence's kind
  */
@@ -252,7 +274,7 @@ export function attributeOptions(els, keys = OPTION_KEYS) {
   const out = {};
   for (const k of keys) {
     for (const el of els) {
-      const v = el.getAttribute(k) ?? (k === 'lang' ? null : el.getAttribute(`data-${k}`));
+      const v = el.getAttribute(k) ?? (k === 'lang' || k === 'language' ? null : el.getAttribute(`data-${k}`));
       if (v !== null && !(k === 'id' && GENERATED_ID.test(v))) {
         out[k] = v;
         break;
@@ -310,6 +332,70 @@ export function unreadable(fence, keys = OPTION_KEYS) {
 }
 
 /**
+ * Why an exercise's options cannot be read, or "" when they can: keys that
+ * are no option, a value EXERCISE_VALUES does not list, or lab=courier
+ * without language=python.
+ * @param {string[]} unknown the directive's keys that are no option
+ * @param {Record<string, string>} options the options given (a bare key: "")
+ */
+function unreadableExercise(unknown, options) {
+  if (unknown.length) {
+    return `the directive's keys ${unknown.join(', ')} are no option (${EXERCISE_OPTION_KEYS.join(' ')})`;
+  }
+  for (const [k, values] of Object.entries(EXERCISE_VALUES)) {
+    const v = options[k];
+    if (v !== undefined && !values.includes(v)) return `${k}=${v} is none of ${k}'s values (${values.join(' ')})`;
+  }
+  if (options.lab === 'courier' && options.language !== 'python') {
+    return 'lab=courier is a lab in Python only: give language=python too';
+  }
+  return '';
+}
+
+/**
+ * A lease-exercise fence read: the element's attributes (the directive's
+ * options), its starting code (the text after the directive, dedented; ""
+ * when blank, for the language's own) and why it cannot be read ("" when
+ * it can).
+ * @param {string} raw the fence's text
+ * @param {Record<string, string>} [attributes] options the fence's markup carries, which the directive's override
+ */
+export function exerciseFence(raw, attributes = {}) {
+  const fence = parseFence(raw, EXERCISE);
+  const options = { ...attributes, ...fence.options };
+  const code = fence.text.trim() ? fence.text : '';
+  return { attributes: options, code, why: unreadableExercise(fence.unknown, options) };
+}
+
+/** `<`, any backslashes, then `script` or `/script`, in any case: what escapeScriptText escapes. */
+const SCRIPT_TAG = /<(\\*)(\/?script)/gi;
+/** The same with a backslash more after the `<`: SCRIPT_TAG escaped. */
+const ESCAPED_SCRIPT_TAG = /<\\(\\*)(\/?script)/gi;
+
+/**
+ * Code as the text of a <script type="text/plain">, which HTML ends at
+ * the first `</script` (and, after a `<!--` and a `<script`, at the
+ * second): a backslash is put after the `<` of every `<script` and
+ * `</script` (any case), and of every such `<` already followed by
+ * backslashes, so that the text holds neither and unescapeScriptText
+ * gives the code back exactly.
+ * @param {string} code
+ */
+export function escapeScriptText(code) {
+  return code.replace(SCRIPT_TAG, '<\\$1$2');
+}
+
+/**
+ * The code a <script type="text/plain">'s text stands for: one backslash
+ * less after the `<` of every `<\script` and `<\/script` (any case, any
+ * number of backslashes). The inverse of escapeScriptText.
+ * @param {string} text
+ */
+export function unescapeScriptText(text) {
+  return text.replace(ESCAPED_SCRIPT_TAG, '<$1$2');
+}
+
+/**
  * The kind whose marked directive is a code block's first line, or null.
  * @param {Element} code
  * @returns {FenceKind | null}
@@ -330,32 +416,58 @@ export function isMarked(code) {
 }
 
 /**
- * Puts a <lease-timeline> (or, for a lab's fence, a <lease-lab>) before
- * the fence of code and hides the fence; returns the element, or null
- * when code is no fence's or was converted.
+ * The element a fence's text becomes (not yet in the page), and why the
+ * text cannot be read ("" when it can): a timeline's or a lab's text is
+ * the element's text, an exercise's starting code its text/plain script
+ * child's (escapeScriptText).
+ * @param {string} raw the fence's text
+ * @param {FenceKind} kind
+ * @param {Record<string, string>} attributes options the fence's markup carries
+ */
+function fenceElement(raw, kind, attributes) {
+  const el = document.createElement(kind.tag);
+  if (kind === EXERCISE) {
+    const ex = exerciseFence(raw, attributes);
+    for (const [k, v] of Object.entries(ex.attributes)) el.setAttribute(k, v);
+    if (ex.code) {
+      const script = document.createElement('script');
+      script.setAttribute('type', 'text/plain');
+      script.textContent = escapeScriptText(ex.code);
+      el.append(script);
+    }
+    return { el, why: ex.why };
+  }
+  const fence = parseFence(raw, kind);
+  for (const [k, v] of Object.entries({ ...attributes, ...fence.options })) el.setAttribute(k, v);
+  el.textContent = fence.text;
+  return { el, why: unreadable(fence, kind.keys) };
+}
+
+/**
+ * Puts a <lease-timeline> (or, for a lab's fence, a <lease-lab>; for an
+ * exercise's, a <lease-exercise>) before the fence of code and hides the
+ * fence; returns the element, or null when code is no fence's or was
+ * converted.
  * @param {Element} code
  * @param {FenceKind} [kind]
  */
 export function convert(code, kind = TIMELINE) {
   const pre = code.parentElement;
-  if (pre?.tagName !== 'PRE' || code.closest('lease-timeline, lease-lab')) return null;
+  if (pre?.tagName !== 'PRE' || code.closest(ELEMENT_TAGS)) return null;
   const block = fenceBlock(pre);
   if (block.hasAttribute('data-leaselab-fence')) return null;
   const els = [code];
   for (let e = /** @type {Element | null} */ (pre); e && e !== block.parentElement; e = e.parentElement) els.push(e);
-  const fence = parseFence(fenceText(code), kind);
-  const options = { ...attributeOptions(els, kind.keys), ...fence.options };
-  const el = document.createElement(kind.tag);
-  if (kind === LAB && !customElements.get(kind.tag))
-    import('./lease-lab.js').catch((err) => console.error('lease-lab: the element was not defined:', err));
-  for (const [k, v] of Object.entries(options)) el.setAttribute(k, v);
-  for (const e of els) if (options.id && e.id === options.id) e.removeAttribute('id');
+  const { el, why } = fenceElement(fenceText(code), kind, attributeOptions(els, kind.keys));
+  const load = ELEMENT_MODULES[kind.tag];
+  if (load && !customElements.get(kind.tag))
+    load().catch((err) => console.error(`${kind.tag}: the element was not defined:`, err));
+  const id = el.getAttribute('id');
+  for (const e of els) if (id && e.id === id) e.removeAttribute('id');
   el.dataset.fence = '';
-  el.textContent = fence.text;
   block.before(el);
   block.setAttribute('hidden', '');
   block.setAttribute('data-leaselab-fence', '');
-  const why = unreadable(fence, kind.keys);
   if (why) {
     el.dataset.fenceError = why;
     console.error(`${kind.tag}: ${location.pathname}: code block ${codeBlockNumber(block)}: ${why}`);
@@ -476,7 +588,10 @@ function codeBlockNumber(block) {
 /** @param {Element} n */
 const holdsCode = (n) => n.tagName === 'PRE' || n.tagName === 'CODE' || n.querySelector('pre') !== null;
 
-/** The elements that define themselves in a module of their own, loaded when one is on the page. */
+/**
+ * The elements that define themselves in a module of their own, loaded when one is on the page.
+ * @type {Record<string, () => Promise<unknown>>}
+ */
 const ELEMENT_MODULES = {
   'lease-lab': () => import('./lease-lab.js'),
   'lease-exercise': () => import('./lease-exercise.js'),
@@ -529,7 +644,7 @@ export function start(doc) {
     new MutationObserver((records) => {
       const added = records.some((r) =>
         [...r.addedNodes].some(
-          (n) => n instanceof Element && n.tagName !== 'LEASE-TIMELINE' && n.tagName !== 'LEASE-LAB' && holdsCode(n),
+          (n) => n instanceof Element && !KINDS.some((k) => n.tagName === k.tag.toUpperCase()) && holdsCode(n),
         ),
       );
       if (!added || queued) return;

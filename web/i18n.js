@@ -402,6 +402,8 @@ export const en = {
   labCodePython: (/** @type {string} */ lab) => `Your code (Python): the ${lab} lab’s functions`,
   labLoadingPython: 'Loading Python into this page (Pyodide, once), then checking your code step by step…',
   labCheck: 'Check',
+  /** @param {string} why */
+  labUnreadable: (why) => `This exercise's fence cannot be read: ${why}`,
   labReset: 'Start over',
   labKeys: 'Ctrl+Enter checks',
   labChecking: 'Checking your code, step by step, beside the contract…',
@@ -824,6 +826,7 @@ export const ko = {
     `내 코드 (Python): ${lab === 'courier' ? '쿠리어' : '펜싱'} 실습의 함수들`,
   labLoadingPython: '이 페이지에 Python을 불러온 뒤(Pyodide, 한 번만) 코드를 단계별로 검사하는 중…',
   labCheck: '검사',
+  labUnreadable: (why) => `이 연습 문제의 펜스를 읽을 수 없습니다: ${why}`,
   labReset: '처음부터',
   labKeys: 'Ctrl+Enter로 검사',
   labChecking: '코드를 단계별로 계약과 나란히 검사하는 중…',

@@ -6,6 +6,15 @@
 //   <lease-exercise></lease-exercise>                (the starting code: SKELETON)
 //   <lease-exercise><script type="text/plain">function initDb(db) { … }</script></lease-exercise>
 //
+// The starting code is a <script type="text/plain"> child's text, in which
+// `<\/script` stands for `</script` (HTML would end the script there) and
+// `<\script` for `<script` (fences.js unescapeScriptText), or else a <pre>
+// child's text (the form a framework's page keeps: Vue drops a script
+// from a template, React 18's server escapes a script's text). A
+// ```lease-exercise fence becomes the element (fences.js; the npm plugins
+// at build time); one it could not read (data-fence-error) says why in
+// place of the editor.
+//
 // The reader writes initDb, enqueue, state, claim, renew, complete, release
 // and claimMany, each taking db first: a small synchronous SQL API over the
 // page's own SQLite (db.run, db.all, db.get; a fresh database per test).
@@ -45,7 +54,7 @@
 import { loadGrader } from './engine.js';
 import { PY_COURIER, PY_FENCING } from './exercise-python.js';
 import { Heard } from './exercise-run.js';
-import { afterHydration, dedent } from './fences.js';
+import { afterHydration, dedent, unescapeScriptText } from './fences.js';
 import { langOf, strings } from './i18n.js';
 import { pageScheme, watchScheme } from './scheme.js';
 import { el, labTable } from './student-view.js';
@@ -203,7 +212,13 @@ export class LeaseExercise extends HTMLElement {
 
   #build() {
     const t = strings(langOf(this));
-    const given = this.querySelector('script[type="text/plain"]')?.textContent ?? '';
+    const unreadable = this.dataset.fenceError;
+    if (unreadable) {
+      this.replaceChildren(el('p', { class: 'll-status', role: 'status' }, t.labUnreadable(unreadable)));
+      this.dataset.state = 'error';
+      return;
+    }
+    const given = this.#givenText();
     if (given.trim()) this.#given = `${dedent(given).trim()}\n`;
     const id = `lease-exercise-${++serial}`;
     this.#code = /** @type {HTMLTextAreaElement} */ (
@@ -233,6 +248,13 @@ export class LeaseExercise extends HTMLElement {
       this.#result,
     );
     this.dataset.state = 'idle';
+  }
+
+  /** The starting code the element holds: its text/plain script's, unescaped, else its pre's; "" for none. */
+  #givenText() {
+    const script = this.querySelector('script[type="text/plain"]');
+    if (script) return unescapeScriptText(script.textContent || '');
+    return this.querySelector(':scope > pre')?.textContent ?? '';
   }
 
   /** The code in the editor. */

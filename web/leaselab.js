@@ -1,9 +1,11 @@
 // @ts-check
 // leaselab.js is the one script a course site includes: it turns the
 // page's ```lease-timeline fences into players (fences.js) and defines
-// <lease-timeline> (lease-timeline.js); on a page with a <lease-lab> it
-// defines that too (lease-lab.js; fences.js does for a ```lease-lab fence). It is written in a script's syntax
-// — no import or export statement — so that it works both as a module
+// <lease-timeline> (lease-timeline.js); on a page with a <lease-lab> or a
+// <lease-exercise> it defines that too (lease-lab.js, lease-exercise.js;
+// fences.js does for a ```lease-lab or ```lease-exercise fence). It is
+// written in a script's syntax — no import or export statement — so that
+// it works both as a module
 //   <script type="module" src="leaselab-VERSION/leaselab.js"></script>
 // and as the classic deferred script MkDocs' extra_javascript, Hugo themes
 // and Docusaurus' scripts emit

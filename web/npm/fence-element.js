@@ -1,17 +1,20 @@
 // @ts-check
 // fence-element.js: what the npm package's build-time plugins (remark.js,
-// markdown-it.js) make of a Markdown fence — the <lease-timeline> element
-// the page's fences.js would make of it in the browser, made when the site
-// is built instead, so that no page is changed before a framework
-// hydrates it. The fence is read as fences.js reads it (the same
-// parseFence); a fence that cannot be read is an error naming where.
+// markdown-it.js) make of a Markdown fence — the <lease-timeline> or
+// <lease-exercise> element the page's fences.js would make of it in the
+// browser, made when the site is built instead, so that no page is changed
+// before a framework hydrates it. The fence is read as fences.js reads it
+// (the same parseFence, exerciseFence); a fence that cannot be read is an
+// error naming where.
 //
-// Unless the plugin's option prerender is false, the element also carries
-// its trace, computed by the engine under Node (node-engine.js) in the
-// fence's language (every language when the fence names none): the page
-// draws it without fetching the engine, as after `leaselab prerender`.
+// Unless the plugin's option prerender is false, a timeline's element also
+// carries its trace, computed by the engine under Node (node-engine.js) in
+// the fence's language (every language when the fence names none): the
+// page draws it without fetching the engine, as after `leaselab prerender`.
+// An exercise needs nothing of the engine: its element holds its starting
+// code (exerciseHTML).
 
-import { MARKER, parseFence, unreadable } from '../fences.js';
+import { EXERCISE, escapeScriptText, exerciseFence, MARKER, parseFence, unreadable } from '../fences.js';
 import { langTag } from '../i18n.js';
 import { encodeEmbedded, runSync } from './node-engine.js';
 
@@ -24,6 +27,63 @@ import { encodeEmbedded, runSync } from './node-engine.js';
  */
 export function isTimelineFence(lang, text) {
   return lang === MARKER || parseFence(text).marked;
+}
+
+/**
+ * Whether a fence is an exercise: its language is lease-exercise, or its
+ * first line is the directive with the marker lease-exercise.
+ * @param {string | null | undefined} lang
+ * @param {string} text
+ */
+export function isExerciseFence(lang, text) {
+  return lang === EXERCISE.tag || parseFence(text, EXERCISE).marked;
+}
+
+/**
+ * The element an exercise fence becomes: its attributes (the directive's
+ * options) and its starting code (the text after the directive, dedented;
+ * "" when blank, for the language's own). Throws, naming the page and
+ * line, for a fence that cannot be read: an option that is none, a value
+ * the option does not take.
+ * @param {string} text the fence's text
+ * @param {string} page the page, for errors
+ * @param {number} line the page's line of the fence's text's first line
+ * @returns {{attributes: Record<string, string>, code: string}}
+ */
+export function exerciseElement(text, page, line) {
+  const { attributes, code, why } = exerciseFence(text);
+  if (why) throw new Error(`${page}:${line}: a lease-exercise fence cannot be read: ${why}`);
+  return { attributes, code };
+}
+
+/** @param {string} s */
+export const escapeHTML = (s) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * An element's attributes in HTML: a bare ` KEY` for "", else ` KEY="VALUE"`.
+ * @param {Record<string, string>} attributes
+ */
+export const htmlAttributes = (attributes) =>
+  Object.entries(attributes)
+    .map(([k, v]) => (v === '' ? ` ${k}` : ` ${k}="${escapeHTML(v)}"`))
+    .join('');
+
+/**
+ * An exercise's element in HTML. Its starting code is the text of a
+ * <script type="text/plain"> child, escaped (fences.js escapeScriptText:
+ * no `</script` in it ends the script early); with vue, a Vue template's,
+ * it is a <pre> child's, HTML-escaped, and the element carries v-pre, since
+ * Vue drops a script from a template (and escapes its text on the server)
+ * and would read {{ }} in the code. No child for the language's own code.
+ * @param {{attributes: Record<string, string>, code: string}} el
+ * @param {boolean} [vue]
+ */
+export function exerciseHTML(el, vue = false) {
+  const open = `<lease-exercise${htmlAttributes(el.attributes)}${vue ? ' v-pre' : ''}>`;
+  if (!el.code) return `${open}</lease-exercise>`;
+  if (vue) return `${open}<pre>${escapeHTML(el.code)}</pre></lease-exercise>`;
+  return `${open}<script type="text/plain">${escapeScriptText(el.code)}</script></lease-exercise>`;
 }
 
 /**

@@ -17,8 +17,21 @@
 //
 // Option vue: the element carries v-pre, so that Vue reads {{ }} in a
 // timeline as text.
+//
+// A ```lease-exercise fence becomes a <lease-exercise> the same way, with
+// nothing of the engine, its starting code in a text/plain script
+//   <lease-exercise language="python"><script type="text/plain">CODE</script></lease-exercise>
+// or, with vue, in a <pre> (Vue drops a script from a template):
+// fence-element.js exerciseHTML.
 
-import { isTimelineFence, timelineElement } from './fence-element.js';
+import {
+  exerciseElement,
+  exerciseHTML,
+  htmlAttributes,
+  isExerciseFence,
+  isTimelineFence,
+  timelineElement,
+} from './fence-element.js';
 
 /**
  * @typedef {object} Token the part of a markdown-it token the plugin reads
@@ -63,16 +76,17 @@ export default function leaselab(md, options = {}) {
   md.renderer.rules.fence = (tokens, idx, opts, env, self) => {
     const t = tokens[idx];
     const lang = t.info.trim().split(/\s+/)[0];
-    if (!isTimelineFence(lang, t.content)) {
+    const timeline = isTimelineFence(lang, t.content);
+    if (!timeline && !isExerciseFence(lang, t.content)) {
       return fallback ? fallback(tokens, idx, opts, env, self) : self.renderToken(tokens, idx, opts);
     }
     const page = env?.relativePath || env?.path || 'markdown';
     // The fence's text starts on the line after its opening fence.
-    const el = timelineElement(t.content, page, linesAbove(env) + (t.map?.[0] ?? 0) + 2, options);
+    const line = linesAbove(env) + (t.map?.[0] ?? 0) + 2;
+    if (!timeline) return `${exerciseHTML(exerciseElement(t.content, page, line), options.vue)}\n`;
+    const el = timelineElement(t.content, page, line, options);
+    const attrs = htmlAttributes(el.attributes);
     const esc = md.utils.escapeHtml;
-    const attrs = Object.entries(el.attributes)
-      .map(([k, v]) => (v === '' ? ` ${k}` : ` ${k}="${esc(v)}"`))
-      .join('');
     return `<lease-timeline${attrs}${options.vue ? ' v-pre' : ''}><pre>${esc(el.text)}</pre></lease-timeline>\n`;
   };
 }

@@ -1,8 +1,9 @@
 // @ts-check
 // remark.js: a remark plugin (Docusaurus, and any unified site) that turns
 // each ```lease-timeline fence into the element at build time, as an MDX
-// JSX element (no DOM is changed before React hydrates the page):
-//   <lease-timeline step="3"><pre>{TEXT}</pre></lease-timeline>
+// JSX element (no DOM is changed before React hydrates the page), its
+// text a string in the pre, kept exactly (stringExpression):
+//   <lease-timeline step="3"><pre>{"TEXT"}</pre></lease-timeline>
 // The page still includes the bundle's leaselab.js, which defines the
 // element. Each element carries its trace, computed by the engine under
 // Node as the site is built (fence-element.js): the page draws it without
@@ -12,51 +13,98 @@
 // With {mdx: false} it makes a raw HTML node instead, for a unified
 // pipeline without MDX (remark-rehype with allowDangerousHtml).
 //
+// A ```lease-exercise fence becomes a <lease-exercise> the same way, with
+// nothing of the engine: in MDX its starting code is a <pre> child's text
+//   <lease-exercise language="python"><pre>{"CODE"}</pre></lease-exercise>
+// (React 18 would escape a script's text on the server), without MDX a
+// text/plain script's (fence-element.js exerciseHTML).
+//
 //   // docusaurus.config.js
 //   import leaselab from 'leaselab/remark';
 //   presets: [['classic', { docs: { remarkPlugins: [leaselab] } }]]
 
-import { isTimelineFence, timelineElement } from './fence-element.js';
-
-/** @param {string} s */
-const escapeHTML = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+import {
+  escapeHTML,
+  exerciseElement,
+  exerciseHTML,
+  htmlAttributes,
+  isExerciseFence,
+  isTimelineFence,
+  timelineElement,
+} from './fence-element.js';
 
 /**
- * The node a fence becomes.
- * @param {{attributes: Record<string, string>, text: string}} el
- * @param {boolean} mdx
+ * MDX's {"TEXT"}: an expression holding the text as a string literal,
+ * which MDX keeps as it is, where it would strip each line of a text
+ * node's leading and trailing spaces (a timeline's or Python's indentation).
+ * @param {string} text
  */
-function elementNode(el, mdx) {
-  if (!mdx) {
-    const attrs = Object.entries(el.attributes)
-      .map(([k, v]) => (v === '' ? ` ${k}` : ` ${k}="${escapeHTML(v)}"`))
-      .join('');
-    return { type: 'html', value: `<lease-timeline${attrs}><pre>${escapeHTML(el.text)}</pre></lease-timeline>` };
-  }
-  // Marked as JSX the author wrote (MDX's _mdxExplicitJsx), so that MDX
-  // does not hand the pre to the site's component for code blocks (which
-  // Docusaurus' drops, leaving the text without its lines in print and
-  // without JavaScript).
+function stringExpression(text) {
+  const literal = { type: 'Literal', value: text, raw: JSON.stringify(text) };
+  return {
+    type: 'mdxFlowExpression',
+    value: JSON.stringify(text),
+    data: {
+      estree: {
+        type: 'Program',
+        sourceType: 'module',
+        comments: [],
+        body: [{ type: 'ExpressionStatement', expression: literal }],
+      },
+    },
+  };
+}
+
+/**
+ * An MDX element holding text in a <pre> ({"TEXT"}), or nothing when text
+ * is "". Each is marked as JSX the author wrote (MDX's _mdxExplicitJsx),
+ * so that MDX does not hand the pre to the site's component for code
+ * blocks (which Docusaurus' drops, leaving the text without its lines in
+ * print and without JavaScript).
+ * @param {string} name
+ * @param {Record<string, string>} attributes
+ * @param {string} text
+ */
+function jsxElement(name, attributes, text) {
   const explicit = { _mdxExplicitJsx: true };
+  const pre = {
+    type: 'mdxJsxFlowElement',
+    name: 'pre',
+    attributes: [],
+    children: [stringExpression(text)],
+    data: explicit,
+  };
   return {
     type: 'mdxJsxFlowElement',
-    name: 'lease-timeline',
-    attributes: Object.entries(el.attributes).map(([name, value]) => ({
+    name,
+    attributes: Object.entries(attributes).map(([name, value]) => ({
       type: 'mdxJsxAttribute',
       name,
       value: value === '' ? null : value,
     })),
-    children: [
-      {
-        type: 'mdxJsxFlowElement',
-        name: 'pre',
-        attributes: [],
-        children: [{ type: 'text', value: el.text }],
-        data: explicit,
-      },
-    ],
+    children: text === '' ? [] : [pre],
     data: explicit,
   };
+}
+
+/**
+ * The node a timeline fence becomes.
+ * @param {{attributes: Record<string, string>, text: string}} el
+ * @param {boolean} mdx
+ */
+function timelineNode(el, mdx) {
+  if (mdx) return jsxElement('lease-timeline', el.attributes, el.text);
+  const html = `<lease-timeline${htmlAttributes(el.attributes)}><pre>${escapeHTML(el.text)}</pre></lease-timeline>`;
+  return { type: 'html', value: html };
+}
+
+/**
+ * The node an exercise fence becomes.
+ * @param {{attributes: Record<string, string>, code: string}} el
+ * @param {boolean} mdx
+ */
+function exerciseNode(el, mdx) {
+  return mdx ? jsxElement('lease-exercise', el.attributes, el.code) : { type: 'html', value: exerciseHTML(el) };
 }
 
 /**
@@ -71,13 +119,16 @@ export default function remarkLeaselab(options = {}) {
     const walk = (node) => {
       if (!Array.isArray(node.children)) return;
       node.children = node.children.map((/** @type {any} */ c) => {
-        if (c.type !== 'code' || !isTimelineFence(c.lang, c.value)) {
-          walk(c);
-          return c;
-        }
         // The fence's text starts on the line after its opening fence.
         const line = (c.position?.start?.line ?? 0) + 1;
-        return elementNode(timelineElement(c.value, page, line, options), mdx);
+        if (c.type === 'code' && isTimelineFence(c.lang, c.value)) {
+          return timelineNode(timelineElement(c.value, page, line, options), mdx);
+        }
+        if (c.type === 'code' && isExerciseFence(c.lang, c.value)) {
+          return exerciseNode(exerciseElement(c.value, page, line), mdx);
+        }
+        walk(c);
+        return c;
       });
     };
     walk(tree);

@@ -1,11 +1,26 @@
 // fences.js reads a fence as engine/internal/coursesite does (the shared vectors in
 // prerender-vectors.json), and keys a prerendered trace with the same
-// SHA-256 of the same canonical form.
+// SHA-256 of the same canonical form. An exercise's fence becomes a
+// <lease-exercise> whose script child gives its code back exactly.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { canonicalForm, directiveTokens, parseFence, traceKey, unreadable } from '../../fences.js';
+import {
+  canonicalForm,
+  convert,
+  directiveTokens,
+  EXERCISE,
+  escapeScriptText,
+  exerciseFence,
+  LAB,
+  markedKind,
+  parseFence,
+  traceKey,
+  unescapeScriptText,
+  unreadable,
+} from '../../fences.js';
+import { FakeElement, installDOM } from './fake-dom.js';
 
 const vectors = JSON.parse(readFileSync(new URL('prerender-vectors.json', import.meta.url), 'utf8'));
 
@@ -48,4 +63,165 @@ test('a fence that cannot be read: unknown directive keys, or nothing but blanks
   );
   assert.match(unreadable(parseFence('# a title lease 1s job a')), /^the fence holds no step/);
   assert.match(unreadable(parseFence('#! lease-timeline\n\n# only\n')), /^the fence holds no step/);
+});
+
+/**
+ * A page holding one fence: a pre, its code (attributes, the fence's
+ * text), and the body around it.
+ * @param {string} text
+ * @param {Record<string, string>} [codeAttrs]
+ * @param {Record<string, string>} [preAttrs]
+ */
+function pageWithFence(text, codeAttrs = { class: 'language-lease-exercise' }, preAttrs = {}) {
+  const body = installDOM();
+  const code = new FakeElement('code', codeAttrs, text);
+  const pre = new FakeElement('pre', preAttrs, code);
+  body.append(new FakeElement('p', {}, 'before'), pre);
+  return { body, pre, code };
+}
+
+/** @param {FakeElement} el */
+const attributesOf = (el) => Object.fromEntries([...el.attrs].filter(([k]) => !k.startsWith('data-')));
+
+const pythonWithScriptTags = 'def page():\n    return "<!-- <script> --></script>"\n';
+
+test('an exercise fence becomes a <lease-exercise> before it: its options as attributes, its code in a text/plain script', () => {
+  for (const c of [
+    {
+      about: 'options and Python that holds </script>',
+      text: `#! language=python lab=courier\n${pythonWithScriptTags}`,
+      attrs: { language: 'python', lab: 'courier' },
+      code: pythonWithScriptTags,
+    },
+    {
+      about: 'no directive: the text is the code, dedented; an escape of its own is kept',
+      text: '  function initDb(db) {\n    return "<\\/script>";\n  }\n',
+      attrs: {},
+      code: 'function initDb(db) {\n  return "<\\/script>";\n}\n',
+    },
+    {
+      about: 'a blank body: no script, the language’s own code',
+      text: '#! language=python\n\n  \n',
+      attrs: { language: 'python' },
+      code: '',
+    },
+    { about: 'an empty fence', text: '', attrs: {}, code: '' },
+  ]) {
+    const { body, pre, code } = pageWithFence(c.text);
+    const el = convert(/** @type {any} */ (code), EXERCISE);
+    assert.ok(el, c.about);
+    assert.equal(el.tagName, 'LEASE-EXERCISE', c.about);
+    assert.deepEqual(attributesOf(el), c.attrs, c.about);
+    assert.equal(body.childNodes.indexOf(el), body.childNodes.indexOf(pre) - 1, `${c.about}: put before the fence`);
+    assert.ok(pre.hasAttribute('hidden') && pre.hasAttribute('data-leaselab-fence'), `${c.about}: the fence hidden`);
+    assert.equal(el.getAttribute('data-fence-error'), null, c.about);
+    if (!c.code) {
+      assert.deepEqual(el.childNodes, [], c.about);
+      continue;
+    }
+    assert.equal(el.children.length, 1, c.about);
+    const script = el.children[0];
+    assert.equal(script.tagName, 'SCRIPT', c.about);
+    assert.equal(script.getAttribute('type'), 'text/plain', c.about);
+    assert.equal(unescapeScriptText(script.textContent), c.code, c.about);
+    assert.doesNotMatch(script.textContent, /<\/?script/i, c.about);
+  }
+});
+
+test('a code block of any language whose first line is #! lease-exercise is an exercise; Starlight’s data-language is no option', () => {
+  const { code } = pageWithFence(
+    '#! lease-exercise language=python\nprint(1)\n',
+    { class: 'language-python' },
+    { 'data-language': 'python' },
+  );
+  assert.equal(markedKind(/** @type {any} */ (code)), EXERCISE);
+  const el = convert(/** @type {any} */ (code), EXERCISE);
+  assert.deepEqual(attributesOf(el), { language: 'python' });
+  assert.equal(unescapeScriptText(el.children[0].textContent), 'print(1)\n');
+  // Expressive Code names a fence's language in data-language: a
+  // ```lease-exercise fence's would otherwise be a value language takes not.
+  const starlight = pageWithFence('x = 1\n', {}, { 'data-language': 'lease-exercise' });
+  const ex = convert(/** @type {any} */ (starlight.code), EXERCISE);
+  assert.deepEqual(attributesOf(ex), {});
+  assert.equal(ex.getAttribute('data-fence-error'), null);
+  assert.equal(markedKind(/** @type {any} */ (pageWithFence('#! lease-lab\nx\n').code)), LAB);
+});
+
+test('an exercise fence that cannot be read says why: an option that is none, a value it does not take, courier outside Python', () => {
+  for (const [text, want] of /** @type {[string, RegExp | ''][]} */ ([
+    ['#! language=python lab=courier\nx\n', ''],
+    ['#! language=javascript lab=fencing lang=ko id=ex\n', ''],
+    ['#! lab=fencing\n', ''],
+    ['#! langauge=python\nx\n', /^the directive's keys langauge are no option \(language lab lang id\)$/],
+    ['#!/usr/bin/env python3\nprint(1)\n', /^the directive's keys \/usr\/bin\/env, python3 are no option/],
+    ['#! language=pyton\n', /^language=pyton is none of language's values \(javascript python\)$/],
+    ['#! language=Python\n', /^language=Python is none of language's values/],
+    ['#! language\n', /^language= is none of language's values/],
+    ['#! language=python lab=postman\n', /^lab=postman is none of lab's values \(fencing courier\)$/],
+    ['#! lab=courier\n', /^lab=courier is a lab in Python only: give language=python too$/],
+    ['#! language=javascript lab=courier\n', /^lab=courier is a lab in Python only/],
+  ])) {
+    const { why } = exerciseFence(text);
+    if (want === '') assert.equal(why, '', text);
+    else assert.match(why, want, text);
+  }
+});
+
+test('at the fence, an exercise it cannot read carries why and is named in the console by page and code block', (t) => {
+  const errors = t.mock.method(console, 'error', () => {});
+  // An attribute list's option is checked as the directive's is.
+  const { code } = pageWithFence('#! lab=courier\n', { class: 'language-lease-exercise', language: 'pyton' });
+  const el = convert(/** @type {any} */ (code), EXERCISE);
+  const why = "language=pyton is none of language's values (javascript python)";
+  assert.equal(el.getAttribute('data-fence-error'), why);
+  assert.deepEqual(
+    errors.mock.calls.map((c) => c.arguments),
+    [[`lease-exercise: /lesson/: code block 1: ${why}`]],
+  );
+});
+
+/** A deterministic stream of numbers in [0, 1) (mulberry32). @param {number} seed */
+function random(seed) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// HTML ends a script's text at the first `</script` (followed by a space,
+// / or >) unless a `<!--` and a `<script` came before it; a text with no
+// `<script` and no `</script` in any case ends only where the plugin closes it.
+test('escaped, code holds no <script nor </script in any case, and unescaping gives it back exactly', () => {
+  for (const code of [
+    '',
+    'print(1)\n',
+    '</script>',
+    '</SCRIPT >',
+    '<script>',
+    '<ScRiPt/',
+    '<!-- <script> --></script>',
+    '<\\/script>',
+    '<\\\\/script>',
+    '<\\script',
+    '<</script',
+    'x = "</scripts>"',
+    '</style></script',
+  ]) {
+    const text = escapeScriptText(code);
+    assert.doesNotMatch(text, /<\/?script/i, JSON.stringify(code));
+    assert.equal(unescapeScriptText(text), code, JSON.stringify(code));
+  }
+  assert.equal(escapeScriptText('"</script>" <\\/script'), '"<\\/script>" <\\\\/script');
+  const next = random(7);
+  const parts = ['<', '\\', '/', 'script', 'SCRIPT', 'cript', '<!--', '-->', 'x', '\n', '"'];
+  for (let i = 0; i < 3000; i++) {
+    let code = '';
+    for (let n = Math.floor(next() * 12); n > 0; n--) code += parts[Math.floor(next() * parts.length)];
+    const text = escapeScriptText(code);
+    assert.doesNotMatch(text, /<\/?script/i, JSON.stringify(code));
+    assert.equal(unescapeScriptText(text), code, JSON.stringify(code));
+  }
 });

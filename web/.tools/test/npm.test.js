@@ -1,13 +1,15 @@
 // The npm package's build-time plugins turn a lease-timeline fence into
 // the element fences.js would make of it, and refuse, naming the page and
-// line, a fence that cannot be read. With the engine built (make wasm),
+// line, a fence that cannot be read; a lease-exercise fence into a
+// <lease-exercise> whose script gives its code back through HTML's parser,
+// without the engine. With the engine built (make wasm),
 // they embed each fence's trace, run by the engine under Node, under the
 // key the player looks it up by, and refuse a timeline the engine refuses.
 
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import { decodeEmbedded, traceKey } from '../../fences.js';
+import { decodeEmbedded, traceKey, unescapeScriptText } from '../../fences.js';
 import leaselab from '../../npm/markdown-it.js';
 import remarkLeaselab from '../../npm/remark.js';
 import { embeddedAnswer } from '../../prerendered.js';
@@ -97,6 +99,28 @@ test('markdown-it: under a front matter the host strips before parsing (VitePres
   );
 });
 
+/**
+ * The tree with each MDX expression that is one string literal read as
+ * {string: VALUE}: the text MDX hands React as it is (a text node would
+ * lose each line's leading spaces: mdast-util-to-hast trims them).
+ * @param {any} node
+ * @returns {any}
+ */
+function readStrings(node) {
+  if (node?.type === 'mdxFlowExpression') {
+    const body = node.data?.estree?.body ?? [];
+    assert.equal(body.length, 1);
+    const e = body[0].expression;
+    assert.equal(e?.type, 'Literal');
+    assert.equal(typeof e.value, 'string');
+    assert.equal(JSON.parse(e.raw), e.value, 'the literal as printed');
+    assert.equal(JSON.parse(node.value), e.value, 'the expression as MDX writes it');
+    return { string: e.value };
+  }
+  if (Array.isArray(node?.children)) return { ...node, children: node.children.map(readStrings) };
+  return node;
+}
+
 test('remark: a fence becomes an MDX element whose pre holds the text exactly; raw HTML without MDX; an unreadable one throws', () => {
   const tree = () => ({
     type: 'root',
@@ -114,7 +138,7 @@ test('remark: a fence becomes an MDX element whose pre holds the text exactly; r
   const t = tree();
   remarkLeaselab({ prerender: false })(t, { path: 'docs/a.md' });
   const explicit = { _mdxExplicitJsx: true };
-  assert.deepEqual(t.children[1], {
+  assert.deepEqual(readStrings(t.children[1]), {
     type: 'mdxJsxFlowElement',
     name: 'lease-timeline',
     attributes: [
@@ -126,7 +150,7 @@ test('remark: a fence becomes an MDX element whose pre holds the text exactly; r
         type: 'mdxJsxFlowElement',
         name: 'pre',
         attributes: [],
-        children: [{ type: 'text', value: 'lease 1s\n  job a\n' }],
+        children: [{ string: 'lease 1s\n  job a\n' }],
         data: explicit,
       },
     ],
@@ -147,6 +171,141 @@ test('remark: a fence becomes an MDX element whose pre holds the text exactly; r
     () => remarkLeaselab({ prerender: false })(bad, { path: 'docs/b.md' }),
     /^Error: docs\/b\.md:8: a lease-timeline fence cannot be read: the fence holds no step/,
   );
+});
+
+const python = 'def page():\n    return "<!-- <script> --></script>"  # {{ not Vue }}\n';
+
+/**
+ * The text of the first text/plain script in html as HTML's tokenizer
+ * reads it: up to the first `</script` followed by a space, / or >, which
+ * ends it when no `<script` came before (escapeScriptText leaves none).
+ * @param {string} html
+ */
+function scriptTextAsParsed(html) {
+  const open = '<script type="text/plain">';
+  const start = html.indexOf(open);
+  assert.ok(start >= 0, `no script in ${html}`);
+  const body = html.slice(start + open.length);
+  const end = body.search(/<\/script[\t\n\f\r />]/i);
+  assert.ok(end >= 0, `the script never ends: ${html}`);
+  assert.doesNotMatch(body.slice(0, end), /<script/i);
+  return body.slice(0, end);
+}
+
+test('markdown-it: an exercise fence becomes the element, its code in a script HTML ends where the plugin does, without the engine', () => {
+  const md = fakeMarkdownIt();
+  leaselab(md);
+  const render = (/** @type {string} */ info, /** @type {string} */ text) =>
+    md.renderer.rules.fence(fence(info, text), 0, {}, { relativePath: 'a.md' }, {});
+  const out = render('lease-exercise', `#! language=python lab=courier\n${python}`);
+  assert.equal(
+    out,
+    '<lease-exercise language="python" lab="courier"><script type="text/plain">def page():\n' +
+      '    return "<!-- <\\script> --><\\/script>"  # {{ not Vue }}\n</script></lease-exercise>\n',
+  );
+  assert.equal(unescapeScriptText(scriptTextAsParsed(out)), python);
+  assert.equal(
+    render('lease-exercise', '#! language=python\n\n'),
+    '<lease-exercise language="python"></lease-exercise>\n',
+  );
+  assert.equal(render('lease-exercise', ''), '<lease-exercise></lease-exercise>\n');
+  assert.equal(
+    render('python', '#! lease-exercise language=python\nprint(1)\n'),
+    '<lease-exercise language="python"><script type="text/plain">print(1)\n</script></lease-exercise>\n',
+  );
+  assert.equal(render('python', 'print(1)\n'), '<pre>other python</pre>');
+});
+
+test('markdown-it with vue: an exercise’s code is a <pre>’s, escaped, under v-pre (Vue drops a script from a template)', () => {
+  const md = fakeMarkdownIt();
+  leaselab(md, { vue: true });
+  const out = md.renderer.rules.fence(fence('lease-exercise', `#! language=python\n${python}`), 0, {}, {}, {});
+  assert.equal(
+    out,
+    '<lease-exercise language="python" v-pre><pre>def page():\n' +
+      '    return &quot;&lt;!-- &lt;script&gt; --&gt;&lt;/script&gt;&quot;  # {{ not Vue }}\n</pre></lease-exercise>\n',
+  );
+});
+
+test('markdown-it and remark: an exercise fence that cannot be read throws, naming the page, the line and why', () => {
+  const md = fakeMarkdownIt();
+  leaselab(md);
+  for (const [text, why] of [
+    ['#! langauge=python\n', "the directive's keys langauge are no option"],
+    ['#! language=pyton\n', "language=pyton is none of language's values (javascript python)"],
+    ['#! lab=courier\nx\n', 'lab=courier is a lab in Python only'],
+  ]) {
+    const want = (/** @type {string} */ where) =>
+      new RegExp(
+        `^Error: ${where.replace(/[/.]/g, '\\$&')}: a lease-exercise fence cannot be read: ${why.replace(/[()]/g, '\\$&')}`,
+      );
+    assert.throws(
+      () => md.renderer.rules.fence(fence('lease-exercise', text, 9), 0, {}, { relativePath: 'guide/a.md' }, {}),
+      want('guide/a.md:11'),
+    );
+    const tree = {
+      type: 'root',
+      children: [{ type: 'code', lang: 'lease-exercise', value: text, position: { start: { line: 7 } } }],
+    };
+    assert.throws(() => remarkLeaselab()(tree, { path: 'docs/b.md' }), want('docs/b.md:8'));
+  }
+});
+
+test('remark: an exercise fence becomes an MDX element whose pre holds the code exactly; without MDX, the script of markdown-it', () => {
+  const tree = () => ({
+    type: 'root',
+    children: [
+      {
+        type: 'blockquote',
+        children: [
+          {
+            type: 'code',
+            lang: 'lease-exercise',
+            value: `#! language=python id=ex\n${python}`,
+            position: { start: { line: 2 } },
+          },
+        ],
+      },
+      { type: 'code', lang: 'js', value: '#! lease-exercise\n', position: { start: { line: 9 } } },
+      { type: 'code', lang: 'js', value: 'x' },
+    ],
+  });
+  const t = tree();
+  remarkLeaselab()(t, { path: 'docs/a.mdx' });
+  const explicit = { _mdxExplicitJsx: true };
+  assert.deepEqual(readStrings(t.children[0].children[0]), {
+    type: 'mdxJsxFlowElement',
+    name: 'lease-exercise',
+    attributes: [
+      { type: 'mdxJsxAttribute', name: 'language', value: 'python' },
+      { type: 'mdxJsxAttribute', name: 'id', value: 'ex' },
+    ],
+    children: [
+      {
+        type: 'mdxJsxFlowElement',
+        name: 'pre',
+        attributes: [],
+        children: [{ string: python }],
+        data: explicit,
+      },
+    ],
+    data: explicit,
+  });
+  assert.deepEqual(t.children[1], {
+    type: 'mdxJsxFlowElement',
+    name: 'lease-exercise',
+    attributes: [],
+    children: [],
+    data: explicit,
+  });
+  assert.equal(t.children[2].type, 'code');
+  const h = tree();
+  remarkLeaselab({ mdx: false })(h);
+  const html = h.children[0].children[0];
+  assert.equal(html.type, 'html');
+  assert.match(html.value, /^<lease-exercise language="python" id="ex"><script type="text\/plain">def page/);
+  assert.equal(unescapeScriptText(scriptTextAsParsed(html.value)), python);
+  assert.deepEqual(h.children[1], { type: 'html', value: '<lease-exercise></lease-exercise>' });
 });
 
 /**

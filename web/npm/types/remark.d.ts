@@ -13,7 +13,8 @@ export interface LeaselabRemarkOptions {
 
 /**
  * Turns each lease-timeline fence into <lease-timeline> at build time, its
- * trace embedded; a fence that cannot be read, or whose timeline the
+ * trace embedded, and each lease-exercise fence into <lease-exercise>, its
+ * starting code inside; a fence that cannot be read, or whose timeline the
  * engine refuses, throws, naming the page and line.
  */
 // biome-ignore lint/suspicious/noExplicitAny: an mdast tree and a vfile, whose types this package does not depend on

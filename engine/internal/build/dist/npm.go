@@ -39,7 +39,7 @@ func packageJSON() ([]byte, error) {
 	pkg := map[string]any{
 		"name":        "leaselab",
 		"version":     PackageVersion(),
-		"description": "leaselab's course bundle: the <lease-timeline> element, and remark and markdown-it plugins that turn lease-timeline fences into it at build time",
+		"description": "leaselab's course bundle: the <lease-timeline> element, and remark and markdown-it plugins that turn lease-timeline and lease-exercise fences into elements at build time",
 		"type":        "module",
 		"license":     "SEE LICENSE IN NOTICE.txt",
 		"exports": map[string]any{
