@@ -22,7 +22,8 @@
 //	horizon 30s                             the longest run, in virtual time (default 1m)
 //
 //	lease 2s                                the ttl of every claim and renew (default 1s)
-//	heartbeat 500ms                         renew while working, this often (default off)
+//	heartbeat 500ms                         renew while working, this often (default off);
+//	                                        shorter than the lease, at every point
 //	margin 200ms                            write only with more than this left on the lease,
 //	                                        by the worker's own clock (default off: never look)
 //	max_attempts 5                          a job's claim budget (default 0, unlimited)
@@ -41,9 +42,10 @@
 // Durations are whole ms written 250ms, 1.5s or 2m. The distributions are
 // Dist's. Each line appears once; a mistake is an error at its line and
 // column saying what to write (an ErrorList, errors.Is(err,
-// ErrBadInput)), and the bounds of package engine/limits (text_bytes,
-// jobs, workers, lab_points, lab_runs, lab_work, max_time) are checked
-// there too; a run that would call the engine more than lab_ops times,
+// ErrBadInput)). A heartbeat not shorter than its lease, which no renew
+// could keep, is one, at the value that makes it so. The bounds of
+// package engine/limits (text_bytes, jobs, workers, lab_points, lab_runs,
+// lab_work, max_time) are checked at their lines too; a run that would call the engine more than lab_ops times,
 // or at an instant past max_time on a worker's clock (a drift or a delay
 // can carry it there), stops Run with an *limits.ExceededError.
 //

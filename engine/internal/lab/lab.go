@@ -36,7 +36,7 @@ type Workload struct {
 // Policy is the lease policy a point runs under.
 type Policy struct {
 	Lease       int64 // the ttl of every claim and renew, ms
-	Heartbeat   int64 // ms between renews while working; 0: no heartbeat
+	Heartbeat   int64 // ms between renews while working, shorter than Lease; 0: no heartbeat
 	Margin      int64 // a worker writes only if its lease has more than Margin ms left on its own clock; -1: it does not look
 	MaxAttempts int64 // 0: unlimited
 	Deadline    int64 // ms after the start by which a job must be done; 0: none
@@ -49,6 +49,7 @@ type Sweep struct {
 	Param  string
 	Values []int64
 	Line   int
+	Cols   []int // each value's column (a range's values: the range's)
 }
 
 // sweepable are the policy parameters a sweep may vary.

@@ -125,3 +125,33 @@ func TestLibrary_LabsParseWithBothTitles(t *testing.T) {
 		}
 	}
 }
+
+// A heartbeat renews a lease only while it runs: a heartbeat not shorter
+// than the lease is refused, at every point of a sweep, at the value that
+// makes it so and naming both values, before, at and after the lease.
+func TestParse_RefusesAHeartbeatNotShorterThanTheLease(t *testing.T) {
+	const why = ": a renew at or after the lease's end can never keep it"
+	for _, c := range []struct {
+		name, src, want string // want "" parses; else the whole error
+	}{
+		{"before the lease", "lease 1s\nheartbeat 999ms", ""},
+		{"at the lease", "lease 1s\nheartbeat 1s", "t.lab:2:11: heartbeat 1s is not shorter than the lease 1s (line 1)" + why},
+		{"after the lease", "lease 1s\nheartbeat 1001ms", "t.lab:2:11: heartbeat 1001ms is not shorter than the lease 1s (line 1)" + why},
+		{"written before the lease", "heartbeat 2s\nlease 2s", "t.lab:1:11: heartbeat 2s is not shorter than the lease 2s (line 2)" + why},
+		{"at the default lease", "heartbeat 1s", "t.lab:1:11: heartbeat 1s is not shorter than the lease 1s (the default)" + why},
+		{"off at any lease", "lease 1ms\nheartbeat off", ""},
+		{"a swept heartbeat below the lease", "lease 1s\nsweep heartbeat off 500ms 999ms", ""},
+		{"a swept heartbeat at the lease", "lease 1s\nsweep heartbeat 500ms 1s 2s", "t.lab:2:23: heartbeat 1s is not shorter than the lease 1s (line 1)" + why},
+		{"a swept range reaching the lease", "sweep heartbeat 200ms..1s step 200ms", "t.lab:1:17: heartbeat 1s is not shorter than the lease 1s (the default)" + why},
+		{"a swept lease above the heartbeat", "heartbeat 500ms\nsweep lease 501ms 1s", ""},
+		{"a swept lease at the heartbeat", "heartbeat 500ms\nsweep lease 250ms 500ms 1s", "t.lab:2:13: lease 250ms is not longer than the heartbeat 500ms (line 1)" + why},
+		{"a grid's corner", "sweep lease 1s 2s\nsweep heartbeat 500ms 1500ms", "t.lab:2:23: heartbeat 1500ms is not shorter than the lease 1s (line 1)" + why},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := parseErr(c.src)
+			if got != c.want {
+				t.Errorf("%q: %q; want %q", c.src, got, c.want)
+			}
+		})
+	}
+}
