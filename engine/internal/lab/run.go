@@ -146,6 +146,7 @@ type sim struct {
 	ops      int
 	lastDone int64
 	final    int
+	finalBy  int // jobs final (done or quarantined) by the horizon
 	rec      *recorder
 	// counts
 	staleRefused, staleLanded, lateWrites, overlaps, doubleApplied, cancelled, renews int
@@ -520,6 +521,9 @@ func (s *sim) poll(w *worker, t int64) error {
 
 func (s *sim) becameFinal(t int64) {
 	s.final++
+	if t <= s.horizon {
+		s.finalBy++
+	}
 	if s.final == len(s.jobs) {
 		s.lastDone = t
 	}
@@ -674,6 +678,7 @@ func (s *sim) sample() measures {
 	out.set("late_writes", float64(s.lateWrites))
 	out.set("overlaps", float64(s.overlaps))
 	out.set("quarantined", float64(quarantined))
+	out.set("unfinished", float64(len(s.jobs)-s.finalBy))
 	out.set("double_applied", float64(s.doubleApplied))
 	out.set("cancelled", float64(s.cancelled))
 	out.set("renews", float64(s.renews)/float64(len(s.jobs)))
