@@ -5,7 +5,8 @@
 // discrete-event simulation of workers on the virtual clock calling the
 // real engine (engine.Store, its Storage and Receiver on a fresh in-memory
 // SQLite database), and reports per point each measure (Metrics) as a
-// mean with its 95% confidence interval. Story replays one run as a
+// mean with its 95% confidence interval, beside the runs' p50, p95 and
+// max (nearest-rank, see Percentiles). Story replays one run as a
 // timeline (package engine/timeline) that the player and leaselab check
 // play, step for step the same on the engine.
 //

@@ -1,0 +1,4 @@
+package lab
+
+// PercentilesOf is percentiles, for the external tests.
+var PercentilesOf = percentiles
