@@ -46,9 +46,16 @@
 // ErrBadInput)). A heartbeat not shorter than its lease, which no renew
 // could keep, is one, at the value that makes it so. The bounds of
 // package engine/limits (text_bytes, jobs, workers, lab_points, lab_runs,
-// lab_work, max_time) are checked at their lines too; a run that would call the engine more than lab_ops times,
-// or at an instant past max_time on a worker's clock (a drift or a delay
-// can carry it there), stops Run with an *limits.ExceededError.
+// lab_work, max_time) are checked at their lines too, and lab_calls, the
+// time a lab takes, at the last line its estimate reads: a run is
+// charged 50 calls for its fresh database, then an enqueue, a claim, a
+// write, a delivery and a complete a job, and a renew every heartbeat of
+// the job's mean work, its workers busy at most to the horizon. A run that
+// would call the engine more than lab_ops times, or at an instant past
+// max_time on a worker's clock (a drift or a delay can carry it there),
+// and runs whose calls, counted as they are made, pass lab_calls (a
+// livelock claims its jobs again and again), stop Run with an
+// *limits.ExceededError.
 //
 // A run is deterministic: every draw comes from a splitmix64 stream named
 // by the lab's seed, the run's index, what it draws and whose it is, so run r

@@ -1,5 +1,7 @@
 package lab
 
+import "github.com/leaselab/leaselab/engine/limits"
+
 // Lab is one parsed lab: a workload, a policy, the sweep of the policy's
 // parameters, and how many seeded runs each point gets.
 type Lab struct {
@@ -11,6 +13,10 @@ type Lab struct {
 	Runs     int     // seeded runs per point
 	Seed     uint64
 	Plot     []string // the metrics the plots draw; the first also picks the worst and typical runs
+	// Limits are the bounds it was parsed under; Run holds its runs to
+	// their lab_ops and lab_calls, which counts the calls of all its runs,
+	// each run's fresh database as 50 calls and each enqueue as one.
+	Limits limits.Limits
 }
 
 // Title is a lab's title in each language it has one in.

@@ -44,7 +44,7 @@ func ParseLimits(name, src string, lim limits.Limits) (*Lab, error) {
 	p := &parser{lim: lim, seen: map[string]int{}, at: map[string]int{}, lab: &Lab{Name: name,
 		Workload: Workload{Jobs: 20, Workers: 3, Work: Dist{Kind: "fixed", A: 1000}, Poll: 100, Horizon: 60_000},
 		Policy:   Policy{Lease: 1000, Margin: -1, Fenced: true, Idempotent: true},
-		Runs:     20, Seed: 1, Plot: []string{"dup_ms"}}}
+		Runs:     20, Seed: 1, Plot: []string{"dup_ms"}, Limits: lim}}
 	if len(src) > lim.TextBytes {
 		p.line = 1
 		p.limitf(1, lim.Row("text_bytes"), "the text is %d bytes", len(src))
@@ -601,8 +601,9 @@ func (p *parser) origin(param string, pt Point) (line, col int, words string) {
 	return 0, 0, "the default"
 }
 
-// checkSize holds the whole lab to the limits lab_points and lab_work, at
-// the line of the sweep or the runs or jobs that pass them.
+// checkSize holds the whole lab to the limits lab_points, lab_work and
+// lab_calls (estimated), at the line of the sweep or the runs or jobs that
+// pass them, or for lab_calls the last of the lines its estimate reads.
 func (p *parser) checkSize() {
 	points := 1
 	for _, s := range p.lab.Sweeps {
@@ -617,5 +618,19 @@ func (p *parser) checkSize() {
 	if work > p.lim.LabWork {
 		p.line = max(p.seen["runs"], p.seen["jobs"], 1)
 		p.limitf(1, p.lim.Row("lab_work"), "%d points × %d runs × %d jobs is %d job-runs", points, p.lab.Runs, p.lab.Workload.Jobs, work)
+		return
+	}
+	if len(p.errs) > 0 {
+		return // a line's mistake may have left a value the estimate would misjudge
+	}
+	if calls, most := p.lab.estimateCalls(p.lim); calls > int64(p.lim.LabCalls) {
+		p.line, p.bad = 1, false
+		for _, k := range []string{"jobs", "workers", "work", "horizon", "heartbeat", "runs"} {
+			p.line = max(p.line, p.seen[k])
+		}
+		for _, s := range p.lab.Sweeps {
+			p.line = max(p.line, s.Line)
+		}
+		p.limitf(1, p.lim.Row("lab_calls"), "%d points × %d runs of up to %d engine calls is about %d calls", points, p.lab.Runs, most, calls)
 	}
 }

@@ -247,3 +247,36 @@ func TestRun_UnfinishedCountsTheJobsNotDoneAtTheHorizon(t *testing.T) {
 		t.Errorf("attempts used up: %+v unfinished, %+v quarantined; want 0 and 4", got["unfinished"], got["quarantined"])
 	}
 }
+
+// The estimate cannot foresee a livelock, whose runs claim a job again
+// and again: the calls are also counted as the runs make them, and the
+// lab stops with lab_calls, nothing of it given, as soon as they pass it.
+// A lab whose runs make C calls in all runs under a bound of C and stops
+// under C-1.
+func TestRun_CountsTheCallsAgainstLabCalls(t *testing.T) {
+	arithmetic(t)
+	const livelock = "jobs 2\nworkers 2\nwork fixed 3s\nlease 1s\nruns 4\nhorizon 5m\n"
+	calls := mustRun(t, mustParse(t, livelock), lab.Options{}).Calls
+	if estimate := mustParse(t, livelock).EstimatedCalls(); calls <= 5*estimate {
+		t.Fatalf("%d calls, estimated %d: want a livelock's many more", calls, estimate)
+	}
+	for _, c := range []struct {
+		bound  int64
+		passes bool
+	}{{calls - 1, false}, {calls, true}} {
+		lim := limits.Default
+		lim.LabCalls = int(c.bound)
+		l, err := lab.ParseLimits("t.lab", livelock, lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := lab.Run(context.Background(), l, lab.Options{Parallel: 3})
+		var ex *limits.ExceededError
+		switch {
+		case c.passes && (err != nil || res.Calls != calls):
+			t.Errorf("lab_calls %d: %v, %d calls; want the result of %d calls", c.bound, err, res.Calls, calls)
+		case !c.passes && (res != nil || !errors.As(err, &ex) || ex.Limit.Name != "lab_calls" || ex.Limit.Value != c.bound):
+			t.Errorf("lab_calls %d: %v, %v; want no result and lab_calls exceeded", c.bound, res, err)
+		}
+	}
+}

@@ -2,12 +2,14 @@ package lab
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/leaselab/leaselab/engine/limits"
 )
@@ -54,6 +56,9 @@ type Result struct {
 	Plot    []string      `json:"plot"`
 	Metrics []Metric      `json:"metrics"`
 	Points  []PointResult `json:"points"`
+	// Calls is the engine calls the runs made, all together, as lab_calls
+	// counts them (see Lab.Limits); not in the JSON.
+	Calls int64 `json:"-"`
 }
 
 // Axis is one swept parameter.
@@ -125,6 +130,7 @@ func Run(ctx context.Context, l *Lab, opts Options) (*Result, error) {
 		done     int
 		firstErr error
 		wg       sync.WaitGroup
+		calls    atomic.Int64
 	)
 	for range par {
 		wg.Add(1)
@@ -139,10 +145,14 @@ func Run(ctx context.Context, l *Lab, opts Options) (*Result, error) {
 					return
 				}
 				p, r := k/l.Runs, k%l.Runs
-				smp, err := runOne(ctx, l, pts[p].Policy, r, nil)
+				smp, err := runOne(ctx, l, pts[p].Policy, r, nil, &calls)
 				mu.Lock()
 				if err != nil {
-					if firstErr == nil {
+					switch ex := (*limits.ExceededError)(nil); {
+					case firstErr != nil:
+					case errors.As(err, &ex) && ex.Limit.Name == "lab_calls":
+						firstErr = err // the lab's, whichever run passed it
+					default:
 						firstErr = fmt.Errorf("point %d, run %d: %w", p+1, r, err)
 					}
 					cancel()
@@ -164,7 +174,9 @@ func Run(ctx context.Context, l *Lab, opts Options) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return l.result(pts, samples), nil
+	res := l.result(pts, samples)
+	res.Calls = calls.Load()
+	return res, nil
 }
 
 func (l *Lab) result(pts []Point, samples [][]measures) *Result {
@@ -296,7 +308,7 @@ func Story(ctx context.Context, l *Lab, point, run int) (string, error) {
 		where = append(where, fmt.Sprintf("%s=%s", s.Param, paramValue(s.Param, pts[point].Values[i])))
 	}
 	rec.title = append(rec.title, fmt.Sprintf("%s: point %d (%s), run %d, seed %d", title, point, strings.Join(where, " "), run, l.Seed))
-	if _, err := runOne(ctx, l, pts[point].Policy, run, rec); err != nil {
+	if _, err := runOne(ctx, l, pts[point].Policy, run, rec, nil); err != nil {
 		return "", err
 	}
 	steps := 0
