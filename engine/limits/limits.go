@@ -6,7 +6,7 @@
 // contenders of one concurrent claim and the latest instant it names; the
 // length of a name (a job id, a worker) and of a result; one page of a job
 // list; a lease lab (leaselab lab, a sweep of lease policies run on the
-// engine): its text, points, runs and work; and the bytes of each answer
+// engine): its text, points, runs, work and engine calls; and the bytes of each answer
 // made from a timeline (a trace, a transcript, a check table, an exported
 // Go test, the two traces the page shows side by side, an explorer's
 // report).
@@ -75,6 +75,13 @@ type Limits struct {
 	// LabOps is the most engine calls one run of a lab may make; a run
 	// that needs more stops the lab with an *ExceededError.
 	LabOps int `json:"lab_ops"`
+	// LabCalls is the most engine calls of one lab, all its runs
+	// together: the time it takes. A lab estimated over it (points times
+	// runs times the calls a run makes working each job once, a renew
+	// every heartbeat of its work) is refused before it runs; one whose
+	// runs make more calls than estimated (a livelock claims a job again
+	// and again) stops with an *ExceededError when their count passes it.
+	LabCalls int `json:"lab_calls"`
 	// HistoryCalls is the most calls of one concurrent history that
 	// package engine/history reads or checks (leaselab history).
 	HistoryCalls int `json:"history_calls"`
@@ -105,11 +112,15 @@ var Default = Limits{
 	TraceBytes:  16 << 20,
 	ReportBytes: 4 << 20,
 	// A lab of 20 points of 50 runs of 20 jobs (20,000 job-runs) takes
-	// about a second natively; a run of 20 jobs makes about 200 calls.
+	// about a second natively; a run of 20 jobs makes about 90 calls, and
+	// its fresh database takes as long as 50 more. LabCalls is about six
+	// such labs (159,000 calls as it counts them), more than the largest
+	// one lab_work admits at their pace: about 10 s natively.
 	LabPoints: 100,
 	LabRuns:   1000,
 	LabWork:   100_000,
 	LabOps:    20_000,
+	LabCalls:  1_000_000,
 	// A concurrent round of the conformance suite records about 40 calls;
 	// a checked history of 10,000 calls holds at most about 45 MB.
 	HistoryCalls: 10_000,
@@ -233,6 +244,7 @@ func (l Limits) Rows() []Row {
 		{"lab_runs", int64(l.LabRuns), "seeded runs of one policy point"},
 		{"lab_work", int64(l.LabWork), "job-runs of one lab: points times runs times jobs"},
 		{"lab_ops", int64(l.LabOps), "engine calls of one run of a lab"},
+		{"lab_calls", int64(l.LabCalls), "engine calls of one lab, all its runs: estimated before it runs, counted as it runs"},
 		{"history_calls", int64(l.HistoryCalls), "calls of one concurrent history that leaselab history checks"},
 	}
 }

@@ -5,7 +5,8 @@
 // discrete-event simulation of workers on the virtual clock calling the
 // real engine (engine.Store, its Storage and Receiver on a fresh in-memory
 // SQLite database), and reports per point each measure (Metrics) as a
-// mean with its 95% confidence interval. Story replays one run as a
+// mean with its 95% confidence interval, beside the runs' p50, p95 and
+// max (nearest-rank, see Percentiles). Story replays one run as a
 // timeline (package engine/timeline) that the player and leaselab check
 // play, step for step the same on the engine.
 //
@@ -22,7 +23,8 @@
 //	horizon 30s                             the longest run, in virtual time (default 1m)
 //
 //	lease 2s                                the ttl of every claim and renew (default 1s)
-//	heartbeat 500ms                         renew while working, this often (default off)
+//	heartbeat 500ms                         renew while working, this often (default off);
+//	                                        shorter than the lease, at every point
 //	margin 200ms                            write only with more than this left on the lease,
 //	                                        by the worker's own clock (default off: never look)
 //	max_attempts 5                          a job's claim budget (default 0, unlimited)
@@ -41,11 +43,19 @@
 // Durations are whole ms written 250ms, 1.5s or 2m. The distributions are
 // Dist's. Each line appears once; a mistake is an error at its line and
 // column saying what to write (an ErrorList, errors.Is(err,
-// ErrBadInput)), and the bounds of package engine/limits (text_bytes,
-// jobs, workers, lab_points, lab_runs, lab_work, max_time) are checked
-// there too; a run that would call the engine more than lab_ops times,
-// or at an instant past max_time on a worker's clock (a drift or a delay
-// can carry it there), stops Run with an *limits.ExceededError.
+// ErrBadInput)). A heartbeat not shorter than its lease, which no renew
+// could keep, is one, at the value that makes it so. The bounds of
+// package engine/limits (text_bytes, jobs, workers, lab_points, lab_runs,
+// lab_work, max_time) are checked at their lines too, and lab_calls, the
+// time a lab takes, at the last line its estimate reads: a run is
+// charged 50 calls for its fresh database, then an enqueue, a claim, a
+// write, a delivery and a complete a job, and a renew every heartbeat of
+// the job's mean work, its workers busy at most to the horizon. A run that
+// would call the engine more than lab_ops times, or at an instant past
+// max_time on a worker's clock (a drift or a delay can carry it there),
+// and runs whose calls, counted as they are made, pass lab_calls (a
+// livelock claims its jobs again and again), stop Run with an
+// *limits.ExceededError.
 //
 // A run is deterministic: every draw comes from a splitmix64 stream named
 // by the lab's seed, the run's index, what it draws and whose it is, so run r

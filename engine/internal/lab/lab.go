@@ -1,5 +1,7 @@
 package lab
 
+import "github.com/leaselab/leaselab/engine/limits"
+
 // Lab is one parsed lab: a workload, a policy, the sweep of the policy's
 // parameters, and how many seeded runs each point gets.
 type Lab struct {
@@ -11,6 +13,10 @@ type Lab struct {
 	Runs     int     // seeded runs per point
 	Seed     uint64
 	Plot     []string // the metrics the plots draw; the first also picks the worst and typical runs
+	// Limits are the bounds it was parsed under; Run holds its runs to
+	// their lab_ops and lab_calls, which counts the calls of all its runs,
+	// each run's fresh database as 50 calls and each enqueue as one.
+	Limits limits.Limits
 }
 
 // Title is a lab's title in each language it has one in.
@@ -36,7 +42,7 @@ type Workload struct {
 // Policy is the lease policy a point runs under.
 type Policy struct {
 	Lease       int64 // the ttl of every claim and renew, ms
-	Heartbeat   int64 // ms between renews while working; 0: no heartbeat
+	Heartbeat   int64 // ms between renews while working, shorter than Lease; 0: no heartbeat
 	Margin      int64 // a worker writes only if its lease has more than Margin ms left on its own clock; -1: it does not look
 	MaxAttempts int64 // 0: unlimited
 	Deadline    int64 // ms after the start by which a job must be done; 0: none
@@ -49,6 +55,7 @@ type Sweep struct {
 	Param  string
 	Values []int64
 	Line   int
+	Cols   []int // each value's column (a range's values: the range's)
 }
 
 // sweepable are the policy parameters a sweep may vary.

@@ -18,6 +18,7 @@ var Metrics = []Metric{
 	{"late_writes", "writes", Title{"stale writes taken before the newer holder wrote", "새 보유자가 쓰기 전에 받아들여진 낡은 쓰기"}},
 	{"overlaps", "claims", Title{"lease overlaps: a claim granted while, in true time, the last lease still ran", "리스 겹침: 실제 시간으로 이전 리스가 아직 유효할 때 허락된 획득"}},
 	{"quarantined", "jobs", Title{"jobs quarantined", "격리된 일"}},
+	{"unfinished", "jobs", Title{"jobs unfinished at the horizon: neither done nor quarantined", "한도 시간에 끝나지 않은 일: 완료도 격리도 되지 않은 일"}},
 	{"double_applied", "deliveries", Title{"deliveries the receiver applied twice", "수신자가 두 번 적용한 전달"}},
 	{"cancelled", "attempts", Title{"attempts a worker gave up (renew refused or margin)", "작업자가 포기한 시도(갱신 거절 또는 여유)"}},
 	{"renews", "calls", Title{"renew calls per job: the heartbeat's cost", "일 하나당 갱신 호출: 하트비트의 비용"}},
@@ -47,8 +48,8 @@ func metricIndex(name string) int {
 // cannot have (a stall in a run without a crash) is absent (Has false)
 // and does not count toward its mean.
 type measures struct {
-	V   [12]float64
-	Has [12]bool
+	V   [13]float64
+	Has [13]bool
 }
 
 func (s *measures) set(name string, v float64) {

@@ -42,13 +42,16 @@ func (r *Result) pointLabel(p PointResult) string {
 	return strings.Join(parts, " ")
 }
 
+// slashed is "p50/p95/max", as the table and the plot's titles write it.
+func (pc Percentiles) slashed() string { return num(pc.P50) + "/" + num(pc.P95) + "/" + num(pc.Max) }
+
 // num writes a measure with at most 3 decimals, no trailing zeros.
 func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // WriteTable writes r as a text table: a row a point, its index (as the
-// JSON's and Story's), its swept values,
-// then each metric's mean and 95% interval, then the worst and typical
-// runs; the metrics' meanings under it.
+// JSON's and Story's), its swept values, then each metric's mean, 95%
+// interval and p50/p95/max ("12 [9, 15] 11/20/31"), then the worst and
+// typical runs; the metrics' meanings under it.
 func (r *Result) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := []string{"point"}
@@ -71,7 +74,7 @@ func (r *Result) WriteTable(w io.Writer) error {
 				row = append(row, "-")
 				continue
 			}
-			row = append(row, fmt.Sprintf("%s [%s, %s]", num(st.Mean), num(st.Lo), num(st.Hi)))
+			row = append(row, fmt.Sprintf("%s [%s, %s] %s", num(st.Mean), num(st.Lo), num(st.Hi), p.Percentiles[m.Name].slashed()))
 		}
 		row = append(row, strconv.Itoa(p.Worst), strconv.Itoa(p.Typical))
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
@@ -79,7 +82,7 @@ func (r *Result) WriteTable(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\n%s: %d runs a point of %d jobs, %d workers, seed %d; each cell is the mean [95%% interval] over the runs.\n",
+	fmt.Fprintf(w, "\n%s: %d runs a point of %d jobs, %d workers, seed %d; each cell is the mean [95%% interval] over the runs, then the runs' p50/p95/max (nearest rank).\n",
 		r.Title.En, r.Runs, r.Jobs, r.Workers, r.Seed)
 	for _, m := range r.Metrics {
 		if _, err := fmt.Fprintf(w, "  %-15s %s (%s)\n", m.Name, m.Label.En, m.Unit); err != nil {
@@ -90,9 +93,10 @@ func (r *Result) WriteTable(w io.Writer) error {
 }
 
 // WriteCSV writes r as CSV: a header row, then a row a point: the swept
-// values (ms, or attempts), then each metric's mean, lo, hi and n
-// (columns METRIC_mean, METRIC_lo, METRIC_hi, METRIC_n), then worst and
-// typical (run indices, -1 none).
+// values (ms, or attempts), then each metric's mean, lo, hi, n, p50, p95
+// and max (columns METRIC_mean, METRIC_lo, METRIC_hi, METRIC_n,
+// METRIC_p50, METRIC_p95, METRIC_max), then worst and typical (run
+// indices, -1 none).
 func (r *Result) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	var head []string
@@ -100,7 +104,7 @@ func (r *Result) WriteCSV(w io.Writer) error {
 		head = append(head, s.Param)
 	}
 	for _, m := range r.Metrics {
-		head = append(head, m.Name+"_mean", m.Name+"_lo", m.Name+"_hi", m.Name+"_n")
+		head = append(head, m.Name+"_mean", m.Name+"_lo", m.Name+"_hi", m.Name+"_n", m.Name+"_p50", m.Name+"_p95", m.Name+"_max")
 	}
 	head = append(head, "worst", "typical")
 	if err := cw.Write(head); err != nil {
@@ -113,7 +117,8 @@ func (r *Result) WriteCSV(w io.Writer) error {
 		}
 		for _, m := range r.Metrics {
 			st := p.Stats[m.Name]
-			row = append(row, num(st.Mean), num(st.Lo), num(st.Hi), strconv.Itoa(st.N))
+			pc := p.Percentiles[m.Name]
+			row = append(row, num(st.Mean), num(st.Lo), num(st.Hi), strconv.Itoa(st.N), num(pc.P50), num(pc.P95), num(pc.Max))
 		}
 		row = append(row, strconv.Itoa(p.Worst), strconv.Itoa(p.Typical))
 		if err := cw.Write(row); err != nil {

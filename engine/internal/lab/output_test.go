@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"io"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -66,7 +67,7 @@ func TestWriteSVG_TwoSweepsDrawAHeatMap(t *testing.T) {
 	}
 }
 
-// The CSV has a row a point and four columns a metric.
+// The CSV has a row a point and seven columns a metric.
 func TestWriteCSV_ARowAPoint(t *testing.T) {
 	arithmetic(t)
 	var b bytes.Buffer
@@ -74,7 +75,7 @@ func TestWriteCSV_ARowAPoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&b).ReadAll()
-	if err != nil || len(rows) != 5 || len(rows[0]) != 2+4*len(lab.Metrics)+2 || rows[0][0] != "lease" || rows[0][1] != "heartbeat" || rows[2][1] != "20" {
+	if err != nil || len(rows) != 5 || len(rows[0]) != 2+7*len(lab.Metrics)+2 || rows[0][0] != "lease" || rows[0][1] != "heartbeat" || rows[2][1] != "20" {
 		t.Errorf("%v, %v", rows, err)
 	}
 }
@@ -112,5 +113,92 @@ func TestWriteSVG_PanelHeadingsEndInsideThePlot(t *testing.T) {
 				t.Errorf("%q: the overlaps heading does not keep the label's name", sweeps)
 			}
 		}
+	}
+}
+
+// A point's percentiles are nearest-rank over its runs: the p-th is the
+// value of rank ceil(p×n/100) in ascending order, max the last; none when
+// no run has the measure. Before, at and after the ranks' steps.
+func TestPercentiles_AreNearestRank(t *testing.T) {
+	upTo := func(n int) []float64 { // n, n-1, ..., 1: not in order
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = float64(n - i)
+		}
+		return xs
+	}
+	for _, c := range []struct {
+		xs   []float64
+		want lab.Percentiles
+	}{
+		{nil, lab.Percentiles{}},
+		{[]float64{7.25}, lab.Percentiles{P50: 7.25, P95: 7.25, Max: 7.25}},
+		{[]float64{2, 1}, lab.Percentiles{P50: 1, P95: 2, Max: 2}},
+		{upTo(19), lab.Percentiles{P50: 10, P95: 19, Max: 19}},
+		{upTo(20), lab.Percentiles{P50: 10, P95: 19, Max: 20}},
+		{upTo(21), lab.Percentiles{P50: 11, P95: 20, Max: 21}},
+		{upTo(100), lab.Percentiles{P50: 50, P95: 95, Max: 100}},
+		{[]float64{0.0004, 1.2346, 1.2346}, lab.Percentiles{P50: 1.235, P95: 1.235, Max: 1.235}},
+	} {
+		if got := lab.PercentilesOf(c.xs); got != c.want {
+			t.Errorf("%d values %v: %+v, want %+v", len(c.xs), c.xs, got, c.want)
+		}
+	}
+}
+
+// Every output gives each measure's p50, p95 and max beside its mean: the
+// JSON for every point and measure, in order p50 ≤ p95 ≤ max with the
+// mean at most max; the CSV, the text table and the plot's titles the
+// same numbers.
+func TestOutputs_GivePercentilesBesideTheMean(t *testing.T) {
+	arithmetic(t)
+	res := mustRun(t, mustParse(t, pausy+"crash every exponential 2s restart fixed 300ms\nsweep lease 300ms 1s\n"), lab.Options{})
+	for _, p := range res.Points {
+		if len(p.Percentiles) != len(lab.Metrics) {
+			t.Errorf("point %d: percentiles of %d measures, want %d", p.Index, len(p.Percentiles), len(lab.Metrics))
+		}
+		for _, m := range lab.MetricNames() {
+			st, pc := p.Stats[m], p.Percentiles[m]
+			if st.N > 0 && !(pc.P50 <= pc.P95 && pc.P95 <= pc.Max && st.Mean <= pc.Max) || st.N == 0 && pc != (lab.Percentiles{}) {
+				t.Errorf("point %d, %s: %+v beside %+v", p.Index, m, pc, st)
+			}
+		}
+	}
+	dup := res.Points[0].Percentiles["dup_ms"]
+	if dup.Max == 0 || dup.P50 == dup.Max {
+		t.Fatalf("lease 300ms: dup_ms %+v; want runs that differ", dup)
+	}
+	var csvOut, table, svg bytes.Buffer
+	if err := res.WriteCSV(&csvOut); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&csvOut).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	for _, h := range []string{"dup_ms_p50", "dup_ms_p95", "dup_ms_max"} {
+		want := map[string]float64{"dup_ms_p50": dup.P50, "dup_ms_p95": dup.P95, "dup_ms_max": dup.Max}[h]
+		if i, ok := col[h]; !ok || rows[1][i] != strconv.FormatFloat(want, 'f', -1, 64) {
+			t.Errorf("CSV column %s: %v, want %v", h, rows[1], want)
+		}
+	}
+	three := func(pc lab.Percentiles) string {
+		return strconv.FormatFloat(pc.P50, 'f', -1, 64) + "/" + strconv.FormatFloat(pc.P95, 'f', -1, 64) + "/" + strconv.FormatFloat(pc.Max, 'f', -1, 64)
+	}
+	if err := res.WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(table.String(), "] "+three(dup)+" ") || !strings.Contains(table.String(), "p50/p95/max") {
+		t.Errorf("the table lacks dup_ms's %s or its legend:\n%s", three(dup), table.String())
+	}
+	if err := res.WriteSVG(&svg, "en"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(svg.String(), "p50/p95/max "+three(dup)+"</title>") {
+		t.Errorf("the plot's point titles lack dup_ms's p50/p95/max %s", three(dup))
 	}
 }

@@ -24,6 +24,7 @@ type parser struct {
 	line  int
 	errs  ErrorList
 	seen  map[string]int // header word -> the line that set it
+	at    map[string]int // lease, heartbeat -> the column of the value its line set
 	code  bool           // a statement came before: comments are no longer the title
 	bad   bool           // the current line has its error
 	title bool
@@ -40,10 +41,10 @@ func Parse(name, src string) (*Lab, error) { return ParseLimits(name, src, limit
 
 // ParseLimits is Parse under the limits lim.
 func ParseLimits(name, src string, lim limits.Limits) (*Lab, error) {
-	p := &parser{lim: lim, seen: map[string]int{}, lab: &Lab{Name: name,
+	p := &parser{lim: lim, seen: map[string]int{}, at: map[string]int{}, lab: &Lab{Name: name,
 		Workload: Workload{Jobs: 20, Workers: 3, Work: Dist{Kind: "fixed", A: 1000}, Poll: 100, Horizon: 60_000},
 		Policy:   Policy{Lease: 1000, Margin: -1, Fenced: true, Idempotent: true},
-		Runs:     20, Seed: 1, Plot: []string{"dup_ms"}}}
+		Runs:     20, Seed: 1, Plot: []string{"dup_ms"}, Limits: lim}}
 	if len(src) > lim.TextBytes {
 		p.line = 1
 		p.limitf(1, lim.Row("text_bytes"), "the text is %d bytes", len(src))
@@ -52,6 +53,9 @@ func ParseLimits(name, src string, lim limits.Limits) (*Lab, error) {
 	for i, line := range strings.Split(src, "\n") {
 		p.line, p.bad = i+1, false
 		p.parseLine(strings.TrimSuffix(line, "\r"))
+	}
+	if len(p.errs) == 0 {
+		p.checkHeartbeats()
 	}
 	p.line, p.bad = len(strings.Split(src, "\n")), false
 	p.checkSize()
@@ -200,6 +204,7 @@ func (p *parser) apply(at word, args []word) {
 		if p.arity(at, args, 1, head+" VALUE") {
 			if v, ok := p.value(head, args[0]); ok {
 				*pol = pol.with(head, v)
+				p.at[head] = args[0].col
 			}
 		}
 	case "storage":
@@ -510,6 +515,7 @@ func (p *parser) sweep(head word, args []word) {
 		}
 		for v := a; v <= b; v += st {
 			s.Values = append(s.Values, v)
+			s.Cols = append(s.Cols, args[1].col)
 		}
 	} else {
 		for _, w := range args[1:] {
@@ -522,6 +528,7 @@ func (p *parser) sweep(head word, args []word) {
 				return
 			}
 			s.Values = append(s.Values, v)
+			s.Cols = append(s.Cols, w.col)
 		}
 	}
 	if s.Param == "lease" && s.Values[0] < 1 {
@@ -547,8 +554,56 @@ func (p *parser) plot(head word, args []word) {
 	p.lab.Plot = out
 }
 
-// checkSize holds the whole lab to the limits lab_points and lab_work, at
-// the line of the sweep or the runs or jobs that pass them.
+// checkHeartbeats refuses every point whose heartbeat is not shorter than
+// its lease: a renew sent at or after the lease's end finds it ended. The
+// error is at the value that makes the point so, a swept one before a
+// written one, the heartbeat before the lease, one a line.
+func (p *parser) checkHeartbeats() {
+	blamed := map[int]bool{}
+	for _, pt := range p.lab.Points() {
+		hb, lease := pt.Policy.Heartbeat, pt.Policy.Lease
+		if hb == 0 || hb < lease {
+			continue
+		}
+		hbLine, hbCol, hbFrom := p.origin("heartbeat", pt)
+		leaseLine, leaseCol, leaseFrom := p.origin("lease", pt)
+		msg := fmt.Sprintf("heartbeat %s is not shorter than the lease %s (%s)", paramValue("heartbeat", hb), paramValue("lease", lease), leaseFrom)
+		line, col := hbLine, hbCol
+		if p.swept("lease") && !p.swept("heartbeat") {
+			msg = fmt.Sprintf("lease %s is not longer than the heartbeat %s (%s)", paramValue("lease", lease), paramValue("heartbeat", hb), hbFrom)
+			line, col = leaseLine, leaseCol
+		}
+		if !blamed[line] {
+			blamed[line] = true
+			p.line, p.bad = line, false
+			p.errorf(col, "%s: a renew at or after the lease's end can never keep it", msg)
+		}
+	}
+}
+
+// swept reports whether a sweep varies param.
+func (p *parser) swept(param string) bool {
+	return slices.ContainsFunc(p.lab.Sweeps, func(s Sweep) bool { return s.Param == param })
+}
+
+// origin is where pt's value of param was written: its line and column,
+// and the same in words ("line 3", or "the default" when no line set it).
+func (p *parser) origin(param string, pt Point) (line, col int, words string) {
+	for i, s := range p.lab.Sweeps {
+		if s.Param == param {
+			k := slices.Index(s.Values, pt.Values[i])
+			return s.Line, s.Cols[k], "line " + strconv.Itoa(s.Line)
+		}
+	}
+	if line, ok := p.seen[param]; ok {
+		return line, p.at[param], "line " + strconv.Itoa(line)
+	}
+	return 0, 0, "the default"
+}
+
+// checkSize holds the whole lab to the limits lab_points, lab_work and
+// lab_calls (estimated), at the line of the sweep or the runs or jobs that
+// pass them, or for lab_calls the last of the lines its estimate reads.
 func (p *parser) checkSize() {
 	points := 1
 	for _, s := range p.lab.Sweeps {
@@ -563,5 +618,19 @@ func (p *parser) checkSize() {
 	if work > p.lim.LabWork {
 		p.line = max(p.seen["runs"], p.seen["jobs"], 1)
 		p.limitf(1, p.lim.Row("lab_work"), "%d points × %d runs × %d jobs is %d job-runs", points, p.lab.Runs, p.lab.Workload.Jobs, work)
+		return
+	}
+	if len(p.errs) > 0 {
+		return // a line's mistake may have left a value the estimate would misjudge
+	}
+	if calls, most := p.lab.estimateCalls(p.lim); calls > int64(p.lim.LabCalls) {
+		p.line, p.bad = 1, false
+		for _, k := range []string{"jobs", "workers", "work", "horizon", "heartbeat", "runs"} {
+			p.line = max(p.line, p.seen[k])
+		}
+		for _, s := range p.lab.Sweeps {
+			p.line = max(p.line, s.Line)
+		}
+		p.limitf(1, p.lim.Row("lab_calls"), "%d points × %d runs of up to %d engine calls is about %d calls", points, p.lab.Runs, most, calls)
 	}
 }

@@ -2,6 +2,8 @@ package lab_test
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,6 +18,18 @@ func parseErr(src string) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// wantParse checks src's parse error got ("" none) against want: "" to
+// parse, else a substring of the error.
+func wantParse(t *testing.T, src, got, want string) {
+	t.Helper()
+	switch {
+	case want == "" && got != "":
+		t.Errorf("%q: %s; want it to parse", src, got)
+	case want != "" && !strings.Contains(got, want):
+		t.Errorf("%q: %q; want an error with %q", src, got, want)
+	}
 }
 
 // Each bound of the format, before, at and after it: the last good value
@@ -69,15 +83,7 @@ func TestParse_Boundaries(t *testing.T) {
 		{"storage misspelt", "storage fenced-ish", `unknown storage "fenced-ish"`},
 		{"an unterminated title", `title ko "리스`, "t.lab:1:10: unterminated quote"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			got := parseErr(c.src)
-			switch {
-			case c.want == "" && got != "":
-				t.Errorf("%q: %s; want it to parse", c.src, got)
-			case c.want != "" && !strings.Contains(got, c.want):
-				t.Errorf("%q: %q; want an error with %q", c.src, got, c.want)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { wantParse(t, c.src, parseErr(c.src), c.want) })
 	}
 }
 
@@ -123,5 +129,92 @@ func TestLibrary_LabsParseWithBothTitles(t *testing.T) {
 		if l.Title.En == "" || l.Title.Ko == "" {
 			t.Errorf("%s: titles %+v, want en and ko", n, l.Title)
 		}
+	}
+}
+
+// A heartbeat renews a lease only while it runs: a heartbeat not shorter
+// than the lease is refused, at every point of a sweep, at the value that
+// makes it so and naming both values, before, at and after the lease.
+func TestParse_RefusesAHeartbeatNotShorterThanTheLease(t *testing.T) {
+	const why = ": a renew at or after the lease's end can never keep it"
+	for _, c := range []struct {
+		name, src, want string // want "" parses; else the whole error
+	}{
+		{"before the lease", "lease 1s\nheartbeat 999ms", ""},
+		{"at the lease", "lease 1s\nheartbeat 1s", "t.lab:2:11: heartbeat 1s is not shorter than the lease 1s (line 1)" + why},
+		{"after the lease", "lease 1s\nheartbeat 1001ms", "t.lab:2:11: heartbeat 1001ms is not shorter than the lease 1s (line 1)" + why},
+		{"written before the lease", "heartbeat 2s\nlease 2s", "t.lab:1:11: heartbeat 2s is not shorter than the lease 2s (line 2)" + why},
+		{"at the default lease", "heartbeat 1s", "t.lab:1:11: heartbeat 1s is not shorter than the lease 1s (the default)" + why},
+		{"off at any lease", "lease 1ms\nheartbeat off", ""},
+		{"a swept heartbeat below the lease", "lease 1s\nsweep heartbeat off 500ms 999ms", ""},
+		{"a swept heartbeat at the lease", "lease 1s\nsweep heartbeat 500ms 1s 2s", "t.lab:2:23: heartbeat 1s is not shorter than the lease 1s (line 1)" + why},
+		{"a swept range reaching the lease", "sweep heartbeat 200ms..1s step 200ms", "t.lab:1:17: heartbeat 1s is not shorter than the lease 1s (the default)" + why},
+		{"a swept lease above the heartbeat", "heartbeat 500ms\nsweep lease 501ms 1s", ""},
+		{"a swept lease at the heartbeat", "heartbeat 500ms\nsweep lease 250ms 500ms 1s", "t.lab:2:13: lease 250ms is not longer than the heartbeat 500ms (line 1)" + why},
+		{"a grid's corner", "sweep lease 1s 2s\nsweep heartbeat 500ms 1500ms", "t.lab:2:23: heartbeat 1500ms is not shorter than the lease 1s (line 1)" + why},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := parseErr(c.src)
+			if got != c.want {
+				t.Errorf("%q: %q; want %q", c.src, got, c.want)
+			}
+		})
+	}
+}
+
+// A lab's engine calls are estimated before it runs — a run is charged 50
+// calls for its fresh database, then enqueues, claims, writes, delivers
+// and completes each job once and renews it every heartbeat of its mean
+// work, its workers busy at most to the horizon — and a lab estimated
+// over lab_calls is refused, naming the limit and the estimate. Before,
+// at and after a bound of 1,000 calls, without a heartbeat (ten jobs: 100
+// calls a run) and with one (a job of 1 s renewed every 100 ms: 65).
+func TestParse_RefusesALabEstimatedOverLabCalls(t *testing.T) {
+	lim := limits.Default
+	lim.LabCalls = 1000
+	for _, c := range []struct {
+		name, src, want string // want "" parses; else a substring of the error
+	}{
+		{"before the bound", "jobs 10\nruns 9", ""},
+		{"at the bound", "jobs 10\nruns 10", ""},
+		{"after the bound", "jobs 10\nruns 11", "t.lab:2:1: 1 points × 11 runs of up to 100 engine calls is about 1100 calls: over the limit lab_calls (1000"},
+		{"renews before the bound", "jobs 1\nwork fixed 1s\nheartbeat 100ms\nsweep lease 1s 2s\nruns 7", ""},
+		{"renews after the bound", "jobs 1\nwork fixed 1s\nheartbeat 100ms\nsweep lease 1s 2s\nruns 8", "t.lab:5:1: 2 points × 8 runs of up to 65 engine calls is about 1040 calls: over the limit lab_calls"},
+		{"renews cut at the horizon", "jobs 1\nwork fixed 1m\nheartbeat 100ms\nhorizon 3s\nruns 11", ""},
+		{"renews cut at the horizon, after the bound", "jobs 1\nwork fixed 1m\nheartbeat 100ms\nhorizon 3s\nruns 12", "t.lab:5:1: 1 points × 12 runs of up to 85 engine calls is about 1020 calls"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := ""
+			if _, err := lab.ParseLimits("t.lab", c.src, lim); err != nil {
+				got = err.Error()
+			}
+			wantParse(t, c.src, got, c.want)
+		})
+	}
+}
+
+// 100 points of 1,000 runs of one job renewed every 10 ms for 3 minutes
+// keeps within lab_points, lab_runs, lab_work and, run by run, lab_ops
+// (18,000 renews), and would call the engine 1.8 billion times: hours.
+// It is refused before it runs, with the limit and the estimate; the
+// library's labs and the benchmark's sweep fit.
+func TestParse_RefusesALabThatWouldRunForHours(t *testing.T) {
+	_, err := lab.Parse("t.lab", "jobs 1\nwork fixed 10m\nheartbeat 10ms\nhorizon 3m\nruns 1000\nsweep lease 1s..100s step 1s\n")
+	var ex *limits.ExceededError
+	want := "t.lab:6:1: 100 points × 1000 runs of up to 18055 engine calls is about 1805500000 calls: over the limit lab_calls"
+	if err == nil || !strings.Contains(err.Error(), want) || !errors.As(err, &ex) || ex.Limit.Name != "lab_calls" {
+		t.Errorf("%v; want %q", err, want)
+	}
+	for _, name := range lab.LibraryNames() {
+		if _, err := lab.LoadLibrary(name); err != nil {
+			t.Error(err)
+		}
+	}
+	text, err := os.ReadFile(filepath.Join("testdata", "bench.lab"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lab.Parse("bench.lab", string(text)); err != nil {
+		t.Error(err)
 	}
 }

@@ -146,10 +146,20 @@ type sim struct {
 	ops      int
 	lastDone int64
 	final    int
+	finalBy  int           // jobs final (done or quarantined) by the horizon
+	calls    *atomic.Int64 // the lab's calls, all runs; nil: a run alone
 	rec      *recorder
 	// counts
 	staleRefused, staleLanded, lateWrites, overlaps, doubleApplied, cancelled, renews int
 	stalls                                                                            []int64
+}
+
+// charge counts n calls of the lab's against the limit lab_calls.
+func (s *sim) charge(n int64) error {
+	if s.calls != nil && s.calls.Add(n) > int64(s.lab.Limits.LabCalls) {
+		return &limits.ExceededError{Limit: s.lab.Limits.Row("lab_calls"), What: "the lab's runs, counted as they call the engine,"}
+	}
+	return nil
 }
 
 // ErrDiverged: the engine answered otherwise than the jobs' rows, as the
@@ -157,8 +167,8 @@ type sim struct {
 var ErrDiverged = errors.New("lab: the engine's answer parted from the run's view of its rows")
 
 // runOne runs run number run of point pt; rec, when not nil, records its
-// timeline.
-func runOne(ctx context.Context, l *Lab, pol Policy, run int, rec *recorder) (measures, error) {
+// timeline; calls, when not nil, counts the lab's calls against lab_calls.
+func runOne(ctx context.Context, l *Lab, pol Policy, run int, rec *recorder, calls *atomic.Int64) (measures, error) {
 	db, err := sqlitedb.Memory("leaselab-lab-" + strconv.FormatInt(dbSeq.Add(1), 10))
 	if err != nil {
 		return measures{}, err
@@ -186,7 +196,10 @@ func runOne(ctx context.Context, l *Lab, pol Policy, run int, rec *recorder) (me
 	if err != nil {
 		return measures{}, err
 	}
-	s := &sim{ctx: ctx, lab: l, pol: pol, store: store, storage: storage, recv: recv, rec: rec}
+	s := &sim{ctx: ctx, lab: l, pol: pol, store: store, storage: storage, recv: recv, rec: rec, calls: calls}
+	if err := s.charge(runCharge + int64(l.Workload.Jobs)); err != nil {
+		return measures{}, err
+	}
 	if err := s.setUp(run); err != nil {
 		return measures{}, err
 	}
@@ -273,14 +286,17 @@ func (s *sim) wake(w *worker, t int64) {
 	}
 }
 
-// op counts one engine call, made at now on w's clock, against
-// the limit lab_ops, and holds now to max_time: the engine refuses a later
-// instant as Unix seconds, so a run whose drifts and delays reach past it
-// stops with the limit instead.
+// op counts one engine call, made at now on w's clock, against the
+// limits lab_ops and lab_calls, and holds now to max_time: the engine
+// refuses a later instant as Unix seconds, so a run whose drifts and
+// delays reach past it stops with the limit instead.
 func (s *sim) op(w *worker, now int64) error {
 	s.ops++
-	if s.ops > limits.Default.LabOps {
-		return &limits.ExceededError{Limit: limits.Default.Row("lab_ops"), What: "a run of the lab"}
+	if s.ops > s.lab.Limits.LabOps {
+		return &limits.ExceededError{Limit: s.lab.Limits.Row("lab_ops"), What: "a run of the lab"}
+	}
+	if err := s.charge(1); err != nil {
+		return err
 	}
 	if now > limits.Default.MaxTime {
 		return &limits.ExceededError{Limit: limits.Default.Row("max_time"), What: fmt.Sprintf("a run of the lab, at %d ms on %s's clock,", now, w.name)}
@@ -520,6 +536,9 @@ func (s *sim) poll(w *worker, t int64) error {
 
 func (s *sim) becameFinal(t int64) {
 	s.final++
+	if t <= s.horizon {
+		s.finalBy++
+	}
 	if s.final == len(s.jobs) {
 		s.lastDone = t
 	}
@@ -674,6 +693,7 @@ func (s *sim) sample() measures {
 	out.set("late_writes", float64(s.lateWrites))
 	out.set("overlaps", float64(s.overlaps))
 	out.set("quarantined", float64(quarantined))
+	out.set("unfinished", float64(len(s.jobs)-s.finalBy))
 	out.set("double_applied", float64(s.doubleApplied))
 	out.set("cancelled", float64(s.cancelled))
 	out.set("renews", float64(s.renews)/float64(len(s.jobs)))

@@ -212,3 +212,71 @@ func arithmetic(t *testing.T) {
 		t.Skip("a sweep's arithmetic: run without -race (make gotest runs this package so too)")
 	}
 }
+
+// A lease no longer than a job's work, without a heartbeat, livelocks:
+// the complete comes as the lease ends and is refused, and the job is
+// claimed and worked again and again, never done. Its jobs are
+// unfinished when the run's horizon is reached, every run; a lease 1 ms
+// longer than the work finishes them all.
+func TestRun_ALivelockedLeaseShowsItsUnfinishedJobs(t *testing.T) {
+	arithmetic(t)
+	res := mustRun(t, mustParse(t, "jobs 2\nworkers 2\nwork fixed 3s\nruns 3\nhorizon 1m\nsweep lease 1s 2999ms 3s 3001ms\n"), lab.Options{})
+	want := []float64{2, 2, 2, 0}
+	for i, p := range res.Points {
+		if got := p.Stats["unfinished"]; got.Mean != want[i] || got.N != 3 {
+			t.Errorf("lease %d ms: %+v unfinished, want %v in each of 3 runs", p.Values[0], got, want[i])
+		}
+	}
+}
+
+// A job is unfinished when it is neither done nor quarantined at the
+// run's horizon; one done at the horizon itself is finished. One worker
+// does ten jobs of 1 s, one every second: the fifth is done at 5 s.
+func TestRun_UnfinishedCountsTheJobsNotDoneAtTheHorizon(t *testing.T) {
+	for _, c := range []struct {
+		horizon string
+		want    float64
+	}{{"4999ms", 6}, {"5s", 5}, {"5001ms", 5}} {
+		res := mustRun(t, mustParse(t, "jobs 10\nworkers 1\nwork fixed 1s\nlease 2s\nruns 1\nhorizon "+c.horizon+"\n"), lab.Options{})
+		if got := res.Points[0].Stats["unfinished"]; got.Mean != c.want || got.N != 1 {
+			t.Errorf("horizon %s: %+v unfinished, want %v", c.horizon, got, c.want)
+		}
+	}
+	res := mustRun(t, mustParse(t, "jobs 4\nworkers 2\nwork fixed 3s\nlease 1s\nmax_attempts 2\nruns 1\n"), lab.Options{})
+	if got := res.Points[0].Stats; got["unfinished"].Mean != 0 || got["quarantined"].Mean != 4 {
+		t.Errorf("attempts used up: %+v unfinished, %+v quarantined; want 0 and 4", got["unfinished"], got["quarantined"])
+	}
+}
+
+// The estimate cannot foresee a livelock, whose runs claim a job again
+// and again: the calls are also counted as the runs make them, and the
+// lab stops with lab_calls, nothing of it given, as soon as they pass it.
+// A lab whose runs make C calls in all runs under a bound of C and stops
+// under C-1, its runs going three at once (the race detector watches
+// their count).
+func TestRun_CountsTheCallsAgainstLabCalls(t *testing.T) {
+	const livelock = "jobs 2\nworkers 2\nwork fixed 3s\nlease 1s\nruns 4\nhorizon 2m\n"
+	calls := mustRun(t, mustParse(t, livelock), lab.Options{}).Calls
+	if estimate := mustParse(t, livelock).EstimatedCalls(); calls <= 3*estimate {
+		t.Fatalf("%d calls, estimated %d: want a livelock's many more", calls, estimate)
+	}
+	for _, c := range []struct {
+		bound  int64
+		passes bool
+	}{{calls - 1, false}, {calls, true}} {
+		lim := limits.Default
+		lim.LabCalls = int(c.bound)
+		l, err := lab.ParseLimits("t.lab", livelock, lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := lab.Run(context.Background(), l, lab.Options{Parallel: 3})
+		var ex *limits.ExceededError
+		switch {
+		case c.passes && (err != nil || res.Calls != calls):
+			t.Errorf("lab_calls %d: %v, %d calls; want the result of %d calls", c.bound, err, res.Calls, calls)
+		case !c.passes && (res != nil || !errors.As(err, &ex) || ex.Limit.Name != "lab_calls" || ex.Limit.Value != c.bound):
+			t.Errorf("lab_calls %d: %v, %v; want no result and lab_calls exceeded", c.bound, res, err)
+		}
+	}
+}

@@ -17,7 +17,8 @@ import (
 // It is accessible and follows the page's colors: role="img" with
 // aria-label, a <title> and a <desc> that says in words what it shows
 // (for a line, where the mean is lowest and highest); every point and
-// cell has a <title> with its values. Every color is currentColor, at an
+// cell has a <title> with its values (the mean, its 95% interval, the
+// runs' p50/p95/max). Every color is currentColor, at an
 // opacity, so a dark page draws it light; the classes lab-axis, lab-band,
 // lab-line, lab-point and lab-cell let a page's stylesheet recolor it,
 // and nothing is styled inline (a strict Content-Security-Policy keeps
@@ -191,8 +192,8 @@ func (r *Result) linePanel(b *strings.Builder, m Metric, top int, lang string) i
 	fmt.Fprintf(b, `<polyline class="lab-line" points="%s" fill="none" stroke="currentColor" stroke-width="2"/>`+"\n", strings.Join(line, " "))
 	for i, p := range r.Points {
 		st := p.Stats[m.Name]
-		fmt.Fprintf(b, `<circle class="lab-point" cx="%.1f" cy="%.1f" r="4" data-point="%d" data-worst="%d" data-typical="%d"><title>%s: %s %s [%s, %s]</title></circle>`+"\n",
-			xs[i], yOf(st.Mean), p.Index, p.Worst, p.Typical, esc(r.pointLabel(p)), num(st.Mean), esc(m.Unit), num(st.Lo), num(st.Hi))
+		fmt.Fprintf(b, `<circle class="lab-point" cx="%.1f" cy="%.1f" r="4" data-point="%d" data-worst="%d" data-typical="%d"><title>%s</title></circle>`+"\n",
+			xs[i], yOf(st.Mean), p.Index, p.Worst, p.Typical, r.pointTitle(p, m))
 	}
 	b.WriteString("</g>\n")
 	return panelH + marginT + marginB
@@ -218,8 +219,8 @@ func (r *Result) heatMap(b *strings.Builder, m Metric, top int, lang string) int
 			op = 0.05 + 0.8*st.Mean/vmax
 		}
 		x, y := x0+cellW*float64(ci), y0+float64(ri*cellH)
-		fmt.Fprintf(b, `<rect class="lab-cell" x="%.1f" y="%.1f" width="%.1f" height="%d" fill="currentColor" fill-opacity="%.3f" data-point="%d" data-worst="%d" data-typical="%d"><title>%s: %s %s [%s, %s]</title></rect>`+"\n",
-			x, y, cellW-1, cellH-1, op, p.Index, p.Worst, p.Typical, esc(r.pointLabel(p)), num(st.Mean), esc(m.Unit), num(st.Lo), num(st.Hi))
+		fmt.Fprintf(b, `<rect class="lab-cell" x="%.1f" y="%.1f" width="%.1f" height="%d" fill="currentColor" fill-opacity="%.3f" data-point="%d" data-worst="%d" data-typical="%d"><title>%s</title></rect>`+"\n",
+			x, y, cellW-1, cellH-1, op, p.Index, p.Worst, p.Typical, r.pointTitle(p, m))
 		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle" dominant-baseline="middle" stroke="Canvas" stroke-width="3" paint-order="stroke">%s</text>`+"\n",
 			x+cellW/2, y+cellH/2, short(st.Mean))
 	}
@@ -233,6 +234,13 @@ func (r *Result) heatMap(b *strings.Builder, m Metric, top int, lang string) int
 	fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n", (x0+float64(plotW-marginR))/2, yb+34, esc(cols.Param))
 	b.WriteString("</g>\n")
 	return len(rows.Values)*cellH + marginT + marginB
+}
+
+// pointTitle is a point's or a cell's <title>, escaped: its swept values,
+// then m's mean, unit and 95% interval, then its p50/p95/max.
+func (r *Result) pointTitle(p PointResult, m Metric) string {
+	st := p.Stats[m.Name]
+	return esc(fmt.Sprintf("%s: %s %s [%s, %s]; p50/p95/max %s", r.pointLabel(p), num(st.Mean), m.Unit, num(st.Lo), num(st.Hi), p.Percentiles[m.Name].slashed()))
 }
 
 // titleWidth is how many 7-pixel cells of the plot's bold 12-pixel text

@@ -2,18 +2,21 @@ package lab
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/leaselab/leaselab/engine/limits"
 )
 
 // FormatVersion names the JSON form of a Result; it changes whenever a
-// field changes meaning or goes away.
+// field changes meaning or goes away. A new field or measure keeps it (see
+// Result): a reader of leaselab-lab/1 skips what it does not know.
 const FormatVersion = "leaselab-lab/1"
 
 // Result is a lab's measures, point by point. Its JSON (Encode) is the
@@ -26,14 +29,21 @@ const FormatVersion = "leaselab-lab/1"
 //	 "metrics": [{"name", "unit", "label": {"en", "ko"}}],
 //	 "points": [{"index", "values": [one per sweep],
 //	             "stats": {METRIC: {"mean", "lo", "hi", "n"}},
+//	             "percentiles": {METRIC: {"p50", "p95", "max"}},
 //	             "worst", "typical"}]}
 //
 // Points go in sweep order, the last sweep varying fastest. A stat is the
 // mean over the n runs that have the measure (a run without a crash has
 // no stall) and its 95% confidence interval [lo, hi] (Student's t); n 0
-// has all three 0; lo is never below 0, as no measure is. Numbers are rounded to 3 decimals. worst is the index
+// has all three 0; lo is never below 0, as no measure is. A point's
+// percentiles are the same runs' p50, p95 and max, nearest-rank (see
+// Percentiles). Numbers are rounded to 3 decimals. worst is the index
 // (0-based) of the run with the highest value of plot[0] and typical the
 // run at its median, -1 when no run has it: Story replays either.
+//
+// leaselab-lab/1 grew, keeping every field it had, by two things a reader
+// written before them does not find: each point's "percentiles", and the
+// measure unfinished (in "metrics", "stats" and "percentiles").
 type Result struct {
 	Format  string        `json:"format"`
 	Name    string        `json:"name"`
@@ -46,6 +56,9 @@ type Result struct {
 	Plot    []string      `json:"plot"`
 	Metrics []Metric      `json:"metrics"`
 	Points  []PointResult `json:"points"`
+	// Calls is the engine calls the runs made, all together, as lab_calls
+	// counts them (see Lab.Limits); not in the JSON.
+	Calls int64 `json:"-"`
 }
 
 // Axis is one swept parameter.
@@ -57,11 +70,12 @@ type Axis struct {
 
 // PointResult is one point's measures.
 type PointResult struct {
-	Index   int             `json:"index"`
-	Values  []int64         `json:"values"`
-	Stats   map[string]Stat `json:"stats"`
-	Worst   int             `json:"worst"`
-	Typical int             `json:"typical"`
+	Index       int                    `json:"index"`
+	Values      []int64                `json:"values"`
+	Stats       map[string]Stat        `json:"stats"`
+	Percentiles map[string]Percentiles `json:"percentiles"` // each measure's, beside its Stat
+	Worst       int                    `json:"worst"`
+	Typical     int                    `json:"typical"`
 }
 
 // Stat is a mean over runs with its 95% confidence interval.
@@ -70,6 +84,17 @@ type Stat struct {
 	Lo   float64 `json:"lo"`
 	Hi   float64 `json:"hi"`
 	N    int     `json:"n"`
+}
+
+// Percentiles are a measure's p50, p95 and max over the runs that have it
+// (the n of its Stat), nearest-rank: the p-th percentile of n values is
+// the value of rank ceil(p×n/100) in ascending order (of 20 runs, p50 is
+// the 10th and p95 the 19th; of 21, the 11th and the 20th), max the n-th;
+// all 0 when n is 0.
+type Percentiles struct {
+	P50 float64 `json:"p50"`
+	P95 float64 `json:"p95"`
+	Max float64 `json:"max"`
 }
 
 // Options tune a lab's run, never its numbers.
@@ -105,6 +130,7 @@ func Run(ctx context.Context, l *Lab, opts Options) (*Result, error) {
 		done     int
 		firstErr error
 		wg       sync.WaitGroup
+		calls    atomic.Int64
 	)
 	for range par {
 		wg.Add(1)
@@ -119,10 +145,14 @@ func Run(ctx context.Context, l *Lab, opts Options) (*Result, error) {
 					return
 				}
 				p, r := k/l.Runs, k%l.Runs
-				smp, err := runOne(ctx, l, pts[p].Policy, r, nil)
+				smp, err := runOne(ctx, l, pts[p].Policy, r, nil, &calls)
 				mu.Lock()
 				if err != nil {
-					if firstErr == nil {
+					switch ex := (*limits.ExceededError)(nil); {
+					case firstErr != nil:
+					case errors.As(err, &ex) && ex.Limit.Name == "lab_calls":
+						firstErr = err // the lab's, whichever run passed it
+					default:
 						firstErr = fmt.Errorf("point %d, run %d: %w", p+1, r, err)
 					}
 					cancel()
@@ -144,7 +174,9 @@ func Run(ctx context.Context, l *Lab, opts Options) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return l.result(pts, samples), nil
+	res := l.result(pts, samples)
+	res.Calls = calls.Load()
+	return res, nil
 }
 
 func (l *Lab) result(pts []Point, samples [][]measures) *Result {
@@ -159,7 +191,7 @@ func (l *Lab) result(pts []Point, samples [][]measures) *Result {
 	}
 	primary := metricIndex(l.Plot[0])
 	for i, p := range pts {
-		pr := PointResult{Index: i, Values: append([]int64{}, p.Values...), Stats: map[string]Stat{}}
+		pr := PointResult{Index: i, Values: append([]int64{}, p.Values...), Stats: map[string]Stat{}, Percentiles: map[string]Percentiles{}}
 		if pr.Values == nil {
 			pr.Values = []int64{}
 		}
@@ -171,6 +203,7 @@ func (l *Lab) result(pts []Point, samples [][]measures) *Result {
 				}
 			}
 			pr.Stats[metric.Name] = stat(xs)
+			pr.Percentiles[metric.Name] = percentiles(xs)
 		}
 		pr.Worst, pr.Typical = pick(samples[i], primary)
 		res.Points = append(res.Points, pr)
@@ -229,6 +262,18 @@ func stat(xs []float64) Stat {
 	return Stat{round3(mean), round3(max(0, mean-half)), round3(mean + half), n}
 }
 
+// percentiles are xs's p50, p95 and max, nearest-rank (see Percentiles).
+func percentiles(xs []float64) Percentiles {
+	n := len(xs)
+	if n == 0 {
+		return Percentiles{}
+	}
+	sorted := slices.Clone(xs)
+	slices.Sort(sorted)
+	rank := func(p int) float64 { return round3(sorted[(p*n+99)/100-1]) }
+	return Percentiles{P50: rank(50), P95: rank(95), Max: round3(sorted[n-1])}
+}
+
 // tQuantile is Student's t at 0.975 for df degrees of freedom.
 func tQuantile(df int) float64 {
 	table := []float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
@@ -263,7 +308,7 @@ func Story(ctx context.Context, l *Lab, point, run int) (string, error) {
 		where = append(where, fmt.Sprintf("%s=%s", s.Param, paramValue(s.Param, pts[point].Values[i])))
 	}
 	rec.title = append(rec.title, fmt.Sprintf("%s: point %d (%s), run %d, seed %d", title, point, strings.Join(where, " "), run, l.Seed))
-	if _, err := runOne(ctx, l, pts[point].Policy, run, rec); err != nil {
+	if _, err := runOne(ctx, l, pts[point].Policy, run, rec, nil); err != nil {
 		return "", err
 	}
 	steps := 0
