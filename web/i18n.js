@@ -229,6 +229,7 @@ export const en = {
     'This timeline does not tell them apart: every step gives the same outcome, token, lease_until and rows on both engines.',
   /** @param {number} step @param {number} line */
   diffAt: (step, line) => `They part ways at step ${step} (line ${line}):`,
+  solved: 'Solved: this timeline tells the two engines apart.',
   /** @param {number} step */
   goToStep: (step) => `Go to step ${step}`,
   showMe: 'Show me a timeline that tells them apart',
@@ -682,6 +683,7 @@ export const ko = {
   diffAt: (step, line) => `${step}단계(${line}번째 줄)에서 갈라집니다:`,
   goToStep: (step) => `${step}단계로 가기`,
   showMe: '두 엔진을 갈라놓는 타임라인을 보여 주세요',
+  solved: '풀었습니다: 이 타임라인은 두 엔진을 구별합니다.',
   hintSearching: (n) => `탐색기가 기본 범위의 모든 순서를 찾고 있습니다: 지금까지 ${n}개 상태…`,
   hintStop: '멈추기',
   hintFailed: (msg) => `탐색이 실패했습니다: ${msg}`,
