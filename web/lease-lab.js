@@ -72,6 +72,7 @@ import { pageScheme, watchScheme } from './scheme.js';
 const CSS = `
 :host { display: block; margin: 1em 0; color: inherit; }
 :host([hidden]) { display: none; }
+:host(:lang(ko)), [lang|="ko"] { word-break: keep-all; overflow-wrap: break-word; }
 :host([data-scheme="light"]) { color-scheme: light; }
 @media screen { :host([data-scheme="dark"]) { color-scheme: dark; } }
 .title { font-weight: 600; margin: 0 0 .5em; }

@@ -160,3 +160,60 @@ func TestLanes_InKoreanDrawVerbsInKoreanAndMarkTheReasonEnglish(t *testing.T) {
 		closeTab(ctx)
 	}
 }
+
+// breaking is what decides where a line of el's text may break: its
+// computed word-break and overflow-wrap.
+const breakingJS = `((el) => { const s = getComputedStyle(el); return s.wordBreak + ' ' + s.overflowWrap; })`
+
+// keepsKoreanWords fails the test unless got (a breakingJS answer) keeps
+// Korean words whole (word-break: keep-all) and still wraps a token longer
+// than the line (overflow-wrap: break-word or anywhere).
+func keepsKoreanWords(t *testing.T, where, got string) {
+	t.Helper()
+	if got != "keep-all break-word" && got != "keep-all anywhere" {
+		t.Errorf("%s breaks lines by %q; want word-break keep-all with overflow-wrap break-word or anywhere", where, got)
+	}
+}
+
+// Korean text breaks between words, never inside one, on the simulator
+// page in Korean, in a Korean <lease-timeline>, <lease-lab> and
+// <lease-exercise>; English text keeps the browser's breaking.
+func TestPage_KoreanTextBreaksBetweenWordsNotInsideThem(t *testing.T) {
+	for _, c := range []struct{ fragment, want string }{{"#lang=ko", "ko"}, {"", "en"}} {
+		ctx := tab(t)
+		open(t, ctx, c.fragment)
+		got := eval[string](t, ctx, breakingJS+`(document.querySelector('#intro p'))`)
+		if c.want == "ko" {
+			keepsKoreanWords(t, "the Korean simulator page", got)
+		} else if !strings.HasPrefix(got, "normal ") {
+			t.Errorf("the English simulator page breaks lines by %q; want word-break normal", got)
+		}
+		closeTab(ctx)
+	}
+
+	ctx := openCourse(t)
+	courseReady(t, ctx, "korean-demo", "late-courier")
+	keepsKoreanWords(t, "the Korean <lease-timeline>", courseEval[string](t, ctx, breakingJS+`(sr('korean-demo', '.lt'))`))
+	if got := courseEval[string](t, ctx, breakingJS+`(sr('late-courier', '.lt'))`); !strings.HasPrefix(got, "normal ") {
+		t.Errorf("the English <lease-timeline> breaks lines by %q; want word-break normal", got)
+	}
+	closeTab(ctx)
+
+	ctx = blankTab(t, engineSite(t))
+	eval[bool](t, ctx, `(import('/lease-lab.js').then(() => {
+		const link = document.createElement('link');
+		link.rel = 'stylesheet';
+		link.href = '/leaselab.css';
+		document.head.append(link);
+		const ex = document.createElement('lease-exercise');
+		ex.setAttribute('lang', 'ko');
+		const lab = document.createElement('lease-lab');
+		lab.setAttribute('lang', 'ko');
+		lab.textContent = `+jsString(elementLab)+`;
+		document.body.append(ex, lab);
+	}), true)`)
+	waitFor(t, ctx, `document.querySelector('lease-lab')?.dataset.state === 'ready' && document.styleSheets.length > 0 && [...document.styleSheets].some((s) => s.href?.endsWith('/leaselab.css') && s.cssRules.length > 0)`, 60*time.Second)
+	keepsKoreanWords(t, "the Korean <lease-lab>", eval[string](t, ctx, breakingJS+`(document.querySelector('lease-lab').shadowRoot.querySelector('.title'))`))
+	keepsKoreanWords(t, "the Korean <lease-exercise>", eval[string](t, ctx, breakingJS+`(document.querySelector('lease-exercise'))`))
+	noProblems(t, ctx)
+}
