@@ -15,17 +15,21 @@
 
 /** @typedef {typeof en} Strings */
 
+/** Hangul: its jamo, its compatibility jamo and its syllables. */
+const HANGUL = /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]/;
+
 /**
  * The language of a text written by an author (a story's title) shown on a
- * page in lang: 'en' when the page is not English and the text has Latin
- * letters and no Hangul, else undefined (the page's own language).
+ * page in lang, when it is not the page's: 'ko' when the page is not Korean
+ * and the text has Hangul; 'en' when the page is not English and the text
+ * has Latin letters and no Hangul; else undefined (the page's own language).
  * @param {string} text
  * @param {string} lang
  */
 export function textLang(text, lang) {
-  return lang !== 'en' && /[A-Za-z]/.test(text) && !/[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]/.test(text)
-    ? 'en'
-    : undefined;
+  const hangul = HANGUL.test(text);
+  if (hangul) return lang === 'ko' ? undefined : 'ko';
+  return lang !== 'en' && /[A-Za-z]/.test(text) ? 'en' : undefined;
 }
 
 /** @param {number} n @param {string} one @param {string} many */
