@@ -977,6 +977,25 @@ export function langTag(tag) {
 }
 
 /**
+ * The language the simulator page opens in: the one its link asks for
+ * (lang=), else the reader's own earlier choice (stored), else the first
+ * of the browser's preferred languages (navigator.languages, a region or
+ * script ignored) that the interface speaks, else English. A language the
+ * interface does not speak counts as not asked.
+ * @param {string | null | undefined} asked
+ * @param {string | null | undefined} stored
+ * @param {readonly string[]} preferred
+ */
+export function pickLang(asked, stored, preferred) {
+  for (const tag of [asked, stored]) if (tag && LANGS.includes(tag)) return tag;
+  for (const tag of preferred) {
+    const base = tag.toLowerCase().split('-')[0];
+    if (LANGS.includes(base)) return base;
+  }
+  return 'en';
+}
+
+/**
  * The interface language of an element: its own lang attribute, or its
  * nearest ancestor's, or the document's.
  * @param {Element} el

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { catalogues, cspAdvice, en, LANGS, langTag, parts, strings, textLang } from '../../i18n.js';
+import { catalogues, cspAdvice, en, LANGS, langTag, parts, pickLang, strings, textLang } from '../../i18n.js';
 
 const web = (file) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
 
@@ -77,6 +77,23 @@ test("textLang marks an author's text in the language it is written in when it i
     ['01-02', 'en', undefined],
   ]) {
     assert.equal(textLang(text, page), want, `${text} in a ${page} page`);
+  }
+});
+
+test("pickLang opens the page in the link's language, else the reader's choice, else the browser's", () => {
+  for (const [asked, stored, preferred, want] of [
+    [null, null, ['ko-KR', 'ko', 'en-US'], 'ko'], // a Korean browser, nothing asked
+    [null, null, ['fr-FR', 'ko'], 'ko'], // the first the interface speaks
+    [null, null, ['en-US', 'ko'], 'en'],
+    [null, null, [], 'en'], // no preference: English
+    [null, null, ['fr'], 'en'],
+    [null, 'en', ['ko-KR'], 'en'], // the reader chose English before
+    ['en', null, ['ko-KR'], 'en'], // the link says English
+    ['ko', 'en', ['en-US'], 'ko'], // the link wins over the stored choice
+    ['xx', null, ['ko'], 'ko'], // a language it does not speak: not asked
+    [null, 'xx', ['ko'], 'ko'],
+  ]) {
+    assert.equal(pickLang(asked, stored, preferred), want, JSON.stringify([asked, stored, preferred]));
   }
 });
 

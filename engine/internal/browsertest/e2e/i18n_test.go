@@ -3,11 +3,15 @@
 package e2e_test
 
 import (
+	"context"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
 
 	"github.com/leaselab/leaselab/engine/internal/mutant"
 )
@@ -215,5 +219,48 @@ func TestPage_KoreanTextBreaksBetweenWordsNotInsideThem(t *testing.T) {
 	waitFor(t, ctx, `document.querySelector('lease-lab')?.dataset.state === 'ready' && document.styleSheets.length > 0 && [...document.styleSheets].some((s) => s.href?.endsWith('/leaselab.css') && s.cssRules.length > 0)`, 60*time.Second)
 	keepsKoreanWords(t, "the Korean <lease-lab>", eval[string](t, ctx, breakingJS+`(document.querySelector('lease-lab').shadowRoot.querySelector('.title'))`))
 	keepsKoreanWords(t, "the Korean <lease-exercise>", eval[string](t, ctx, breakingJS+`(document.querySelector('lease-exercise'))`))
+	noProblems(t, ctx)
+}
+
+// koreanBrowserTab is a tab whose browser prefers Korean
+// (navigator.languages and Accept-Language: ko-KR, ko, en).
+func koreanBrowserTab(t *testing.T) context.Context {
+	t.Helper()
+	ctx := tab(t)
+	ua := eval[string](t, ctx, `navigator.userAgent`)
+	_, err := chromedp.Call(ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: ua, AcceptLanguage: "ko-KR,ko,en"})
+	must(t, err)
+	return ctx
+}
+
+// A browser that prefers Korean opens the simulator in Korean when the
+// link names no language and the reader chose none; a link's lang= and
+// the reader's choice in the language select (remembered) still win.
+func TestPage_OpensInTheBrowsersLanguageUnlessALinkOrTheReaderChose(t *testing.T) {
+	tr := defaultTrace(t)
+	ctx := koreanBrowserTab(t)
+	if got := eval[[]string](t, ctx, `[...navigator.languages]`); len(got) == 0 || got[0] != "ko-KR" {
+		t.Fatalf("the tab's browser prefers %q, want ko-KR first", got)
+	}
+	open(t, ctx, "#t="+tr.Name)
+	if got := eval[string](t, ctx, `document.documentElement.lang + ' ' + document.getElementById('lang').value`); got != "ko ko" {
+		t.Errorf("with no lang= in the link, a Korean browser's page is in %q, want ko", got)
+	}
+	closeTab(ctx)
+
+	ctx = koreanBrowserTab(t)
+	open(t, ctx, "#t="+tr.Name+"&lang=en")
+	if got := eval[string](t, ctx, `document.documentElement.lang`); got != "en" {
+		t.Errorf("a link with lang=en opened in %q in a Korean browser, want en", got)
+	}
+	// The reader picks English: the choice outlasts a link that names none.
+	eval[bool](t, ctx, `(() => { const s = document.getElementById('lang'); s.value = 'en'; s.dispatchEvent(new Event('change')); return true; })()`)
+	closeTab(ctx)
+	ctx = koreanBrowserTab(t)
+	open(t, ctx, "#t="+tr.Name)
+	if got := eval[string](t, ctx, `document.documentElement.lang`); got != "en" {
+		t.Errorf("after the reader chose English, a link naming no language opened in %q, want en", got)
+	}
+	eval[bool](t, ctx, `(localStorage.clear(), true)`)
 	noProblems(t, ctx)
 }
