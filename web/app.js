@@ -12,7 +12,7 @@ import { ErrorView, fitRows, lineCount } from './editor.js';
 import { ExplorePanel } from './explore-panel.js';
 import { decodeRun, inflateParam, RUN_BYTES, RunError } from './grade-run.js';
 import { HistoryView } from './history-view.js';
-import { LANGS, parts, strings, textLang } from './i18n.js';
+import { parts, pickLang, strings, textLang } from './i18n.js';
 import { isTextEntry, loadEngine, Player, runSoon } from './player.js';
 import { h } from './render.js';
 import { b64urlDecode, elementSnippet, findTimeline, iframeSnippet, timelineParams } from './share.js';
@@ -202,6 +202,7 @@ function writeHash() {
   clearTimeout(hashTimer);
   hashTimer = 0;
   const p = timelineParams(whereWeAre());
+  if (!p.has('lang') && state.lang !== ownLang()) p.set('lang', state.lang);
   if (state.hist.param) p.set('history', state.hist.param);
   const hash = `#${p.toString()}`;
   if (location.hash === hash) return;
@@ -230,7 +231,7 @@ function readHash() {
     mutant: p.get('mutant') || '',
     impl: p.get('impl') || '',
     history: p.get('history') ?? '',
-    lang: LANGS.includes(p.get('lang') || '') ? String(p.get('lang')) : 'en',
+    lang: pickLang(p.get('lang'), storedLang(), navigator.languages ?? []),
     cursor: null,
   };
   const lib = libraryEntry(p.get('t') || '');
@@ -488,6 +489,21 @@ const START_HERE = {
 };
 
 const INTRO_KEY = 'leaselab.intro';
+const LANG_KEY = 'leaselab.lang';
+
+/** The language the reader chose in the page's language select before, or null. */
+function storedLang() {
+  try {
+    return localStorage.getItem(LANG_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/** The language the page opens in when its link names none: the reader's choice, or the browser's. */
+function ownLang() {
+  return pickLang(null, storedLang(), navigator.languages ?? []);
+}
 
 /** Lists the Start here stories as links in the page's language. */
 function drawStartHere() {
@@ -499,7 +515,7 @@ function drawStartHere() {
       .filter((e) => e !== undefined)
       .map((e) => {
         const title = e.title || e.name;
-        const href = `#t=${encodeURIComponent(e.name)}${t.lang === 'en' ? '' : `&lang=${t.lang}`}`;
+        const href = `#t=${encodeURIComponent(e.name)}${t.lang === ownLang() ? '' : `&lang=${t.lang}`}`;
         return h('li', {}, h('a', { href, text: title, translate: 'no', lang: textLang(title, t.lang) }));
       }),
   );
@@ -731,6 +747,11 @@ function wireEditing() {
   });
   ui.lang.addEventListener('change', () => {
     state.lang = ui.lang.value;
+    try {
+      localStorage.setItem(LANG_KEY, state.lang);
+    } catch {
+      // storage is off: the choice lasts for this visit
+    }
     setWords(strings(state.lang));
     runNow();
   });

@@ -15,17 +15,21 @@
 
 /** @typedef {typeof en} Strings */
 
+/** Hangul: its jamo, its compatibility jamo and its syllables. */
+const HANGUL = /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]/;
+
 /**
  * The language of a text written by an author (a story's title) shown on a
- * page in lang: 'en' when the page is not English and the text has Latin
- * letters and no Hangul, else undefined (the page's own language).
+ * page in lang, when it is not the page's: 'ko' when the page is not Korean
+ * and the text has Hangul; 'en' when the page is not English and the text
+ * has Latin letters and no Hangul; else undefined (the page's own language).
  * @param {string} text
  * @param {string} lang
  */
 export function textLang(text, lang) {
-  return lang !== 'en' && /[A-Za-z]/.test(text) && !/[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]/.test(text)
-    ? 'en'
-    : undefined;
+  const hangul = HANGUL.test(text);
+  if (hangul) return lang === 'ko' ? undefined : 'ko';
+  return lang !== 'en' && /[A-Za-z]/.test(text) ? 'en' : undefined;
 }
 
 /** @param {number} n @param {string} one @param {string} many */
@@ -229,6 +233,7 @@ export const en = {
     'This timeline does not tell them apart: every step gives the same outcome, token, lease_until and rows on both engines.',
   /** @param {number} step @param {number} line */
   diffAt: (step, line) => `They part ways at step ${step} (line ${line}):`,
+  solved: 'Solved: this timeline tells the two engines apart.',
   /** @param {number} step */
   goToStep: (step) => `Go to step ${step}`,
   showMe: 'Show me a timeline that tells them apart',
@@ -682,6 +687,7 @@ export const ko = {
   diffAt: (step, line) => `${step}단계(${line}번째 줄)에서 갈라집니다:`,
   goToStep: (step) => `${step}단계로 가기`,
   showMe: '두 엔진을 갈라놓는 타임라인을 보여 주세요',
+  solved: '풀었습니다: 이 타임라인은 두 엔진을 구별합니다.',
   hintSearching: (n) => `탐색기가 기본 범위의 모든 순서를 찾고 있습니다: 지금까지 ${n}개 상태…`,
   hintStop: '멈추기',
   hintFailed: (msg) => `탐색이 실패했습니다: ${msg}`,
@@ -968,6 +974,25 @@ export function cspAdvice(message, t = en) {
 export function langTag(tag) {
   const t = (tag || 'en').toLowerCase();
   return t === 'ko' || t.startsWith('ko-') ? 'ko' : 'en';
+}
+
+/**
+ * The language the simulator page opens in: the one its link asks for
+ * (lang=), else the reader's own earlier choice (stored), else the first
+ * of the browser's preferred languages (navigator.languages, a region or
+ * script ignored) that the interface speaks, else English. A language the
+ * interface does not speak counts as not asked.
+ * @param {string | null | undefined} asked
+ * @param {string | null | undefined} stored
+ * @param {readonly string[]} preferred
+ */
+export function pickLang(asked, stored, preferred) {
+  for (const tag of [asked, stored]) if (tag && LANGS.includes(tag)) return tag;
+  for (const tag of preferred) {
+    const base = tag.toLowerCase().split('-')[0];
+    if (LANGS.includes(base)) return base;
+  }
+  return 'en';
 }
 
 /**

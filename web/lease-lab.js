@@ -72,6 +72,7 @@ import { pageScheme, watchScheme } from './scheme.js';
 const CSS = `
 :host { display: block; margin: 1em 0; color: inherit; }
 :host([hidden]) { display: none; }
+:host(:lang(ko)), [lang|="ko"] { word-break: keep-all; overflow-wrap: break-word; }
 :host([data-scheme="light"]) { color-scheme: light; }
 @media screen { :host([data-scheme="dark"]) { color-scheme: dark; } }
 .title { font-weight: 600; margin: 0 0 .5em; }
@@ -80,9 +81,9 @@ const CSS = `
 .plot svg { max-width: 100%; height: auto; }
 .data { flex: 2 1 460px; min-width: 0; overflow-x: auto; }
 td:last-child { white-space: nowrap; }
-[data-point] { cursor: pointer; }
-[data-point]:focus { outline: none; }
-[data-point]:focus-visible, [data-point]:hover { stroke: currentColor; stroke-width: 3; }
+svg [data-point] { cursor: pointer; }
+svg [data-point]:focus { outline: none; }
+svg [data-point]:focus-visible, svg [data-point]:hover { stroke: currentColor; stroke-width: 3; }
 table { border-collapse: collapse; font-size: .85em; font-variant-numeric: tabular-nums; }
 caption { text-align: start; font-weight: 600; padding-bottom: .3em; }
 th, td { padding: .2em .45em; text-align: end; border-bottom: 1px solid color-mix(in srgb, currentColor 25%, transparent); }

@@ -449,8 +449,8 @@ export class LeaseTimeline extends HTMLElement {
   }
 
   /**
-   * Shows the story's title, marked English when the element speaks
-   * another language and the title is not in it.
+   * Shows the story's title, marked with its own language (textLang) when
+   * it is not the element's.
    * @param {string} title
    */
   #setTitle(title) {

@@ -766,6 +766,7 @@ function drawSheet(player) {
     );
   /** @type {HTMLElement[]} */
   const shown = [
+    h('p', { class: 'solved' }, h('strong', { text: t.solved })),
     h(
       'p',
       {},

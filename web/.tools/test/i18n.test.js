@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { catalogues, cspAdvice, en, LANGS, langTag, parts, strings } from '../../i18n.js';
+import { catalogues, cspAdvice, en, LANGS, langTag, parts, pickLang, strings, textLang } from '../../i18n.js';
 
 const web = (file) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
 
@@ -64,6 +64,37 @@ test('langTag reads Korean tags as ko and anything else as en', () => {
   assert.equal(langTag('KO'), 'ko');
   assert.equal(langTag('kok'), 'en');
   assert.equal(langTag(null), 'en');
+});
+
+test("textLang marks an author's text in the language it is written in when it is not the page's", () => {
+  for (const [text, page, want] of [
+    ['배달원이 늦게 돌아온다', 'en', 'ko'], // Hangul in an English page
+    ['Kleppmann의 펜싱', 'en', 'ko'], // Hangul among Latin letters
+    ['배달원이 늦게 돌아온다', 'ko', undefined], // the Korean page's own
+    ['A late courier', 'ko', 'en'], // Latin in a Korean page
+    ['A late courier', 'en', undefined], // the English page's own
+    ['01-02', 'ko', undefined], // no letters: the page's
+    ['01-02', 'en', undefined],
+  ]) {
+    assert.equal(textLang(text, page), want, `${text} in a ${page} page`);
+  }
+});
+
+test("pickLang opens the page in the link's language, else the reader's choice, else the browser's", () => {
+  for (const [asked, stored, preferred, want] of [
+    [null, null, ['ko-KR', 'ko', 'en-US'], 'ko'], // a Korean browser, nothing asked
+    [null, null, ['fr-FR', 'ko'], 'ko'], // the first the interface speaks
+    [null, null, ['en-US', 'ko'], 'en'],
+    [null, null, [], 'en'], // no preference: English
+    [null, null, ['fr'], 'en'],
+    [null, 'en', ['ko-KR'], 'en'], // the reader chose English before
+    ['en', null, ['ko-KR'], 'en'], // the link says English
+    ['ko', 'en', ['en-US'], 'ko'], // the link wins over the stored choice
+    ['xx', null, ['ko'], 'ko'], // a language it does not speak: not asked
+    [null, 'xx', ['ko'], 'ko'],
+  ]) {
+    assert.equal(pickLang(asked, stored, preferred), want, JSON.stringify([asked, stored, preferred]));
+  }
 });
 
 test('parts puts a node where a string says {code}', () => {

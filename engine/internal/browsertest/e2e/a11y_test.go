@@ -612,34 +612,42 @@ func TestA11y_EachPlayerIsARegionHeadedAtItsPlace(t *testing.T) {
 	noProblems(t, ctx)
 }
 
-// On the Korean page an English story title is marked lang="en" — in the
-// picker, at the start of the player and in Start here — and a Korean one
-// is not.
-func TestA11y_KoreanPageMarksEnglishTitles(t *testing.T) {
-	ctx := tab(t)
-	open(t, ctx, "#lang=ko&step=0")
-	waitFor(t, ctx, `document.getElementById('player').dataset.lang === 'ko'`, 30*time.Second)
-	got := eval[map[string]string](t, ctx, `Object.fromEntries([
-		...[...document.querySelectorAll('#picker option[value]:not([value=""]), #start-list a')].map((o) => [o.textContent, o.lang]),
-		['start: ' + document.querySelector('#player .step-source code').textContent, document.querySelector('#player .step-source code').lang],
-	])`)
+// A story title in the other language than the page's is marked with its
+// own — on the Korean page an English title lang="en", on the English
+// page a Korean one lang="ko" — in the picker, at the start of the player
+// and in Start here; a title in the page's language is not marked.
+func TestA11y_EachPageMarksTitlesInTheOtherLanguage(t *testing.T) {
 	hangul := regexp.MustCompile(`\p{Hangul}`)
-	english, korean := 0, 0
-	for title, lang := range got {
-		want := "en"
-		if hangul.MatchString(title) {
-			want, korean = "", korean+1
-		} else {
-			english++
+	for _, page := range []struct{ lang, fragment string }{{"ko", "#lang=ko&step=0"}, {"en", "#step=0"}} {
+		ctx := tab(t)
+		open(t, ctx, page.fragment)
+		waitFor(t, ctx, fmt.Sprintf(`document.getElementById('player').dataset.lang === %q`, page.lang), 30*time.Second)
+		got := eval[map[string]string](t, ctx, `Object.fromEntries([
+			...[...document.querySelectorAll('#picker option[value]:not([value=""]), #start-list a')].map((o) => [o.textContent, o.lang]),
+			['start: ' + document.querySelector('#player .step-source code').textContent, document.querySelector('#player .step-source code').lang],
+		])`)
+		english, korean := 0, 0
+		for title, lang := range got {
+			titleLang := "en"
+			if hangul.MatchString(title) {
+				titleLang, korean = "ko", korean+1
+			} else {
+				english++
+			}
+			want := titleLang
+			if titleLang == page.lang {
+				want = ""
+			}
+			if lang != want {
+				t.Errorf("the %s page marks %q lang=%q, want %q", page.lang, title, lang, want)
+			}
 		}
-		if lang != want {
-			t.Errorf("%q is marked lang=%q, want %q", title, lang, want)
+		if english < 10 || korean < 2 {
+			t.Errorf("the %s page: read %d English and %d Korean titles: %q", page.lang, english, korean, got)
 		}
+		noProblems(t, ctx)
+		closeTab(ctx)
 	}
-	if english < 10 || korean < 2 {
-		t.Errorf("read %d English and %d Korean titles: %q", english, korean, got)
-	}
-	noProblems(t, ctx)
 }
 
 // axButton is the accessible name of the button whose description is

@@ -380,6 +380,31 @@ func TestCourse_WorksheetFindsTheFirstStepWhereTheEnginesDiffer(t *testing.T) {
 	noProblems(t, ctx)
 }
 
+// A worksheet the reader solved (the engines part ways) says so, in the
+// element's language, and its verdict is drawn in the colour of success,
+// not of an error.
+func TestCourse_SolvedWorksheetSaysSolvedInItsLanguageNotAsAnError(t *testing.T) {
+	ctx := openCourse(t)
+	revealWorksheet(t, ctx)
+	for _, c := range []struct{ lang, solved string }{{"en", "Solved"}, {"ko", "풀었습니다"}} {
+		courseEval[bool](t, ctx, fmt.Sprintf(`(el('worksheet').setAttribute('lang', %q), true)`, c.lang))
+		courseWait(t, ctx, fmt.Sprintf(`el('worksheet').dataset.differs === 'yes' && sr('worksheet', '.sheet-verdict').textContent.includes(%q)`, c.solved), 30*time.Second)
+	}
+	colours := courseEval[map[string]string](t, ctx, `(() => {
+		const v = sr('worksheet', '.sheet-verdict');
+		const probe = document.createElement('i');
+		v.after(probe);
+		const of = (c) => { probe.style.color = c; return getComputedStyle(probe).color; };
+		const got = { border: getComputedStyle(v).borderLeftColor, ok: of('var(--ok)'), bad: of('var(--bad)') };
+		probe.remove();
+		return got;
+	})()`)
+	if colours["border"] == colours["bad"] || colours["border"] != colours["ok"] {
+		t.Errorf("the solved worksheet's verdict is edged %s: want the success colour %s, not the error colour %s", colours["border"], colours["ok"], colours["bad"])
+	}
+	noProblems(t, ctx)
+}
+
 func TestCourse_WorksheetWordsTheBrokenRuleInTheElementsLanguage(t *testing.T) {
 	ctx := openCourse(t)
 	courseReady(t, ctx, "worksheet")

@@ -3,11 +3,15 @@
 package e2e_test
 
 import (
+	"context"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
 
 	"github.com/leaselab/leaselab/engine/internal/mutant"
 )
@@ -159,4 +163,104 @@ func TestLanes_InKoreanDrawVerbsInKoreanAndMarkTheReasonEnglish(t *testing.T) {
 		noProblems(t, ctx)
 		closeTab(ctx)
 	}
+}
+
+// breaking is what decides where a line of el's text may break: its
+// computed word-break and overflow-wrap.
+const breakingJS = `((el) => { const s = getComputedStyle(el); return s.wordBreak + ' ' + s.overflowWrap; })`
+
+// keepsKoreanWords fails the test unless got (a breakingJS answer) keeps
+// Korean words whole (word-break: keep-all) and still wraps a token longer
+// than the line (overflow-wrap: break-word or anywhere).
+func keepsKoreanWords(t *testing.T, where, got string) {
+	t.Helper()
+	if got != "keep-all break-word" && got != "keep-all anywhere" {
+		t.Errorf("%s breaks lines by %q; want word-break keep-all with overflow-wrap break-word or anywhere", where, got)
+	}
+}
+
+// Korean text breaks between words, never inside one, on the simulator
+// page in Korean, in a Korean <lease-timeline>, <lease-lab> and
+// <lease-exercise>; English text keeps the browser's breaking.
+func TestPage_KoreanTextBreaksBetweenWordsNotInsideThem(t *testing.T) {
+	for _, c := range []struct{ fragment, want string }{{"#lang=ko", "ko"}, {"", "en"}} {
+		ctx := tab(t)
+		open(t, ctx, c.fragment)
+		got := eval[string](t, ctx, breakingJS+`(document.querySelector('#intro p'))`)
+		if c.want == "ko" {
+			keepsKoreanWords(t, "the Korean simulator page", got)
+		} else if !strings.HasPrefix(got, "normal ") {
+			t.Errorf("the English simulator page breaks lines by %q; want word-break normal", got)
+		}
+		closeTab(ctx)
+	}
+
+	ctx := openCourse(t)
+	courseReady(t, ctx, "korean-demo", "late-courier")
+	keepsKoreanWords(t, "the Korean <lease-timeline>", courseEval[string](t, ctx, breakingJS+`(sr('korean-demo', '.lt'))`))
+	if got := courseEval[string](t, ctx, breakingJS+`(sr('late-courier', '.lt'))`); !strings.HasPrefix(got, "normal ") {
+		t.Errorf("the English <lease-timeline> breaks lines by %q; want word-break normal", got)
+	}
+	closeTab(ctx)
+
+	ctx = blankTab(t, engineSite(t))
+	eval[bool](t, ctx, `(import('/lease-lab.js').then(() => {
+		const link = document.createElement('link');
+		link.rel = 'stylesheet';
+		link.href = '/leaselab.css';
+		document.head.append(link);
+		const ex = document.createElement('lease-exercise');
+		ex.setAttribute('lang', 'ko');
+		const lab = document.createElement('lease-lab');
+		lab.setAttribute('lang', 'ko');
+		lab.textContent = `+jsString(elementLab)+`;
+		document.body.append(ex, lab);
+	}), true)`)
+	waitFor(t, ctx, `document.querySelector('lease-lab')?.dataset.state === 'ready' && document.styleSheets.length > 0 && [...document.styleSheets].some((s) => s.href?.endsWith('/leaselab.css') && s.cssRules.length > 0)`, 60*time.Second)
+	keepsKoreanWords(t, "the Korean <lease-lab>", eval[string](t, ctx, breakingJS+`(document.querySelector('lease-lab').shadowRoot.querySelector('.title'))`))
+	keepsKoreanWords(t, "the Korean <lease-exercise>", eval[string](t, ctx, breakingJS+`(document.querySelector('lease-exercise'))`))
+	noProblems(t, ctx)
+}
+
+// koreanBrowserTab is a tab whose browser prefers Korean
+// (navigator.languages and Accept-Language: ko-KR, ko, en).
+func koreanBrowserTab(t *testing.T) context.Context {
+	t.Helper()
+	ctx := tab(t)
+	ua := eval[string](t, ctx, `navigator.userAgent`)
+	_, err := chromedp.Call(ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: ua, AcceptLanguage: "ko-KR,ko,en"})
+	must(t, err)
+	return ctx
+}
+
+// A browser that prefers Korean opens the simulator in Korean when the
+// link names no language and the reader chose none; a link's lang= and
+// the reader's choice in the language select (remembered) still win.
+func TestPage_OpensInTheBrowsersLanguageUnlessALinkOrTheReaderChose(t *testing.T) {
+	tr := defaultTrace(t)
+	ctx := koreanBrowserTab(t)
+	if got := eval[[]string](t, ctx, `[...navigator.languages]`); len(got) == 0 || got[0] != "ko-KR" {
+		t.Fatalf("the tab's browser prefers %q, want ko-KR first", got)
+	}
+	open(t, ctx, "#t="+tr.Name)
+	if got := eval[string](t, ctx, `document.documentElement.lang + ' ' + document.getElementById('lang').value`); got != "ko ko" {
+		t.Errorf("with no lang= in the link, a Korean browser's page is in %q, want ko", got)
+	}
+	closeTab(ctx)
+
+	ctx = koreanBrowserTab(t)
+	open(t, ctx, "#t="+tr.Name+"&lang=en")
+	if got := eval[string](t, ctx, `document.documentElement.lang`); got != "en" {
+		t.Errorf("a link with lang=en opened in %q in a Korean browser, want en", got)
+	}
+	// The reader picks English: the choice outlasts a link that names none.
+	eval[bool](t, ctx, `(() => { const s = document.getElementById('lang'); s.value = 'en'; s.dispatchEvent(new Event('change')); return true; })()`)
+	closeTab(ctx)
+	ctx = koreanBrowserTab(t)
+	open(t, ctx, "#t="+tr.Name)
+	if got := eval[string](t, ctx, `document.documentElement.lang`); got != "en" {
+		t.Errorf("after the reader chose English, a link naming no language opened in %q, want en", got)
+	}
+	eval[bool](t, ctx, `(localStorage.clear(), true)`)
+	noProblems(t, ctx)
 }

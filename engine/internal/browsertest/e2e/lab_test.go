@@ -264,3 +264,30 @@ func TestLab_ElementRemovedBeforeItRunsStartsNoRun(t *testing.T) {
 	waitFor(t, ctx, `window.__lab.dataset.state === 'ready' && window.__lab.dataset.points === '2'`, 60*time.Second)
 	noProblems(t, ctx)
 }
+
+// A <lease-lab>'s run buttons, reached by the keyboard (Tab from the plot),
+// show a focus ring: the outline of the focused worst or typical button is
+// drawn, at least 2 px wide.
+func TestLab_RunButtonsShowTheKeyboardFocus(t *testing.T) {
+	ctx := blankTab(t, engineSite(t))
+	eval[bool](t, ctx, `(import('/lease-lab.js').then(() => {
+		const el = document.createElement('lease-lab');
+		el.setAttribute('name', 'two.lab');
+		el.textContent = `+jsString(elementLab)+`;
+		document.body.append(el);
+	}), true)`)
+	waitFor(t, ctx, `document.querySelector('lease-lab')?.dataset.state === 'ready'`, 60*time.Second)
+	eval[bool](t, ctx, `(document.querySelector('lease-lab').shadowRoot.querySelector('svg [data-point]').focus(), true)`)
+	const activeRun = `(() => { const a = document.querySelector('lease-lab').shadowRoot.activeElement;
+		return a?.tagName === 'BUTTON' && a.dataset.run !== undefined; })()`
+	for i := 0; i < 6 && !eval[bool](t, ctx, activeRun); i++ {
+		keys(t, ctx, kb.Tab)
+	}
+	if !eval[bool](t, ctx, activeRun) {
+		t.Fatal("Tab from the plot reached no run button")
+	}
+	f := focusOK(t, ctx, "Tab to a run button")
+	if !strings.Contains(f.What, "button") {
+		t.Errorf("the focus is on %s, want a run button", f.What)
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/leaselab/leaselab/engine/internal/browsertest/axe"
 	"github.com/leaselab/leaselab/engine/internal/testkit/nativeonly"
 )
 
@@ -215,6 +216,46 @@ func TestScheme_GradeLinksStudentViewReadsAtAAInTheDark(t *testing.T) {
 		}
 		noProblems(t, ctx)
 		audit(t, ctx, "a grading link's student view, "+sch)
+		closeTab(ctx)
+	}
+}
+
+// The lease's note in a jobs-table cell the step just changed ("valid",
+// on the changed cell's highlight) reads at 4.5:1 or more in the light and
+// the dark scheme, and axe-core finds no contrast fault in that cell.
+func TestScheme_ChangedCellsLeaseNoteReadsAtAA(t *testing.T) {
+	tr := defaultTrace(t)
+	claim := 0
+	for _, st := range tr.Steps {
+		if st.Op == "claim" && st.Outcome.Kind == "ok" {
+			claim = st.Index + 1
+			break
+		}
+	}
+	if claim == 0 {
+		t.Fatalf("%s has no granted claim", tr.Name)
+	}
+	for _, sch := range []string{"light", "dark"} {
+		ctx := tab(t)
+		scheme(t, ctx, sch, 1280)
+		open(t, ctx, fmt.Sprintf("#t=%s&step=%d", tr.Name, claim))
+		note := `#player .jobs-table td.changed .lease-note.valid`
+		waitFor(t, ctx, fmt.Sprintf(`(() => { const n = document.querySelector(%q);
+			return n !== null && n.closest('td').getAnimations().length === 0; })()`, note), 10*time.Second)
+		eval[bool](t, ctx, contrastOnJS+`; true`)
+		r := eval[float64](t, ctx, fmt.Sprintf(`__contrast(document.querySelector(%q))`, note))
+		t.Logf("%s: the changed cell's valid note %.2f:1", sch, r)
+		if r < 4.5 {
+			t.Errorf("%s: the changed cell's valid note reads at %.2f:1; want 4.5:1 or more", sch, r)
+		}
+		axeOnce.Do(func() { axeSource, axeErr = axe.Script(webDir) })
+		must(t, axeErr)
+		found, err := axe.Serious(ctx, axeSource, nil, "#player .jobs-table td.changed")
+		must(t, err)
+		for _, v := range found {
+			t.Errorf("%s: the changed cell: %s", sch, v)
+		}
+		noProblems(t, ctx)
 		closeTab(ctx)
 	}
 }
