@@ -74,7 +74,7 @@ $(WEB_TOOLS)/node_modules/.bin/biome: $(WEB_TOOLS)/package-lock.json
 ## mutants: run the engine's tests once with no mutant and once per named mutant
 ## (-tags mutants, LEASELAB_MUTANT); fails unless every mutant is killed
 mutants:
-	$(GO) run -tags mutants ./engine/internal/testkit/mutants -timeout 6m
+	$(GO) run -tags mutants ./engine/internal/testkit/mutants -timeout 8m
 
 ## bench: the engine's cycle against goqite's and against the floor (bare SQL, no checks), natively and in the browser (bench-browser first), and the server's memory under the worst texts; the file cycle per journal (default, WAL); the conformance suite on the engine (goal: at most 10 s); leaselab grade on a correct Python student (goal: at most 10 s); a lab's 20-policy x 50-run sweep of 20 jobs (goal: at most 5 s)
 ## Our checked enqueue->claim->complete cycle against goqite's
