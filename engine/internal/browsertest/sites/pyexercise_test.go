@@ -106,9 +106,12 @@ func checksPython(t *testing.T, s *pythonSite, at string) {
 	must(t, err)
 	must(t, chromedp.Do(ctx, chromedp.Navigate(s.url+at)))
 	const ex = `document.getElementById('py')`
-	waitFor(t, ctx, `(() => { const e = `+ex+`; e?.scrollIntoView({block: 'center'});
-		return e?.dataset.state === 'idle' && e.language === 'python' && e.querySelector('textarea') !== null
-			&& [...document.querySelectorAll('lease-timeline')].every((p) => p.dataset.state === 'ready'); })()`, time.Minute)
+	// Each player starts when it scrolls into view: each is brought there
+	// in turn until all are ready, then the exercise.
+	waitFor(t, ctx, `(() => { const e = `+ex+`;
+		const waiting = [...document.querySelectorAll('lease-timeline')].find((p) => p.dataset.state !== 'ready');
+		(waiting || e)?.scrollIntoView({block: 'center'});
+		return !waiting && e?.dataset.state === 'idle' && e.language === 'python' && e.querySelector('textarea') !== null; })()`, time.Minute)
 	eval[bool](t, ctx, `new Promise((r) => requestIdleCallback(() => r(true)))`) // the page has settled
 	if n := s.pyodide.Load(); n != 0 {
 		t.Errorf("the server sent %d files under pyodide/ before the reader acted", n)
