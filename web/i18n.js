@@ -35,20 +35,77 @@ export function textLang(text, lang) {
 /** @param {number} n @param {string} one @param {string} many */
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
+/** The particle pairs josa picks from: the marker's two forms. */
+const JOSA_PAIRS = {
+  이가: ['이', '가'],
+  은는: ['은', '는'],
+  을를: ['을', '를'],
+  과와: ['과', '와'],
+  으로: ['으로', '로'],
+  이라: ['이라', '라'],
+};
+
 /**
  * Korean particles written as a pair after a name — "(이)가", "(은)는",
- * "(을)를" — picked by the sound that ends the word before them, as the
- * engine picks them (engine/internal/lang): the first form after a final
- * consonant (a Hangul syllable with a batchim; 0 1 3 6 7 8; L M N R), the
- * second after a vowel.
+ * "(을)를", "(과)와", "(으)로", "(이)라" — picked by the sound that ends the
+ * word before them, looking through a closing quote, backquote or
+ * parenthesis, as the engine picks them (engine/internal/lang, held to the
+ * same table): the first form after a final consonant, the second after a
+ * vowel ("(으)로": 로 after ㄹ too).
  * @param {string} s
  */
-function josa(s) {
-  return s.replace(/(\S?)\((이|은|을)\)(가|는|를)/gu, (_, last, after, vowel) => {
-    const c = last.codePointAt(0) ?? 0;
-    const final = c >= 0xac00 && c <= 0xd7a3 ? (c - 0xac00) % 28 !== 0 : /[013678LMNRlmnr]/.test(last);
-    return last + (final ? after : vowel);
+export function josa(s) {
+  return s.replace(/\((이|은|을|과|으)\)(가|는|를|와|로|라)/gu, (marker, a, b, at) => {
+    const pair = JOSA_PAIRS[/** @type {keyof typeof JOSA_PAIRS} */ (a + b)];
+    if (!pair) return marker;
+    const [final, rieul] = finalSound(s.slice(0, at).replace(/[`"')]+$/u, ''));
+    return final && !(a + b === '으로' && rieul) ? pair[0] : pair[1];
   });
+}
+
+/**
+ * Whether text ends, read aloud in Korean, in a consonant, and whether that
+ * consonant is ㄹ: a Hangul syllable by its batchim, a digit by its
+ * Sino-Korean name (영 일 이 삼 사 오 육 칠 팔 구), Latin letters by latinFinal.
+ * @param {string} text
+ * @returns {[boolean, boolean]}
+ */
+function finalSound(text) {
+  const latin = /[A-Za-z]+$/u.exec(text);
+  if (latin) return latinFinal(latin[0]);
+  const c = text.codePointAt(text.length - 1) ?? 0;
+  if (c >= 0xac00 && c <= 0xd7a3) return [(c - 0xac00) % 28 !== 0, (c - 0xac00) % 28 === 8];
+  const last = text.slice(-1);
+  if (/[0-9]/u.test(last)) return ['013678'.includes(last), '178'.includes(last)];
+  return [false, false];
+}
+
+/**
+ * The final sound of a run of Latin letters, by the engine's rules
+ * (engine/internal/lang latinFinal): one or two letters, or capitals, are
+ * spelled (엘 알: ㄹ; 엠 엔: a consonant); a longer run, its last word in
+ * camel case, is read as Korean writes loanwords (마스터, 풀, 스트림, 테이블,
+ * 노드, 락, 클라이언트, 잡, 타임아웃).
+ * @param {string} run
+ * @returns {[boolean, boolean]}
+ */
+function latinFinal(run) {
+  if (run.length <= 2 || run.toUpperCase() === run) {
+    const last = run.slice(-1).toLowerCase();
+    return [/[lrmn]/u.test(last), /[lr]/u.test(last)];
+  }
+  const w = (/[A-Z][a-z]*$/u.exec(run)?.[0] ?? run).toLowerCase();
+  const last = w.slice(-1);
+  const prev = w.slice(-2, -1);
+  if (last === 'e') return [/[lmn]/u.test(prev), prev === 'l'];
+  if (last === 'l') return [true, true];
+  if (last === 'm' || last === 'n') return [true, false];
+  if (last === 'g') return [prev === 'n', false];
+  if (/[ptkcb]/u.test(last)) {
+    const stem = last === 'k' && prev === 'c' ? w.slice(0, -2) : w.slice(0, -1);
+    return [/(^|[^aeiou])[aeiou]$/u.test(stem) || /(out|ook)$/u.test(w), false];
+  }
+  return [false, false];
 }
 
 export const en = {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { catalogues, cspAdvice, en, LANGS, langTag, parts, pickLang, strings, textLang } from '../../i18n.js';
+import { catalogues, cspAdvice, en, josa, LANGS, langTag, parts, pickLang, strings, textLang } from '../../i18n.js';
 
 const web = (file) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
 
@@ -168,4 +168,13 @@ test("Korean sentences around a worker's name pick each particle by the name's l
   const belief = { job: '파일-f', token: 1, reads: '1300 ms', at: '1000 ms' };
   assert.match(ko.believesTitle({ ...belief, actor: '지영' }), /^지영은 /);
   assert.match(ko.believesTitle({ ...belief, actor: '클라이언트2' }), /^클라이언트2는 /);
+});
+
+// The page picks each Korean particle as the engine does: one table for both
+// (engine/internal/lang reads it too), a Latin word by how Korean reads it.
+test('josa picks the particle by the final sound, as the engine does', () => {
+  /** @type {{in: string, want: string, why: string}[]} */
+  const cases = JSON.parse(readFileSync(new URL('josa-vectors.json', import.meta.url), 'utf8'));
+  assert.ok(cases.length > 0);
+  for (const c of cases) assert.equal(josa(c.in), c.want, `${c.in} (${c.why})`);
 });
