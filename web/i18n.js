@@ -700,8 +700,8 @@ export const ko = {
   beforeFirst: (n) => `첫 단계 전: ${n}단계가 남아 있습니다.`,
   stepExplain: (c, n, t, text) => `${n}단계 중 ${c}단계, ${t}: ${text}`,
   note: '메모: ',
-  expectOk: (text) => `✓ 예상대로: -> ${text}`,
-  expectBad: (want, got) => `✗ 예상 ${want}, 실제 ${got}`,
+  expectOk: (text) => `✓ 기대한 대로: -> ${text}`,
+  expectBad: (want, got) => `✗ 기대 ${want}, 실제 ${got}`,
   jobsAt: (c, t) => (c ? `${c}단계 후, ${t}` : '등록 직후'),
   jobsFinal: '마지막 단계 후의 jobs',
   sqlTitle: '실행된 SQL',
@@ -713,10 +713,10 @@ export const ko = {
       `${sm.steps}단계`,
       sm.expectations
         ? sm.failed
-          ? `예상 ${sm.expectations}개 중 ${sm.failed}개 실패`
-          : `예상 ${sm.expectations}개 모두 성립`
+          ? `기대 ${sm.expectations}개 중 ${sm.failed}개 실패`
+          : `기대 ${sm.expectations}개 모두 성립`
         : '',
-      sm.violations ? `불변식 위반 ${sm.violations}건` : sm.announced ? '예상 밖의 위반 없음' : '불변식 위반 없음',
+      sm.violations ? `불변식 위반 ${sm.violations}건` : sm.announced ? '예고되지 않은 위반 없음' : '불변식 위반 없음',
       sm.announced ? `예고된 위반 ${sm.announced}건` : '',
     ]
       .filter(Boolean)
@@ -803,11 +803,11 @@ export const ko = {
   correctEngineOption: '올바른 엔진',
   mutantOption: (name) => `변형: ${name}`,
   ownTimeline: '직접 고친 타임라인',
-  mutantNote: (rule) => `이 엔진은 일부러 고장 냈습니다: “${rule}” 규칙을 어깁니다. 예상과 불변식을 지켜보세요.`,
+  mutantNote: (rule) => `이 엔진은 일부러 고장 냈습니다: “${rule}” 규칙을 어깁니다. 기대와 불변식을 지켜보세요.`,
   editorText: '타임라인 텍스트',
   editorFolded: (n) => `이 타임라인은 ${n}줄입니다. 페이지가 빠르게 움직이도록 텍스트를 접어 두었습니다.`,
   showText: '텍스트 보기',
-  editorHint: '텍스트를 고치면 브라우저의 실제 엔진에서 바로 다시 실행됩니다. {code}는 예상 결과입니다.',
+  editorHint: '텍스트를 고치면 브라우저의 실제 엔진에서 바로 다시 실행됩니다. {code}는 기대하는 결과입니다.',
   aheadOfTime: '같은 엔진으로 미리 계산함',
   inBrowser: '브라우저에서 실행함',
   inBrowserMutant: (name) => `브라우저에서 “${name}” 변형으로 실행함`,

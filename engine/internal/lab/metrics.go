@@ -16,7 +16,7 @@ var Metrics = []Metric{
 	{"stale_refused", "writes", Title{"stale writes the token refused", "토큰이 거절한 낡은 쓰기"}},
 	{"stale_landed", "writes", Title{"stale writes that landed over a newer one", "새 쓰기를 덮어쓴 낡은 쓰기"}},
 	{"late_writes", "writes", Title{"stale writes taken before the newer holder wrote", "새 보유자가 쓰기 전에 받아들여진 낡은 쓰기"}},
-	{"overlaps", "claims", Title{"lease overlaps: a claim granted while, in true time, the last lease still ran", "리스 겹침: 실제 시간으로 이전 리스가 아직 유효할 때 허락된 획득"}},
+	{"overlaps", "claims", Title{"lease overlaps: a claim granted while, in true time, the last lease still ran", "임대 겹침: 실제 시간으로 이전 임대가 아직 유효할 때 허락된 선점"}},
 	{"quarantined", "jobs", Title{"jobs quarantined", "격리된 일"}},
 	{"unfinished", "jobs", Title{"jobs unfinished at the horizon: neither done nor quarantined", "한도 시간에 끝나지 않은 일: 완료도 격리도 되지 않은 일"}},
 	{"double_applied", "deliveries", Title{"deliveries the receiver applied twice", "수신자가 두 번 적용한 전달"}},
