@@ -50,7 +50,10 @@ test('every function of the catalogue answers in its language', () => {
     en.summary(sample),
     '3 steps · 1 of 2 expectations failed · no unexpected violation · 1 announced violation (expected)',
   );
-  assert.equal(strings('ko').summary(sample), '3단계 · 기대 2개 중 1개 실패 · 예고되지 않은 위반 없음 · 예고된 위반 1건');
+  assert.equal(
+    strings('ko').summary(sample),
+    '3단계 · 기대 2개 중 1개 실패 · 예고되지 않은 위반 없음 · 예고된 위반 1건',
+  );
   assert.equal(
     en.summary({ steps: 1, expectations: 1, failed: 0, violations: 1 }),
     '1 step · 1 expectation held · 1 invariant violation',
