@@ -10,9 +10,9 @@ type Metric struct {
 
 // Metrics are the measures, in the order every output lists them.
 var Metrics = []Metric{
-	{"dup_ms", "ms", Title{"duplicate work: ms of work done again", "중복 작업: 다시 한 작업(ms)"}},
+	{"dup_ms", "ms", Title{"duplicate work: ms of work done again", "중복 작업: 다시 한 작업의 시간"}},
 	{"dup_jobs", "jobs", Title{"jobs worked on more than once", "두 번 이상 작업한 일"}},
-	{"stall_ms", "ms", Title{"stall after a crash: ms a job sat idle until reclaimed", "크래시 뒤 멈춤: 다시 가져가기까지 일이 놀던 시간(ms)"}},
+	{"stall_ms", "ms", Title{"stall after a crash: ms a job sat idle until reclaimed", "크래시 뒤 멈춤: 다시 가져가기까지 일이 놀던 시간"}},
 	{"stale_refused", "writes", Title{"stale writes the token refused", "토큰이 거절한 낡은 쓰기"}},
 	{"stale_landed", "writes", Title{"stale writes that landed over a newer one", "새 쓰기를 덮어쓴 낡은 쓰기"}},
 	{"late_writes", "writes", Title{"stale writes taken before the newer holder wrote", "새 보유자가 쓰기 전에 받아들여진 낡은 쓰기"}},
