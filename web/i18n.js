@@ -35,6 +35,17 @@ export function textLang(text, lang) {
 /** @param {number} n @param {string} one @param {string} many */
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
+/** @type {Record<string, string>} A lab's units in Korean that are not symbols (ms): a count's counter. */
+const KO_UNITS = {
+  jobs: '개',
+  writes: '건',
+  claims: '건',
+  deliveries: '건',
+  attempts: '회',
+  calls: '회',
+  'jobs/s': '개/초',
+};
+
 /** The particle pairs josa picks from: the marker's two forms. */
 const JOSA_PAIRS = {
   이가: ['이', '가'],
@@ -589,6 +600,8 @@ export const en = {
     prerendered: 'computed ahead of time, natively; the same bytes the engine gives',
     /** @param {string} msg */
     failed: (msg) => `The lab was not run: ${msg}`,
+    /** A measure's heading: its label, then its unit. @param {string} label @param {string} unit */
+    measure: (label, unit) => `${label} (${unit})`,
   },
 };
 
@@ -991,6 +1004,8 @@ export const ko = {
     ranIn: (runs, seconds) => `엔진에서 실행 ${runs}개를 ${seconds}초 만에 마침`,
     prerendered: '미리 네이티브로 계산함 · 엔진이 내는 것과 같은 바이트',
     failed: (msg) => `실험을 실행하지 못했습니다: ${msg}`,
+    // a count takes its counter, as the engine's Korean plot writes it (engine/internal/lab unitsKo)
+    measure: (label, unit) => `${label} (${KO_UNITS[unit] ?? unit})`,
   },
 };
 

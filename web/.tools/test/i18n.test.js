@@ -181,3 +181,21 @@ test('josa picks the particle by the final sound, as the engine does', () => {
   assert.ok(cases.length > 0);
   for (const c of cases) assert.equal(josa(c.in), c.want, `${c.in} (${c.why})`);
 });
+
+// The lab's table heads each measure with its label and unit; in Korean a
+// count's unit is its counter, as the engine's Korean plot writes it: no
+// English word but ms, for every unit the engine's metrics have.
+test('a lab measure in Korean has a Korean unit', () => {
+  const golden = JSON.parse(
+    readFileSync(new URL('../../../engine/internal/lab/testdata/golden/heartbeat.json', import.meta.url), 'utf8'),
+  );
+  /** @type {{unit: string, label: {en: string, ko: string}}[]} */
+  const metrics = golden.metrics;
+  assert.ok(metrics.length > 0);
+  for (const m of metrics) {
+    const ko = strings('ko').lab.measure(m.label.ko, m.unit);
+    assert.equal(ko.replace(/\bms\b/gu, '').match(/[A-Za-z]+/gu), null, ko);
+    assert.equal(en.lab.measure(m.label.en, m.unit), `${m.label.en} (${m.unit})`);
+  }
+  assert.equal(strings('ko').lab.measure('낡은 쓰기', 'writes'), '낡은 쓰기 (건)');
+});
