@@ -35,20 +35,88 @@ export function textLang(text, lang) {
 /** @param {number} n @param {string} one @param {string} many */
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
+/** @type {Record<string, string>} A lab's units in Korean that are not symbols (ms): a count's counter. */
+const KO_UNITS = {
+  jobs: '개',
+  writes: '건',
+  claims: '건',
+  deliveries: '건',
+  attempts: '회',
+  calls: '회',
+  'jobs/s': '개/초',
+};
+
+/** The particle pairs josa picks from: the marker's two forms. */
+const JOSA_PAIRS = {
+  이가: ['이', '가'],
+  은는: ['은', '는'],
+  을를: ['을', '를'],
+  과와: ['과', '와'],
+  으로: ['으로', '로'],
+  이라: ['이라', '라'],
+};
+
 /**
  * Korean particles written as a pair after a name — "(이)가", "(은)는",
- * "(을)를" — picked by the sound that ends the word before them, as the
- * engine picks them (engine/internal/lang): the first form after a final
- * consonant (a Hangul syllable with a batchim; 0 1 3 6 7 8; L M N R), the
- * second after a vowel.
+ * "(을)를", "(과)와", "(으)로", "(이)라" — picked by the sound that ends the
+ * word before them, looking through a closing quote, backquote or
+ * parenthesis, as the engine picks them (engine/internal/lang, held to the
+ * same table): the first form after a final consonant, the second after a
+ * vowel ("(으)로": 로 after ㄹ too).
  * @param {string} s
  */
-function josa(s) {
-  return s.replace(/(\S?)\((이|은|을)\)(가|는|를)/gu, (_, last, after, vowel) => {
-    const c = last.codePointAt(0) ?? 0;
-    const final = c >= 0xac00 && c <= 0xd7a3 ? (c - 0xac00) % 28 !== 0 : /[013678LMNRlmnr]/.test(last);
-    return last + (final ? after : vowel);
+export function josa(s) {
+  return s.replace(/\((이|은|을|과|으)\)(가|는|를|와|로|라)/gu, (marker, a, b, at) => {
+    const pair = JOSA_PAIRS[/** @type {keyof typeof JOSA_PAIRS} */ (a + b)];
+    if (!pair) return marker;
+    const [final, rieul] = finalSound(s.slice(0, at).replace(/[`"')]+$/u, ''));
+    return final && !(a + b === '으로' && rieul) ? pair[0] : pair[1];
   });
+}
+
+/**
+ * Whether text ends, read aloud in Korean, in a consonant, and whether that
+ * consonant is ㄹ: a Hangul syllable by its batchim, a digit by its
+ * Sino-Korean name (영 일 이 삼 사 오 육 칠 팔 구), Latin letters by latinFinal.
+ * @param {string} text
+ * @returns {[boolean, boolean]}
+ */
+function finalSound(text) {
+  const latin = /[A-Za-z]+$/u.exec(text);
+  if (latin) return latinFinal(latin[0]);
+  const c = text.codePointAt(text.length - 1) ?? 0;
+  if (c >= 0xac00 && c <= 0xd7a3) return [(c - 0xac00) % 28 !== 0, (c - 0xac00) % 28 === 8];
+  const last = text.slice(-1);
+  if (/[0-9]/u.test(last)) return ['013678'.includes(last), '178'.includes(last)];
+  return [false, false];
+}
+
+/**
+ * The final sound of a run of Latin letters, by the engine's rules
+ * (engine/internal/lang latinFinal): one or two letters, or capitals, are
+ * spelled (엘 알: ㄹ; 엠 엔: a consonant); a longer run, its last word in
+ * camel case, is read as Korean writes loanwords (마스터, 풀, 스트림, 테이블,
+ * 노드, 락, 클라이언트, 잡, 타임아웃).
+ * @param {string} run
+ * @returns {[boolean, boolean]}
+ */
+function latinFinal(run) {
+  if (run.length <= 2 || run.toUpperCase() === run) {
+    const last = run.slice(-1).toLowerCase();
+    return [/[lrmn]/u.test(last), /[lr]/u.test(last)];
+  }
+  const w = (/[A-Z][a-z]*$/u.exec(run)?.[0] ?? run).toLowerCase();
+  const last = w.slice(-1);
+  const prev = w.slice(-2, -1);
+  if (last === 'e') return [/[lmn]/u.test(prev), prev === 'l'];
+  if (last === 'l') return [true, true];
+  if (last === 'm' || last === 'n') return [true, false];
+  if (last === 'g') return [prev === 'n', false];
+  if (/[ptkcb]/u.test(last)) {
+    const stem = last === 'k' && prev === 'c' ? w.slice(0, -2) : w.slice(0, -1);
+    return [/(^|[^aeiou])[aeiou]$/u.test(stem) || /(out|ook)$/u.test(w), false];
+  }
+  return [false, false];
 }
 
 export const en = {
@@ -532,6 +600,8 @@ export const en = {
     prerendered: 'computed ahead of time, natively; the same bytes the engine gives',
     /** @param {string} msg */
     failed: (msg) => `The lab was not run: ${msg}`,
+    /** A measure's heading: its label, then its unit. @param {string} label @param {string} unit */
+    measure: (label, unit) => `${label} (${unit})`,
   },
 };
 
@@ -643,8 +713,8 @@ export const ko = {
   beforeFirst: (n) => `첫 단계 전: ${n}단계가 남아 있습니다.`,
   stepExplain: (c, n, t, text) => `${n}단계 중 ${c}단계, ${t}: ${text}`,
   note: '메모: ',
-  expectOk: (text) => `✓ 예상대로: -> ${text}`,
-  expectBad: (want, got) => `✗ 예상 ${want}, 실제 ${got}`,
+  expectOk: (text) => `✓ 기대한 대로: -> ${text}`,
+  expectBad: (want, got) => `✗ 기대 ${want}, 실제 ${got}`,
   jobsAt: (c, t) => (c ? `${c}단계 후, ${t}` : '등록 직후'),
   jobsFinal: '마지막 단계 후의 jobs',
   sqlTitle: '실행된 SQL',
@@ -656,10 +726,10 @@ export const ko = {
       `${sm.steps}단계`,
       sm.expectations
         ? sm.failed
-          ? `예상 ${sm.expectations}개 중 ${sm.failed}개 실패`
-          : `예상 ${sm.expectations}개 모두 성립`
+          ? `기대 ${sm.expectations}개 중 ${sm.failed}개 실패`
+          : `기대 ${sm.expectations}개 모두 성립`
         : '',
-      sm.violations ? `불변식 위반 ${sm.violations}건` : sm.announced ? '예상 밖의 위반 없음' : '불변식 위반 없음',
+      sm.violations ? `불변식 위반 ${sm.violations}건` : sm.announced ? '예고되지 않은 위반 없음' : '불변식 위반 없음',
       sm.announced ? `예고된 위반 ${sm.announced}건` : '',
     ]
       .filter(Boolean)
@@ -746,11 +816,11 @@ export const ko = {
   correctEngineOption: '올바른 엔진',
   mutantOption: (name) => `변형: ${name}`,
   ownTimeline: '직접 고친 타임라인',
-  mutantNote: (rule) => `이 엔진은 일부러 고장 냈습니다: “${rule}” 규칙을 어깁니다. 예상과 불변식을 지켜보세요.`,
+  mutantNote: (rule) => `이 엔진은 일부러 고장 냈습니다: “${rule}” 규칙을 어깁니다. 기대와 불변식을 지켜보세요.`,
   editorText: '타임라인 텍스트',
   editorFolded: (n) => `이 타임라인은 ${n}줄입니다. 페이지가 빠르게 움직이도록 텍스트를 접어 두었습니다.`,
   showText: '텍스트 보기',
-  editorHint: '텍스트를 고치면 브라우저의 실제 엔진에서 바로 다시 실행됩니다. {code}는 예상 결과입니다.',
+  editorHint: '텍스트를 고치면 브라우저의 실제 엔진에서 바로 다시 실행됩니다. {code}는 기대하는 결과입니다.',
   aheadOfTime: '같은 엔진으로 미리 계산함',
   inBrowser: '브라우저에서 실행함',
   inBrowserMutant: (name) => `브라우저에서 “${name}” 변형으로 실행함`,
@@ -934,6 +1004,8 @@ export const ko = {
     ranIn: (runs, seconds) => `엔진에서 실행 ${runs}개를 ${seconds}초 만에 마침`,
     prerendered: '미리 네이티브로 계산함 · 엔진이 내는 것과 같은 바이트',
     failed: (msg) => `실험을 실행하지 못했습니다: ${msg}`,
+    // a count takes its counter, as the engine's Korean plot writes it (engine/internal/lab unitsKo)
+    measure: (label, unit) => `${label} (${KO_UNITS[unit] ?? unit})`,
   },
 };
 

@@ -480,7 +480,7 @@ function tableOf(r, t, lang) {
   const metric = (/** @type {string} */ name) => r.metrics.find((m) => m.name === name);
   const label = (/** @type {string} */ name) => {
     const m = metric(name);
-    return m ? `${(lang === 'ko' && m.label.ko) || m.label.en} (${m.unit})` : name;
+    return m ? t.lab.measure((lang === 'ko' && m.label.ko) || m.label.en, m.unit) : name;
   };
   const title = (lang === 'ko' && r.title.ko) || r.title.en || r.name;
   const head = h(

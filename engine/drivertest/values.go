@@ -261,7 +261,7 @@ func floatsTextBlobsAndNulls(t *testing.T, d Driver) {
 		{math.NaN(), "null", nil},
 		{"", "text", ""},
 		{"a\x00b", "text", "a\x00b"},
-		{"lease ☂ 리스 𝄞 é", "text", "lease ☂ 리스 𝄞 é"},
+		{"lease ☂ 임대 𝄞 é", "text", "lease ☂ 임대 𝄞 é"},
 		{strings.Repeat("☂", 300000), "text", strings.Repeat("☂", 300000)},
 		{[]byte{}, "blob", []byte{}},
 		{[]byte{0}, "blob", []byte{0}},

@@ -68,8 +68,8 @@ var korean = phrasebook{
 	rowQuarantined: "격리됨(%[1]s), token %[2]d",
 
 	supersededDone: "%[1]s(이)가 %[3]d ms부터 token %[2]d(을)를 갖고 있고 이미 결과를 썼습니다",
-	ownClock:       "(%[1]s의 시계로는 %[2]d ms: %[3]s)",
-	serviceClock:   "(서비스의 시계로는 %[1]d ms: %[2]s)",
+	ownClock:       "(%[1]s의 시계 기준: 지금 %[1]s의 시계는 %[2]d ms로 %[3]s)",
+	serviceClock:   "(서비스의 시계 기준: 지금 서비스의 시계는 %[1]d ms로 %[2]s)",
 	believes:       ". %[1]s의 시계는 %[2]d ms(이)라 %[1]s(은)는 자기 시계로 %[3]d ms까지 임대를 가졌다고 믿습니다",
 	onClock:        "(%[1]s의 시계, 실제 시각 %[2]d ms)",
 	trueTime:       "(실제 시각)",

@@ -289,3 +289,22 @@ func TestExplore_HelpStatesItsExitStatuses(t *testing.T) {
 		t.Errorf("explore -h:\n%s", out)
 	}
 }
+
+// A Korean clock note names the clock the sentence's instants are read on
+// first, then what that clock reads now: "임대는 2100 ms까지입니다" is on
+// B's clock, and 1100 ms is B's clock at the step, not another end.
+func TestTranscript_KoreanClockNoteSaysWhoseClockThenItsReading(t *testing.T) {
+	for _, tc := range []struct{ name, want string }{
+		{"12-clock-skew.tl", "임대는 2100 ms까지입니다(B의 시계 기준: 지금 B의 시계는 1100 ms로 300 ms 빠름)."},
+		{"28-service-clock-jump.tl", "임대는 2100 ms까지입니다(서비스의 시계 기준: 지금 서비스의 시계는 1100 ms로 600 ms 빠름)."},
+	} {
+		src, err := timeline.LibrarySource(tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, out, _ := main1(t, src, "transcript", "-lang", "ko", "-")
+		if code != 0 || !strings.Contains(out, tc.want) || strings.Contains(out, "시계로는 1100 ms") {
+			t.Errorf("%s: exit %d; the Korean transcript lacks %q:\n%s", tc.name, code, tc.want, out)
+		}
+	}
+}

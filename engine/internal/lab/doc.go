@@ -11,7 +11,7 @@
 // play, step for step the same on the engine.
 //
 //	# How long should a lease be?           the first comment is the title
-//	title ko "리스는 얼마나 길어야 할까?"
+//	title ko "임대는 얼마나 길어야 할까?"
 //	jobs 20                                 jobs a run, enqueued at its start (default 20)
 //	workers 4                               simulated workers, A, B, C, ... (default 3)
 //	work lognormal 500ms 0.5                one job's work, drawn once a job (default fixed 1s)

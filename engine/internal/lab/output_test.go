@@ -202,3 +202,49 @@ func TestOutputs_GivePercentilesBesideTheMean(t *testing.T) {
 		t.Errorf("the plot's point titles lack dup_ms's p50/p95/max %s", three(dup))
 	}
 }
+
+// The Korean plot speaks Korean: its description, panel titles, units and
+// each point's title. The Latin words left are the lab's own syntax — the
+// swept parameters, their values (off, ms, s), p50/p95 and an axis's k —
+// for a line and for a heat map.
+func TestWriteSVG_KoreanPlotHasNoEnglishWords(t *testing.T) {
+	arithmetic(t)
+	const lab2 = "# Tiny\ntitle ko \"작은\"\njobs 3\nworkers 2\nwork fixed 100ms\nruns 2\nplot dup_ms stale_refused overlaps renews cancelled jobs_per_s\n"
+	allowed := map[string]bool{"lease": true, "margin": true, "off": true, "ms": true, "s": true, "p": true, "k": true}
+	for _, sweeps := range []string{"sweep margin off 300ms\n", "sweep lease 50ms 1s\nsweep margin off 300ms\n"} {
+		svg := svgOf(t, lab2+sweeps, "ko")
+		d := xml.NewDecoder(strings.NewReader(svg))
+		var text strings.Builder
+		for {
+			tok, err := d.Token()
+			if err != nil {
+				break
+			}
+			if c, ok := tok.(xml.CharData); ok {
+				text.Write(c)
+				text.WriteString("\n")
+			}
+		}
+		var english []string
+		for _, w := range regexp.MustCompile(`[A-Za-z]+`).FindAllString(text.String(), -1) {
+			if !allowed[w] {
+				english = append(english, w)
+			}
+		}
+		if len(english) > 0 || !strings.Contains(text.String(), "가장 낮은") {
+			t.Errorf("%q: English words %q in the Korean plot:\n%s", sweeps, english, text.String())
+		}
+	}
+}
+
+// A metric's label leaves its unit to the unit: the plot's titles write
+// "label (unit)", so a label that ends in its unit would say it twice.
+func TestMetrics_LabelsDoNotRepeatTheirUnit(t *testing.T) {
+	for _, m := range lab.Metrics {
+		for _, label := range []string{m.Label.En, m.Label.Ko} {
+			if strings.HasSuffix(label, "("+m.Unit+")") {
+				t.Errorf("%s: %q ends in its unit %q", m.Name, label, m.Unit)
+			}
+		}
+	}
+}

@@ -95,8 +95,12 @@ func (r *Result) describe(lang string) string {
 				kind = "평균의 열지도"
 			}
 		}
-		parts = append(parts, fmt.Sprintf("%s (%s), %s by %s: lowest %s at %s, highest %s at %s.",
-			m.Label.in(lang), m.Unit, kind, strings.Join(axes, " × "),
+		format := "%s (%s), %s by %s: lowest %s at %s, highest %s at %s."
+		if lang == "ko" {
+			format = "%[1]s(%[2]s), %[4]s에 따른 %[3]s: 가장 낮은 값 %[5]s(%[6]s), 가장 높은 값 %[7]s(%[8]s)."
+		}
+		parts = append(parts, fmt.Sprintf(format,
+			m.Label.in(lang), unitIn(m.Unit, lang), kind, strings.Join(axes, " × "),
 			num(r.Points[lo].Stats[name].Mean), r.pointLabel(r.Points[lo]),
 			num(r.Points[hi].Stats[name].Mean), r.pointLabel(r.Points[hi])))
 	}
@@ -193,7 +197,7 @@ func (r *Result) linePanel(b *strings.Builder, m Metric, top int, lang string) i
 	for i, p := range r.Points {
 		st := p.Stats[m.Name]
 		fmt.Fprintf(b, `<circle class="lab-point" cx="%.1f" cy="%.1f" r="4" data-point="%d" data-worst="%d" data-typical="%d"><title>%s</title></circle>`+"\n",
-			xs[i], yOf(st.Mean), p.Index, p.Worst, p.Typical, r.pointTitle(p, m))
+			xs[i], yOf(st.Mean), p.Index, p.Worst, p.Typical, r.pointTitle(p, m, lang))
 	}
 	b.WriteString("</g>\n")
 	return panelH + marginT + marginB
@@ -220,7 +224,7 @@ func (r *Result) heatMap(b *strings.Builder, m Metric, top int, lang string) int
 		}
 		x, y := x0+cellW*float64(ci), y0+float64(ri*cellH)
 		fmt.Fprintf(b, `<rect class="lab-cell" x="%.1f" y="%.1f" width="%.1f" height="%d" fill="currentColor" fill-opacity="%.3f" data-point="%d" data-worst="%d" data-typical="%d"><title>%s</title></rect>`+"\n",
-			x, y, cellW-1, cellH-1, op, p.Index, p.Worst, p.Typical, r.pointTitle(p, m))
+			x, y, cellW-1, cellH-1, op, p.Index, p.Worst, p.Typical, r.pointTitle(p, m, lang))
 		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="middle" dominant-baseline="middle" stroke="Canvas" stroke-width="3" paint-order="stroke">%s</text>`+"\n",
 			x+cellW/2, y+cellH/2, short(st.Mean))
 	}
@@ -238,9 +242,26 @@ func (r *Result) heatMap(b *strings.Builder, m Metric, top int, lang string) int
 
 // pointTitle is a point's or a cell's <title>, escaped: its swept values,
 // then m's mean, unit and 95% interval, then its p50/p95/max.
-func (r *Result) pointTitle(p PointResult, m Metric) string {
+func (r *Result) pointTitle(p PointResult, m Metric, lang string) string {
 	st := p.Stats[m.Name]
-	return esc(fmt.Sprintf("%s: %s %s [%s, %s]; p50/p95/max %s", r.pointLabel(p), num(st.Mean), m.Unit, num(st.Lo), num(st.Hi), p.Percentiles[m.Name].slashed()))
+	format := "%s: %s %s [%s, %s]; p50/p95/max %s"
+	if lang == "ko" {
+		format = "%s: %s %s [%s, %s]; p50/p95/최대 %s"
+	}
+	return esc(fmt.Sprintf(format, r.pointLabel(p), num(st.Mean), unitIn(m.Unit, lang), num(st.Lo), num(st.Hi), p.Percentiles[m.Name].slashed()))
+}
+
+// unitsKo are the units in Korean that are not already symbols (ms): a
+// count takes its counter.
+var unitsKo = map[string]string{"jobs": "개", "writes": "건", "claims": "건", "deliveries": "건", "attempts": "회", "calls": "회", "jobs/s": "개/초"}
+
+// unitIn is unit in lang: Korean's counter, or the unit as the JSON and
+// the English write it.
+func unitIn(unit, lang string) string {
+	if k, ok := unitsKo[unit]; ok && lang == "ko" {
+		return k
+	}
+	return unit
 }
 
 // titleWidth is how many 7-pixel cells of the plot's bold 12-pixel text
@@ -259,7 +280,7 @@ func panelTitle(m Metric, lang, rest string) string {
 		if cut != "" {
 			label, _, _ = strings.Cut(label, cut)
 		}
-		if title = fmt.Sprintf("%s (%s)%s", label, m.Unit, rest); cells(title) <= titleWidth {
+		if title = fmt.Sprintf("%s (%s)%s", label, unitIn(m.Unit, lang), rest); cells(title) <= titleWidth {
 			break
 		}
 	}

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { catalogues, cspAdvice, en, LANGS, langTag, parts, pickLang, strings, textLang } from '../../i18n.js';
+import { catalogues, cspAdvice, en, josa, LANGS, langTag, parts, pickLang, strings, textLang } from '../../i18n.js';
 
 const web = (file) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
 
@@ -50,7 +50,10 @@ test('every function of the catalogue answers in its language', () => {
     en.summary(sample),
     '3 steps · 1 of 2 expectations failed · no unexpected violation · 1 announced violation (expected)',
   );
-  assert.equal(strings('ko').summary(sample), '3단계 · 예상 2개 중 1개 실패 · 예상 밖의 위반 없음 · 예고된 위반 1건');
+  assert.equal(
+    strings('ko').summary(sample),
+    '3단계 · 기대 2개 중 1개 실패 · 예고되지 않은 위반 없음 · 예고된 위반 1건',
+  );
   assert.equal(
     en.summary({ steps: 1, expectations: 1, failed: 0, violations: 1 }),
     '1 step · 1 expectation held · 1 invariant violation',
@@ -168,4 +171,31 @@ test("Korean sentences around a worker's name pick each particle by the name's l
   const belief = { job: '파일-f', token: 1, reads: '1300 ms', at: '1000 ms' };
   assert.match(ko.believesTitle({ ...belief, actor: '지영' }), /^지영은 /);
   assert.match(ko.believesTitle({ ...belief, actor: '클라이언트2' }), /^클라이언트2는 /);
+});
+
+// The page picks each Korean particle as the engine does: one table for both
+// (engine/internal/lang reads it too), a Latin word by how Korean reads it.
+test('josa picks the particle by the final sound, as the engine does', () => {
+  /** @type {{in: string, want: string, why: string}[]} */
+  const cases = JSON.parse(readFileSync(new URL('josa-vectors.json', import.meta.url), 'utf8'));
+  assert.ok(cases.length > 0);
+  for (const c of cases) assert.equal(josa(c.in), c.want, `${c.in} (${c.why})`);
+});
+
+// The lab's table heads each measure with its label and unit; in Korean a
+// count's unit is its counter, as the engine's Korean plot writes it: no
+// English word but ms, for every unit the engine's metrics have.
+test('a lab measure in Korean has a Korean unit', () => {
+  const golden = JSON.parse(
+    readFileSync(new URL('../../../engine/internal/lab/testdata/golden/heartbeat.json', import.meta.url), 'utf8'),
+  );
+  /** @type {{unit: string, label: {en: string, ko: string}}[]} */
+  const metrics = golden.metrics;
+  assert.ok(metrics.length > 0);
+  for (const m of metrics) {
+    const ko = strings('ko').lab.measure(m.label.ko, m.unit);
+    assert.equal(ko.replace(/\bms\b/gu, '').match(/[A-Za-z]+/gu), null, ko);
+    assert.equal(en.lab.measure(m.label.en, m.unit), `${m.label.en} (${m.unit})`);
+  }
+  assert.equal(strings('ko').lab.measure('낡은 쓰기', 'writes'), '낡은 쓰기 (건)');
 });
