@@ -24,8 +24,9 @@
 //   step      the step the cursor starts at (0: before the first)
 //   autoplay  play once the trace is drawn
 //   height    the element's height (a number of px, or a CSS length); it scrolls inside
-//   theme     light, dark, or auto (the default: the site's scheme where it
-//             sets one — siteScheme — else prefers-color-scheme)
+//   theme     light, dark, or auto (the default: the page's scheme, as
+//             <lease-lab> and <lease-exercise> take it — scheme.js pageScheme:
+//             the site's switch where it sets one, else its text colour)
 //   lang      en or ko (default: the nearest lang attribute, or the page's)
 //   mutant    a named mutant: worksheet mode, the correct and the broken
 //             engine side by side, with the first step where they differ
@@ -79,7 +80,7 @@ import { cspAdvice, langOf, strings, textLang } from './i18n.js';
 import { loadEngine, Player } from './player.js';
 import { courseEngine } from './prerendered.js';
 import { h } from './render.js';
-import { siteScheme, watchScheme } from './scheme.js';
+import { pageScheme, siteScheme, watchScheme } from './scheme.js';
 import { timelineParams } from './share.js';
 
 export { dedent, siteScheme };
@@ -348,12 +349,19 @@ export class LeaseTimeline extends HTMLElement {
     return dedent((script || this).textContent || '');
   }
 
-  /** Follows the site's scheme where theme is auto (or absent). */
+  /**
+   * Takes theme="light|dark", else (auto, or absent) the page's scheme as
+   * <lease-lab> and <lease-exercise> take it (scheme.js pageScheme, from the
+   * text the element sits in: its own is the player's ink), and says it in
+   * data-scheme.
+   */
   #applyScheme() {
     const theme = this.getAttribute('theme');
-    const site = theme === 'light' || theme === 'dark' ? '' : siteScheme(document);
+    const around = this.parentElement ?? /** @type {ShadowRoot} */ (this.getRootNode()).host ?? this;
+    const scheme = theme === 'light' || theme === 'dark' ? theme : pageScheme(around);
+    if (this.dataset.scheme !== scheme) this.dataset.scheme = scheme;
     // On screen only: in print a player is light whatever the site shows.
-    const css = site ? `@media screen { :host { color-scheme: ${site}; } }` : '';
+    const css = `@media screen { :host { color-scheme: ${scheme}; } }`;
     if (css === this.#schemeCSS) return;
     this.#schemeCSS = css;
     this.#schemeSheet.replaceSync(css);
