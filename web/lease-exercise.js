@@ -50,6 +50,11 @@
 // keeps no observer on the page. On a page React or Vue hydrates, it
 // writes its contents only once the framework has taken it over
 // (fences.js afterHydration).
+//
+// Its contents are the page's own (no shadow root). The one id it writes,
+// its editor's (for the label's for=), is leaselab-exercise-N, N counting
+// the page's exercises: no id a site generator makes of an author's
+// heading.
 
 import { loadGrader } from './engine.js';
 import { PY_COURIER, PY_FENCING } from './exercise-python.js';
@@ -220,7 +225,7 @@ export class LeaseExercise extends HTMLElement {
     }
     const given = this.#givenText();
     if (given.trim()) this.#given = `${dedent(given).trim()}\n`;
-    const id = `lease-exercise-${++serial}`;
+    const id = `leaselab-exercise-${++serial}`;
     this.#code = /** @type {HTMLTextAreaElement} */ (
       el('textarea', { id, class: 'll-code', spellcheck: 'false', rows: '24', autocapitalize: 'off', translate: 'no' })
     );
