@@ -32,6 +32,12 @@
 //             engine side by side, with the first step where they differ
 //   name      the timeline's name in messages and exports (default: src's file name)
 //
+// Its headings continue the page's outline at any level: its title is a
+// role=heading one level below the nearest h1–h6 of the page before it
+// (outline.js headingLevel; the attribute heading-level="1" to "6" sets
+// it), and its views' titles, panels and final table are real headings
+// one level below the title, the same size at every level.
+//
 // Every element on a page shares one engine (engine.js), loaded when the
 // first of them comes near the viewport; each run has an in-memory database
 // of its own and each element its own player (player.js): its own cursor
@@ -77,6 +83,7 @@
 import { ErrorView, fitRows } from './editor.js';
 import { dedent } from './fences.js';
 import { cspAdvice, langOf, strings, textLang } from './i18n.js';
+import { headingLevel, headingTag } from './outline.js';
 import { loadEngine, Player } from './player.js';
 import { courseEngine } from './prerendered.js';
 import { h } from './render.js';
@@ -310,12 +317,12 @@ export class LeaseTimeline extends HTMLElement {
     this.#t = strings(langOf(this));
     // The element is a region named by its title, a heading one level
     // below the host's (heading-level="N" sets it); its panels one below.
-    const level = headingLevel(this);
+    const level = titleLevel(this);
     ui.title.setAttribute('aria-level', String(level));
     this.#player = new Player(ui.frame, {
       t: this.#t,
       show: this.#show(),
-      heading: /** @type {'h3'} */ (`h${Math.min(level + 1, 6)}`),
+      heading: /** @type {'h3'} */ (headingTag(level, 1)),
       onChange: (p) => this.#reflect(p),
       goTest: (text, name) => this.#goTest(text, name),
       onError: (err) => this.#showError(err),
@@ -812,18 +819,14 @@ export class LeaseTimeline extends HTMLElement {
 
 /**
  * The level of the element's title: its heading-level attribute (1 to 6),
- * else one below the nearest heading before it in the host page (2 when
- * none).
+ * else one below the nearest heading before it in the host page
+ * (outline.js headingLevel).
  * @param {HTMLElement} el
  */
-export function headingLevel(el) {
+export function titleLevel(el) {
   const given = Number(el.getAttribute('heading-level'));
   if (Number.isInteger(given) && given >= 1 && given <= 6) return given;
-  const heads = [...el.ownerDocument.querySelectorAll('h1, h2, h3, h4, h5, h6')].filter(
-    (x) => x.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING,
-  );
-  const last = heads[heads.length - 1];
-  return last ? Math.min(Number(last.tagName[1]) + 1, 6) : 2;
+  return headingLevel(el);
 }
 
 /** The element's own parts around its player: the header, the editor, the source, the link out. */
