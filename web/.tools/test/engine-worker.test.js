@@ -121,8 +121,14 @@ test('a module of another origin is fetched with no HEAD nor .gz request', async
 
 test('a HEAD answered cross-origin, refused, failed or missing leads to the module alone', async () => {
   for (const [what, module] of [
-    ['cross-origin after a redirect', () => reply(MODULE, { type: 'cors', headers: { 'Content-Type': 'application/wasm' } })],
-    ['refused (405)', (/** @type {number} */ _, /** @type {string} */ m) => (m === 'HEAD' ? reply(null, { status: 405 }) : plain())],
+    [
+      'cross-origin after a redirect',
+      () => reply(MODULE, { type: 'cors', headers: { 'Content-Type': 'application/wasm' } }),
+    ],
+    [
+      'refused (405)',
+      (/** @type {number} */ _, /** @type {string} */ m) => (m === 'HEAD' ? reply(null, { status: 405 }) : plain()),
+    ],
   ]) {
     const h = host({ [URL_]: module, [`${URL_}.gz`]: () => reply(gzipSync(MODULE)) });
     const { module: m, from } = await fetchModule(URL_, 'leaselab.wasm', h.get);
