@@ -165,8 +165,7 @@ async function start(source) {
   const api = /** @type {any} */ (globalThis).leaselab;
   if (!api) throw new Error('the engine started without its API (globalThis.leaselab)');
   reached('started');
-  // The last entry: after a .gz that failed, the module was fetched twice,
-  // and the first download was aborted.
+  // The last entry: before the module's download, its HEAD request has one.
   const fetched = from ? performance.getEntriesByName(from, 'resource').at(-1) : undefined;
   const built = builtFacts(module);
   postMessage({
@@ -183,26 +182,30 @@ async function start(source) {
  * Fetches the module at url and compiles it as it streams in; from its gzip
  * sibling when the host sends the module as it is on disk (a plain static
  * host: python3 -m http.server, a web space), since make wasm and the
- * course bundle write NAME.gz beside every file.
+ * course bundle write NAME.gz beside every file. Whichever it compiles, it
+ * downloads one body: a host is told plain by a HEAD request for url first,
+ * a round trip of headers only, never by a download of url abandoned.
  *
- * The sibling is asked for only when url's response is same-origin (type
- * basic), from http(s) (a data: or blob: URL has nothing beside it), OK and
- * not encoded (no Content-Encoding, or identity), and the worker has
- * DecompressionStream; its URL is that of the file sent (url, or where a
- * redirect led) with .gz on its path, the query kept. If it answers OK,
- * url's download is aborted and the module is compiled from the sibling
- * inflated (or as it is, when its response carries Content-Encoding gzip:
- * the browser inflated it; another encoding the browser undid, br say,
- * leaves the gzip file). If it does not
- * answer OK, or answers with a page (text/..., a single-page app's fallback
- * for any missing path), url's response is compiled, not fetched again. The inflated
- * module must be as long as url's Content-Length says, when it says (a .gz
- * left by another build is not); on any failure of the sibling's path
- * (inflating, its length, compiling) url is fetched and compiled once more.
- * The length is the only check that the sibling is url's: a .gz of another
- * build as long as this one, or any .gz when the host gives no length,
- * would be compiled. A module compiled from the
- * sibling comes from a Response made here, with no URL to key a code cache.
+ * The HEAD request is made only for an http(s) url of the worker's own
+ * origin (a data: or blob: URL has nothing beside it, another origin's
+ * answer could not be read as a plain host's) when the worker has
+ * DecompressionStream. The host is plain when its answer is same-origin
+ * (type basic), OK and not encoded (no Content-Encoding, or identity);
+ * then the sibling is asked for, at the URL of the file the answer was for
+ * (url, or where a redirect led) with .gz on its path, the query kept. If
+ * it answers OK, the module is compiled from the sibling inflated (or as it
+ * is, when its response carries Content-Encoding gzip: the browser inflated
+ * it; another encoding the browser undid, br say, leaves the gzip file).
+ * Otherwise (no plain host, a HEAD refused or failed, a sibling missing or
+ * answered with a page, text/..., a single-page app's fallback for any
+ * missing path) url is fetched and compiled. The inflated module must be as
+ * long as the HEAD's Content-Length says, when it says (a .gz left by
+ * another build is not); on any failure of the sibling's path (inflating,
+ * its length, compiling) url is fetched and compiled, the one case of two
+ * bodies. The length is the only check that the sibling is url's: a .gz of
+ * another build as long as this one, or any .gz when the host gives no
+ * length, would be compiled. A module compiled from the sibling comes from
+ * a Response made here, with no URL to key a code cache.
  * @param {string} url the module's, absolute
  * @param {string} name the module's, for errors
  * @param {(url: string, init?: RequestInit) => Promise<Response>} [get] fetch, or a stand-in
@@ -211,26 +214,40 @@ async function start(source) {
  *   Timing entry's name
  */
 export async function fetchModule(url, name, get = fetch) {
-  const abort = new AbortController();
-  const raw = await get(url, { signal: abort.signal });
-  // Beside the file the host sent: after a redirect, raw.url is where it is.
-  const sibling = new URL(raw.url || url);
-  const plainHost = raw.type === 'basic' && raw.ok && !encoded(raw) && /^https?:$/.test(sibling.protocol);
-  if (!plainHost || typeof DecompressionStream !== 'function') return { module: await compile(raw, name), from: url };
+  const whole = async () => ({ module: await compile(await get(url), name), from: url });
+  const head = await plainHead(url, get);
+  if (!head) return whole();
+  // Beside the file the host answered for: after a redirect, head.url is where it is.
+  const sibling = new URL(head.url || url);
   sibling.pathname += '.gz';
   const gz = await get(sibling.href).catch(() => null);
   if (!gz?.ok || isPage(gz)) {
     gz?.body?.cancel().catch(() => {});
-    return { module: await compile(raw, name), from: url };
+    return whole();
   }
-  abort.abort();
-  const length = raw.headers.get('Content-Length');
+  const length = head.headers.get('Content-Length');
   try {
     const module = await compileGzip(gz, length && /^\d+$/.test(length) ? Number(length) : null, `${name}.gz`);
     return { module, from: sibling.href };
   } catch {
-    return { module: await compile(await get(url), name), from: url };
+    return whole();
   }
+}
+
+/**
+ * The HEAD answer for url when its host sends it as it is on disk (same
+ * origin, OK, not encoded), else null; no request for a url that is not
+ * http(s) of the worker's origin, nor without DecompressionStream.
+ * @param {string} url
+ * @param {(url: string, init?: RequestInit) => Promise<Response>} get
+ * @returns {Promise<Response | null>}
+ */
+async function plainHead(url, get) {
+  const u = new URL(url);
+  const own = new URL(self.location.href).origin;
+  if (!/^https?:$/.test(u.protocol) || u.origin !== own || typeof DecompressionStream !== 'function') return null;
+  const head = await get(url, { method: 'HEAD' }).catch(() => null);
+  return head && head.type === 'basic' && head.ok && !encoded(head) ? head : null;
 }
 
 /**

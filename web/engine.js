@@ -155,9 +155,9 @@ let shared = null;
 let sharedLink = null;
 
 /**
- * The name of the global a page's inline script may set to start the
- * engine's worker before any module of the page has arrived (index.html
- * does): {module, worker, messages}, module the engine's URL as loadEngine
+ * The name of the global a page's first script may set to start the
+ * engine's worker before any module of the page has arrived (index.html's
+ * early-worker.js does): {module, worker, messages}, module the engine's URL as loadEngine
  * names it, worker started on engine-worker.bundle.js?module=module, messages
  * what it posted before engine.js took it over (its onmessage pushes
  * them; a worker error is pushed as {type: 'failed', message}). The first

@@ -50,12 +50,21 @@
 // keeps no observer on the page. On a page React or Vue hydrates, it
 // writes its contents only once the framework has taken it over
 // (fences.js afterHydration).
+//
+// Its contents are the page's own (no shadow root). The one id it writes,
+// its editor's (for the label's for=), is leaselab-exercise-N, N counting
+// the page's exercises: no id a site generator makes of an author's
+// heading. Its results' headings are role=heading paragraphs, not h2–h6
+// (the site's style sheet and scripts would take those for its own), at
+// one level below the nearest h1–h6 of the page before it, and their
+// subheadings one below that (outline.js headingLevel).
 
 import { loadGrader } from './engine.js';
 import { PY_COURIER, PY_FENCING } from './exercise-python.js';
 import { Heard } from './exercise-run.js';
 import { afterHydration, dedent, unescapeScriptText } from './fences.js';
 import { langOf, strings } from './i18n.js';
+import { headingLevel } from './outline.js';
 import { pageScheme, watchScheme } from './scheme.js';
 import { el, labTable } from './student-view.js';
 
@@ -220,7 +229,7 @@ export class LeaseExercise extends HTMLElement {
     }
     const given = this.#givenText();
     if (given.trim()) this.#given = `${dedent(given).trim()}\n`;
-    const id = `lease-exercise-${++serial}`;
+    const id = `leaselab-exercise-${++serial}`;
     this.#code = /** @type {HTMLTextAreaElement} */ (
       el('textarea', { id, class: 'll-code', spellcheck: 'false', rows: '24', autocapitalize: 'off', translate: 'no' })
     );
@@ -300,7 +309,7 @@ export class LeaseExercise extends HTMLElement {
           el('code', { translate: 'no' }, heard.last.call),
         );
         this.dataset.first = heard.last.test;
-        this.#result.replaceChildren(...verdictLists(heard.stopped(t.labHung), t));
+        this.#result.replaceChildren(...verdictLists(heard.stopped(t.labHung), t, headingLevel(this)));
       }
     }
   }
@@ -324,10 +333,11 @@ export class LeaseExercise extends HTMLElement {
     this.dataset.state = r.passed ? 'passed' : 'failed';
     if (r.first) this.dataset.first = r.first.test;
     status.textContent = t.labSummary(count('pass'), count('fail'), count('skip'));
-    const parts = verdictLists(r.tests, t);
+    const level = headingLevel(this);
+    const parts = verdictLists(r.tests, t, level);
     if (r.missing.length) parts.unshift(el('p', { class: 'll-missing' }, t.labMissing(r.missing.join(', '))));
     this.#columns = r.columns?.length ? r.columns : COLUMNS;
-    if (r.first) parts.push(this.#first(r.first, t));
+    if (r.first) parts.push(this.#first(r.first, t, level));
     parts.push(
       el('details', {}, el('summary', {}, t.labText), el('pre', { class: 'll-text', translate: 'no' }, r.text)),
     );
@@ -338,8 +348,9 @@ export class LeaseExercise extends HTMLElement {
    * The first difference.
    * @param {First} f
    * @param {ReturnType<typeof strings>} t
+   * @param {number} level its heading's level
    */
-  #first(f, t) {
+  #first(f, t, level) {
     const answers = el(
       'dl',
       { class: 'll-answers' },
@@ -353,7 +364,7 @@ export class LeaseExercise extends HTMLElement {
     const section = el(
       'section',
       { class: 'll-first', 'aria-label': t.labFirst(f.test, f.where) },
-      el('h3', {}, t.labFirst(f.test, f.where)),
+      heading(level, t.labFirst(f.test, f.where)),
       answers,
     );
     if (f.broken)
@@ -362,7 +373,7 @@ export class LeaseExercise extends HTMLElement {
     section.append(tables(f.want_rows || [], f.got_rows || [], t, this.#columns));
     if (f.steps?.length) {
       section.append(
-        el('h4', {}, t.labCalls),
+        heading(level + 1, t.labCalls),
         el(
           'ol',
           { class: 'll-calls' },
@@ -394,11 +405,24 @@ export class LeaseExercise extends HTMLElement {
 }
 
 /**
+ * A heading of the results at level (capped at 6): a p with role=heading,
+ * not an h2–h6, which the site's style sheet would size as its own and its
+ * scripts (a table of contents, anchor links) take for a section of the
+ * page.
+ * @param {number} level
+ * @param {string} text
+ */
+function heading(level, text) {
+  return el('p', { class: 'll-heading', role: 'heading', 'aria-level': String(Math.min(level, 6)) }, text);
+}
+
+/**
  * The tests' verdicts: the lab's steps, then the other tests (folded).
  * @param {Verdict[]} tests
  * @param {ReturnType<typeof strings>} t
+ * @param {number} level their heading's level
  */
-function verdictLists(tests, t) {
+function verdictLists(tests, t, level) {
   const verdict = (/** @type {Verdict} */ x) =>
     el(
       'li',
@@ -410,7 +434,7 @@ function verdictLists(tests, t) {
   const steps = tests.filter((x) => x.name.startsWith('step '));
   const others = tests.filter((x) => !x.name.startsWith('step '));
   return [
-    el('h3', {}, t.labSteps),
+    heading(level, t.labSteps),
     el('ol', { class: 'll-tests' }, ...steps.map(verdict)),
     el(
       'details',

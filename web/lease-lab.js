@@ -39,13 +39,17 @@
 // colour; data-scheme (light or dark: scheme.js pageScheme, followed as
 // the site switches it) sets its color-scheme, so its controls and the
 // halo of a heat map's numbers (Canvas) match the page's background.
-// define(name?) registers the element (the module does it under
-// lease-lab when it is free). Disconnected, it keeps no observer and
-// cancels what it runs.
+// The story's title is a heading one level below the nearest heading
+// of the page before the element (outline.js headingLevel), and the
+// story's player's title one below that, whatever their level: the lab
+// continues the page's outline. define(name?) registers the element
+// (the module does it under lease-lab when it is free). Disconnected, it
+// keeps no observer and cancels what it runs.
 
 import { dedent } from './fences.js';
 import { langOf, strings } from './i18n.js';
 import { define as defineTimeline } from './lease-timeline.js';
+import { headingLevel, headingTag } from './outline.js';
 import { prerenderedLab } from './prerendered.js';
 import { h } from './render.js';
 import { pageScheme, watchScheme } from './scheme.js';
@@ -95,8 +99,8 @@ textarea { display: block; width: 100%; box-sizing: border-box; margin: .3em 0; 
   font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .85em; }
 .controls { display: flex; flex-wrap: wrap; gap: .5em; align-items: center; }
 .status, .hint { font-size: .85em; opacity: .85; margin: .3em 0; }
-.story h4 { margin: 1em 0 .3em; }
-.story h4:focus { outline: none; }
+.story-title { margin: 1em 0 .3em; font-size: 1.1em; }
+.story-title:focus { outline: none; }
 `;
 
 /** @type {CSSStyleSheet | null} */
@@ -143,6 +147,8 @@ export class LeaseLab extends HTMLElement {
 
   /** @type {ReturnType<typeof buildUI> | null} */
   #ui = null;
+  /** the story's heading level (outline.js headingLevel), fixed when the element is built */
+  #level = 2;
   #t = strings('en');
   /** @type {Result | null} */
   #result = null;
@@ -249,7 +255,8 @@ export class LeaseLab extends HTMLElement {
       sheet.replaceSync(CSS);
     }
     root.adoptedStyleSheets = [sheet];
-    this.#ui = buildUI();
+    this.#level = headingLevel(this);
+    this.#ui = buildUI(this.#level);
     root.append(this.#ui.frame);
     this.#ui.runButton.addEventListener('click', () => this.#run(this.#ui?.editor.value || ''));
     this.#ui.cancel.addEventListener('click', () => this.#running?.abort());
@@ -456,6 +463,7 @@ export class LeaseLab extends HTMLElement {
       if (!tl) {
         tl = document.createElement('lease-timeline');
         tl.setAttribute('height', '520');
+        tl.setAttribute('heading-level', String(Math.min(this.#level + 1, 6)));
         ui.story.append(tl);
       }
       tl.setAttribute('name', `${this.#nameOf().replace(/\.lab$/, '')}-point${point}-run${run}.tl`);
@@ -518,8 +526,11 @@ function tableOf(r, t, lang) {
   return [h('caption', {}, t.lab.tableCaption(title)), h('thead', {}, head), h('tbody', {}, rows)];
 }
 
-/** The element's parts, built once. */
-function buildUI() {
+/**
+ * The element's parts, built once.
+ * @param {number} level the story's heading level
+ */
+function buildUI(level) {
   const title = h('p', { class: 'title' });
   const plot = h('div', { class: 'plot' });
   const table = h('table');
@@ -531,7 +542,7 @@ function buildUI() {
   const editor = h('textarea', { rows: 12, spellcheck: 'false', id: 'text' });
   const editLabel = h('label', { for: 'text' });
   const summary = h('summary');
-  const storyTitle = h('h4', { tabindex: -1 });
+  const storyTitle = h(headingTag(level), { class: 'story-title', tabindex: -1 });
   const storyStatus = h('p', { class: 'status', role: 'status' });
   const other = h('button', { type: 'button' });
   const story = h('section', { class: 'story', hidden: true }, storyTitle, other, storyStatus);

@@ -24,12 +24,19 @@
 //   step      the step the cursor starts at (0: before the first)
 //   autoplay  play once the trace is drawn
 //   height    the element's height (a number of px, or a CSS length); it scrolls inside
-//   theme     light, dark, or auto (the default: the site's scheme where it
-//             sets one — siteScheme — else prefers-color-scheme)
+//   theme     light, dark, or auto (the default: the page's scheme, as
+//             <lease-lab> and <lease-exercise> take it — scheme.js pageScheme:
+//             the site's switch where it sets one, else its text colour)
 //   lang      en or ko (default: the nearest lang attribute, or the page's)
 //   mutant    a named mutant: worksheet mode, the correct and the broken
 //             engine side by side, with the first step where they differ
 //   name      the timeline's name in messages and exports (default: src's file name)
+//
+// Its headings continue the page's outline at any level: its title is a
+// role=heading one level below the nearest h1–h6 of the page before it
+// (outline.js headingLevel; the attribute heading-level="1" to "6" sets
+// it), and its views' titles, panels and final table are real headings
+// one level below the title, the same size at every level.
 //
 // Every element on a page shares one engine (engine.js), loaded when the
 // first of them comes near the viewport; each run has an in-memory database
@@ -76,10 +83,11 @@
 import { ErrorView, fitRows } from './editor.js';
 import { dedent } from './fences.js';
 import { cspAdvice, langOf, strings, textLang } from './i18n.js';
+import { headingLevel, headingTag } from './outline.js';
 import { loadEngine, Player } from './player.js';
 import { courseEngine } from './prerendered.js';
 import { h } from './render.js';
-import { siteScheme, watchScheme } from './scheme.js';
+import { pageScheme, siteScheme, watchScheme } from './scheme.js';
 import { timelineParams } from './share.js';
 
 export { dedent, siteScheme };
@@ -309,12 +317,12 @@ export class LeaseTimeline extends HTMLElement {
     this.#t = strings(langOf(this));
     // The element is a region named by its title, a heading one level
     // below the host's (heading-level="N" sets it); its panels one below.
-    const level = headingLevel(this);
+    const level = titleLevel(this);
     ui.title.setAttribute('aria-level', String(level));
     this.#player = new Player(ui.frame, {
       t: this.#t,
       show: this.#show(),
-      heading: /** @type {'h3'} */ (`h${Math.min(level + 1, 6)}`),
+      heading: /** @type {'h3'} */ (headingTag(level, 1)),
       onChange: (p) => this.#reflect(p),
       goTest: (text, name) => this.#goTest(text, name),
       onError: (err) => this.#showError(err),
@@ -348,12 +356,19 @@ export class LeaseTimeline extends HTMLElement {
     return dedent((script || this).textContent || '');
   }
 
-  /** Follows the site's scheme where theme is auto (or absent). */
+  /**
+   * Takes theme="light|dark", else (auto, or absent) the page's scheme as
+   * <lease-lab> and <lease-exercise> take it (scheme.js pageScheme, from the
+   * text the element sits in: its own is the player's ink), and says it in
+   * data-scheme.
+   */
   #applyScheme() {
     const theme = this.getAttribute('theme');
-    const site = theme === 'light' || theme === 'dark' ? '' : siteScheme(document);
+    const around = this.parentElement ?? /** @type {ShadowRoot} */ (this.getRootNode()).host ?? this;
+    const scheme = theme === 'light' || theme === 'dark' ? theme : pageScheme(around);
+    if (this.dataset.scheme !== scheme) this.dataset.scheme = scheme;
     // On screen only: in print a player is light whatever the site shows.
-    const css = site ? `@media screen { :host { color-scheme: ${site}; } }` : '';
+    const css = `@media screen { :host { color-scheme: ${scheme}; } }`;
     if (css === this.#schemeCSS) return;
     this.#schemeCSS = css;
     this.#schemeSheet.replaceSync(css);
@@ -804,18 +819,14 @@ export class LeaseTimeline extends HTMLElement {
 
 /**
  * The level of the element's title: its heading-level attribute (1 to 6),
- * else one below the nearest heading before it in the host page (2 when
- * none).
+ * else one below the nearest heading before it in the host page
+ * (outline.js headingLevel).
  * @param {HTMLElement} el
  */
-export function headingLevel(el) {
+export function titleLevel(el) {
   const given = Number(el.getAttribute('heading-level'));
   if (Number.isInteger(given) && given >= 1 && given <= 6) return given;
-  const heads = [...el.ownerDocument.querySelectorAll('h1, h2, h3, h4, h5, h6')].filter(
-    (x) => x.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING,
-  );
-  const last = heads[heads.length - 1];
-  return last ? Math.min(Number(last.tagName[1]) + 1, 6) : 2;
+  return headingLevel(el);
 }
 
 /** The element's own parts around its player: the header, the editor, the source, the link out. */

@@ -37,6 +37,7 @@
       'lanes.js',
       'hint.js',
       'scheme.js',
+      'outline.js',
     ],
     fetches: ['trace.css', 'lease-timeline-shadow.css'],
   };

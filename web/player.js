@@ -163,7 +163,7 @@ export function baseName(name) {
  * @typedef {object} PlayerOptions
  * @property {Strings} t the words
  * @property {Set<string>} show the parts to show (PARTS)
- * @property {'h2' | 'h3' | 'h4' | 'h5' | 'h6'} [heading] the panels' heading level (default h4)
+ * @property {'h2' | 'h3' | 'h4' | 'h5' | 'h6'} [heading] the heading level of the views' titles, their panels and the final table (default h4)
  * @property {boolean} [speed] whether the transport has a speed control (default: 1x, no control)
  * @property {boolean} [fold] whether the SQL and the invariants start folded, a click away (default: open)
  * @property {(player: Player) => void} [onChange] called after a run is loaded and after every move of the cursor
@@ -225,7 +225,7 @@ export class Player {
     this.opts = opts;
     this.t = opts.t;
     this.show = opts.show;
-    this.parts = buildParts(Boolean(opts.speed));
+    this.parts = buildParts(Boolean(opts.speed), opts.heading || 'h4');
     this.hint = new Hint(opts.t, opts.openTimeline);
     this.parts.verdict.after(this.hint.root);
     host.append(this.parts.sheet, this.parts.views, this.parts.transport, this.parts.foot, this.parts.final);
@@ -815,8 +815,9 @@ function drawTableFinal(player, whole) {
  * Builds a player's parts: the worksheet's sheet, the views' box, the
  * transport, the foot (summary, exports) and the final table (print).
  * @param {boolean} speed whether the transport has a speed control
+ * @param {'h2' | 'h3' | 'h4' | 'h5' | 'h6'} heading the final table's heading
  */
-function buildParts(speed) {
+function buildParts(speed, heading) {
   const btn = (/** @type {string} */ cls, /** @type {Record<string, string>} */ d, /** @type {string} */ key) =>
     h('button', { type: 'button', class: `icon ${cls}`, 'aria-keyshortcuts': key }, icon(d));
   const p = {
@@ -849,7 +850,7 @@ function buildParts(speed) {
     exportSVG: h('button', { type: 'button', class: 'link', 'data-export': 'svg' }),
     exportGo: h('button', { type: 'button', class: 'link', 'data-export': 'go' }),
     final: h('section', { class: 'final' }),
-    finalTitle: h('h4', {}),
+    finalTitle: h(heading, {}),
     finalTable: h('table', { class: 'jobs-table' }, h('thead', {}, h('tr')), h('tbody')),
   };
   p.speed.value = '1';

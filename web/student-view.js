@@ -57,7 +57,7 @@ export class StudentView {
   /** @param {{heading: 'h2' | 'h3' | 'h4' | 'h5' | 'h6', seek: (step: number) => void}} o */
   constructor({ heading, seek }) {
     const id = `student-view-${++serial}`;
-    this.title = el('h3', { class: 'view-title', id });
+    this.title = el(heading, { class: 'view-title', id });
     this.root = el('section', { class: 'view student', 'aria-labelledby': id });
     // Spoken when the cursor reaches the step that differs, or leaves it.
     this.status = el('p', { class: 'student-status', 'aria-live': 'polite', 'aria-atomic': 'true' });

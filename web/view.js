@@ -40,13 +40,13 @@ export class TraceView {
   #laidOut = null;
 
   /**
-   * @param {{heading: 'h2' | 'h3' | 'h4' | 'h5' | 'h6', live: boolean, fold?: boolean}} o heading: the panels'
-   *   heading level; live: whether the explanation is an aria-live region (one per player); fold: whether the
+   * @param {{heading: 'h2' | 'h3' | 'h4' | 'h5' | 'h6', live: boolean, fold?: boolean}} o heading: the view's
+   *   title's and its panels' heading level; live: whether the explanation is an aria-live region (one per player); fold: whether the
    *   SQL and the invariants are folded, their headings the buttons that unfold them
    */
   constructor({ heading, live, fold = false }) {
     this.root = h('section', { class: 'view' });
-    this.title = h('h3', { class: 'view-title', hidden: true });
+    this.title = h(heading, { class: 'view-title', hidden: true });
     this.titleText = '';
     this.lanes = h('div', { class: 'lanes-scroll', tabindex: 0, role: 'region' });
     this.svg = /** @type {SVGSVGElement} */ (document.createElementNS('http://www.w3.org/2000/svg', 'svg'));

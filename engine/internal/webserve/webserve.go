@@ -17,8 +17,7 @@
 //     (and V8 its compiled wasm code) and revalidates it with a 304.
 //   - Every response carries the Content-Security-Policy CSP: scripts and
 //     styles only from this origin, WebAssembly compilation allowed
-//     ('wasm-unsafe-eval'), no inline style and no inline script but the
-//     one index.html starts the engine with (named by its hash), no other origin;
+//     ('wasm-unsafe-eval'), no inline style, no inline script, no other origin;
 //     its pages may frame this origin's pages, and only this origin may
 //     frame them — except the pages made to be framed by any site
 //     (Framable: embed.html), which carry EmbedCSP, and the grader's
@@ -55,7 +54,7 @@ import (
 // policy is the Content-Security-Policy every response shares, without
 // frame-ancestors: what the simulator page needs and nothing more.
 const policy = "default-src 'none'; " +
-	"script-src 'self' 'wasm-unsafe-eval' " + inlineScripts + "; " +
+	"script-src 'self' 'wasm-unsafe-eval'; " +
 	"style-src 'self'; " +
 	"img-src 'self' data:; " +
 	"connect-src 'self'; " +
@@ -63,12 +62,6 @@ const policy = "default-src 'none'; " +
 	"manifest-src 'self'; " +
 	"base-uri 'none'; " +
 	"form-action 'none'; "
-
-// inlineScripts names, by their SHA-256, the inline scripts of web/'s pages
-// that may run: index.html's, which starts the engine's worker before the
-// page's modules arrive (web/engine.js, EARLY). A test holds this list to
-// the pages.
-const inlineScripts = "'sha256-83fEajo0o/I+nNQgrYcvaeo2UkLttApQEI1UPTZy32c='"
 
 // CSP is the Content-Security-Policy of every response: policy, and only
 // this origin may frame the page.

@@ -1,7 +1,8 @@
 // engine-worker.js's fetchModule: from a host that sends a module as it is
 // on disk, the worker compiles the .gz beside it, and falls back to the
 // module itself whenever that path fails, so the module compiled is always
-// the one at the URL given.
+// the one at the URL given; the host is told plain by a HEAD request, so
+// only one body is downloaded, unless the .gz is broken.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -45,26 +46,47 @@ const plain = (bytes = MODULE) =>
 
 /**
  * A fetch that answers each URL from routes (a function of the how-many'th
- * request for it, or a missing file), and records every request.
- * @param {Record<string, (n: number) => Response | Promise<Response>>} routes
+ * request for it with that method, and the method; or a missing file), HEAD with the route's status and
+ * headers and no body, and records every request and the bytes of every
+ * body it sends.
+ * @param {Record<string, (n: number, method: string) => Response | Promise<Response>>} routes
  */
 function host(routes) {
-  /** @type {{url: string, signal?: AbortSignal}[]} */
+  /** @type {{url: string, method: string}[]} */
   const calls = [];
+  let sent = 0;
   const get = async (url, init) => {
-    calls.push({ url, signal: init?.signal });
+    const method = init?.method || 'GET';
+    calls.push({ url, method });
     const route = routes[url];
     if (!route) return reply(null, { status: 404 });
-    return route(calls.filter((c) => c.url === url).length);
+    const r = await route(calls.filter((c) => c.url === url && c.method === method).length, method);
+    if (method !== 'HEAD') {
+      sent += (await r.clone().arrayBuffer()).byteLength;
+      return r;
+    }
+    const head = new Response(null, { status: r.status, headers: r.headers });
+    for (const k of ['type', 'url']) Object.defineProperty(head, k, { value: r[k] });
+    return head;
   };
-  return { get, calls, urls: () => calls.map((c) => c.url) };
+  return {
+    get,
+    calls,
+    /** The requests, a HEAD's as "HEAD url". */
+    urls: () => calls.map((c) => (c.method === 'GET' ? c.url : `${c.method} ${c.url}`)),
+    /** The bytes of the bodies sent. */
+    sent: () => sent,
+  };
 }
 
-test('from a plain host the .gz is compiled and the module download aborted', async () => {
-  const h = host({ [URL_]: () => plain(), [`${URL_}.gz`]: () => reply(gzipSync(MODULE)) });
+const HEAD = `HEAD ${URL_}`;
+
+test('from a plain host only the .gz is downloaded, the module asked for by a HEAD request', async () => {
+  const gzip = gzipSync(MODULE);
+  const h = host({ [URL_]: () => plain(), [`${URL_}.gz`]: () => reply(gzip) });
   const { module, from } = await fetchModule(URL_, 'leaselab.wasm', h.get);
-  assert.deepEqual(h.urls(), [URL_, `${URL_}.gz`]);
-  assert.equal(h.calls[0].signal?.aborted, true, "the module's own download is aborted");
+  assert.deepEqual(h.urls(), [HEAD, `${URL_}.gz`]);
+  assert.equal(h.sent(), gzip.length, "the host sends the .gz's bytes and none of the module's");
   assert.equal(from, `${URL_}.gz`, "the Resource Timing entry named is the .gz's");
   assert.equal(which(module), 'the build at the URL');
 });
@@ -77,27 +99,55 @@ test('a host that encodes the module, or labels it identity, is or is not asked 
     ['identity', true],
     ['', true],
   ]) {
+    const gzip = gzipSync(MODULE);
     const h = host({
       [URL_]: () => reply(MODULE, { headers: { 'Content-Type': 'application/wasm', 'Content-Encoding': encoding } }),
-      [`${URL_}.gz`]: () => reply(gzipSync(MODULE)),
+      [`${URL_}.gz`]: () => reply(gzip),
     });
     const { from } = await fetchModule(URL_, 'leaselab.wasm', h.get);
-    assert.deepEqual(h.urls(), gz ? [URL_, `${URL_}.gz`] : [URL_], `Content-Encoding: ${JSON.stringify(encoding)}`);
+    const what = `Content-Encoding: ${JSON.stringify(encoding)}`;
+    assert.deepEqual(h.urls(), [HEAD, gz ? `${URL_}.gz` : URL_], what);
+    assert.equal(h.sent(), gz ? gzip.length : MODULE.length, `${what}: one body`);
     assert.equal(from, gz ? `${URL_}.gz` : URL_);
-    assert.equal(h.calls[0].signal?.aborted, gz);
   }
 });
 
-test('a cross-origin or failed module is not followed by a .gz request', async () => {
-  const cors = host({ [URL_]: () => reply(MODULE, { type: 'cors', headers: { 'Content-Type': 'application/wasm' } }) });
-  assert.equal(which((await fetchModule(URL_, 'leaselab.wasm', cors.get)).module), 'the build at the URL');
-  assert.deepEqual(cors.urls(), [URL_]);
-  const missing = host({ [`${URL_}.gz`]: () => reply(gzipSync(MODULE)) });
-  await assert.rejects(fetchModule(URL_, 'leaselab.wasm', missing.get), /leaselab\.wasm: HTTP 404/);
-  assert.deepEqual(missing.urls(), [URL_]);
+test('a module of another origin is fetched with no HEAD nor .gz request', async () => {
+  const other = 'http://cdn.test/leaselab.wasm';
+  const h = host({ [other]: () => plain(), [`${other}.gz`]: () => reply(gzipSync(MODULE)) });
+  assert.equal(which((await fetchModule(other, 'leaselab.wasm', h.get)).module), 'the build at the URL');
+  assert.deepEqual(h.urls(), [other]);
 });
 
-test('without a .gz, or when its request fails, the module already fetched is compiled, not refetched', async () => {
+test('a HEAD answered cross-origin, refused, failed or missing leads to the module alone', async () => {
+  for (const [what, module] of [
+    [
+      'cross-origin after a redirect',
+      () => reply(MODULE, { type: 'cors', headers: { 'Content-Type': 'application/wasm' } }),
+    ],
+    [
+      'refused (405)',
+      (/** @type {number} */ _, /** @type {string} */ m) => (m === 'HEAD' ? reply(null, { status: 405 }) : plain()),
+    ],
+  ]) {
+    const h = host({ [URL_]: module, [`${URL_}.gz`]: () => reply(gzipSync(MODULE)) });
+    const { module: m, from } = await fetchModule(URL_, 'leaselab.wasm', h.get);
+    assert.deepEqual(h.urls(), [HEAD, URL_], what);
+    assert.equal(h.sent(), MODULE.length, what);
+    assert.equal(from, URL_, what);
+    assert.equal(which(m), 'the build at the URL', what);
+  }
+  const failing = host({ [`${URL_}.gz`]: () => reply(gzipSync(MODULE)) });
+  const get = (/** @type {string} */ url, /** @type {RequestInit} */ init) =>
+    init?.method === 'HEAD' ? Promise.reject(new TypeError('Failed to fetch')) : failing.get(url, init);
+  await assert.rejects(fetchModule(URL_, 'leaselab.wasm', get), /leaselab\.wasm: HTTP 404/);
+  assert.deepEqual(failing.urls(), [URL_], 'a failed HEAD: the module is asked for, not its .gz');
+  const missing = host({ [`${URL_}.gz`]: () => reply(gzipSync(MODULE)) });
+  await assert.rejects(fetchModule(URL_, 'leaselab.wasm', missing.get), /leaselab\.wasm: HTTP 404/);
+  assert.deepEqual(missing.urls(), [HEAD, URL_]);
+});
+
+test('without a .gz, or when its request fails, the module is downloaded once', async () => {
   for (const [what, gz] of [
     ['missing', undefined],
     ['a server error', () => reply(null, { status: 500 })],
@@ -107,8 +157,8 @@ test('without a .gz, or when its request fails, the module already fetched is co
     if (gz) routes[`${URL_}.gz`] = gz;
     const h = host(routes);
     const { module, from } = await fetchModule(URL_, 'leaselab.wasm', h.get);
-    assert.deepEqual(h.urls(), [URL_, `${URL_}.gz`], what);
-    assert.equal(h.calls[0].signal?.aborted, false, what);
+    assert.deepEqual(h.urls(), [HEAD, `${URL_}.gz`, URL_], what);
+    assert.equal(h.sent(), MODULE.length, what);
     assert.equal(from, URL_, what);
     assert.equal(which(module), 'the build at the URL', what);
   }
@@ -121,13 +171,12 @@ test("a page sent for a missing .gz (a single-page app's fallback) counts as no 
     });
   const h = host({ [URL_]: () => plain(), [`${URL_}.gz`]: page });
   const { module, from } = await fetchModule(URL_, 'leaselab.wasm', h.get);
-  assert.deepEqual(h.urls(), [URL_, `${URL_}.gz`]);
-  assert.equal(h.calls[0].signal?.aborted, false, 'the module download goes on');
+  assert.deepEqual(h.urls(), [HEAD, `${URL_}.gz`, URL_]);
   assert.equal(from, URL_);
   assert.equal(which(module), 'the build at the URL');
 });
 
-test('a .gz that is not this module, or not gzip, is dropped and the module fetched once more', async () => {
+test('a .gz that is not this module, or not gzip, is dropped and the module fetched', async () => {
   const longer = wasm('the build at the URL, and more');
   const shorter = wasm('another');
   const notWasm = new Uint8Array(MODULE.length).fill(7);
@@ -142,7 +191,7 @@ test('a .gz that is not this module, or not gzip, is dropped and the module fetc
   ]) {
     const h = host({ [URL_]: () => plain(), [`${URL_}.gz`]: () => reply(gz) });
     const { module, from } = await fetchModule(URL_, 'leaselab.wasm', h.get);
-    assert.deepEqual(h.urls(), [URL_, `${URL_}.gz`, URL_], what);
+    assert.deepEqual(h.urls(), [HEAD, `${URL_}.gz`, URL_], what);
     assert.equal(from, URL_, what);
     assert.equal(which(module), 'the build at the URL', what);
   }
@@ -166,7 +215,7 @@ test('a .gz the host labels Content-Encoding: gzip (the browser inflated it) is 
       reply(MODULE, { headers: { 'Content-Type': 'application/gzip', 'Content-Encoding': 'gzip' } }),
   });
   const { module, from } = await fetchModule(URL_, 'leaselab.wasm', h.get);
-  assert.deepEqual(h.urls(), [URL_, `${URL_}.gz`]);
+  assert.deepEqual(h.urls(), [HEAD, `${URL_}.gz`]);
   assert.equal(from, `${URL_}.gz`);
   assert.equal(which(module), 'the build at the URL');
 });
@@ -176,11 +225,11 @@ test("the .gz's URL keeps the module URL's query, after the path", async () => {
   const gz = `${URL_}.gz?v=1.2.3&x=.wasm`;
   const h = host({ [url]: () => plain(), [gz]: () => reply(gzipSync(MODULE)) });
   const { from } = await fetchModule(url, 'leaselab.wasm', h.get);
-  assert.deepEqual(h.urls(), [url, gz]);
+  assert.deepEqual(h.urls(), [`HEAD ${url}`, gz]);
   assert.equal(from, gz);
 });
 
-test('a redirected module has its .gz asked for beside the file the host sent', async () => {
+test('a redirected module has its .gz asked for beside the file the host answered for', async () => {
   const moved = 'http://course.test/v2/leaselab.wasm?v=2';
   const redirected = () => {
     const r = plain();
@@ -190,8 +239,7 @@ test('a redirected module has its .gz asked for beside the file the host sent', 
   };
   const h = host({ [URL_]: redirected, 'http://course.test/v2/leaselab.wasm.gz?v=2': () => reply(gzipSync(MODULE)) });
   const { module, from } = await fetchModule(URL_, 'leaselab.wasm', h.get);
-  assert.deepEqual(h.urls(), [URL_, 'http://course.test/v2/leaselab.wasm.gz?v=2']);
-  assert.equal(h.calls[0].signal?.aborted, true);
+  assert.deepEqual(h.urls(), [HEAD, 'http://course.test/v2/leaselab.wasm.gz?v=2']);
   assert.equal(from, 'http://course.test/v2/leaselab.wasm.gz?v=2');
   assert.equal(which(module), 'the build at the URL');
 });
@@ -213,7 +261,7 @@ test('a .gz the host encodes once more for the way (br, deflate) is still inflat
         reply(body, { headers: { 'Content-Type': 'application/gzip', 'Content-Encoding': encoding } }),
     });
     const { module, from } = await fetchModule(URL_, 'leaselab.wasm', h.get);
-    assert.deepEqual(h.urls(), [URL_, `${URL_}.gz`], `Content-Encoding: ${encoding}`);
+    assert.deepEqual(h.urls(), [HEAD, `${URL_}.gz`], `Content-Encoding: ${encoding}`);
     assert.equal(from, `${URL_}.gz`, encoding);
     assert.equal(which(module), 'the build at the URL', encoding);
   }
@@ -226,15 +274,15 @@ test('a host that types the module and its .gz application/octet-stream gets the
     [`${URL_}.gz`]: () => reply(gzipSync(MODULE), { headers: octets }),
   });
   const { module, from } = await fetchModule(URL_, 'leaselab.wasm', h.get);
-  assert.deepEqual(h.urls(), [URL_, `${URL_}.gz`]);
+  assert.deepEqual(h.urls(), [HEAD, `${URL_}.gz`]);
   assert.equal(from, `${URL_}.gz`);
   assert.equal(which(module), 'the build at the URL');
   const bare = host({ [URL_]: () => reply(MODULE, { headers: octets }) });
   assert.equal(which((await fetchModule(URL_, 'leaselab.wasm', bare.get)).module), 'the build at the URL');
-  assert.deepEqual(bare.urls(), [URL_, `${URL_}.gz`]);
+  assert.deepEqual(bare.urls(), [HEAD, `${URL_}.gz`, URL_]);
 });
 
-test('a module at a data: or blob: URL, which has no file beside it, is compiled with no .gz request', async () => {
+test('a module at a data: or blob: URL, which has no file beside it, is compiled with no other request', async () => {
   for (const url of [
     `data:application/wasm;base64,${Buffer.from(MODULE).toString('base64')}`,
     'blob:http://course.test/0b7c5a6e-6d0e-4a43-9d55-1e2f4a1c2b3d',

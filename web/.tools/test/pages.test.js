@@ -36,11 +36,19 @@ test("index.html loads app.js's graph as its bundle and preloads the engine modu
   assert.match(web('player.js'), /import\(new URL\('engine\.js', import\.meta\.url\)\.href\)/);
 });
 
-test("index.html's icon is favicon.svg's picture, written in the page, and its style is the bundle of the sheets the embeds share", () => {
+test("index.html's icon is favicon.svg, its first script a file, and its style the bundle of the sheets the embeds share", () => {
   const html = web('index.html');
-  const icon = html.match(/<link rel="icon" href="data:image\/svg\+xml,([^"]+)" type="image\/svg\+xml">/);
-  assert.ok(icon, 'index.html names its icon by a data: URL');
-  assert.equal(decodeURIComponent(icon[1]).replaceAll("'", '"'), web('favicon.svg').trim());
+  const icons = [...html.matchAll(/<link rel="icon" href="([^"]+)"[^>]*>/g)].map((m) => m[1]);
+  assert.deepEqual(icons, ['favicon.svg'], "its icon is a file: a data: URL is an img-src the guide's policy refuses");
+  assert.deepEqual(
+    [...html.matchAll(/<script(\s[^>]*)?>/g)].filter((m) => !/\ssrc=/.test(m[1] || '')).map((m) => m[0]),
+    [],
+    "no inline script: the guide's policy runs scripts from 'self' only",
+  );
+  assert.match(
+    html,
+    /^<!doctype html>[\s\S]*?<head>\s*<meta charset="utf-8">\s*<script src="early-worker\.js"><\/script>/,
+  );
   const sheets = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1]);
   assert.deepEqual(sheets, ['app.bundle.css']);
 });

@@ -116,18 +116,17 @@ func TestGuide_EventsExampleRecordsProgress(t *testing.T) {
 	noProblems(t, ctx)
 }
 
-// roundTrip is what serveCountingOver's link carries of a module while
-// the worker asks for its .gz: 64 KB, a link of 5 Mbit/s with a round trip
+// roundTrip is what serveCountingOver's link carries of a module in one
+// round trip: 64 KB, a link of 5 Mbit/s with a round trip
 // of 100 ms.
 const roundTrip = 64 << 10
 
 // The guide's plain HTML page beside the bundle, from a host that sends
 // every file as it is on disk (serveCountingOver: no Content-Encoding):
-// the engine's worker compiles each module from the bundle's .gz beside
-// it and drops the module's own download after its first round trip, so
-// the WebAssembly sent for the engine's first trace is the .gz files and
-// at most a round trip of each module, far below the modules; and the
-// engine draws the trace.
+// the engine's worker asks for each module by a HEAD request and compiles
+// it from the bundle's .gz beside it, so the WebAssembly sent for the
+// engine's first trace is the .gz files and no byte of the modules; and
+// the engine draws the trace.
 func TestGuide_PlainHostSendsTheModulesGzipFiles(t *testing.T) {
 	dir := t.TempDir()
 	copyTree(t, bundle, filepath.Join(dir, coursesite.BundleDir()))
@@ -160,16 +159,16 @@ func TestGuide_PlainHostSendsTheModulesGzipFiles(t *testing.T) {
 		if n != g.Size() {
 			t.Errorf("the server sent %d bytes of %s, want all %d", n, path, g.Size())
 		}
-		if m := sent[module]; m > roundTrip {
-			t.Errorf("the server sent %d bytes of %s, want its first round trip's at most (%d): its download was not dropped", m, module, roundTrip)
+		if m := sent[module]; m != 0 {
+			t.Errorf("the server sent %d bytes of %s, want none: the module was downloaded beside its .gz", m, module)
 		}
 	}
 	t.Logf("WebAssembly sent: %d bytes (%v); the .gz files: %d; the modules: %d", total, sent, gz, raw)
 	if len(sent) != 4 {
 		t.Fatalf("the server sent %v, want the engine's and SQLite's modules and their .gz files", sent)
 	}
-	if total > gz+2*roundTrip || total >= raw {
-		t.Errorf("the server sent %d bytes of WebAssembly, want at most the .gz files' %d and a round trip of each module (the modules are %d)", total, gz, raw)
+	if total != gz {
+		t.Errorf("the server sent %d bytes of WebAssembly, want the .gz files' %d (the modules are %d)", total, gz, raw)
 	}
 }
 
