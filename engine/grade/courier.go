@@ -254,7 +254,7 @@ func (q *labQueue) writeLockFree(ctx context.Context) (bool, error) {
 		if err == nil {
 			rows.Close()
 		}
-		return lockHeld(rows, err)
+		return lockFree(err)
 	}
 	c, err := q.db.Conn(ctx)
 	if err != nil {
@@ -265,17 +265,17 @@ func (q *labQueue) writeLockFree(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	defer c.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout=%d", sqlitedb.BusyTimeoutMillis))
-	if free, err := lockHeld(c.ExecContext(ctx, "BEGIN IMMEDIATE")); !free || err != nil {
-		return free, err
+	if _, err := c.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return lockFree(err)
 	}
 	_, err = c.ExecContext(ctx, "ROLLBACK")
 	return true, err
 }
 
-// lockHeld reads the error of a BEGIN IMMEDIATE that may not wait: the
+// lockFree reads the error of a BEGIN IMMEDIATE that may not wait: the
 // write lock is free (nil), held by another connection (busy, locked),
 // or the error is another's.
-func lockHeld[T any](_ T, err error) (free bool, _ error) {
+func lockFree(err error) (free bool, _ error) {
 	if err == nil {
 		return true, nil
 	}
