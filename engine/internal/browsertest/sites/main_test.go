@@ -60,6 +60,13 @@ func run(m *testing.M) int {
 	if err != nil {
 		return fail("%v, or run make sites, which does", err)
 	}
+	// Docusaurus keeps webpack's cache in node_modules/.cache, which every
+	// site built from the shared modules would share: a build then reuses
+	// entries another site wrote (once, a locale's pages failed to render
+	// on a missing doc). Each build here is a new site, so none keeps one.
+	if err := os.Setenv("DOCUSAURUS_NO_PERSISTENT_CACHE", "1"); err != nil {
+		return fail("%v", err)
+	}
 	tmp, err := os.MkdirTemp("", "leaselab-sites-")
 	if err != nil {
 		return fail("%v", err)
