@@ -198,7 +198,11 @@ export const en = {
     crash: 'crash',
     forgotten: 'forgotten lease',
     believes: 'believed valid (own clock)',
+    breaks: 'not to scale: a short stretch drawn wider',
   },
+  /** @param {string} from @param {string} to */
+  axisBreak: (from, to) => `${from} to ${to}: drawn wider than the scale, so that what happens in it can be read`,
+  lanesToScale: 'The time axis is to scale except at its // marks, where a short stretch is drawn wider.',
 
   // ---- the tables and lists ----
   unlimited: 'unlimited',
@@ -672,7 +676,10 @@ export const ko = {
     crash: '비정상 종료',
     forgotten: '잊힌 임대',
     believes: '유효하다고 믿는 때 (자기 시계)',
+    breaks: '축척과 다름: 짧은 구간을 넓게 그림',
   },
+  axisBreak: (from, to) => `${from}부터 ${to}까지: 그 사이에 일어난 일을 읽을 수 있도록 축척보다 넓게 그렸습니다`,
+  lanesToScale: '시간 축은 // 표시가 있는 곳을 빼면 축척대로입니다. 표시된 곳은 짧은 구간을 넓게 그렸습니다.',
 
   unlimited: '무제한',
   valid: ' 유효',

@@ -309,6 +309,9 @@ export function markParts(m, narrow) {
  * @property {(px: number) => number} time the instant at an x
  * @property {number[]} ticks the instants something happens at, ascending
  * @property {number} end the last instant drawn
+ * @property {{from: number, to: number}[]} breaks the stretches drawn wider
+ *   than the scale (from, to: two neighbouring ticks); every other stretch
+ *   is to one scale
  */
 
 // ---- windows of a long timeline ----
@@ -378,6 +381,9 @@ export function windowOf(trace, model, win) {
  * The time axis: piecewise linear through the instants something happens
  * (steps, expiries, lease ends, pause ends), each stretch at least minGap
  * pixels wide, so steps 1 ms apart stay apart. Ticks are those instants.
+ * The stretches whose share of the time is narrower than minGap are the
+ * axis's breaks: drawn wider than the scale; all the others share one
+ * scale (px per ms), so the drawing is to scale except at its breaks.
  * @param {LaneModel} model
  * @param {Trace} trace
  * @param {number} x0 the x of the first instant
@@ -391,7 +397,13 @@ export function timeScale(model, trace, x0, plotW, minGap) {
   sorted.push(last + Math.max(1, (last - sorted[0]) * 0.06)); // a tail after the last instant
   const span = sorted[sorted.length - 1] - sorted[0] || 1;
   const widths = [];
-  for (let i = 1; i < sorted.length; i++) widths.push(Math.max(((sorted[i] - sorted[i - 1]) / span) * plotW, minGap));
+  /** @type {{from: number, to: number}[]} */
+  const breaks = [];
+  for (let i = 1; i < sorted.length; i++) {
+    const share = ((sorted[i] - sorted[i - 1]) / span) * plotW;
+    widths.push(Math.max(share, minGap));
+    if (share < minGap && i < sorted.length - 1) breaks.push({ from: sorted[i - 1], to: sorted[i] });
+  }
   const total = widths.reduce((a, b) => a + b, 0);
   const xs = [x0];
   for (const w of widths) xs.push(xs[xs.length - 1] + (w / total) * plotW);
@@ -400,6 +412,7 @@ export function timeScale(model, trace, x0, plotW, minGap) {
     time: (px) => interpolate(xs, sorted, px),
     ticks: sorted.slice(0, -1),
     end: sorted[sorted.length - 1],
+    breaks,
   };
 }
 

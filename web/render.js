@@ -168,10 +168,11 @@ export function drawLanes(svg, layout, model, at) {
   svg.setAttribute('height', String(H));
   svg.setAttribute('aria-label', at.t.lanesLabel);
   /** @type {{__scale?: unknown}} */ (/** @type {unknown} */ (svg)).__scale = layout.scale;
+  const breaks = layout.scale.breaks.length > 0;
   svg.replaceChildren(
-    s('desc', { text: at.t.lanesDesc }),
+    s('desc', { text: breaks ? `${at.t.lanesDesc} ${at.t.lanesToScale}` : at.t.lanesDesc }),
     ...laneRows(layout, at.t),
-    axis(layout),
+    axis(layout, at.t),
     ...layout.pauses.map((p) => pauseGap(p, at)),
     ...layout.sends.map((sd) => sendBar(sd, at)),
     ...layout.bars.map((b) => leaseBar(b, at)),
@@ -208,12 +209,31 @@ function laneRows(layout, t) {
   ]);
 }
 
-/** A tick at each instant something happens, with the labels that keep apart. @param {LanesLayout} layout */
-function axis(layout) {
+/**
+ * A tick at each instant something happens, with the labels that keep
+ * apart, and a break mark (//) over each stretch drawn wider than the
+ * scale, under the labels.
+ * @param {LanesLayout} layout
+ * @param {Strings} t
+ */
+function axis(layout, t) {
   const g = s('g', { class: 'axis' });
   for (const k of layout.ticks) {
     g.append(s('line', { x1: k.x, x2: k.x, y1: layout.top - 6, y2: layout.height - 4, class: 'grid' }));
     if (k.label) g.append(label(k.label, 'tick'));
+  }
+  const y1 = layout.top - 1;
+  const y2 = layout.top - 8;
+  for (const b of layout.scale.breaks) {
+    const x = (layout.scale.x(b.from) + layout.scale.x(b.to)) / 2;
+    g.append(
+      s(
+        'g',
+        { class: 'axis-break', 'data-from': String(b.from), 'data-to': String(b.to) },
+        s('title', { text: t.axisBreak(ms(b.from), ms(b.to)) }),
+        s('path', { d: `M${x - 5} ${y1}L${x - 1} ${y2}M${x + 1} ${y1}L${x + 5} ${y2}` }),
+      ),
+    );
   }
   return g;
 }

@@ -38,6 +38,8 @@ export class TraceView {
    * @type {{width: number, t: Strings, window: number, model: LaneModel, layout: LanesLayout} | null}
    */
   #laidOut = null;
+  /** The legend's key to the axis's break marks, shown while the drawing has one. @type {HTMLElement | null} */
+  #breakKey = null;
 
   /**
    * @param {{heading: 'h2' | 'h3' | 'h4' | 'h5' | 'h6', live: boolean, fold?: boolean}} o heading: the view's
@@ -126,10 +128,18 @@ export class TraceView {
       forgotten: Boolean(m?.leases.some((l) => l.forgotAt !== null)),
       believes: Boolean(m?.leases.some((l) => l.believes !== null)),
     };
+    this.#breakKey = h(
+      'span',
+      { class: 'legend-break' },
+      h('i', { class: 'sw sw-break', text: '//' }),
+      t.legend.breaks,
+    );
+    this.#breakKey.hidden = !this.#laidOut?.layout.scale.breaks.length;
     this.legend.replaceChildren(
       ...LEGEND.filter(([key]) => has[key] !== false).map(([key, sw]) =>
         h('span', {}, h('i', { class: `sw ${sw}` }), t.legend[key]),
       ),
+      this.#breakKey,
     );
     const rej = this.trace?.steps.find(
       (st) => st.rejection?.reason === 'superseded' && st.rejection.current,
@@ -183,6 +193,7 @@ export class TraceView {
     this.lanesWindow.textContent = win.count === 1 ? '' : at.t.lanesWindow(win.from + 1, win.to, n);
     const laid = this.#laidOut;
     if (laid) drawLanes(this.svg, laid.layout, laid.model, at);
+    if (this.#breakKey) this.#breakKey.hidden = !laid?.layout.scale.breaks.length;
   }
 
   /**

@@ -139,6 +139,25 @@ test('timeScale keeps instants apart and maps x back to time', () => {
   assert.equal(sc.x(-10), 50, 'clamped before the start');
 });
 
+test('timeScale breaks the axis exactly where a stretch is narrower than minGap, never at the tail', () => {
+  const tr = trace([step({ time: 0 }), step({ time: 96 }), step({ time: 100 })]);
+  const m = laneModel(tr, en);
+  // The span is 106 ms (a 6 ms tail), so 1060 px give each ms 10 px: 96 -> 100 is 40 px.
+  const cases = [
+    { minGap: 39.5, want: [] },
+    { minGap: 40, want: [] },
+    { minGap: 40.5, want: [{ from: 96, to: 100 }] },
+  ];
+  for (const { minGap, want } of cases) {
+    const sc = timeScale(m, tr, 0, 1060, minGap);
+    assert.deepEqual(sc.breaks, want, `minGap ${minGap}`);
+  }
+  const sc = timeScale(m, tr, 0, 1060, 40.5);
+  const perMs = (sc.x(96) - sc.x(0)) / 96;
+  assert.ok(Math.abs((sc.x(106) - sc.x(100)) / 6 - perMs) < 1e-9, 'the stretches that are not breaks share one scale');
+  assert.ok((sc.x(100) - sc.x(96)) / 4 > perMs, 'a break is drawn wider than the scale');
+});
+
 test('layoutLanes places no label over another, for every golden trace and the story, at 360, 768 and 1280 px', () => {
   const traces = [...goldenTraces(), ['story', story()]];
   for (const [name, tr] of traces) {

@@ -4,6 +4,7 @@ package e2e_test
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"strings"
 	"testing"
@@ -258,6 +259,77 @@ func TestTable_AMoveRewritesOnlyTheRowsItChangedASliceAFrameNeverBesideOldOnes(t
 		if got["wrong"] != 0 {
 			t.Errorf("from step 0 to %d: %v rows shown in frames at step %d did not show it", c.to, got["wrong"], c.to)
 		}
+	}
+	noProblems(t, ctx)
+}
+
+// The time axis says where it is not to scale: a stretch too short to
+// read at the scale (999 -> 1000 ms beside 0 -> 999 ms) is drawn wider
+// and marked with a break (//) between its two ticks, with a tooltip
+// naming it; the legend explains the mark and the drawing's description
+// says it, in English and in Korean. A timeline whose stretches all fit
+// the scale has no break and no such key.
+func TestLanes_TheTimeAxisMarksEachStretchDrawnWiderThanTheScale(t *testing.T) {
+	ctx := tab(t)
+	open(t, ctx, "")
+	waitEngine(t, ctx)
+	type axis struct {
+		Breaks []struct {
+			From  string  `json:"from"`
+			To    string  `json:"to"`
+			X     float64 `json:"x"`
+			Title string  `json:"title"`
+		} `json:"breaks"`
+		Ticks    map[string]float64 `json:"ticks"`
+		Key      string             `json:"key"`
+		KeyShown bool               `json:"keyShown"`
+		Desc     string             `json:"desc"`
+	}
+	read := `(() => {
+		const svg = document.querySelector('#player svg.lanes');
+		const at = (g) => { const r = g.getBoundingClientRect(); return r.left + r.width / 2; };
+		const ticks = {};
+		for (const e of svg.querySelectorAll('text.tick')) ticks[e.textContent] = at(e);
+		const key = document.querySelector('#player .legend-break');
+		return {
+			breaks: [...svg.querySelectorAll('.axis-break')].map((g) => ({from: g.dataset.from, to: g.dataset.to, x: at(g), title: g.querySelector('title').textContent})),
+			ticks, key: key ? key.textContent : '', keyShown: !!key && key.checkVisibility(), desc: svg.querySelector('desc').textContent,
+		};
+	})()`
+	show := func(text string, lang string) axis {
+		src := base64.RawURLEncoding.EncodeToString([]byte(text))
+		eval[bool](t, ctx, fmt.Sprintf(`(location.hash = 'name=axis.tl&lang=%s&src=%s', true)`, lang, src))
+		waitFor(t, ctx, `document.getElementById('player').dataset.steps === '3' && document.body.dataset.engineView === 'ready'`, 30*time.Second)
+		return eval[axis](t, ctx, read)
+	}
+	const late = "lease 1000ms\njob j\n0ms A claim j -> ok token=1\n999ms A renew j -> ok lease_until=1999\n1000ms B claim j -> refused held\n"
+	for _, c := range []struct{ lang, key, desc, title string }{
+		{"en", "not to scale", "to scale except at its // marks", "999 ms to 1000 ms: drawn wider"},
+		{"ko", "축척과 다름", "축척대로입니다", "999 ms부터 1000 ms까지"},
+	} {
+		got := show(late, c.lang)
+		if len(got.Breaks) != 1 || got.Breaks[0].From != "999" || got.Breaks[0].To != "1000" {
+			t.Fatalf("%s: the axis's breaks are %+v, want one, from 999 to 1000", c.lang, got.Breaks)
+		}
+		b := got.Breaks[0]
+		x999, ok1 := got.Ticks["999 ms"]
+		x1000, ok2 := got.Ticks["1000 ms"]
+		if ok1 && ok2 && !(x999 < b.X && b.X < x1000) {
+			t.Errorf("%s: the break mark is at x=%.1f, not between its ticks (%.1f, %.1f)", c.lang, b.X, x999, x1000)
+		}
+		if !strings.Contains(b.Title, c.title) {
+			t.Errorf("%s: the break's tooltip says %q, want it to name %q", c.lang, b.Title, c.title)
+		}
+		if !got.KeyShown || !strings.Contains(got.Key, c.key) {
+			t.Errorf("%s: the legend's key to the mark is %q (shown %v), want %q shown", c.lang, got.Key, got.KeyShown, c.key)
+		}
+		if !strings.Contains(got.Desc, c.desc) {
+			t.Errorf("%s: the drawing's description %q does not say where it is not to scale (%q)", c.lang, got.Desc, c.desc)
+		}
+	}
+	even := "lease 1000ms\njob j\n0ms A claim j -> ok token=1\n500ms A renew j -> ok lease_until=1500\n1000ms A complete j -> ok\n"
+	if got := show(even, "en"); len(got.Breaks) != 0 || got.KeyShown || strings.Contains(got.Desc, "to scale except") {
+		t.Errorf("an evenly spaced timeline: breaks %+v, key shown %v, description %q; want none", got.Breaks, got.KeyShown, got.Desc)
 	}
 	noProblems(t, ctx)
 }
