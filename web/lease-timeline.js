@@ -502,13 +502,34 @@ export class LeaseTimeline extends HTMLElement {
     const ui = /** @type {ReturnType<typeof buildChrome>} */ (this.#ui);
     const show = this.#show();
     const ran = Boolean(this.#player?.run);
+    // The text a reader may have tabbed to before the first run is hidden
+    // under the lanes now: focus follows to what takes its place, so it
+    // never falls to the page's <body>.
+    const focused = this.shadowRoot?.activeElement;
     ui.edit.hidden = !show.has('editor');
     ui.source.hidden = show.has('editor') || (ran && show.has('lanes'));
     if (!show.has('editor')) ui.source.after(ui.error);
     else ui.edit.append(ui.error);
     this.#player?.applyShow(show);
+    if (focused === ui.source && ui.source.hidden) this.#focusInPlace(ui);
     this.classList.toggle('worksheet', Boolean(this.#mutant));
     ui.frame.classList.toggle('lt-worksheet', Boolean(this.#mutant));
+  }
+
+  /**
+   * Focuses what shows the timeline now: the editor when it is shown, else
+   * the lanes, else the frame.
+   * @param {ReturnType<typeof buildChrome>} ui
+   */
+  #focusInPlace(ui) {
+    const lanes = ui.frame.querySelector('.lanes-scroll');
+    const target = !ui.edit.hidden
+      ? ui.editor
+      : lanes instanceof HTMLElement && lanes.checkVisibility()
+        ? lanes
+        : ui.frame;
+    if (target === ui.frame) ui.frame.tabIndex = -1;
+    target.focus({ preventScroll: true });
   }
 
   #applyHeight() {

@@ -4,10 +4,12 @@ package e2e_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // A course author's page with the elements in it: their colour scheme
@@ -58,6 +60,32 @@ func TestHost_ElementsTakeOneColourSchemeOnAPage(t *testing.T) {
 		const [r, g, b] = c.match(/\d+(\.\d+)?/g).map(Number); return 0.2126 * r + 0.7152 * g + 0.0722 * b; })()`)
 	if lum < 200 {
 		t.Errorf("the player's card has luminance %.0f; want light (200 or more)", lum)
+	}
+	noProblems(t, ctx)
+}
+
+// A reader who tabs down a course page reaches a player before it has
+// run: focus lands on its text, which the first run then hides under the
+// lanes. Focus stays in the player (on its lanes), never falls to the
+// page's <body>.
+func TestHost_FocusStaysInAPlayerThatRunsUnderIt(t *testing.T) {
+	ctx := blankTab(t, engineSite(t))
+	eval[bool](t, ctx, authorPage(`<button id="before">Before</button><pre>`+strings.Repeat("a line of the lesson\n", 200)+`</pre>
+		<lease-timeline name="a.tl">`+hostTimeline+`</lease-timeline>`))
+	waitFor(t, ctx, `!!document.querySelector('lease-timeline')?.shadowRoot?.querySelector('.lt-source')`, 30*time.Second)
+	if s := eval[string](t, ctx, `document.querySelector('lease-timeline').dataset.state || '(none)'`); s == "ready" {
+		t.Fatal("the player ran before the reader reached it; the test needs it below the fold")
+	}
+	eval[bool](t, ctx, `(document.getElementById('before').focus(), true)`)
+	keys(t, ctx, kb.Tab)
+	on := `(() => { const el = document.querySelector('lease-timeline'); const f = el.shadowRoot.activeElement;
+		return document.activeElement === el && f ? f.className : document.activeElement.tagName; })()`
+	if got := eval[string](t, ctx, on); got != "lt-source" {
+		t.Fatalf("Tab from the button before the player focused %q; want the player's text (lt-source), not yet run", got)
+	}
+	waitFor(t, ctx, `document.querySelector('lease-timeline').dataset.state === 'ready'`, 30*time.Second)
+	if got := eval[string](t, ctx, on); got != "lanes-scroll" {
+		t.Errorf("after the player ran under the focus, focus is on %q; want the player's lanes (lanes-scroll)", got)
 	}
 	noProblems(t, ctx)
 }
