@@ -863,7 +863,7 @@ function buildChrome() {
       spellcheck: 'false',
       autocapitalize: 'off',
       autocomplete: 'off',
-      wrap: 'off',
+      wrap: 'soft',
       rows: 8,
       translate: 'no',
     }),

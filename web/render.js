@@ -451,14 +451,17 @@ const COLUMNS = /** @type {const} */ ([
 
 /**
  * Fills a table's head with column names (the schema's: never translated)
- * unless it has them.
+ * unless it has them. A name may break after each underscore
+ * (max_/attempts), so that a table of short values is no wider than its
+ * values need.
  * @param {HTMLTableElement} table
  * @param {readonly string[]} columns
  */
 function tableHead(table, columns) {
   const head = /** @type {HTMLTableSectionElement} */ (table.tHead).rows[0];
   if (head.cells.length !== columns.length || head.cells[0].textContent !== columns[0]) {
-    head.replaceChildren(...columns.map((c) => h('th', { scope: 'col', text: c })));
+    const name = (/** @type {string} */ c) => c.split(/(?<=_)/).flatMap((part, i) => (i ? [h('wbr'), part] : [part]));
+    head.replaceChildren(...columns.map((c) => h('th', { scope: 'col' }, ...name(c))));
   }
 }
 

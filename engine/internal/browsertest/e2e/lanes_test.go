@@ -333,3 +333,38 @@ func TestLanes_TheTimeAxisMarksEachStretchDrawnWiderThanTheScale(t *testing.T) {
 	}
 	noProblems(t, ctx)
 }
+
+// At 1280 px the simulator shows every library timeline with nothing to
+// scroll sideways: the jobs table fits its panel at every step (a column
+// name breaks after an underscore), and the editor wraps its lines, so a
+// step's expectation is in view.
+func TestPage_AtDesktopWidthNoTableOrEditorNeedsSidewaysScrolling(t *testing.T) {
+	ctx := tabFor(t, 3*time.Minute)
+	scheme(t, ctx, "light", 1280)
+	open(t, ctx, "")
+	waitEngine(t, ctx)
+	names := eval[[]string](t, ctx, `[...document.querySelectorAll('#picker option')].map((o) => o.value).filter(Boolean)`)
+	if len(names) < 20 {
+		t.Fatalf("the story picker lists %d timelines, want the library's", len(names))
+	}
+	const over = `(() => { const ts = document.querySelector('#player .table-scroll'), ed = document.getElementById('editor');
+		return {table: ts.scrollWidth - ts.clientWidth, editor: ed.scrollWidth - ed.clientWidth}; })()`
+	for _, n := range names {
+		eval[bool](t, ctx, fmt.Sprintf(`(location.hash = 't=%s&step=0', true)`, n))
+		waitFor(t, ctx, fmt.Sprintf(`document.getElementById('picker').value === %q && document.body.dataset.engineView === 'ready'
+			&& document.getElementById('player').dataset.cursor === '0'`, n), 30*time.Second)
+		steps := eval[int](t, ctx, `Number(document.getElementById('player').dataset.steps)`)
+		for s := 0; s <= steps; s++ {
+			if s > 0 {
+				keys(t, ctx, kb.ArrowRight)
+				waitFor(t, ctx, fmt.Sprintf(`document.getElementById('player').dataset.cursor === '%d'`, s), 10*time.Second)
+			}
+			got := eval[map[string]int](t, ctx, over)
+			if got["table"] > 0 || got["editor"] > 0 {
+				t.Errorf("%s, step %d: the table needs %d px and the editor %d px of sideways scrolling at 1280 px; want none", n, s, got["table"], got["editor"])
+				break
+			}
+		}
+	}
+	noProblems(t, ctx)
+}
