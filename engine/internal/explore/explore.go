@@ -156,15 +156,21 @@ func jobFields(j Job) string {
 	return " " + strings.Join(f, " ")
 }
 
+// title is the found timeline's first line: what it shows and how many
+// steps show it, the verb agreeing with the count (1 step breaks, 2 steps
+// break).
 func title(g Goal, f *Found) string {
-	n := len(f.Steps)
+	steps, s := fmt.Sprintf("%d steps", len(f.Steps)), ""
+	if len(f.Steps) == 1 {
+		steps, s = "1 step", "s"
+	}
 	switch {
 	case g.diff():
-		return fmt.Sprintf("Found by leaselab explore: %d steps tell %s from the correct engine (%d states searched)", n, g.Mutant, f.States)
+		return fmt.Sprintf("Found by leaselab explore: %s tell%s %s from the correct engine (%d states searched)", steps, s, g.Mutant, f.States)
 	case g.Engine != "":
-		return fmt.Sprintf("Found by leaselab explore: %d steps break %s on %s (%d states searched)", n, orAny(g.Property), g.Engine, f.States)
+		return fmt.Sprintf("Found by leaselab explore: %s break%s %s on %s (%d states searched)", steps, s, orAny(g.Property), g.Engine, f.States)
 	}
-	return fmt.Sprintf("Found by leaselab explore: %d steps break %s (%d states searched)", n, orAny(g.Property), f.States)
+	return fmt.Sprintf("Found by leaselab explore: %s break%s %s (%d states searched)", steps, s, orAny(g.Property), f.States)
 }
 
 func orAny(p string) string {
