@@ -239,6 +239,7 @@ export const en = {
   clock: 'Virtual clock',
   step: 'Step',
   speed: 'Speed',
+  readPace: 'as read',
   /** @param {number} c @param {number} n */
   stepOf: (c, n) => `step ${c} / ${n}`,
   start: 'start',
@@ -714,6 +715,7 @@ export const ko = {
   clock: '가상 시계',
   step: '단계',
   speed: '속도',
+  readPace: '읽는 속도로',
   stepOf: (c, n) => `${n}단계 중 ${c}`,
   start: '시작',
   line: (n) => `${n}번째 줄`,

@@ -95,17 +95,34 @@ export function keyAction(e) {
   return actions[/** @type {keyof typeof actions} */ (e.key)] || '';
 }
 
+/** The reading pace: real time per word of what a step says, in ms (about 150 words a minute). */
+const READ_MS_PER_WORD = 400;
+
+/** The speed control's value for the reading pace. */
+export const READ_PACE = 'read';
+
+/**
+ * How long a step stays at the reading pace: the time to read what it
+ * says, or to hear a screen reader say it, at READ_MS_PER_WORD a word
+ * (words are what spaces part, in Korean as in English); never less than
+ * a step at 1x.
+ * @param {string} text
+ */
+export function readingMs(text) {
+  const words = text.split(/\s+/u).filter(Boolean).length;
+  return Math.max(STEP_MS, words * READ_MS_PER_WORD);
+}
+
 /**
  * Plays one step of the virtual clock: moves it from `from` to `to` (ms of
  * virtual time), calling onFrame(clock) on each animation frame, then calls
- * onDone once the step's real time (STEP_MS / speed) has passed. With
- * reduced motion, or when the clock does not move, there are no frames:
- * the clock jumps. Returns a function that cancels the step.
- * @param {{from: number, to: number, speed: number, reduced: boolean,
+ * onDone once the step's real time (dur ms) has passed. With reduced
+ * motion, or when the clock does not move, there are no frames: the clock
+ * jumps. Returns a function that cancels the step.
+ * @param {{from: number, to: number, dur: number, reduced: boolean,
  *   onFrame: (clock: number) => void, onDone: () => void}} step
  */
-export function playStep({ from, to, speed, reduced, onFrame, onDone }) {
-  const dur = STEP_MS / speed;
+export function playStep({ from, to, dur, reduced, onFrame, onDone }) {
   let frame = 0;
   const moves = !reduced && to > from;
   if (moves) {
@@ -363,6 +380,7 @@ export class Player {
     p.clock.setAttribute('aria-label', t.clock);
     p.scrubLabel.textContent = t.step;
     p.speedLabel.textContent = t.speed;
+    /** @type {HTMLOptionElement} */ (p.speed.querySelector(`option[value="${READ_PACE}"]`)).textContent = t.readPace;
     p.exportLabel.textContent = `${t.exportLabel}:`;
     p.exportJSON.textContent = t.exportJSON;
     p.exportSVG.textContent = t.exportSVG;
@@ -509,6 +527,16 @@ export class Player {
     else this.play();
   }
 
+  // The real time the current step stays before the next: STEP_MS at the
+  // chosen speed, or at the reading pace the time to read (or hear) what
+  // the step says, as the page shows it.
+  #stepMs() {
+    const pace = this.opts.speed ? this.parts.speed.value : '1';
+    if (pace !== READ_PACE) return STEP_MS / Number(pace);
+    const v = this.#views[0];
+    return readingMs(`${v.explain.textContent} ${v.note.hidden ? '' : v.note.textContent}`);
+  }
+
   // Moves the clock from the current step's time to the next step's, then
   // makes the next step current, and on.
   #tick() {
@@ -518,10 +546,12 @@ export class Player {
       return;
     }
     const tr = this.run.traces[0];
+    const dur = this.#stepMs();
+    this.parts.transport.dataset.stepMs = String(dur); // the step's real time, for whoever watches the transport
     this.#cancelStep = playStep({
       from: cursorTime(tr, this.#cursor),
       to: tr.steps[this.#cursor].time,
-      speed: this.opts.speed ? Number(this.parts.speed.value) : 1,
+      dur,
       reduced: Boolean(reducedMotion?.matches),
       onFrame: (clock) => {
         this.#clock = clock;
@@ -841,6 +871,7 @@ function buildParts(speed, heading) {
       'select',
       { class: 'speed-select' },
       ...[0.5, 1, 2, 4].map((v) => h('option', { value: v, text: `${v}×` })),
+      h('option', { value: READ_PACE }),
     ),
     foot: h('div', { class: 'player-foot', hidden: true }),
     summary: h('p', { class: 'summary', 'aria-live': 'polite' }),
