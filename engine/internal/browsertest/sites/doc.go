@@ -21,6 +21,9 @@
 // renders after load, an exercise React hydrates, a VitePress page
 // written with the elements, which Vue hydrates without a mismatch, a
 // Hugo page bundle holding an exercise under the guide's policy, the
+// bundle's Sphinx extension (its elements as the npm plugins write them, a
+// bad block failing the build at its file and line, the build prerendering
+// so no WebAssembly is served until the reader acts), the
 // Python exercise on a Docusaurus and a VitePress page (nothing of Python
 // fetched until the reader acts; the correct lab passes Check, its worker
 // under the guide's policy).
