@@ -183,7 +183,7 @@ def check_timeline(cmd, text, source, first_line, location, source_lines):
         path = os.path.join(tmp, "timeline.tl")
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
-        r = subprocess.run(cmd + ["check", path], capture_output=True, text=True, timeout=120)
+        r = subprocess.run(cmd + ["check", path], capture_output=True, encoding="utf-8", timeout=120)
     if r.returncode == 0:
         return
     if r.returncode == 1:
@@ -272,7 +272,7 @@ def _prerender(app, exception):
     cmd = leaselab_command(app.config)
     if not cmd:
         return
-    r = subprocess.run(cmd + ["prerender", app.outdir], capture_output=True, text=True, timeout=600)
+    r = subprocess.run(cmd + ["prerender", app.outdir], capture_output=True, encoding="utf-8", timeout=600)
     out = (r.stdout + r.stderr).strip()
     if r.returncode != 0:
         raise ExtensionError("leaselab prerender %s:\n%s" % (app.outdir, out))

@@ -145,6 +145,8 @@ func TestSite_SphinxExtensionWritesTheElementsAndPrerenders(t *testing.T) {
 		{"index.html", `<lease-timeline step="3" show="lanes explain table" id="courier"><pre>` + escapeHTML(courier) + `</pre></lease-timeline>`},
 		{"index.html", `<lease-exercise id="ex" language="javascript"><script type="text/plain">function write(storage, token, value) {` +
 			"\n" + `  return "<\/script>" + value;` + "\n}\n</script></lease-exercise>"},
+		{"index.html", `<lease-lab name="heartbeat.lab"><pre>jobs 2` + "\nworkers 2\nwork uniform 100ms 200ms\nhorizon 5s\nlease 1s\n" +
+			"sweep heartbeat 200ms 400ms\nruns 2\nseed 1\nplot dup_ms\n</pre></lease-lab>"},
 		{"index.html", fmt.Sprintf(script, "")},
 		{"lessons/worksheet.html", `<lease-timeline id="sheet" mutant="claim-boundary" name="worksheet.tl"><pre>` + escapeHTML(sheet) + `</pre></lease-timeline>`},
 		{"lessons/worksheet.html", fmt.Sprintf(script, "../")},
@@ -168,6 +170,11 @@ func TestSite_SphinxExtensionWritesTheElementsAndPrerenders(t *testing.T) {
 		}
 		if p.ids == "courier" {
 			waitFor(t, ctx, `document.getElementById('ex')?.dataset.state === 'idle'`, time.Minute)
+			waitFor(t, ctx, `(() => { const l = document.querySelector('lease-lab'); l.scrollIntoView({block: 'center'});
+				return l.dataset.state === 'ready'; })()`, time.Minute)
+			if src := eval[string](t, ctx, `document.querySelector('lease-lab').dataset.source`); src != "prerendered" {
+				t.Errorf("the lab's source is %q, want prerendered", src)
+			}
 		}
 		if n := eval[int](t, ctx, wasmFetches); n != 0 {
 			t.Errorf("%s fetched the engine %d times before the reader acted", p.path, n)
