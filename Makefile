@@ -297,7 +297,7 @@ dist: wasm
 	@test -n "$$DIST" || { echo "dist: say where to write the bundle: make dist DIST=dir"; exit 2; }
 	$(GO) run ./engine/internal/build/dist -web web -out "$$DIST"
 
-## sites: course sites built by MkDocs (plain and Material), Hugo, VitePress and Docusaurus, served plainly, played in headless Chromium
+## sites: course sites built by MkDocs (plain and Material), Hugo, Sphinx (rST, MyST), nbconvert, VitePress and Docusaurus, served plainly, played in headless Chromium
 ## The site tests (engine/internal/browsertest/sites): the bundle in sites built from
 ## testdata/ and the guide's snippets, served by a plain static server on
 ## 127.0.0.1, prerendered, played in headless Chromium, and read without

@@ -13,9 +13,15 @@
 //   <pre class="language-lease-timeline"><code>   Docusaurus (Prism)
 //   <div class="language-lease-timeline …"><pre><code>  VitePress, Jekyll (Rouge)
 //   <code data-lang="lease-timeline">             Hugo
+//   <div class="highlight-lease-timeline …"><div class="highlight"><pre>  Sphinx (Pygments: no code)
 // — or, whatever the generator kept, when its first line is the directive
 // with the marker: `#! lease-timeline …` (a highlighter that drops the
-// fence's language, as Material's default does, keeps the text).
+// fence's language, as Material's default does, keeps the text), in a
+// pre's code or in a pre without one (Pygments under Sphinx) — or when
+// the first line of a pre's code without a language class is the fence's
+// language alone: nbconvert (mistune) writes an unknown fence's language
+// so, `<pre><code>lease-timeline⏎…`; that line is not the fence's text
+// (languageLineKind).
 //
 // The directive: a first line that starts with #! gives the options, as
 // key=value pairs (a value with spaces in "double" or 'single' quotes; a
@@ -58,7 +64,8 @@ export const MARKER = 'lease-timeline';
 
 /**
  * The code blocks a generator marks as fences of the language word, in
- * the forms listed above.
+ * the forms listed above: a pre's code, or, where the generator writes
+ * none (Sphinx), the pre.
  * @param {string} word
  */
 const fenceSelector = (word) =>
@@ -68,6 +75,7 @@ const fenceSelector = (word) =>
     `pre.language-${word} > code`,
     `.language-${word} pre > code`,
     `pre > code[data-lang="${word}"]`,
+    `.highlight-${word} pre`,
   ].join(', ');
 
 /** The code blocks a generator marks as lease-timeline fences. */
@@ -238,7 +246,7 @@ export async function decodeEmbedded(value) {
 // ---- the page: fences into elements ----
 
 /** A highlighter's wrapper around a fence's pre (its class). */
-const WRAPPER = /(^|\s)(highlight|codehilite|highlighter-rouge|language-\S+)(\s|$)/;
+const WRAPPER = /(^|\s)(highlight|highlight-\S+|codehilite|highlighter-rouge|language-\S+)(\s|$)/;
 
 /**
  * The block a fence's pre stands for: the pre, or the highlighter's
@@ -396,6 +404,50 @@ export function unescapeScriptText(text) {
 }
 
 /**
+ * The pre a code block's text is in: its parent pre, or the block itself
+ * when it is a pre (Pygments under Sphinx writes no code); null for neither.
+ * @param {Element} code
+ */
+function preOf(code) {
+  if (code.tagName === 'PRE') return code;
+  const p = code.parentElement;
+  return p?.tagName === 'PRE' ? p : null;
+}
+
+/** A first line that is one word alone: nbconvert's language line. */
+const LANGUAGE_LINE = /^(\S+)[ \t]*(?:\n|$)/;
+
+/** A class that names a code block's language. */
+const LANGUAGE_CLASS = /(^|\s)language-/;
+
+/**
+ * The kind whose language is a code block's first line alone, where the
+ * block is a pre's code with no language class (nbconvert writes an
+ * unknown fence's language so), or null.
+ * @param {Element} code
+ * @returns {FenceKind | null}
+ */
+export function languageLineKind(code) {
+  if (code.tagName !== 'CODE' || code.parentElement?.tagName !== 'PRE') return null;
+  if (LANGUAGE_CLASS.test(code.getAttribute('class') || '')) return null;
+  const m = fenceText(code).match(LANGUAGE_LINE);
+  return (m && KINDS.find((k) => k.tag === m[1])) || null;
+}
+
+/**
+ * A fence's text as its author wrote it: the code block's text
+ * (fenceText), without the language line nbconvert put first when the
+ * block is of kind by that line (languageLineKind). Every other line is
+ * kept.
+ * @param {Element} code
+ * @param {FenceKind} kind
+ */
+export function fenceSource(code, kind) {
+  const text = fenceText(code);
+  return languageLineKind(code) === kind ? text.replace(LANGUAGE_LINE, '') : text;
+}
+
+/**
  * The kind whose marked directive is a code block's first line, or null.
  * @param {Element} code
  * @returns {FenceKind | null}
@@ -448,17 +500,17 @@ function fenceElement(raw, kind, attributes) {
  * exercise's, a <lease-exercise>) before the fence of code and hides the
  * fence; returns the element, or null when code is no fence's or was
  * converted.
- * @param {Element} code
+ * @param {Element} code a pre's code, or a pre that holds the text itself
  * @param {FenceKind} [kind]
  */
 export function convert(code, kind = TIMELINE) {
-  const pre = code.parentElement;
-  if (pre?.tagName !== 'PRE' || code.closest(ELEMENT_TAGS)) return null;
+  const pre = preOf(code);
+  if (!pre || code.closest(ELEMENT_TAGS)) return null;
   const block = fenceBlock(pre);
   if (block.hasAttribute('data-leaselab-fence')) return null;
-  const els = [code];
+  const els = code === pre ? [] : [code];
   for (let e = /** @type {Element | null} */ (pre); e && e !== block.parentElement; e = e.parentElement) els.push(e);
-  const { el, why } = fenceElement(fenceText(code), kind, attributeOptions(els, kind.keys));
+  const { el, why } = fenceElement(fenceSource(code, kind), kind, attributeOptions(els, kind.keys));
   const load = ELEMENT_MODULES[kind.tag];
   if (load && !customElements.get(kind.tag))
     load().catch((err) => console.error(`${kind.tag}: the element was not defined:`, err));
@@ -476,8 +528,9 @@ export function convert(code, kind = TIMELINE) {
 }
 
 /**
- * Converts every fence under root (fenceSelector's and the marked code
- * blocks), in the page's order, whose block ready accepts; returns the
+ * Converts every fence under root (fenceSelector's, the marked code
+ * blocks — a pre's code, or a pre without one — and nbconvert's language
+ * lines), in the page's order, whose block ready accepts; returns the
  * elements made and how many fences ready refused.
  * @param {ParentNode} root
  * @param {(block: Element) => boolean} [ready]
@@ -485,9 +538,12 @@ export function convert(code, kind = TIMELINE) {
 export function convertReady(root, ready = () => true) {
   /** @type {Map<Element, FenceKind>} */
   const codes = new Map();
-  for (const kind of KINDS) for (const c of root.querySelectorAll(kind.selector)) codes.set(c, kind);
-  for (const c of root.querySelectorAll('pre > code')) {
-    const kind = codes.has(c) ? null : markedKind(c);
+  for (const kind of KINDS)
+    for (const c of root.querySelectorAll(kind.selector))
+      codes.set((c.tagName === 'PRE' && c.querySelector('code')) || c, kind);
+  for (const c of root.querySelectorAll('pre > code, pre')) {
+    if (codes.has(c) || (c.tagName === 'PRE' && c.querySelector('code'))) continue;
+    const kind = markedKind(c) || languageLineKind(c);
     if (kind) codes.set(c, kind);
   }
   let waiting = 0;
@@ -496,7 +552,7 @@ export function convertReady(root, ready = () => true) {
     a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1,
   );
   for (const [c, kind] of inOrder) {
-    const pre = c.parentElement;
+    const pre = preOf(c);
     if (pre && !ready(fenceBlock(pre))) {
       if (!fenceBlock(pre).hasAttribute('data-leaselab-fence')) waiting++;
       continue;

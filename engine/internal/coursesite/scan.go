@@ -31,7 +31,7 @@ type Found struct {
 }
 
 // wrapperClass is a highlighter's wrapper class (fences.js WRAPPER).
-var wrapperClass = regexp.MustCompile(`(^|\s)(highlight|codehilite|highlighter-rouge|language-\S+)(\s|$)`)
+var wrapperClass = regexp.MustCompile(`(^|\s)(highlight|highlight-\S+|codehilite|highlighter-rouge|language-\S+)(\s|$)`)
 
 // Find returns the timelines of a page's HTML, in the page's order: each
 // <lease-timeline> element and each fence (fences.js convertAll finds the
@@ -61,7 +61,7 @@ func Find(page []byte) ([]Found, error) {
 			out = append(out, labElement(n, docLang))
 		} else if k, ok := fenceKindOf(n); ok {
 			f := fence(n, docLang, k)
-			if i := pres[n.Parent]; i < len(lines) {
+			if i := pres[preOf(n)]; i < len(lines) {
 				f.Line = lines[i]
 			}
 			out = append(out, f)
@@ -151,13 +151,15 @@ func elementName(n *html.Node) string {
 	return src
 }
 
-// fenceKindOf says whether code is a fence's, and of which kind: a code in
-// a pre that the generator marked (language-lease-timeline, or
-// language-lease-lab for a lab), or whose first line is a marked directive
-// — and not inside a <lease-timeline> or a <lease-lab>.
+// fenceKindOf says whether code is a fence's, and of which kind: a pre's
+// code, or a pre that holds no code (Pygments under Sphinx), that the
+// generator marked (language-lease-timeline, highlight-lease-timeline, or
+// lease-lab's for a lab), whose first line is a marked directive, or whose
+// first line is the kind's language alone (languageLineKind) — and not
+// inside a <lease-timeline> or a <lease-lab> (fences.js convertReady).
 func fenceKindOf(code *html.Node) (fenceKind, bool) {
-	pre := code.Parent
-	if code.DataAtom != atom.Code || pre == nil || pre.Type != html.ElementNode || pre.DataAtom != atom.Pre {
+	pre := preOf(code)
+	if pre == nil || (code == pre && firstElement(pre, atom.Code) != nil) {
 		return fenceKind{}, false
 	}
 	for a := pre; a != nil; a = a.Parent {
@@ -172,7 +174,7 @@ func fenceKindOf(code *html.Node) (fenceKind, bool) {
 	}
 	text := fenceText(code)
 	if !strings.HasPrefix(strings.TrimLeftFunc(text, isJSSpace), "#!") {
-		return fenceKind{}, false
+		return languageLineKind(code)
 	}
 	for _, k := range fenceKinds {
 		if parseFence(text, k).Marked {
@@ -182,18 +184,69 @@ func fenceKindOf(code *html.Node) (fenceKind, bool) {
 	return fenceKind{}, false
 }
 
+// preOf is the pre a code block's text is in (fences.js preOf): a code's
+// parent pre, or the block itself when it is a pre; nil for neither.
+func preOf(code *html.Node) *html.Node {
+	if code.Type != html.ElementNode {
+		return nil
+	}
+	if code.DataAtom == atom.Pre {
+		return code
+	}
+	if p := code.Parent; code.DataAtom == atom.Code && p != nil && p.Type == html.ElementNode && p.DataAtom == atom.Pre {
+		return p
+	}
+	return nil
+}
+
+// languageLine is a first line that is one word alone (fences.js
+// LANGUAGE_LINE).
+var languageLine = regexp.MustCompile(`^(\S+)[ \t]*(?:\n|$)`)
+
+// languageClass is a class that names a code block's language.
+var languageClass = regexp.MustCompile(`(^|\s)language-`)
+
+// languageLineKind is fences.js languageLineKind: the kind whose language
+// is the first line alone of a pre's code with no language class
+// (nbconvert writes an unknown fence's language so).
+func languageLineKind(code *html.Node) (fenceKind, bool) {
+	if code.DataAtom != atom.Code || preOf(code) == nil || languageClass.MatchString(attr(code, "class")) {
+		return fenceKind{}, false
+	}
+	m := languageLine.FindStringSubmatch(fenceText(code))
+	if m == nil {
+		return fenceKind{}, false
+	}
+	for _, k := range fenceKinds {
+		if k.tag == m[1] {
+			return k, true
+		}
+	}
+	return fenceKind{}, false
+}
+
+// fenceSource is fences.js fenceSource: the code block's text without the
+// language line nbconvert put first when the block is of kind k by it.
+func fenceSource(code *html.Node, k fenceKind) string {
+	text := fenceText(code)
+	if lk, ok := languageLineKind(code); ok && lk.tag == k.tag {
+		return languageLine.ReplaceAllString(text, "")
+	}
+	return text
+}
+
 // markedAs reports whether the generator marked code's block as a fence of
 // the language word (fences.js fenceSelector).
 func markedAs(code, pre *html.Node, word string) bool {
 	class := "language-" + word
 	switch {
-	case hasClass(code, class), attr(code, "data-lang") == word && hasAttr(code, "data-lang"):
+	case code != pre && (hasClass(code, class) || attr(code, "data-lang") == word && hasAttr(code, "data-lang")):
 		return true
-	case hasClass(pre, word), hasClass(pre, class):
+	case code != pre && (hasClass(pre, word) || hasClass(pre, class)):
 		return true
 	}
 	for a := pre.Parent; a != nil; a = a.Parent {
-		if a.Type == html.ElementNode && hasClass(a, class) {
+		if a.Type == html.ElementNode && (hasClass(a, class) && code != pre || hasClass(a, "highlight-"+word)) {
 			return true
 		}
 	}
@@ -202,13 +255,16 @@ func markedAs(code, pre *html.Node, word string) bool {
 
 // fence reads a fence of kind k as fences.js convert does.
 func fence(code *html.Node, docLang string, k fenceKind) Found {
-	pre := code.Parent
+	pre := preOf(code)
 	block := fenceBlock(pre)
-	els := []*html.Node{code}
+	var els []*html.Node
+	if code != pre {
+		els = append(els, code)
+	}
 	for e := pre; e != nil && e != block.Parent; e = e.Parent {
 		els = append(els, e)
 	}
-	parsed := parseFence(fenceText(code), k)
+	parsed := parseFence(fenceSource(code, k), k)
 	opts := attributeOptions(els, k.keys)
 	for k, v := range parsed.Options {
 		opts[k] = v

@@ -188,3 +188,50 @@ jobs 6</code></pre>
 		t.Fatalf("found\n%v\nwant\n%v", got, want)
 	}
 }
+
+// Sphinx's Pygments writes a fence's text straight into a pre (an empty
+// span first, no code) in a highlight-LANG wrapper, or highlighted in
+// spans under highlight-default with the marker; nbconvert writes an
+// unknown fence's language as its code's first line. Each is found with
+// its exact text, kind and line; a pre that holds a code is read through
+// its code only, and a language line needs the word alone and no language
+// class (fences.js reads the same).
+func TestFind_SphinxAndNbconvertFencesKeepTheirExactText(t *testing.T) {
+	const story = "lease 1000ms\njob a\n0ms  A claim a  -> ok token=1\n"
+	page := "<html><body>\n" +
+		"<div class=\"highlight-lease-timeline notranslate\"><div class=\"highlight\"><pre><span></span>#! step=2 id=c\n" + story + "</pre></div></div>\n" +
+		"<div class=\"highlight-lease-lab notranslate\"><div class=\"highlight\"><pre><span></span>jobs 4\n</pre></div></div>\n" +
+		"<div class=\"highlight-default notranslate\"><div class=\"highlight\"><pre><span></span><span class=\"ch\">#! lease-timeline name=m.tl</span>\n" +
+		"<span class=\"n\">lease</span> <span class=\"mi\">2</span><span class=\"n\">s</span>\n</pre></div></div>\n" +
+		"<pre><code>lease-timeline\n" + story + "</code></pre>\n" +
+		"<pre><code>lease-lab\n#! name=n.lab\njobs 5</code></pre>\n" +
+		"<pre><code>lease-timelines\n" + story + "</code></pre>\n" +
+		"<pre><code>lease-timeline step=2\n" + story + "</code></pre>\n" +
+		"<pre><code class=\"language-text\">lease-timeline\n" + story + "</code></pre>\n" +
+		"<pre>" + story + "</pre>\n" +
+		"</body></html>"
+	found, err := coursesite.Find([]byte(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		lab        bool
+		line       int
+		name, text string
+		opts       string
+	}
+	var got []row
+	for _, f := range found {
+		got = append(got, row{f.Lab, f.Line, f.Run.Name, f.Run.Text, f.Options["step"] + "|" + f.Options["id"]})
+	}
+	want := []row{
+		{false, 2, "timeline.tl", story, "2|c"},
+		{true, 7, "lab.lab", "jobs 4\n", "|"},
+		{false, 9, "m.tl", "lease 2s\n", "|"},
+		{false, 12, "timeline.tl", story, "|"},
+		{true, 17, "n.lab", "jobs 5\n", "|"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("found\n%v\nwant\n%v", got, want)
+	}
+}

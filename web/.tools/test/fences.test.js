@@ -13,9 +13,12 @@ import {
   EXERCISE,
   escapeScriptText,
   exerciseFence,
+  fenceSource,
   LAB,
+  languageLineKind,
   markedKind,
   parseFence,
+  TIMELINE,
   traceKey,
   unescapeScriptText,
   unreadable,
@@ -223,5 +226,94 @@ test('escaped, code holds no <script nor </script in any case, and unescaping gi
     const text = escapeScriptText(code);
     assert.doesNotMatch(text, /<\/?script/i, JSON.stringify(code));
     assert.equal(unescapeScriptText(text), code, JSON.stringify(code));
+  }
+});
+
+const story = 'lease 1000ms\njob order-7\n0ms  A claim order-7  -> ok token=1\n';
+
+/**
+ * A page holding Sphinx's markup of a fence: Pygments writes
+ * `<div class="highlight-LANG notranslate"><div class="highlight"><pre><span></span>TEXT</pre></div></div>`,
+ * no code; a known language's text in spans of its tokens (lines).
+ * @param {string} lang
+ * @param {...(FakeElement | string)} text
+ */
+function sphinxPage(lang, ...text) {
+  const body = installDOM();
+  const pre = new FakeElement('pre', {}, new FakeElement('span'), ...text);
+  const outer = new FakeElement(
+    'div',
+    { class: `highlight-${lang} notranslate` },
+    new FakeElement('div', { class: 'highlight' }, pre),
+  );
+  body.append(new FakeElement('p', {}, 'before'), outer);
+  return { body, pre, outer };
+}
+
+test('Sphinx: a pre with no code in a highlight-LANG wrapper becomes the element, text exact, the wrapper hidden, for each kind', () => {
+  for (const c of [
+    { kind: TIMELINE, text: `#! step=2 id=courier\n${story}`, attrs: { step: '2', id: 'courier' }, content: story },
+    { kind: LAB, text: '#! name=a.lab\nlab 1\n', attrs: { name: 'a.lab' }, content: 'lab 1\n' },
+    { kind: EXERCISE, text: '#! language=python\nprint(1)\n', attrs: { language: 'python' }, content: 'print(1)\n' },
+  ]) {
+    const { body, pre, outer } = sphinxPage(c.kind.tag, c.text);
+    const el = convert(/** @type {any} */ (pre), c.kind);
+    assert.ok(el, c.kind.tag);
+    assert.equal(el.tagName, c.kind.tag.toUpperCase());
+    assert.deepEqual(attributesOf(el), c.attrs, c.kind.tag);
+    const text = c.kind === EXERCISE ? unescapeScriptText(el.children[0].textContent) : el.textContent;
+    assert.equal(text, c.content, `${c.kind.tag}: the text exact, Pygments' empty span no line`);
+    assert.equal(body.childNodes.indexOf(el), body.childNodes.indexOf(outer) - 1, `${c.kind.tag}: before the wrapper`);
+    assert.ok(
+      outer.hasAttribute('hidden') && outer.hasAttribute('data-leaselab-fence'),
+      `${c.kind.tag}: wrapper hidden`,
+    );
+    assert.equal(el.getAttribute('data-fence-error'), null, c.kind.tag);
+  }
+});
+
+test('Sphinx: the marker in a code-less pre Pygments highlighted (spans) marks the kind; the text keeps every line', () => {
+  const line = (/** @type {string} */ t) => new FakeElement('span', { class: 'n' }, t);
+  for (const kind of [TIMELINE, LAB, EXERCISE]) {
+    const { pre, outer } = sphinxPage(
+      'default',
+      new FakeElement('span', { class: 'ch' }, `#! ${kind.tag}`),
+      '\n',
+      line('lease'),
+      ' ',
+      line('1000ms'),
+      '\n',
+      line('0ms'),
+      '\n',
+    );
+    assert.equal(markedKind(/** @type {any} */ (pre)), kind, kind.tag);
+    const el = convert(/** @type {any} */ (pre), kind);
+    const text = kind === EXERCISE ? unescapeScriptText(el.children[0].textContent) : el.textContent;
+    assert.equal(text, 'lease 1000ms\n0ms\n', kind.tag);
+    assert.ok(outer.hasAttribute('data-leaselab-fence'), kind.tag);
+  }
+});
+
+test('nbconvert: a code block whose first line is a fence language alone is of that kind; only that line is dropped', () => {
+  for (const kind of [TIMELINE, LAB, EXERCISE]) {
+    const { code } = pageWithFence(`${kind.tag}\n${story}`, {});
+    assert.equal(languageLineKind(/** @type {any} */ (code)), kind, kind.tag);
+    assert.equal(fenceSource(/** @type {any} */ (code), kind), story, `${kind.tag}: the story's first line kept`);
+  }
+  const { code, pre } = pageWithFence(`lease-timeline\n#! step=1 id=c\n${story}`, {});
+  const el = convert(/** @type {any} */ (code), TIMELINE);
+  assert.deepEqual(attributesOf(el), { step: '1', id: 'c' });
+  assert.equal(el.textContent, story);
+  assert.ok(pre.hasAttribute('data-leaselab-fence'));
+  for (const [text, attrs, about] of /** @type {[string, Record<string, string>, string][]} */ ([
+    [`lease-timelines\n${story}`, {}, 'another word'],
+    [`lease-timeline step=2\n${story}`, {}, 'more than the word on the line'],
+    [` lease-timeline\n${story}`, {}, 'the word indented: the text, not nbconvert'],
+    [`lease-timeline\n${story}`, { class: 'language-text' }, 'a block with a language of its own'],
+    [story, {}, 'no language line'],
+  ])) {
+    const c = pageWithFence(text, attrs).code;
+    assert.equal(languageLineKind(/** @type {any} */ (c)), null, about);
+    assert.equal(fenceSource(/** @type {any} */ (c), TIMELINE), text, `${about}: the text untouched`);
   }
 });

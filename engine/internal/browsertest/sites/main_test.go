@@ -51,7 +51,7 @@ func run(m *testing.M) int {
 			return fail("web/%s is missing: build the page first with make wasm (make sites does)", f)
 		}
 	}
-	for _, tool := range []string{"mkdocs", "hugo", "python3"} {
+	for _, tool := range []string{"mkdocs", "hugo", "python3", "sphinx-build", "jupyter"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			return fail("%s is missing: run make sites, which installs Debian's packages (.ci/need-sites)", tool)
 		}

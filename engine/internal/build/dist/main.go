@@ -17,7 +17,9 @@
 // needs npm; without it the bundle goes without, and says so);
 // embed.html for hosts that strip scripts; the simulator
 // page (the players' "open in the simulator" link) and the library's
-// traces; guide.html, the author's guide; example.html, a small course
+// traces; sphinx/leaselab_sphinx.py, the Sphinx extension whose
+// directives write the elements; guide.html, the author's guide;
+// example.html, a small course
 // page; NOTICE.txt, the licenses of what the engine is built from;
 // prerendered/index.json, empty until leaselab prerender fills it; and
 // manifest.json: the version, the trace format, the revision, and every
@@ -68,7 +70,12 @@ var leftOut = []string{"example-course.html", "example-course.css"}
 // needed are the files a bundle cannot go without.
 var needed = []string{"leaselab.js", "leaselab.css", "lease-timeline.js", "lease-lab.js", "fences.js", "prerendered.js",
 	"engine.js", "engine-worker.bundle.js", "engine-worker.js", "grader-worker.js", "wasm_exec.js", "leaselab.wasm", "leaselab-tools.wasm", "embed.html", "guide.html", "example.html",
-	"sqlite-bridge.js", sqliteDir + "/sqlite3.wasm", "traces/index.json"}
+	"sqlite-bridge.js", sqliteDir + "/sqlite3.wasm", "traces/index.json", sphinxExtension}
+
+// sphinxExtension is the Sphinx extension (its directives write the
+// elements), in web/ and in the bundle: a site's conf.py puts the bundle's
+// sphinx/ on Python's path.
+const sphinxExtension = "sphinx/leaselab_sphinx.py"
 
 // sqliteDir holds the engine's SQLite in web/ and in the bundle: its module,
 // which make wasm builds there from wasm/sqlite (beside it, the notice of
@@ -202,7 +209,7 @@ func pyodideIn(web string) (bool, error) {
 
 // copyWeb copies the bundle's files of web into dir (the top level's
 // pages, scripts, styles, icons and engine, SQLite's build, the library's
-// traces, and Pyodide's runtime files) and returns their paths inside dir.
+// traces, the Sphinx extension, and Pyodide's runtime files) and returns their paths inside dir.
 func copyWeb(web, dir string) ([]string, error) {
 	var files []string
 	err := filepath.WalkDir(web, func(p string, d fs.DirEntry, err error) error {
@@ -212,7 +219,7 @@ func copyWeb(web, dir string) ([]string, error) {
 		rel, _ := filepath.Rel(web, p)
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if rel == "." || rel == "traces" || rel == sqliteDir || rel == weight.PyodideDir {
+			if rel == "." || rel == "traces" || rel == sqliteDir || rel == weight.PyodideDir || rel == path.Dir(sphinxExtension) {
 				return nil
 			}
 			return filepath.SkipDir // bench/, timelines/, .tools/, prerendered/
@@ -221,7 +228,7 @@ func copyWeb(web, dir string) ([]string, error) {
 		top := !strings.Contains(rel, "/")
 		keep := (top && slices.Contains([]string{".html", ".js", ".css", ".svg", ".wasm"}, ext)) ||
 			(strings.HasPrefix(rel, "traces/") && ext == ".json") ||
-			rel == sqliteDir+"/sqlite3.wasm" ||
+			rel == sqliteDir+"/sqlite3.wasm" || rel == sphinxExtension ||
 			(path.Dir(rel) == weight.PyodideDir && slices.Contains(weight.PyodideFiles, path.Base(rel)))
 		if !keep || slices.Contains(leftOut, rel) {
 			return nil
