@@ -199,3 +199,22 @@ test('a lab measure in Korean has a Korean unit', () => {
   }
   assert.equal(strings('ko').lab.measure('낡은 쓰기', 'writes'), '낡은 쓰기 (건)');
 });
+
+const ko = strings('ko');
+
+test("the legend's red key names every call the lanes mark refused, not writes only", () => {
+  for (const t of [en, ko]) {
+    assert.doesNotMatch(t.legend.refused, /^(refused write|거절된 쓰기)$/);
+  }
+  assert.match(en.legend.refused, /claim/);
+  assert.match(ko.legend.refused, /선점/);
+});
+
+test("the explorer's hint says what it does in a newcomer's words, no search jargon", () => {
+  for (const word of ['breadth first', 'schedule', 'invariant']) {
+    assert.ok(!en.exploreHint.includes(word), `the hint uses "${word}": ${en.exploreHint}`);
+  }
+  for (const word of ['너비 우선', '일정', '불변식']) {
+    assert.ok(!ko.exploreHint.includes(word), `the hint uses "${word}": ${ko.exploreHint}`);
+  }
+});
