@@ -26,7 +26,7 @@ func TestPlay_AtTheReadingPaceEachStepStaysAsLongAsItsWordsTakeToRead(t *testing
 	if got := eval[string](t, ctx, `document.querySelector('#player .speed-select option[value="read"]')?.textContent ?? ''`); got != "as read" {
 		t.Errorf("the reading pace is offered as %q, want \"as read\"", got)
 	}
-	must(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#player .speed-select"), "read"), chromedp.Click(chromedp.CSS("#player button.play"))))
+	must(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#player .speed-select"), "read")))
 	const said = `(() => { const p = document.getElementById('player'); const note = p.querySelector('.step-note');
 		return {ms: Number(p.querySelector('.transport').dataset.stepMs || 0), cursor: p.dataset.cursor,
 			text: p.querySelector('.explain').textContent + ' ' + (note.hidden ? '' : note.textContent)}; })()`
@@ -35,12 +35,20 @@ func TestPlay_AtTheReadingPaceEachStepStaysAsLongAsItsWordsTakeToRead(t *testing
 		Cursor string `json:"cursor"`
 		Text   string `json:"text"`
 	}
-	for _, cursor := range []string{"1", "2"} {
-		waitFor(t, ctx, `document.getElementById('player').dataset.cursor === '`+cursor+`'`, 20*time.Second)
+	// Each step's time is set as it starts to play: play from a step, read
+	// it, pause, go to another.
+	for _, cursor := range []string{"1", "3", "0"} {
+		eval[bool](t, ctx, `(document.querySelector('#player .transport').dataset.stepMs = '', true)`)
+		eval[bool](t, ctx, `(location.hash = location.hash.replace(/&step=\d+/, '') + '&step=`+cursor+`', true)`)
+		waitFor(t, ctx, `document.getElementById('player').dataset.cursor === '`+cursor+`'`, 10*time.Second)
+		before := eval[step](t, ctx, said)
+		must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#player button.play"))))
+		waitFor(t, ctx, `document.querySelector('#player .transport').dataset.stepMs !== ''`, 10*time.Second)
 		got := eval[step](t, ctx, said)
-		want := max(1400, 400*len(strings.Fields(got.Text)))
-		if got.Cursor == cursor && got.Ms != want {
-			t.Errorf("step %s stays %d ms; its %d words (%q) want %d ms", cursor, got.Ms, len(strings.Fields(got.Text)), got.Text, want)
+		must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#player button.play"))))
+		words := len(strings.Fields(before.Text))
+		if want := max(1400, 400*words); got.Ms != want {
+			t.Errorf("step %s stays %d ms; its %d words (%q) want %d ms", cursor, got.Ms, words, before.Text, want)
 		}
 	}
 	noProblems(t, ctx)
