@@ -1,0 +1,100 @@
+//go:build e2e
+
+package e2e_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/leaselab/leaselab/engine/internal/webserve"
+)
+
+// Learning platforms (Canvas, Moodle, LTI tools) frame a page as
+// <iframe sandbox="allow-scripts">: its document's origin is opaque
+// ('null'), so every module script and fetch from the bundle's host is a
+// cross-origin request, and a Worker cannot be constructed from that host.
+
+// serveBundle serves web/ as the test's main server does, on a port of its
+// own, sending Access-Control-Allow-Origin: * when cors is set. When
+// sandboxed is set, embed.html also carries the policy "sandbox
+// allow-scripts", which gives the page opened on its own the opaque origin
+// of a frame sandboxed without allow-same-origin.
+func serveBundle(t *testing.T, cors, sandboxed bool) string {
+	t.Helper()
+	files := webserve.Handler(os.DirFS(webDir))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if cors {
+			w.Header().Set("Access-Control-Allow-Origin", "*")
+		}
+		if sandboxed && r.URL.Path == "/embed.html" {
+			w = &sandboxWriter{ResponseWriter: w}
+		}
+		files.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// sandboxWriter adds the policy "sandbox allow-scripts" to a response's
+// headers as they are sent (webserve sets its own policy, replacing one
+// set before it).
+type sandboxWriter struct {
+	http.ResponseWriter
+	sent bool
+}
+
+func (s *sandboxWriter) WriteHeader(code int) {
+	if !s.sent {
+		s.sent = true
+		s.Header().Add("Content-Security-Policy", "sandbox allow-scripts")
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *sandboxWriter) Write(b []byte) (int, error) {
+	if !s.sent {
+		s.WriteHeader(http.StatusOK)
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+// In a sandboxed frame whose host sends no CORS header no module loads;
+// the frame is not left blank: it says why and what the host must allow,
+// in the hash's language.
+func TestEmbed_SandboxedFrameWithoutCORSSaysWhatTheHostMustAllow(t *testing.T) {
+	bundle := serveBundle(t, false, true)
+	for _, tc := range []struct {
+		lang string
+		want []string
+	}{
+		{"en", []string{"Access-Control-Allow-Origin", "allow-same-origin", "sandbox"}},
+		{"ko", []string{"Access-Control-Allow-Origin", "allow-same-origin", "샌드박스"}},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			ctx := tab(t)
+			must(t, chromedp.Do(ctx, chromedp.Navigate(bundle+"/embed.html#t="+index.Timelines[0].Name+"&lang="+tc.lang)))
+			if o := eval[string](t, ctx, `self.origin`); o != "null" {
+				t.Fatalf("the page's origin is %q, want the sandbox's opaque 'null'", o)
+			}
+			waitFor(t, ctx, `document.querySelector('#embed .leaselab-blocked') !== null`, 30*time.Second)
+			said := text(t, ctx, "#embed .leaselab-blocked")
+			for _, w := range tc.want {
+				if !strings.Contains(said, w) {
+					t.Errorf("the frame says %q; want it to name %q", said, w)
+				}
+			}
+			if got := eval[string](t, ctx, `document.querySelector('#embed .leaselab-blocked').lang`); got != tc.lang {
+				t.Errorf("the message's lang is %q, want %q", got, tc.lang)
+			}
+			if n := eval[int](t, ctx, `document.querySelectorAll('lease-timeline').length`); n != 0 {
+				t.Errorf("%d players on the page, yet its modules cannot load", n)
+			}
+		})
+	}
+}
