@@ -3,6 +3,7 @@
 package e2e_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -95,6 +96,46 @@ func TestEmbed_SandboxedFrameWithoutCORSSaysWhatTheHostMustAllow(t *testing.T) {
 			if n := eval[int](t, ctx, `document.querySelectorAll('lease-timeline').length`); n != 0 {
 				t.Errorf("%d players on the page, yet its modules cannot load", n)
 			}
+		})
+	}
+}
+
+// With CORS the frame's modules load in the sandbox, but no Worker can be
+// constructed from the bundle's host: a library timeline plays from the
+// trace the bundle ships computed, and the frame says that edits need the
+// engine, which it cannot start, and what the host must allow.
+func TestEmbed_SandboxedFrameWithCORSPlaysThePrerenderedTimeline(t *testing.T) {
+	bundle := serveBundle(t, true, true)
+	tr := defaultTrace(t)
+	for _, tc := range []struct {
+		lang string
+		want []string
+	}{
+		{"en", []string{"edit", "engine", "allow-same-origin"}},
+		{"ko", []string{"엔진", "allow-same-origin"}},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			ctx := tab(t)
+			must(t, chromedp.Do(ctx, chromedp.Navigate(bundle+"/embed.html#t="+tr.Name+"&lang="+tc.lang)))
+			waitFor(t, ctx, `document.querySelector('#embed .leaselab-sandbox-note') !== null`, 30*time.Second)
+			if o := eval[string](t, ctx, `self.origin`); o != "null" {
+				t.Fatalf("the page's origin is %q, want the sandbox's opaque 'null'", o)
+			}
+			said := text(t, ctx, "#embed .leaselab-sandbox-note")
+			for _, w := range tc.want {
+				if !strings.Contains(said, w) {
+					t.Errorf("the frame says %q; want it to name %q", said, w)
+				}
+			}
+			if tc.lang != "en" {
+				return // the library's traces are explained in English
+			}
+			waitFor(t, ctx, `document.querySelector('lease-timeline')?.dataset.state === 'ready'`, 30*time.Second)
+			got := eval[map[string]string](t, ctx, `({...document.querySelector('lease-timeline').dataset})`)
+			if got["source"] != "prerendered" || got["steps"] != fmt.Sprint(len(tr.Steps)) {
+				t.Errorf("the timeline is %v, want the prerendered trace's %d steps", got, len(tr.Steps))
+			}
+			noProblems(t, ctx)
 		})
 	}
 }
