@@ -139,3 +139,43 @@ func TestEmbed_SandboxedFrameWithCORSPlaysThePrerenderedTimeline(t *testing.T) {
 		})
 	}
 }
+
+// A course page on another origin frames the timeline as a learning
+// platform does, <iframe sandbox="allow-scripts">, and loads embed-host.js
+// as a classic script from the bundle's host: the frame, whose messages
+// come from the opaque origin 'null', gets its content's height, with
+// CORS (the timeline) and without (the message saying what to allow).
+func TestEmbedHost_SandboxedFrameOnAnotherOriginGetsItsHeight(t *testing.T) {
+	name := defaultTrace(t).Name
+	for _, tc := range []struct {
+		cors     bool
+		atLeast  int // the content's height, px
+		contents string
+	}{
+		{true, 400, "the timeline"},
+		{false, 80, "the message"},
+	} {
+		t.Run(fmt.Sprintf("cors=%t", tc.cors), func(t *testing.T) {
+			bundle := serveBundle(t, tc.cors, false)
+			host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/html; charset=utf-8")
+				fmt.Fprintf(w, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>a course</title></head><body>
+<iframe id="f" sandbox="allow-scripts" src="%[1]s/embed.html#t=%[2]s" title="leaselab" width="100%%" height="300" style="border:0" data-leaselab></iframe>
+<script src="%[1]s/embed-host.js"></script>
+</body></html>`, bundle, name)
+			}))
+			t.Cleanup(host.Close)
+			ctx := tab(t)
+			must(t, chromedp.Do(ctx, chromedp.Navigate(host.URL)))
+			waitFor(t, ctx, `document.getElementById('f').dataset.leaselabHeight !== undefined`, 30*time.Second)
+			// The timeline grows as its player draws it: its height settles.
+			waitFor(t, ctx, fmt.Sprintf(`Number(document.getElementById('f').height) >= %d`, tc.atLeast), 30*time.Second)
+			got := eval[map[string]string](t, ctx, `(() => { const f = document.getElementById('f');
+				return {height: f.height, reported: f.dataset.leaselabHeight}; })()`)
+			if got["height"] != got["reported"] || got["height"] == "300" {
+				t.Errorf("the frame is %v, want the height %s reports", got, tc.contents)
+			}
+			noProblems(t, ctx)
+		})
+	}
+}
