@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/leaselab/leaselab/engine/internal/coursesite"
 	"github.com/leaselab/leaselab/engine/internal/webserve"
 )
 
@@ -22,16 +23,21 @@ import (
 // cross-origin request, and a Worker cannot be constructed from that host.
 
 // serveBundle serves web/ as the test's main server does, on a port of its
-// own, sending Access-Control-Allow-Origin: * when cors is set. When
+// own, sending the guide's Access-Control-Allow-Origin header when cors is
+// set. When
 // sandboxed is set, embed.html also carries the policy "sandbox
 // allow-scripts", which gives the page opened on its own the opaque origin
 // of a frame sandboxed without allow-same-origin.
 func serveBundle(t *testing.T, cors, sandboxed bool) string {
 	t.Helper()
+	key, value, ok := strings.Cut(guideSnippet(t, "Access-Control-Allow-Origin"), ":")
+	if !ok {
+		t.Fatal("the guide's Access-Control-Allow-Origin snippet is no header")
+	}
 	files := webserve.Handler(os.DirFS(webDir))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if cors {
-			w.Header().Set("Access-Control-Allow-Origin", "*")
+			w.Header().Set(strings.TrimSpace(key), strings.TrimSpace(value))
 		}
 		if sandboxed && r.URL.Path == "/embed.html" {
 			w = &sandboxWriter{ResponseWriter: w}
@@ -140,29 +146,38 @@ func TestEmbed_SandboxedFrameWithCORSPlaysThePrerenderedTimeline(t *testing.T) {
 	}
 }
 
-// A course page on another origin frames the timeline as a learning
-// platform does, <iframe sandbox="allow-scripts">, and loads embed-host.js
-// as a classic script from the bundle's host: the frame, whose messages
-// come from the opaque origin 'null', gets its content's height, with
-// CORS (the timeline) and without (the message saying what to allow).
+// A course page on another origin frames the timeline as the guide's
+// learning-platform snippet does — <iframe sandbox="allow-scripts">, and
+// embed-host.js loaded as a classic script from the bundle's host — and
+// gets its content's height: the frame's messages come from the opaque
+// origin 'null'. With CORS the content is the timeline, without it the
+// message saying what to allow; with allow-same-origin it is the timeline,
+// CORS or not.
 func TestEmbedHost_SandboxedFrameOnAnotherOriginGetsItsHeight(t *testing.T) {
-	name := defaultTrace(t).Name
+	guideBundle := "https://courses.example.org/" + coursesite.BundleDir()
+	page := guideSnippet(t, "learning-platform frame")
+	if !strings.Contains(page, guideBundle+"/embed.html#t=") || !strings.Contains(page, `sandbox="allow-scripts"`) {
+		t.Fatalf("the guide's learning-platform snippet does not frame %s/embed.html sandboxed:\n%s", guideBundle, page)
+	}
 	for _, tc := range []struct {
+		sandbox  string
 		cors     bool
 		atLeast  int // the content's height, px
 		contents string
 	}{
-		{true, 400, "the timeline"},
-		{false, 80, "the message"},
+		{"allow-scripts", true, 400, "the timeline"},
+		{"allow-scripts", false, 80, "the message"},
+		{"allow-scripts allow-same-origin", false, 400, "the timeline"},
 	} {
-		t.Run(fmt.Sprintf("cors=%t", tc.cors), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/cors=%t", tc.sandbox, tc.cors), func(t *testing.T) {
 			bundle := serveBundle(t, tc.cors, false)
+			frame := strings.ReplaceAll(page, guideBundle, bundle)
+			frame = strings.Replace(frame, `sandbox="allow-scripts"`, `id="f" sandbox="`+tc.sandbox+`"`, 1)
 			host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Type", "text/html; charset=utf-8")
 				fmt.Fprintf(w, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>a course</title></head><body>
-<iframe id="f" sandbox="allow-scripts" src="%[1]s/embed.html#t=%[2]s" title="leaselab" width="100%%" height="300" style="border:0" data-leaselab></iframe>
-<script src="%[1]s/embed-host.js"></script>
-</body></html>`, bundle, name)
+%s
+</body></html>`, frame)
 			}))
 			t.Cleanup(host.Close)
 			ctx := tab(t)
@@ -172,7 +187,7 @@ func TestEmbedHost_SandboxedFrameOnAnotherOriginGetsItsHeight(t *testing.T) {
 			waitFor(t, ctx, fmt.Sprintf(`Number(document.getElementById('f').height) >= %d`, tc.atLeast), 30*time.Second)
 			got := eval[map[string]string](t, ctx, `(() => { const f = document.getElementById('f');
 				return {height: f.height, reported: f.dataset.leaselabHeight}; })()`)
-			if got["height"] != got["reported"] || got["height"] == "300" {
+			if got["height"] != got["reported"] || got["height"] == "560" {
 				t.Errorf("the frame is %v, want the height %s reports", got, tc.contents)
 			}
 			noProblems(t, ctx)
