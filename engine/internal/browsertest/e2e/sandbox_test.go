@@ -102,6 +102,7 @@ func TestEmbed_SandboxedFrameWithoutCORSSaysWhatTheHostMustAllow(t *testing.T) {
 			if n := eval[int](t, ctx, `document.querySelectorAll('lease-timeline').length`); n != 0 {
 				t.Errorf("%d players on the page, yet its modules cannot load", n)
 			}
+			noProblems(t, ctx) // the bundle's policy holds: no inline script nor style
 		})
 	}
 }
