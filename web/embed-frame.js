@@ -72,7 +72,7 @@
     p.className = 'leaselab-noscript leaselab-blocked';
     p.lang = ko ? 'ko' : 'en';
     p.setAttribute('role', 'alert');
-    p.textContent = `leaselab: ${t.why} ${t.fix}`;
+    p.textContent = `${t.why} ${t.fix}`;
     box.replaceChildren(p);
     document.documentElement.lang = p.lang;
   }

@@ -103,6 +103,7 @@ func TestEmbed_SandboxedFrameWithoutCORSSaysWhatTheHostMustAllow(t *testing.T) {
 				t.Errorf("%d players on the page, yet its modules cannot load", n)
 			}
 			noProblems(t, ctx) // the bundle's policy holds: no inline script nor style
+			screenshot(t, ctx, "embed-sandboxed-nocors-"+tc.lang+".png")
 		})
 	}
 }
@@ -142,6 +143,7 @@ func TestEmbed_SandboxedFrameWithCORSPlaysThePrerenderedTimeline(t *testing.T) {
 			if got["source"] != "prerendered" || got["steps"] != fmt.Sprint(len(tr.Steps)) {
 				t.Errorf("the timeline is %v, want the prerendered trace's %d steps", got, len(tr.Steps))
 			}
+			screenshot(t, ctx, "embed-sandboxed-cors.png")
 			noProblems(t, ctx)
 		})
 	}
