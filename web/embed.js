@@ -1,39 +1,30 @@
 // @ts-check
-// embed.js drives embed.html: it reads the timeline from the hash, puts one
-// <lease-timeline> on the page (which runs the player) and tells the
-// framing page how tall it is.
-//
-// The height protocol: whenever the page's height changes, it posts
-//   {type: "leaselab:height", height: <CSS px>, id: <the hash's id= or "">}
-// to window.parent, with the parent's origin as the target origin, so no
-// other page can read it; with no known parent origin it posts nothing. It
-// answers {type: "leaselab:ping"} with its height, but only from its parent
-// window and that origin.
+// embed.js drives embed.html: it reads the timeline from the hash and puts
+// one <lease-timeline> on the page (which runs the player), or says why it
+// cannot. embed-frame.js, the page's classic script, tells the framing
+// page how tall the frame is.
 
+import { EMBED_FORMAT, traceKey } from './fences.js';
 import { langTag, strings } from './i18n.js';
 import { titleOf } from './lease-timeline.js';
+import { h } from './render.js';
 import { b64urlDecode, findTimeline } from './share.js';
 
 const params = new URLSearchParams(location.hash.slice(1));
 const ATTRS = ['mutant', 'lang', 'step', 'show', 'theme', 'height'];
 const t = strings(langTag(params.get('lang')));
+/**
+ * Whether the frame is sandboxed without allow-same-origin: its origin is
+ * opaque, and no Worker can be constructed from the bundle's host, so the
+ * engine cannot start here.
+ */
+const sandboxed = self.origin === 'null';
 
-/** The origin of the page that frames this one, or null when it is unknown or not to be trusted. */
-export function parentOrigin() {
-  if (window.parent === window) return null;
-  const ancestors = location.ancestorOrigins;
-  const actual = ancestors?.length ? ancestors[0] : null;
-  const wanted = params.get('origin');
-  if (wanted) return !actual || actual === wanted ? wanted : null;
-  if (actual && actual !== 'null') return actual;
-  try {
-    return document.referrer ? new URL(document.referrer).origin : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The timeline the hash carries: its text (src=) or a library timeline's (t=). */
+/**
+ * The timeline the hash carries: its text (src=) or a library timeline's
+ * (t=), with the page-relative URL of that timeline's trace.
+ * @returns {Promise<{text: string, name: string, trace?: string}>}
+ */
 async function timeline() {
   if (params.has('src')) {
     let text;
@@ -47,43 +38,64 @@ async function timeline() {
   if (params.has('t')) {
     const r = await fetch('traces/index.json');
     if (!r.ok) throw new Error(`traces/index.json: HTTP ${r.status}`);
-    /** @type {{timelines: {name: string, text: string}[]}} */
+    /** @type {{timelines: {name: string, text: string, trace?: string}[]}} */
     const index = await r.json();
     const name = params.get('t') || '';
     const entry = findTimeline(index.timelines, name);
-    if (entry) return { text: entry.text, name: entry.name };
+    if (entry) return { text: entry.text, name: entry.name, trace: entry.trace };
     if (name) throw new Error(t.unknownTimeline(name));
   }
   throw new Error(t.noTimelineInLink);
 }
 
-const target = parentOrigin();
-let sent = 0;
-
-function postHeight(force = false) {
-  if (!target) return;
-  const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
-  if (height === sent && !force) return;
-  sent = height;
-  window.parent.postMessage({ type: 'leaselab:height', height, id: params.get('id') || '' }, target);
+/**
+ * A data-prerendered value (fences.js Embedded) that holds a library
+ * timeline's trace as make wasm computed it — the correct engine's run,
+ * explained in English — or null when it cannot be had.
+ * @param {string} text
+ * @param {string} name
+ * @param {string} trace its URL, relative to the page
+ */
+async function shippedTrace(text, name, trace) {
+  const key = await traceKey({ text, name, lang: 'en', mutant: '' });
+  const r = await fetch(trace);
+  if (!key || !r.ok || typeof CompressionStream === 'undefined') return null;
+  const json = JSON.stringify({ format: EMBED_FORMAT, traces: { [key]: await r.text() }, mutants: {} });
+  const gz = new Response(new Blob([json]).stream().pipeThrough(new CompressionStream('gzip')));
+  const bytes = new Uint8Array(await gz.arrayBuffer());
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
 }
 
-window.addEventListener('message', (e) => {
-  if (e.source !== window.parent || e.origin !== target) return;
-  if (e.data && e.data.type === 'leaselab:ping') postHeight(true);
-});
+/**
+ * In a sandboxed frame, what the engine would answer must be there
+ * already: the data-prerendered value for a library timeline in English on
+ * the correct engine (its shipped trace), else null.
+ * @param {{text: string, name: string, trace?: string}} tl
+ */
+async function sandboxAnswers(tl) {
+  if (!tl.trace || t.lang !== 'en' || params.get('mutant')) return null;
+  return shippedTrace(tl.text, tl.name, tl.trace).catch(() => null);
+}
 
 async function main() {
   const box = /** @type {HTMLElement} */ (document.getElementById('embed'));
   document.documentElement.lang = t.lang;
   try {
-    const { text, name } = await timeline();
+    const tl = await timeline();
+    const { text, name } = tl;
     const el = document.createElement('lease-timeline');
     el.setAttribute('name', name);
     for (const a of ATTRS) if (params.has(a)) el.setAttribute(a, params.get(a) || '');
     if (params.get('autoplay') === '1') el.setAttribute('autoplay', '');
     el.textContent = text;
+    const answers = sandboxed ? await sandboxAnswers(tl) : null;
+    if (answers) el.setAttribute('data-prerendered', answers);
     box.append(el);
+    // What else needs the engine, which this frame cannot start.
+    if (sandboxed)
+      box.append(h('p', { class: 'leaselab-noscript leaselab-sandbox-note', role: 'note' }, t.sandboxedFrame));
     document.title = `leaselab: ${titleOf(text) || name}`;
   } catch (err) {
     const p = document.createElement('p');
@@ -91,7 +103,6 @@ async function main() {
     p.textContent = `leaselab: ${err instanceof Error ? err.message : String(err)}`;
     box.append(p);
   }
-  new ResizeObserver(() => postHeight()).observe(document.documentElement);
 }
 
 main();

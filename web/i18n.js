@@ -348,6 +348,9 @@ export const en = {
   running: 'Running…',
   /** @param {string} msg */
   unavailable: (msg) => `The engine is unavailable (${msg}); the timeline is shown as text.`,
+  /** embed.html's note in a frame sandboxed without allow-same-origin (no engine worker can start there). */
+  sandboxedFrame:
+    'This frame is sandboxed without allow-same-origin, so it cannot start the engine: a library timeline plays from its trace computed ahead of time, but an edit, another mutant or language, or a Go test needs the engine. To allow it, the page must add allow-same-origin to the frame\'s sandbox (sandbox="allow-scripts allow-same-origin").',
   /** What a site's Content-Security-Policy must allow, by what it blocked (cspAdvice). */
   csp: {
     wasm: "The site's Content-Security-Policy blocks compiling WebAssembly: add 'wasm-unsafe-eval' to its script-src.",
@@ -795,6 +798,8 @@ export const ko = {
   loading: '엔진을 불러오는 중…',
   running: '실행 중…',
   unavailable: (msg) => `엔진을 쓸 수 없습니다(${msg}). 타임라인을 글로 보여 줍니다.`,
+  sandboxedFrame:
+    '이 프레임은 allow-same-origin 없는 샌드박스 안에 있어서 엔진을 시작할 수 없습니다. 라이브러리 타임라인은 미리 계산한 트레이스로 재생되지만(영어 설명), 편집, 다른 뮤턴트나 언어, Go 테스트에는 엔진이 필요합니다. 허용하려면 페이지가 프레임의 샌드박스에 allow-same-origin을 더해야 합니다(sandbox="allow-scripts allow-same-origin").',
   csp: {
     wasm: "사이트의 Content-Security-Policy가 WebAssembly 컴파일을 막습니다: script-src에 'wasm-unsafe-eval'을 추가하세요.",
     worker:

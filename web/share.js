@@ -122,7 +122,7 @@ export function iframeSnippet({
   return (
     `<iframe src="${escapeAttr(src)}" title="${escapeAttr(`leaselab: ${title || name}`)}" width="100%" height="${height}" loading="lazy" style="border:0" data-leaselab></iframe>\n` +
     `<!-- ${comment.replaceAll('--', '-')} -->\n` +
-    `<script type="module" src="${new URL('embed-host.js', base)}"></script>\n`
+    `<script src="${new URL('embed-host.js', base)}"></script>\n`
   );
 }
 

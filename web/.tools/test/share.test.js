@@ -64,6 +64,8 @@ test('the frame snippet carries the timeline in its hash and its comment cannot 
   assert.ok(s.includes('src="https://example.org/leaselab/embed.html#t=a.tl&amp;step=2"'));
   assert.ok(s.includes('title="leaselab: T"'));
   assert.ok(s.includes('<!-- a - b -->'));
+  // A classic script: a page on another origin loads it without CORS.
+  assert.ok(s.includes('<script src="https://example.org/leaselab/embed-host.js"></script>'), s);
   assert.ok(
     iframeSnippet({ base, text: 'x', name: 'a.tl' }).includes('<!-- optional: lets the frame set its own height -->'),
   );

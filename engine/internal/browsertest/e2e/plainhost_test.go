@@ -24,11 +24,18 @@ import (
 // sites (its snippet, data-snippet="Content-Security-Policy").
 func guidePolicy(t *testing.T) string {
 	t.Helper()
+	return guideSnippet(t, "Content-Security-Policy")
+}
+
+// guideSnippet is the text of the guide's snippet called name
+// (<pre data-snippet=NAME><code>), trimmed; the test fails without it.
+func guideSnippet(t *testing.T, name string) string {
+	t.Helper()
 	b, err := os.ReadFile(filepath.Join(webDir, "guide.html"))
 	must(t, err)
-	m := regexp.MustCompile(`(?s)data-snippet="Content-Security-Policy"[^>]*><code>(.*?)</code>`).FindSubmatch(b)
+	m := regexp.MustCompile(`(?s)data-snippet="` + regexp.QuoteMeta(name) + `"[^>]*><code>(.*?)</code>`).FindSubmatch(b)
 	if m == nil {
-		t.Fatal("guide.html has no Content-Security-Policy snippet")
+		t.Fatalf("guide.html has no %s snippet", name)
 	}
 	return strings.TrimSpace(html.UnescapeString(string(m[1])))
 }
