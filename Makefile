@@ -5,7 +5,7 @@ ADDR ?= 127.0.0.1:8080
 GOROOT := $(shell $(GO) env GOROOT)
 
 .PHONY: all help serve test check fmt vet lint gotest mutants bench wasm worker worker-test wasm-test e2e
-.PHONY: bench-browser lint-js fmt-js unit-js dist sites browser sqlite-wasm sqlite-verify pyodide
+.PHONY: bench-browser lint-js fmt-js unit-js dist sites sqlite-wasm sqlite-verify pyodide
 
 all: test
 
@@ -19,7 +19,7 @@ serve: wasm
 	$(GO) run . serve -addr $(ADDR)
 
 ## test: everything CI runs (installs the pinned npm tools it needs when missing)
-test: fmt vet lint lint-js unit-js sqlite-verify gotest mutants worker-test wasm-test browser
+test: fmt vet lint lint-js unit-js sqlite-verify gotest mutants worker-test wasm-test e2e sites
 
 ## check: the fast inner loop, no browser and no build: gofmt, go vet, staticcheck, go mod tidy -diff, the JS lint, type check and unit tests, go test
 check: fmt vet lint lint-js unit-js
@@ -280,7 +280,7 @@ wasm-test: $(SQLITE_ENGINE) web/leaselab.wasm
 ## can, or stops saying what to install.
 e2e: wasm $(WEB_TOOLS)/node_modules/.bin/biome
 	bash .ci/need-chromium
-	$(GO) test -count=1 -tags e2e,mutants ./engine/internal/browsertest/e2e/
+	$(GO) test -count=1 -timeout 20m -tags e2e,mutants ./engine/internal/browsertest/e2e/
 
 ## dist: the course bundle, DIST/leaselab-VERSION/ (make dist DIST=dir): copy it into a site (web/guide.html); prints the engine's weight against its goals
 ## The bundle a course author copies into a site (engine/internal/build/dist):
@@ -308,13 +308,7 @@ dist: wasm
 sites: wasm $(WEB_TOOLS)/node_modules/.bin/biome
 	bash .ci/need-chromium
 	bash .ci/need-sites
-	$(GO) test -count=1 -tags sites,mutants ./engine/internal/browsertest/sites/
-
-## browser: make e2e and make sites at once, a test binary and a browser each (make test runs this)
-browser: wasm $(WEB_TOOLS)/node_modules/.bin/biome
-	bash .ci/need-chromium
-	bash .ci/need-sites
-	$(GO) test -count=1 -p 2 -tags e2e,sites,mutants ./engine/internal/browsertest/e2e/ ./engine/internal/browsertest/sites/
+	$(GO) test -count=1 -timeout 20m -tags sites,mutants ./engine/internal/browsertest/sites/
 
 WORKER := wasm/worker
 # Cloudflare's free plan takes a Worker of at most 3 MiB compressed.

@@ -461,7 +461,7 @@ function tableHead(table, columns) {
   const head = /** @type {HTMLTableSectionElement} */ (table.tHead).rows[0];
   if (head.cells.length !== columns.length || head.cells[0].textContent !== columns[0]) {
     const name = (/** @type {string} */ c) => c.split(/(?<=_)/).flatMap((part, i) => (i ? [h('wbr'), part] : [part]));
-    head.replaceChildren(...columns.map((c) => h('th', { scope: 'col' }, ...name(c))));
+    head.replaceChildren(...columns.map((c) => h('th', { scope: 'col', translate: 'no' }, ...name(c))));
   }
 }
 

@@ -128,12 +128,7 @@ export class TraceView {
       forgotten: Boolean(m?.leases.some((l) => l.forgotAt !== null)),
       believes: Boolean(m?.leases.some((l) => l.believes !== null)),
     };
-    this.#breakKey = h(
-      'span',
-      { class: 'legend-break' },
-      h('i', { class: 'sw sw-break', text: '//' }),
-      t.legend.breaks,
-    );
+    this.#breakKey = h('span', { class: 'legend-break' }, h('b', { class: 'break-mark', text: '//' }), t.legend.breaks);
     this.#breakKey.hidden = !this.#laidOut?.layout.scale.breaks.length;
     this.legend.replaceChildren(
       ...LEGEND.filter(([key]) => has[key] !== false).map(([key, sw]) =>
