@@ -137,6 +137,29 @@ const PageBytes = 8 << 20 // a long page with timelines is 100 KB
 // PageRow is PageBytes as the documentation's tables list it, after Rows.
 var PageRow = Row{"page_bytes", PageBytes, "bytes of one file of a built site that leaselab prerender reads"}
 
+// PrerenderFenceBytes and PrerenderPageBytes are a site's build-time
+// budget: what computing its pages' answers ahead of time (leaselab
+// prerender, the npm package's plugins, the Sphinx extension) may cost.
+// An answer is a timeline's trace in one language (a worksheet's two
+// traces together) or a lab's result with its plot; its bytes are what
+// it costs to compute and to hold, and what its page downloads. Each
+// answer is held to PrerenderFenceBytes as it is made (the run stops at
+// the step that passes it), and all of one page's answers together to
+// PrerenderPageBytes, so a build's time and memory grow with its pages,
+// never with one fence. The answer that would pass either is refused,
+// naming its page, its place and the limit: nothing of it is written.
+const (
+	PrerenderFenceBytes = 4 << 20  // a long hand-written timeline's trace is 40 KB
+	PrerenderPageBytes  = 16 << 20 // a page of ten such timelines in two languages is 800 KB
+)
+
+// PrerenderRows are the build-time budget as the documentation's tables
+// list it, after PageRow.
+var PrerenderRows = []Row{
+	{"prerender_fence_bytes", PrerenderFenceBytes, "bytes of one answer a site's build prerenders: a timeline's trace in one language (a worksheet's two), a lab's result and plot"},
+	{"prerender_page_bytes", PrerenderPageBytes, "bytes of all the answers one page's fences and elements prerender together"},
+}
+
 // Grading bounds one run of leaselab grade over a student's program: how
 // long one answer and the whole run may take, the bytes the program may
 // write, and how much the run asks of it. The time limits make a

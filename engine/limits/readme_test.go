@@ -30,7 +30,7 @@ func TestDocs_StateEveryLimit(t *testing.T) {
 		if err != nil {
 			t.Skipf("no %s beside the module: %v", doc.file, err)
 		}
-		rows := append(limits.Default.Rows(), limits.PageRow)
+		rows := append(append(limits.Default.Rows(), limits.PageRow), limits.PrerenderRows...)
 		if doc.grading {
 			rows = append(rows, limits.DefaultGrading.Rows()...)
 		}

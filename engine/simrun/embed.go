@@ -24,7 +24,8 @@ type Worksheet struct {
 // WorksheetJSON runs text (named name) on the correct engine and on the
 // mutant opts.Mutant, explained in opts.Lang, and returns a Worksheet as
 // JSON. Bad text returns the parser's error and runs nothing; an empty or
-// unknown mutant is an error.
+// unknown mutant is an error. opts.TraceBytes holds each of the two
+// traces.
 func WorksheetJSON(ctx context.Context, name, text string, opts Options) ([]byte, error) {
 	if opts.Mutant == "" {
 		return nil, fmt.Errorf("simrun: a worksheet needs a mutant to compare with")
@@ -33,7 +34,7 @@ func WorksheetJSON(ctx context.Context, name, text string, opts Options) ([]byte
 	if err != nil {
 		return nil, err
 	}
-	correct, err := memrun.Run(ctx, tl, Options{Lang: opts.Lang})
+	correct, err := memrun.Run(ctx, tl, Options{Lang: opts.Lang, TraceBytes: opts.TraceBytes})
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"syscall/js"
 
+	"github.com/leaselab/leaselab/engine/limits"
 	"github.com/leaselab/leaselab/engine/simrun"
 )
 
@@ -29,7 +30,11 @@ func worksheet(_ js.Value, args []js.Value) any {
 	})
 }
 
-// runArgs reads (text, {name, mutant, lang}) as run takes them.
+// runArgs reads (text, {name, mutant, lang, traceBytes}) as run takes
+// them. traceBytes, a whole number of bytes, holds each trace to it
+// (timeline.Options.TraceBytes, at most the limit trace_bytes): a build
+// that prerenders gives its budget, and the run stops at the step that
+// passes it.
 func runArgs(fn string, args []js.Value) (text, name string, opts simrun.Options, err error) {
 	if len(args) == 0 || args[0].Type() != js.TypeString {
 		return "", "", opts, fmt.Errorf("%s: the first argument must be the timeline's text", fn)
@@ -40,6 +45,9 @@ func runArgs(fn string, args []js.Value) (text, name string, opts simrun.Options
 		name = stringField(o, "name", name)
 		opts.Mutant = stringField(o, "mutant", "")
 		opts.Lang = stringField(o, "lang", "")
+		if v := o.Get("traceBytes"); v.Type() == js.TypeNumber && v.Float() >= 1 {
+			opts.TraceBytes = int(min(v.Float(), float64(limits.Default.TraceBytes)))
+		}
 	}
 	return args[0].String(), name, opts, nil
 }

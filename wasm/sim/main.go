@@ -77,6 +77,7 @@ import (
 
 	"github.com/leaselab/leaselab/engine/check"
 	"github.com/leaselab/leaselab/engine/history"
+	"github.com/leaselab/leaselab/engine/limits"
 	"github.com/leaselab/leaselab/engine/simrun"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
@@ -190,6 +191,9 @@ func jsError(err error) js.Value {
 	}
 	e := js.Global().Get("Error").New(err.Error())
 	e.Set("errors", js.ValueOf(list))
+	if ex := (*limits.ExceededError)(nil); errors.As(err, &ex) {
+		e.Set("limit", ex.Limit.Name) // the limit the answer passed, by its name
+	}
 	first := list[0].(map[string]any)
 	e.Set("line", first["line"])
 	e.Set("col", first["col"])

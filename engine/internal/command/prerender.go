@@ -22,8 +22,10 @@ import (
 // parse, is refused with a line naming it, and a page over the limit
 // page_bytes is skipped with one; the rest of the site is prerendered. It
 // returns ExitBadInput for a site that cannot be read, holds no bundle of
-// this version, has a bundle it refuses to write into, a refused page, or
-// a timeline that does not parse (the others are written); ExitFail for a
+// this version, has a bundle it refuses to write into, a refused page, a
+// timeline that does not parse, or an answer over the build's budget
+// (limits.PrerenderRows: named with its page and line, nothing written
+// for it; the others are written); ExitFail for a
 // fence it cannot read (a directive with a key that is no option, a text
 // with no step: an error naming the page and line, nothing written for
 // it) and when a timeline's expectations fail on the correct engine (its
@@ -65,6 +67,9 @@ func Prerender(args []string, o IO) int {
 	if rep.Bad > 0 {
 		fmt.Fprintf(o.Stdout, "BAD INPUT: %d timelines do not parse (see above); the page shows their errors\n", rep.Bad)
 	}
+	if rep.OverBudget > 0 {
+		fmt.Fprintf(o.Stdout, "BAD INPUT: %d answers pass the build's budget (see above): not prerendered; the page runs them on the engine\n", rep.OverBudget)
+	}
 	if rep.Unreadable > 0 {
 		fmt.Fprintf(o.Stdout, "FAIL: %d fences cannot be read (see above): nothing written for them; the page shows why\n", rep.Unreadable)
 	}
@@ -72,7 +77,7 @@ func Prerender(args []string, o IO) int {
 		fmt.Fprintf(o.Stdout, "FAIL: %d timelines failed an expectation on the correct engine (see above)\n", rep.Failed)
 	}
 	switch {
-	case rep.PagesRefused > 0 || rep.Bad > 0:
+	case rep.PagesRefused > 0 || rep.Bad > 0 || rep.OverBudget > 0:
 		return ExitBadInput
 	case rep.Unreadable > 0 || rep.Failed > 0:
 		return ExitFail

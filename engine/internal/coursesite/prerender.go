@@ -94,6 +94,11 @@ type Report struct {
 	// nothing is written for them, never a trace of no step.
 	Unreadable int
 	Failed     int // runs whose correct engine's expectations failed (written all the same)
+	// OverBudget counts the answers refused for the build's budget: one
+	// over limits.PrerenderFenceBytes, or one that would take its page's
+	// answers past limits.PrerenderPageBytes. Nothing is written for one
+	// that no other page shares.
+	OverBudget int
 	// PagesSkipped counts the pages over limits.PageBytes: not read, left
 	// to the engine in the browser.
 	PagesSkipped int
@@ -103,9 +108,12 @@ type Report struct {
 	PagesRefused int
 }
 
-// job is one distinct run and where it was found.
+// job is one run of a page and where it was found; a run that several
+// pages hold is a job of each.
 type job struct {
 	run   Run
+	page  string // the page's slash path in the site
+	line  int    // the page's line of the element or fence, 0 when not known
 	where string // page: what
 }
 
@@ -126,6 +134,10 @@ type job struct {
 // Prerender would replace or remove, that is anything but a real folder
 // or regular file (a symbolic link, a FIFO) is refused, and nothing is
 // written into that bundle.
+//
+// Each answer is held to the build's budget (limits.PrerenderRows): a run
+// stops at the step that takes its trace past what the fence, or its page,
+// may take, and is counted in the report and told, naming the limit.
 //
 // The error is for a site that cannot be read, holds no bundle of this
 // version, or has a bundle that cannot be written; a bad timeline is
@@ -148,15 +160,7 @@ func Prerender(ctx context.Context, dir string, log io.Writer) (Report, error) {
 		return rep, fmt.Errorf("%s holds no leaselab bundle of version %s (a folder %s with its manifest.json, from make dist)", dir, Version(), BundleDir())
 	}
 	rep.Bundles = bundles
-	jobs := collect(root, pages, log, &rep)
-	answers := map[string][]byte{}
-	for _, j := range jobs {
-		if j.run.Kind == KindLab {
-			runLab(ctx, j, log, &rep, answers)
-		} else if b := runJob(ctx, j, log, &rep); b != nil {
-			answers[Key(j.run)] = b
-		}
-	}
+	answers := runAll(ctx, collect(root, pages, log, &rep), log, &rep)
 	var errs []error
 	for _, b := range bundles {
 		if err := writeAnswers(root, b, answers); err != nil {
@@ -213,8 +217,8 @@ func survey(root *os.Root, log io.Writer) (bundles []string, others []otherBundl
 	return bundles, others, pages, nil
 }
 
-// collect finds the timelines of every page and returns the distinct runs,
-// in the order first found. A page it cannot read or parse is counted and
+// collect finds the timelines of every page and returns each page's
+// distinct runs, page after page, in the order found. A page it cannot read or parse is counted and
 // told, and skipped.
 func collect(root *os.Root, pages []string, log io.Writer, rep *Report) []job {
 	var jobs []job
@@ -255,9 +259,9 @@ func collect(root *os.Root, pages []string, log io.Writer, rep *Report) []job {
 				}
 				f.Run.Text = text
 			}
-			if k := Key(f.Run); !seen[k] {
+			if k := page + "\x00" + Key(f.Run); !seen[k] {
 				seen[k] = true
-				jobs = append(jobs, job{run: f.Run, where: where})
+				jobs = append(jobs, job{run: f.Run, page: page, line: f.Line, where: where})
 			}
 		}
 	}
@@ -284,26 +288,98 @@ func readSrc(root *os.Root, page, src string) (string, error) {
 	return string(b), nil
 }
 
-// runJob runs one run and returns the bytes to write, or nil.
-func runJob(ctx context.Context, j job, log io.Writer, rep *Report) []byte {
-	opts := simrun.Options{Lang: j.run.Lang}
+// runAll runs every job, each distinct run once, and returns the answers
+// to write by key. Each answer is held to the build's budget: to
+// limits.PrerenderFenceBytes, and to what its page has left of
+// limits.PrerenderPageBytes (an answer another page made first counts
+// there as well). An answer refused for it is told, naming the limit.
+func runAll(ctx context.Context, jobs []job, log io.Writer, rep *Report) map[string][]byte {
+	answers := map[string][]byte{}
+	sizes := map[string]int{} // of each run made within its room, 0 when it made nothing
+	tried := map[string]int{} // the room of each run refused for it
+	used := map[string]int{}  // of each page
+	for _, j := range jobs {
+		k := Key(j.run)
+		left := budget.page - used[j.page]
+		room := min(budget.fence, left)
+		size, made := sizes[k]
+		if !made && tried[k] < room {
+			if j.run.Kind == KindLab {
+				size = runLab(ctx, j, room, log, rep, answers)
+			} else {
+				var b []byte
+				if b, size = runJob(ctx, j, room, log, rep); b != nil {
+					answers[k] = b
+				}
+			}
+			if size == overBudget {
+				tried[k] = room
+			} else {
+				sizes[k], made = size, true
+			}
+		}
+		if !made || size > left {
+			rep.OverBudget++
+			fmt.Fprintf(log, "%s: %s: its answer passes the limit %s: not prerendered, left to the engine\n", j.where, placeOf(j), budgetRow(left))
+			continue
+		}
+		used[j.page] += size
+	}
+	return answers
+}
+
+// budget is the build's budget runAll holds answers to: each answer's
+// bytes, and a page's.
+var budget = struct{ fence, page int }{limits.PrerenderFenceBytes, limits.PrerenderPageBytes}
+
+// overBudget is the size runJob and runLab give an answer they refused
+// for the budget they were given.
+const overBudget = -1
+
+// budgetRow is the limit an answer passed with left bytes of its page's
+// budget to go: the page's when it had less left than one answer may take.
+func budgetRow(left int) limits.Row {
+	if left < budget.fence {
+		return limits.PrerenderRows[1]
+	}
+	return limits.PrerenderRows[0]
+}
+
+// placeOf is where a job's element or fence is on its page, as the log
+// names a place: "line N", or "its place unknown".
+func placeOf(j job) string {
+	if j.line > 0 {
+		return fmt.Sprintf("line %d", j.line)
+	}
+	return "its place unknown"
+}
+
+// runJob runs one run, each trace held to budget bytes, and returns the
+// bytes to write and their size; nil and 0 for a run that made nothing
+// (told here), nil and overBudget for an answer over budget (told by
+// runAll).
+func runJob(ctx context.Context, j job, budget int, log io.Writer, rep *Report) ([]byte, int) {
+	opts := simrun.Options{Lang: j.run.Lang, TraceBytes: budget}
 	var out []byte
 	var err error
 	if j.run.Mutant != "" {
 		if len(mutant.All()) == 0 {
 			rep.Skipped++
 			fmt.Fprintf(log, "%s: a worksheet (mutant %s): skipped, this build has no mutants (go run -tags mutants . prerender)\n", j.where, shown(j.run.Mutant))
-			return nil
+			return nil, 0
 		}
 		opts.Mutant = j.run.Mutant
 		out, err = simrun.WorksheetJSON(ctx, j.run.Name, j.run.Text, opts)
 	} else {
 		out, err = simrun.TraceJSON(ctx, j.run.Name, j.run.Text, opts)
 	}
+	if errors.Is(err, limits.ErrExceeded) || len(out) > budget {
+		return nil, overBudget
+	}
 	if err != nil {
 		rep.Bad++
 		fmt.Fprintf(log, "%s: %v\n", j.where, indent(j.errText(err)))
-		return nil
+		return nil, 0
 	}
 	rep.Timelines++
 	if j.run.Mutant != "" {
@@ -313,29 +389,33 @@ func runJob(ctx context.Context, j job, log io.Writer, rep *Report) []byte {
 		rep.Failed++
 		fmt.Fprintf(log, "%s: an expectation failed or an invariant broke unannounced (leaselab check tells which)\n", j.where)
 	}
-	return out
+	return out, len(out)
 }
 
 // runLab runs a lab (simrun.LabJSON: the browser's bytes) and adds its
 // result, under the run's key with no language, and its plot in the run's
 // language, as a JSON string, to answers (prerendered.js prerenderedLab
-// reads both).
-func runLab(ctx context.Context, j job, log io.Writer, rep *Report, answers map[string][]byte) {
+// reads both), when the two together take at most budget bytes. It returns
+// their size: 0 for a lab that made nothing (told here), overBudget for
+// one over budget (told by runAll). The lab's time is bounded by its own
+// limit lab_calls.
+func runLab(ctx context.Context, j job, budget int, log io.Writer, rep *Report, answers map[string][]byte) int {
 	res, err := simrun.LabJSON(ctx, j.run.Name, j.run.Text, simrun.LabOptions{})
 	var svg string
 	if err == nil {
 		svg, err = simrun.LabSVG(res, j.run.Lang)
 	}
+	var plot []byte
+	if err == nil {
+		plot, err = json.Marshal(svg)
+	}
 	if err != nil {
 		rep.Bad++
 		fmt.Fprintf(log, "%s: %v\n", j.where, indent(j.errText(err)))
-		return
+		return 0
 	}
-	plot, err := json.Marshal(svg)
-	if err != nil {
-		rep.Bad++
-		fmt.Fprintf(log, "%s: %v\n", j.where, j.errText(err))
-		return
+	if len(res)+len(plot) > budget {
+		return overBudget
 	}
 	rep.Labs++
 	result := j.run
@@ -343,6 +423,7 @@ func runLab(ctx context.Context, j job, log io.Writer, rep *Report, answers map[
 	answers[Key(result)] = res
 	j.run.Kind = KindLabSVG
 	answers[Key(j.run)] = plot
+	return len(res) + len(plot)
 }
 
 // shown is a name of the site (a page's path, an element's name=) as the
