@@ -60,8 +60,8 @@ lint-js: $(WEB_TOOLS)/node_modules/.bin/biome
 fmt-js: $(WEB_TOOLS)/node_modules/.bin/biome
 	cd $(WEB_TOOLS) && ./node_modules/.bin/biome check --write $(patsubst wasm/%,../../wasm/%,$(patsubst web/%,../%,$(patsubst $(WEB_TOOLS)/%,%,$(WEB_JS))))
 
-## unit-js: the unit tests of the page's modules under node --test, no browser (the npm plugins' run the engine: it is built first)
-unit-js: web/leaselab.wasm web/wasm_exec.js web/sqlite-wasm/sqlite3.wasm
+## unit-js: the unit tests of the page's modules under node --test, no browser (the npm plugins run the engine and its tools: they are built first)
+unit-js: web/leaselab.wasm web/leaselab-tools.wasm web/wasm_exec.js web/sqlite-wasm/sqlite3.wasm
 	@command -v node >/dev/null || { echo "unit-js: Node.js is missing: install it (Debian: apt-get install -y nodejs), then run make unit-js again"; exit 1; }
 	node --test --test-reporter=spec $(WEB_TOOLS)/test/*.test.js
 

@@ -23,7 +23,8 @@
 // with a progress bar and a Cancel button (which ends that worker).
 //
 // On a course site the result and the plot `leaselab prerender` computed
-// ahead of time are drawn at once (prerendered.js prerenderedLab), and no
+// ahead of time, or the npm plugins embedded in its data-prerendered, are
+// drawn at once (prerendered.js prerenderedLab), and no
 // WebAssembly loads until the reader asks for a story or a rerun; else the
 // lab runs on the engine when the element comes near the viewport.
 //
@@ -285,7 +286,7 @@ export class LeaseLab extends HTMLElement {
     applyWords(ui, this.#t);
     const text = this.text;
     ui.editor.value = text;
-    const pre = await prerenderedLab(text, this.#nameOf(), lang);
+    const pre = await prerenderedLab(text, this.#nameOf(), lang, this.getAttribute('data-prerendered'));
     if (text !== this.text) return; // changed meanwhile: a later load draws it
     if (!this.isConnected) return; // removed meanwhile: connecting again loads it
     if (pre) {

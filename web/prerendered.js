@@ -159,16 +159,22 @@ export function courseEngine(embedded = null) {
  * A lab's prerendered result and its plot in lang (prerender writes both
  * for every <lease-lab> and ```lease-lab fence: the result, as the
  * engine's lab call gives it, under kind "lab" with lang ""; the plot as a
- * JSON string under kind "lab-svg"), or null when either is missing.
+ * JSON string under kind "lab-svg"; the npm plugins embed the same in the
+ * element's data-prerendered, which comes first), or null when either is
+ * missing.
  * @param {string} text the lab's text
  * @param {string} name its name
  * @param {string} lang
+ * @param {string | null} [embedded] the element's data-prerendered
  * @returns {Promise<{result: string, svg: string} | null>}
  */
-export async function prerenderedLab(text, name, lang) {
+export async function prerenderedLab(text, name, lang, embedded = /** @type {string | null} */ (null)) {
+  const own = await decodeEmbedded(embedded);
+  /** @param {import('./fences.js').TraceRequest} req */
+  const find = async (req) => (await embeddedAnswer(own, req)) ?? (await prerenderedAnswer(req));
   const [result, svg] = await Promise.all([
-    prerenderedAnswer({ text, name, lang: '', mutant: '', kind: 'lab' }),
-    prerenderedAnswer({ text, name, lang, mutant: '', kind: 'lab-svg' }),
+    find({ text, name, lang: '', mutant: '', kind: 'lab' }),
+    find({ text, name, lang, mutant: '', kind: 'lab-svg' }),
   ]);
   if (result === null || svg === null) return null;
   try {

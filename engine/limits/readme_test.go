@@ -54,3 +54,18 @@ func TestPage_HoldsTheLinkRunLimit(t *testing.T) {
 		t.Errorf("web/grade-run.js lacks %q (grade_link_run_bytes)", want)
 	}
 }
+
+// The npm plugins hold a site's build to the budget prerender holds it
+// to: each limit of PrerenderRows, by name and value.
+func TestPlugins_HoldThePrerenderBudget(t *testing.T) {
+	b, err := os.ReadFile("../../web/npm/node-engine.js")
+	if err != nil {
+		t.Skipf("no web/npm/node-engine.js beside the module: %v", err)
+	}
+	for _, r := range limits.PrerenderRows {
+		want := "{ name: '" + r.Name + "', bytes: " + strconv.FormatInt(r.Value, 10) + " }"
+		if !strings.Contains(string(b), want) {
+			t.Errorf("web/npm/node-engine.js lacks %q", want)
+		}
+	}
+}

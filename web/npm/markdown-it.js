@@ -18,6 +18,9 @@
 // Option vue: the element carries v-pre, so that Vue reads {{ }} in a
 // timeline as text.
 //
+// A ```lease-lab fence becomes a <lease-lab> the same way, carrying its
+// result and plot, run by the engine's tools under Node.
+//
 // A ```lease-exercise fence becomes a <lease-exercise> the same way, with
 // nothing of the engine, its starting code in a text/plain script
 //   <lease-exercise language="python"><script type="text/plain">CODE</script></lease-exercise>
@@ -29,7 +32,10 @@ import {
   exerciseHTML,
   htmlAttributes,
   isExerciseFence,
+  isLabFence,
   isTimelineFence,
+  labElement,
+  pageBudget,
   timelineElement,
 } from './fence-element.js';
 
@@ -59,6 +65,18 @@ export default function leaselab(md, options = {}) {
       return render(src, env);
     };
   }
+  /**
+   * What the page's answers have taken of its budget: one per render's env
+   * (a page), a fresh one for a fence rendered without.
+   * @type {WeakMap<object, import('./fence-element.js').Spent>}
+   */
+  const spent = new WeakMap();
+  /** @param {any} env */
+  const spentOn = (env) => {
+    if (!env || typeof env !== 'object') return pageBudget();
+    if (!spent.has(env)) spent.set(env, pageBudget());
+    return /** @type {import('./fence-element.js').Spent} */ (spent.get(env));
+  };
   /** @param {any} env */
   const linesAbove = (env) => {
     const src = env && typeof env === 'object' ? sources.get(env) : undefined;
@@ -76,17 +94,22 @@ export default function leaselab(md, options = {}) {
   md.renderer.rules.fence = (tokens, idx, opts, env, self) => {
     const t = tokens[idx];
     const lang = t.info.trim().split(/\s+/)[0];
-    const timeline = isTimelineFence(lang, t.content);
-    if (!timeline && !isExerciseFence(lang, t.content)) {
-      return fallback ? fallback(tokens, idx, opts, env, self) : self.renderToken(tokens, idx, opts);
-    }
+    const kind = isTimelineFence(lang, t.content)
+      ? 'lease-timeline'
+      : isLabFence(lang, t.content)
+        ? 'lease-lab'
+        : isExerciseFence(lang, t.content)
+          ? 'lease-exercise'
+          : '';
+    if (!kind) return fallback ? fallback(tokens, idx, opts, env, self) : self.renderToken(tokens, idx, opts);
     const page = env?.relativePath || env?.path || 'markdown';
     // The fence's text starts on the line after its opening fence.
     const line = linesAbove(env) + (t.map?.[0] ?? 0) + 2;
-    if (!timeline) return `${exerciseHTML(exerciseElement(t.content, page, line), options.vue)}\n`;
-    const el = timelineElement(t.content, page, line, options);
+    if (kind === 'lease-exercise') return `${exerciseHTML(exerciseElement(t.content, page, line), options.vue)}\n`;
+    const make = kind === 'lease-lab' ? labElement : timelineElement;
+    const el = make(t.content, page, line, options, spentOn(env));
     const attrs = htmlAttributes(el.attributes);
     const esc = md.utils.escapeHtml;
-    return `<lease-timeline${attrs}${options.vue ? ' v-pre' : ''}><pre>${esc(el.text)}</pre></lease-timeline>\n`;
+    return `<${kind}${attrs}${options.vue ? ' v-pre' : ''}><pre>${esc(el.text)}</pre></${kind}>\n`;
   };
 }

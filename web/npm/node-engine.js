@@ -1,15 +1,23 @@
 // @ts-check
 // node-engine.js: the engine under Node for the build-time plugins
-// (remark.js, markdown-it.js): each fence's trace, computed when the site
-// is built and embedded in its element (the attribute data-prerendered),
-// so that the page draws it without fetching the engine and the site needs
-// no `leaselab prerender` step. The bytes are the engine's, the same as
-// prerender writes (the parity rule), under the same key (fences.js
-// traceKey); prerendered.js reads them.
+// (remark.js, markdown-it.js): each fence's answers — a timeline's trace,
+// a lab's result and plot — computed when the site is built and embedded
+// in its element (the attribute data-prerendered), so that the page draws
+// it without fetching the engine and the site needs no `leaselab prerender`
+// step. The bytes are the engine's, the same as prerender writes (the
+// parity rule), under the same keys (fences.js traceKey); prerendered.js
+// reads them.
 //
-// The engine runs in a worker thread (node-engine-worker.js), started on
-// the first fence and shared by every page of the build; a call waits for
-// its answer synchronously, since a markdown-it rule cannot await.
+// The engine runs in worker threads (node-engine-worker.js): the player's
+// module (leaselab.wasm) for timelines, started on the first timeline, and
+// the tools' (leaselab-tools.wasm) for labs, started on the first lab;
+// each is shared by every page of the build. A call waits for its answer
+// synchronously, since a markdown-it rule cannot await.
+//
+// The build's budget (the limits prerender_fence_bytes and
+// prerender_page_bytes) holds every answer as the engine makes it: a call
+// gives the bytes its answers may take, and a run stops at the step that
+// passes them.
 
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
@@ -17,36 +25,51 @@ import { EMBED_FORMAT } from '../fences.js';
 
 /** @typedef {import('../fences.js').Embedded} Embedded */
 
-/** How long one fence may take, the engine's start included, before the build gives up on it. */
+/**
+ * How long one fence may take, the engine's start included, before the
+ * build gives up on it: a backstop, far beyond what the byte budget and a
+ * lab's lab_calls let a fence take.
+ */
 const ANSWER_MS = 300_000;
 
-/** @type {{port: import('node:worker_threads').MessagePort, flag: Int32Array} | null} */
-let running = null;
+/**
+ * The bytes of one answer (a trace in one language, a worksheet's two, a
+ * lab's result and plot) and of all of one page's answers (engine/limits
+ * PrerenderFenceBytes, PrerenderPageBytes).
+ */
+export const BUDGET = {
+  fence: { name: 'prerender_fence_bytes', bytes: 4194304 },
+  page: { name: 'prerender_page_bytes', bytes: 16777216 },
+};
 
-function start() {
-  if (running) return running;
+/** @type {Map<string, {port: import('node:worker_threads').MessagePort, flag: Int32Array}>} */
+const running = new Map();
+
+/** @param {string} module the engine's module: leaselab.wasm or leaselab-tools.wasm */
+function start(module) {
+  const known = running.get(module);
+  if (known) return known;
   const { port1, port2 } = new MessageChannel();
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const worker = new Worker(new URL('./node-engine-worker.js', import.meta.url), {
-    workerData: { port: port2, flag },
+    workerData: { port: port2, flag, module },
     transferList: [port2],
   });
   worker.unref(); // the build ends when its own work does
   port1.unref();
-  running = { port: port1, flag };
-  return running;
+  const w = { port: port1, flag };
+  running.set(module, w);
+  return w;
 }
 
 /**
- * Runs a timeline on the engine in each of langs (every language the
- * engine knows when empty) and returns what its element embeds, and
- * whether the correct engine held every expectation. Throws an Error
- * carrying the engine's line and col for a timeline it refuses.
- * @param {{text: string, name: string, mutant: string, langs: string[]}} req
- * @returns {{embedded: Embedded, passed: boolean}}
+ * Sends req to the engine of module and waits for its answer. Throws an
+ * Error carrying the engine's line, col and limit for what it refuses.
+ * @param {string} module
+ * @param {object} req
  */
-export function runSync(req) {
-  const { port, flag } = start();
+function ask(module, req) {
+  const { port, flag } = start(module);
   Atomics.store(flag, 0, 0);
   port.postMessage(req);
   if (Atomics.wait(flag, 0, 0, ANSWER_MS) === 'timed-out') {
@@ -55,10 +78,65 @@ export function runSync(req) {
   const reply = receiveMessageOnPort(port)?.message;
   if (!reply) throw new Error('the engine stopped without an answer');
   if (reply.error) {
-    const { message, line, col, errors } = reply.error;
-    throw Object.assign(new Error(message), { line, col, errors });
+    const { message, line, col, errors, limit } = reply.error;
+    throw Object.assign(new Error(message), { line, col, errors, limit });
   }
-  return { embedded: { format: EMBED_FORMAT, traces: reply.traces, mutants: reply.mutants }, passed: reply.passed };
+  return reply;
+}
+
+/**
+ * Runs a timeline on the engine in each of langs (every language the
+ * engine knows when empty) and returns what its element embeds, whether
+ * the correct engine held every expectation, and the bytes of its answers.
+ * Each answer is held to budget bytes (at most prerender_fence_bytes), all
+ * of them together to total: one that passes either throws an Error whose
+ * limit is "budget" (the caller names the limit). Throws an Error carrying
+ * the engine's line and col for a timeline it refuses.
+ * @param {{text: string, name: string, mutant: string, langs: string[], budget?: number, total?: number}} req
+ * @returns {{embedded: Embedded, passed: boolean, bytes: number}}
+ */
+export function runSync(req) {
+  const reply = ask('leaselab.wasm', {
+    kind: 'timeline',
+    budget: BUDGET.fence.bytes,
+    total: BUDGET.page.bytes,
+    ...req,
+  });
+  return {
+    embedded: { format: EMBED_FORMAT, traces: reply.traces, mutants: reply.mutants },
+    passed: reply.passed,
+    bytes: reply.bytes,
+  };
+}
+
+/**
+ * Runs a lab on the engine's tools and returns what its element embeds:
+ * its result, and its plot in each of langs (every language the engine
+ * knows when empty), and their bytes. The result and a plot together are
+ * held to budget bytes, all of them to total, as runSync's; the lab's time
+ * is held to its own limit lab_calls. Throws an Error carrying the lab's
+ * line and col for a lab it refuses.
+ * @param {{text: string, name: string, langs: string[], budget?: number, total?: number}} req
+ * @returns {{embedded: Embedded, bytes: number}}
+ */
+export function labSync(req) {
+  const reply = ask('leaselab-tools.wasm', {
+    kind: 'lab',
+    budget: BUDGET.fence.bytes,
+    total: BUDGET.page.bytes,
+    ...req,
+  });
+  return { embedded: { format: EMBED_FORMAT, traces: reply.traces, mutants: {} }, bytes: reply.bytes };
+}
+
+/**
+ * A string as Go's encoding/json writes it (what prerender writes a lab's
+ * plot as): JSON.stringify's, with <, >, & and the line separators
+ * escaped.
+ * @param {string} s
+ */
+export function goJSONString(s) {
+  return JSON.stringify(s).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**

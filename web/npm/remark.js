@@ -13,6 +13,10 @@
 // With {mdx: false} it makes a raw HTML node instead, for a unified
 // pipeline without MDX (remark-rehype with allowDangerousHtml).
 //
+// A ```lease-lab fence becomes a <lease-lab> the same way, carrying its
+// result and plot, run by the engine's tools under Node: the page draws
+// the lab without fetching the engine until the reader edits it.
+//
 // A ```lease-exercise fence becomes a <lease-exercise> the same way, with
 // nothing of the engine: in MDX its starting code is a <pre> child's text
 //   <lease-exercise language="python"><pre>{"CODE"}</pre></lease-exercise>
@@ -29,7 +33,10 @@ import {
   exerciseHTML,
   htmlAttributes,
   isExerciseFence,
+  isLabFence,
   isTimelineFence,
+  labElement,
+  pageBudget,
   timelineElement,
 } from './fence-element.js';
 
@@ -88,13 +95,15 @@ function jsxElement(name, attributes, text) {
 }
 
 /**
- * The node a timeline fence becomes.
+ * The node a timeline or lab fence becomes: the element tag, its text in a
+ * pre.
+ * @param {string} tag
  * @param {{attributes: Record<string, string>, text: string}} el
  * @param {boolean} mdx
  */
-function timelineNode(el, mdx) {
-  if (mdx) return jsxElement('lease-timeline', el.attributes, el.text);
-  const html = `<lease-timeline${htmlAttributes(el.attributes)}><pre>${escapeHTML(el.text)}</pre></lease-timeline>`;
+function textNode(tag, el, mdx) {
+  if (mdx) return jsxElement(tag, el.attributes, el.text);
+  const html = `<${tag}${htmlAttributes(el.attributes)}><pre>${escapeHTML(el.text)}</pre></${tag}>`;
   return { type: 'html', value: html };
 }
 
@@ -115,6 +124,7 @@ export default function remarkLeaselab(options = {}) {
   const mdx = options.mdx !== false;
   return (tree, file) => {
     const page = file?.path || file?.history?.[0] || 'markdown';
+    const spent = pageBudget();
     /** @param {any} node */
     const walk = (node) => {
       if (!Array.isArray(node.children)) return;
@@ -122,7 +132,10 @@ export default function remarkLeaselab(options = {}) {
         // The fence's text starts on the line after its opening fence.
         const line = (c.position?.start?.line ?? 0) + 1;
         if (c.type === 'code' && isTimelineFence(c.lang, c.value)) {
-          return timelineNode(timelineElement(c.value, page, line, options), mdx);
+          return textNode('lease-timeline', timelineElement(c.value, page, line, options, spent), mdx);
+        }
+        if (c.type === 'code' && isLabFence(c.lang, c.value)) {
+          return textNode('lease-lab', labElement(c.value, page, line, options, spent), mdx);
         }
         if (c.type === 'code' && isExerciseFence(c.lang, c.value)) {
           return exerciseNode(exerciseElement(c.value, page, line), mdx);

@@ -11,8 +11,9 @@ import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import { decodeEmbedded, traceKey, unescapeScriptText } from '../../fences.js';
 import leaselab from '../../npm/markdown-it.js';
+import { BUDGET, runSync } from '../../npm/node-engine.js';
 import remarkLeaselab from '../../npm/remark.js';
-import { embeddedAnswer } from '../../prerendered.js';
+import { embeddedAnswer, prerenderedLab } from '../../prerendered.js';
 
 /** Whether make wasm built the engine the plugins run under Node. */
 const built = existsSync(new URL('../../leaselab.wasm', import.meta.url));
@@ -382,6 +383,128 @@ test(
     assert.throws(
       () => remarkLeaselab()(tree, { path: 'docs/b.md' }),
       /^Error: docs\/b\.md:11:1: a lease-timeline fence does not run/,
+    );
+  },
+);
+
+const lab = `jobs 2
+workers 2
+work uniform 100ms 200ms
+horizon 5s
+lease 1s
+sweep heartbeat 200ms 400ms
+runs 2
+seed 1
+plot dup_ms
+`;
+
+/** Whether make wasm built the tools' engine, which runs labs. */
+const toolsBuilt = existsSync(new URL('../../leaselab-tools.wasm', import.meta.url));
+const needsTools = toolsBuilt ? {} : { skip: "the tools' engine is not built: make wasm" };
+
+test(
+  'markdown-it and remark: a lab fence becomes the element, its text in a pre, carrying its result and its plot in every language',
+  needsTools,
+  async () => {
+    const md = fakeMarkdownIt();
+    leaselab(md, { vue: true });
+    const out = md.renderer.rules.fence(fence('lease-lab', `#! name=hb.lab\n${lab}`), 0, {}, {}, {});
+    assert.match(out, /^<lease-lab name="hb\.lab" data-prerendered="[^"]+" v-pre><pre>jobs 2\n/);
+    const attr = out.match(/ data-prerendered="([^"]+)"/)?.[1] || '';
+    for (const lang of ['en', 'ko']) {
+      const pre = await prerenderedLab(lab, 'hb.lab', lang, attr);
+      assert.ok(pre, `no prerendered lab in ${lang}`);
+      assert.equal(JSON.parse(pre.result).format, 'leaselab-lab/1');
+      assert.match(pre.svg, /^<svg/);
+    }
+    // Another text is another lab: not answered.
+    assert.equal(await prerenderedLab(`${lab}\n`, 'hb.lab', 'en', attr), null);
+    // remark makes the same element, in MDX, with the same data.
+    const tree = {
+      type: 'root',
+      children: [
+        { type: 'code', lang: 'lease-lab', value: `#! name=hb.lab lang=ko\n${lab}`, position: { start: { line: 1 } } },
+      ],
+    };
+    remarkLeaselab()(tree, { path: 'docs/lab.mdx' });
+    const el = tree.children[0];
+    assert.equal(el.type, 'mdxJsxFlowElement');
+    assert.equal(el.name, 'lease-lab');
+    const own = el.attributes.find((a) => a.name === 'data-prerendered')?.value;
+    assert.ok(await prerenderedLab(lab, 'hb.lab', 'ko', own));
+    assert.equal(await prerenderedLab(lab, 'hb.lab', 'en', own), null, 'lang=ko embeds the Korean plot alone');
+  },
+);
+
+test('a lab the engine refuses fails the build at its line and column', needsTools, () => {
+  const md = fakeMarkdownIt();
+  leaselab(md);
+  // The fence opens on the page's line 5 (map 4); the lab's line 2 is bad.
+  assert.throws(
+    () => md.renderer.rules.fence(fence('lease-lab', 'jobs 2\nworkers two\n'), 0, {}, { relativePath: 'l.md' }, {}),
+    /^Error: l\.md:7:\d+: a lease-lab fence does not run: /,
+  );
+});
+
+/**
+ * Runs f with the build's budget at fence and page bytes.
+ * @param {number} fenceBytes
+ * @param {number} pageBytes
+ * @param {() => void} f
+ */
+function withBudget(fenceBytes, pageBytes, f) {
+  const was = [BUDGET.fence.bytes, BUDGET.page.bytes];
+  BUDGET.fence.bytes = fenceBytes;
+  BUDGET.page.bytes = pageBytes;
+  try {
+    f();
+  } finally {
+    [BUDGET.fence.bytes, BUDGET.page.bytes] = was;
+  }
+}
+
+test(
+  "an answer over the build's budget fails the build at the fence's line, naming the limit: before, at and after it",
+  needsEngine,
+  () => {
+    const one = `#! lang=en\n${timeline}`;
+    const size = runSync({ text: timeline, name: 'timeline.tl', mutant: '', langs: ['en'] }).bytes;
+    const md = fakeMarkdownIt();
+    leaselab(md);
+    const render = (/** @type {any} */ env, line = 4) =>
+      md.renderer.rules.fence(fence('lease-timeline', one, line), 0, {}, env, {});
+    withBudget(size - 1, 1 << 30, () =>
+      assert.throws(
+        () => render({ relativePath: 'p.md' }),
+        /^Error: p\.md:7:1: a lease-timeline fence passes the build's budget: the limit prerender_fence_bytes \(\d+ bytes of one answer\)/,
+      ),
+    );
+    withBudget(size, 1 << 30, () => assert.match(render({}), /data-prerendered/));
+    withBudget(size + 1, 1 << 30, () => assert.match(render({}), /data-prerendered/));
+    // A page's answers together: two fit in twice the size, the third is refused; another page starts afresh.
+    withBudget(1 << 30, 2 * size, () => {
+      const env = { relativePath: 'q.md' };
+      render(env, 4);
+      render(env, 10);
+      assert.throws(
+        () => render(env, 16),
+        /^Error: q\.md:19:1: a lease-timeline fence passes the build's budget: the limit prerender_page_bytes/,
+      );
+      assert.match(render({ relativePath: 'r.md' }), /data-prerendered/);
+    });
+  },
+);
+
+test(
+  "a run the engine stops at the budget it was given is told as the build's budget, not the trace's limit",
+  needsEngine,
+  () => {
+    const long = `lease 1000ms\njob j\n${Array.from({ length: 300 }, (_, i) => `${i}ms W${i % 50} claim j`).join('\n')}\n`;
+    withBudget(20_000, 1 << 30, () =>
+      assert.throws(
+        () => runSync({ text: long, name: 'long.tl', mutant: '', langs: ['en'], budget: 20_000 }),
+        (/** @type {any} */ e) => e.limit === 'fence',
+      ),
     );
   },
 );

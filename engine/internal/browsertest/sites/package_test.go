@@ -15,6 +15,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/leaselab/leaselab/engine/internal/coursesite"
 )
@@ -136,7 +139,8 @@ func playEmbedded(t *testing.T, site, url string, walk []spaStep, other spaStep,
 // sent, with no prerender step; the traces are leaselab prerender's.
 func TestPackage_InstallsAndItsMarkdownItPluginBuildsVitePress(t *testing.T) {
 	proj := installPackage(t)
-	dir := npmSite(t, "vitepress", map[string]string{"leaselab": filepath.Join(proj, "node_modules", "leaselab")}, "public", ".vitepress/config.js",
+	dir := npmSiteWith(t, "vitepress", map[string]string{"leaselab": filepath.Join(proj, "node_modules", "leaselab")},
+		map[string]string{"lessons/lab.md": labPage}, "public", ".vitepress/config.js",
 		withConfig(t, ".vitepress/config.js (plugin)", `  title: 'Queues that survive crashes',
   locales: { root: { label: 'English', lang: 'en' }, ko: { label: '한국어', lang: 'ko' } },
 `), "vitepress", "build")
@@ -147,7 +151,37 @@ func TestPackage_InstallsAndItsMarkdownItPluginBuildsVitePress(t *testing.T) {
 		t.Fatalf("the built page does not hold the plugin's elements, with their traces, in place of its fences")
 	}
 	url := serveCounting(t, site)
-	playEmbedded(t, site, url, vitepressWalk, spaStep{"", "/lessons/worksheet.html", 1}, "prerendered 4 timelines (1 worksheets) from 3 pages")
+	labEmbedded(t, url, "/lessons/lab.html")
+	playEmbedded(t, site, url, vitepressWalk, spaStep{"", "/lessons/worksheet.html", 1}, "prerendered 4 timelines (1 worksheets) from 4 pages")
+}
+
+// labPage is a course page of a lab fence, which the plugins run as the
+// site is built.
+const labPage = "# A lab\n\nHow long should a lease be?\n\n```lease-lab\n#! name=heartbeat.lab\njobs 2\nworkers 2\n" +
+	"work uniform 100ms 200ms\nhorizon 5s\nlease 1s\nsweep heartbeat 200ms 400ms\nruns 2\nseed 1\nplot dup_ms\n```\n"
+
+// labEmbedded loads the page at path of a site a plugin built: its lab
+// draws the result and plot its element carries, and the server sends no
+// WebAssembly.
+func labEmbedded(t *testing.T, url, path string) {
+	t.Helper()
+	ctx := tab(t)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(url+path)))
+	waitFor(t, ctx, `(() => { const l = document.querySelector('lease-lab'); l?.scrollIntoView({block: 'center'});
+		return l?.dataset.state === 'ready'; })()`, time.Minute)
+	if src := eval[string](t, ctx, `document.querySelector('lease-lab').dataset.source`); src != "prerendered" {
+		t.Errorf("%s: the lab's source is %q, want prerendered", path, src)
+	}
+	if n := eval[int](t, ctx, `document.querySelector('lease-lab').shadowRoot.querySelectorAll('svg [data-point]').length`); n == 0 {
+		t.Errorf("%s: the lab drew no point of its plot", path)
+	}
+	if n := eval[int](t, ctx, wasmFetches); n != 0 {
+		t.Errorf("%s fetched the engine %d times before the reader acted", path, n)
+	}
+	if n := wasmServed(t, url); n != 0 {
+		t.Errorf("the server sent %d WebAssembly files for a page of a lab the plugin built, want none", n)
+	}
+	noProblems(t, ctx)
 }
 
 // The package's remark plugin builds the Docusaurus course with the
