@@ -165,6 +165,21 @@
 //
 // A failed expectation reports NAME:LINE: expected X, got Y.
 //
+// # Predictions
+//
+// A `?` as the first word after `->` marks the step for a learner to
+// predict: a player in its prediction mode stops before the step, asks
+// what happens, and shows it once answered. The mark changes nothing of
+// the run; an expectation may follow it, checked as any other:
+//
+//	1000ms  B claim order-7      -> ?
+//	1001ms  A complete order-7   -> ? refused superseded
+//
+// Only a step whose operation has an outcome can be marked. The trace
+// gives a marked step its question (Step.Predict): the outcomes a learner
+// chooses from and the one the step had. A timeline with no mark asks at
+// every step with an expectation instead (the player's rule).
+//
 // # Errors, limits and runs
 //
 // Parse validates the whole text before anything runs and returns every

@@ -39,10 +39,13 @@ var outcomesOf = map[engine.Op][]engine.Outcome{
 	engine.OpReopen:    {engine.OutcomeOK},
 }
 
-// refusals are the refusals op can hear in this timeline: a write to a
+// refusals are the refusals op can hear in this timeline.
+func (p *parser) refusals(op engine.Op) []engine.Refusal { return refusalsIn(op, p.tl.Storage) }
+
+// refusalsIn are the refusals op can hear over storage: a write to a
 // storage that asks the lock service hears what a complete hears.
-func (p *parser) refusals(op engine.Op) []engine.Refusal {
-	if op == engine.OpWrite && p.tl.Storage == StorageSequencer {
+func refusalsIn(op engine.Op, storage string) []engine.Refusal {
+	if op == engine.OpWrite && storage == StorageSequencer {
 		return append([]engine.Refusal{engine.RefusedFenced}, writeRefusals...)
 	}
 	return refusalsOf[op]

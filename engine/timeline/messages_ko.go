@@ -27,6 +27,8 @@ var _ = lang.Add("ko", func() (formats, words map[string]string) {
 			"%s %q is not one of the contenders %s":                                                 "%s %q(은)는 경쟁자 %s 가운데 없습니다",
 			"%s %s looks like %s %s (line %d) but is another %s: %s":                                "%[1]s %[2]s(은)는 %[3]s %[4]s(%[5]d번 줄)처럼 보이지만 다른 %[6]s입니다: %[7]s",
 			"%s has no outcome to expect":                                                           "%s에는 기대할 결과가 없습니다",
+			"%s has no outcome to predict":                                                          "%s에는 예측할 결과가 없습니다",
+			"the prediction mark ? is a word of its own: `-> ? %s`":                                 "예측 표시 ?는 따로 떨어진 낱말입니다: `-> ? %s`",
 			"%s has no unit and is read as %d ms: write %sms, or %ss for seconds":                   "%[1]s에 단위가 없어 %[2]d ms로 읽습니다: %[3]sms로 쓰거나, 초라면 %[4]ss로 쓰세요",
 			"%s holds no token for %s at this line (it never claimed it, or it crashed since): claim it first, or say token=N": "%[1]s(은)는 이 줄에서 %[2]s의 token이 없습니다(선점한 적이 없거나 그 뒤 죽었습니다): 먼저 선점하거나 token=N을 쓰세요",
 			"%s is %s or %s, not %q":               "%[1]s(은)는 %[2]s 또는 %[3]s입니다. %[4]q(은)는 아닙니다",

@@ -57,6 +57,9 @@ func (r *runner) step(i int, s *StepLine) (Step, error) {
 	if s.Expect != nil && !r.splitting { // a split send's is judged when it hears back
 		st.Expect = r.judge(s, &st)
 	}
+	if s.Predict {
+		st.Predict = prediction(s.Op(), r.tl.Storage, st.Outcome)
+	}
 	return st, nil
 }
 

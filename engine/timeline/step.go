@@ -97,13 +97,48 @@ func (p *parser) step(ll lexed, source, note string) {
 		return
 	}
 	if ll.arrow != 0 {
-		e, ok := p.expectation(ll, &s)
+		more, ok := p.predictMark(&ll, &s)
 		if !ok {
 			return
 		}
-		s.Expect = e
+		if more {
+			e, ok := p.expectation(ll, &s)
+			if !ok {
+				return
+			}
+			s.Expect = e
+		}
 	}
 	p.record(s, w)
+}
+
+// PredictMark is the word after "->" that marks a step for a learner's
+// prediction (StepLine.Predict).
+const PredictMark = "?"
+
+// predictMark reads the mark `?`, when it is the first word after "->":
+// it marks the step for a learner's prediction and is no part of the
+// expectation, which may follow it. It reports whether words follow
+// for an expectation, and false for ok when the step cannot be marked
+// (its operation has no outcome to predict) or the mark is run into the
+// next word.
+func (p *parser) predictMark(ll *lexed, s *StepLine) (more, ok bool) {
+	if len(ll.expect) == 0 || !strings.HasPrefix(ll.expect[0].text, PredictMark) {
+		return true, true
+	}
+	mark := ll.expect[0]
+	if mark.text != PredictMark {
+		p.errorf(mark.col, "the prediction mark ? is a word of its own: `-> ? %s`", strings.TrimPrefix(mark.text, PredictMark))
+		return false, false
+	}
+	if outcomesFor(s.Op()) == nil {
+		p.errorf(mark.col, "%s has no outcome to predict", s.Verb)
+		return false, false
+	}
+	s.Predict = true
+	ll.expect = ll.expect[1:]
+	ll.expectText = strings.TrimSpace(strings.TrimPrefix(ll.expectText, PredictMark))
+	return len(ll.expect) > 0, true
 }
 
 // isVerb tells whether word is a verb a step's actor takes.

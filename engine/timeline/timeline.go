@@ -303,6 +303,12 @@ type StepLine struct {
 	Qty, Deadline, MaxAttempts int64
 	// Expect is the `-> …` part; nil if absent.
 	Expect *Expectation
+	// Predict marks a step whose outcome a learner is asked to predict
+	// before a player shows it: `-> ?`, alone or before an expectation
+	// (`-> ? refused superseded`). The mark changes nothing of the run
+	// or of the expectation's check; the trace gives the step's choices
+	// and the right one (Step.Predict).
+	Predict bool
 }
 
 // End is the clock after the step: Time, plus Took for a send.

@@ -428,6 +428,23 @@ type Step struct {
 	Verdicts []StepVerdict `json:"verdicts"`
 	// Expect is the result of the step's expectation; nil if it has none.
 	Expect *ExpectResult `json:"expect"`
+	// Predict is what a learner chooses from at a step marked for a
+	// prediction (StepLine.Predict), and the right choice; absent from
+	// the JSON of an unmarked step.
+	Predict *Prediction `json:"predict,omitempty"`
+}
+
+// Prediction is a step's question for a learner: what happens? Each
+// choice, and the answer, is an outcome as an expectation writes it
+// ("ok", "refused held", "empty").
+type Prediction struct {
+	// Choices are the outcomes a learner is offered, in the order the
+	// language lists them: ok and the refusals a lesson is about (held,
+	// expired, superseded, fenced, done), the operation's other outcomes
+	// but invalid, and the answer wherever it is none of these.
+	Choices []string `json:"choices"`
+	// Answer is the outcome the step had.
+	Answer string `json:"answer"`
 }
 
 // Summary sums up a run.

@@ -534,6 +534,12 @@ func (w *jsonWriter) step(s Step) {
 	list(w, "changed", s.Changed, w.cell)
 	list(w, "verdicts", s.Verdicts, w.verdict)
 	pointer(w, "expect", s.Expect, w.expectResult)
+	if s.Predict != nil {
+		w.object("predict", func() {
+			w.strings("choices", s.Predict.Choices)
+			w.str("answer", s.Predict.Answer)
+		})
+	}
 }
 
 func (w *jsonWriter) summary(s Summary) {
