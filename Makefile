@@ -297,11 +297,11 @@ dist: wasm
 	@test -n "$$DIST" || { echo "dist: say where to write the bundle: make dist DIST=dir"; exit 2; }
 	$(GO) run ./engine/internal/build/dist -web web -out "$$DIST"
 
-## sites: course sites built by MkDocs (plain and Material), Hugo, Sphinx (rST, MyST), nbconvert, VitePress and Docusaurus, served plainly, played in headless Chromium
+## sites: course sites built by MkDocs (plain and Material), Hugo, Sphinx (rST, MyST), nbconvert, VitePress, Docusaurus and Starlight, served plainly, played in headless Chromium
 ## The site tests (engine/internal/browsertest/sites): the bundle in sites built from
 ## testdata/ and the guide's snippets, served by a plain static server on
 ## 127.0.0.1, prerendered, played in headless Chromium, and read without
-## JavaScript. VitePress and Docusaurus come from their pinned lock files
+## JavaScript. VitePress, Docusaurus and Starlight come from their pinned lock files
 ## (npm ci, once per lock file, in the user's cache folder). Installs the
 ## generators from Debian's packages when they are missing and it can
 ## (.ci/need-sites), or stops saying what to install.

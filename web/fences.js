@@ -14,6 +14,9 @@
 //   <div class="language-lease-timeline …"><pre><code>  VitePress, Jekyll (Rouge)
 //   <code data-lang="lease-timeline">             Hugo
 //   <div class="highlight-lease-timeline …"><div class="highlight"><pre>  Sphinx (Pygments: no code)
+//   <div class="expressive-code"><figure class="frame"><pre data-language="lease-timeline"><code>
+//                                                  Astro Starlight (Expressive Code: a div per line;
+//                                                  dataLanguageKind)
 // — or, whatever the generator kept, when its first line is the directive
 // with the marker: `#! lease-timeline …` (a highlighter that drops the
 // fence's language, as Material's default does, keeps the text), in a
@@ -246,20 +249,31 @@ export async function decodeEmbedded(value) {
 // ---- the page: fences into elements ----
 
 /** A highlighter's wrapper around a fence's pre (its class). */
-const WRAPPER = /(^|\s)(highlight|highlight-\S+|codehilite|highlighter-rouge|language-\S+)(\s|$)/;
+const WRAPPER = /(^|\s)(highlight|highlight-\S+|codehilite|highlighter-rouge|language-\S+|expressive-code)(\s|$)/;
+
+/**
+ * Whether el wraps a fence's pre for its highlighter: a div with a
+ * highlighter's class (WRAPPER), or the figure Expressive Code puts the
+ * pre in (with its copy button) inside its div.expressive-code.
+ * @param {Element | null} el
+ * @returns {el is Element}
+ */
+function isWrapper(el) {
+  if (el?.tagName === 'FIGURE') return el.parentElement?.classList.contains('expressive-code') === true;
+  return el?.tagName === 'DIV' && WRAPPER.test(el.getAttribute('class') || '');
+}
 
 /**
  * The block a fence's pre stands for: the pre, or the highlighter's
- * wrappers around it (at most two divs with a highlighter's class that
- * hold no other pre).
+ * wrappers around it (at most two — divs with a highlighter's class, or
+ * Expressive Code's figure — that hold no other pre).
  * @param {Element} pre
  */
 export function fenceBlock(pre) {
   let block = pre;
   for (let i = 0; i < 2; i++) {
     const p = block.parentElement;
-    if (p?.tagName !== 'DIV' || !WRAPPER.test(p.getAttribute('class') || '')) break;
-    if (p.querySelectorAll('pre').length !== 1) break;
+    if (!isWrapper(p) || p.querySelectorAll('pre').length !== 1) break;
     block = p;
   }
   return block;
@@ -448,6 +462,21 @@ export function fenceSource(code, kind) {
 }
 
 /**
+ * The kind a pre's data-language names, for the pre's code, or null:
+ * Expressive Code (Astro Starlight) writes a fence so, its language in
+ * data-language and each line a div (fenceText reads them). Another
+ * language, or a pre without a code, is no fence by it.
+ * @param {Element} code
+ * @returns {FenceKind | null}
+ */
+export function dataLanguageKind(code) {
+  const pre = code.parentElement;
+  if (code.tagName !== 'CODE' || pre?.tagName !== 'PRE') return null;
+  const lang = pre.getAttribute('data-language');
+  return KINDS.find((k) => k.tag === lang) || null;
+}
+
+/**
  * The kind whose marked directive is a code block's first line, or null.
  * @param {Element} code
  * @returns {FenceKind | null}
@@ -528,9 +557,10 @@ export function convert(code, kind = TIMELINE) {
 }
 
 /**
- * Converts every fence under root (fenceSelector's, the marked code
- * blocks — a pre's code, or a pre without one — and nbconvert's language
- * lines), in the page's order, whose block ready accepts; returns the
+ * Converts every fence under root (fenceSelector's, Expressive Code's
+ * (dataLanguageKind), the marked code blocks — a pre's code, or a pre
+ * without one — and nbconvert's language lines), in the page's order,
+ * whose block ready accepts; returns the
  * elements made and how many fences ready refused.
  * @param {ParentNode} root
  * @param {(block: Element) => boolean} [ready]
@@ -543,7 +573,7 @@ export function convertReady(root, ready = () => true) {
       codes.set((c.tagName === 'PRE' && c.querySelector('code')) || c, kind);
   for (const c of root.querySelectorAll('pre > code, pre')) {
     if (codes.has(c) || (c.tagName === 'PRE' && c.querySelector('code'))) continue;
-    const kind = markedKind(c) || languageLineKind(c);
+    const kind = dataLanguageKind(c) || markedKind(c) || languageLineKind(c);
     if (kind) codes.set(c, kind);
   }
   let waiting = 0;

@@ -67,7 +67,8 @@
     link({ rel: 'stylesheet', href: css });
   }
   // A timeline on the page: an element, a fence's marks (fences.js FENCE_SELECTOR), or the directive's marker.
-  const marked = '[class~="language-lease-timeline"], pre.lease-timeline, [data-lang="lease-timeline"], lease-timeline';
+  const marked =
+    '[class~="language-lease-timeline"], pre.lease-timeline, [data-lang="lease-timeline"], pre[data-language="lease-timeline"], lease-timeline';
   const hasTimeline = () =>
     document.querySelector(marked) !== null ||
     [...document.querySelectorAll('pre > code')].some((c) => /^\s*#!\s*lease-timeline\b/.test(c.textContent || ''));

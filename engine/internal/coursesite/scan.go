@@ -31,7 +31,7 @@ type Found struct {
 }
 
 // wrapperClass is a highlighter's wrapper class (fences.js WRAPPER).
-var wrapperClass = regexp.MustCompile(`(^|\s)(highlight|highlight-\S+|codehilite|highlighter-rouge|language-\S+)(\s|$)`)
+var wrapperClass = regexp.MustCompile(`(^|\s)(highlight|highlight-\S+|codehilite|highlighter-rouge|language-\S+|expressive-code)(\s|$)`)
 
 // Find returns the timelines of a page's HTML, in the page's order: each
 // <lease-timeline> element and each fence (fences.js convertAll finds the
@@ -154,7 +154,8 @@ func elementName(n *html.Node) string {
 // fenceKindOf says whether code is a fence's, and of which kind: a pre's
 // code, or a pre that holds no code (Pygments under Sphinx), that the
 // generator marked (language-lease-timeline, highlight-lease-timeline, or
-// lease-lab's for a lab), whose first line is a marked directive, or whose
+// lease-lab's for a lab), whose pre's data-language names the kind
+// (Expressive Code), whose first line is a marked directive, or whose
 // first line is the kind's language alone (languageLineKind) — and not
 // inside a <lease-timeline> or a <lease-lab> (fences.js convertReady).
 func fenceKindOf(code *html.Node) (fenceKind, bool) {
@@ -170,6 +171,11 @@ func fenceKindOf(code *html.Node) (fenceKind, bool) {
 	for _, k := range fenceKinds {
 		if markedAs(code, pre, k.tag) {
 			return k, true
+		}
+	}
+	for _, k := range fenceKinds {
+		if code != pre && attr(pre, "data-language") == k.tag {
+			return k, true // Expressive Code's (fences.js dataLanguageKind)
 		}
 	}
 	text := fenceText(code)
@@ -288,12 +294,12 @@ func fence(code *html.Node, docLang string, k fenceKind) Found {
 }
 
 // fenceBlock is fences.js fenceBlock: the pre, or the highlighter's
-// wrappers around it (at most two divs that hold no other pre).
+// wrappers around it (at most two that hold no other pre: isWrapper).
 func fenceBlock(pre *html.Node) *html.Node {
 	block := pre
 	for range 2 {
 		p := block.Parent
-		if p == nil || p.Type != html.ElementNode || p.DataAtom != atom.Div || !wrapperClass.MatchString(attr(p, "class")) {
+		if !isWrapper(p) {
 			break
 		}
 		pres := 0
@@ -308,6 +314,20 @@ func fenceBlock(pre *html.Node) *html.Node {
 		block = p
 	}
 	return block
+}
+
+// isWrapper reports whether n wraps a fence's pre for its highlighter
+// (fences.js isWrapper): a div with a highlighter's class, or the figure
+// Expressive Code puts the pre in inside its div.expressive-code.
+func isWrapper(n *html.Node) bool {
+	if n == nil || n.Type != html.ElementNode {
+		return false
+	}
+	if n.DataAtom == atom.Figure {
+		p := n.Parent
+		return p != nil && p.Type == html.ElementNode && hasClass(p, "expressive-code")
+	}
+	return n.DataAtom == atom.Div && wrapperClass.MatchString(attr(n, "class"))
 }
 
 // generatedID is an id a theme's script gives code blocks (fences.js

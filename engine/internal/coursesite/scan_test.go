@@ -1,6 +1,7 @@
 package coursesite_test
 
 import (
+	"html"
 	"reflect"
 	"strings"
 	"testing"
@@ -230,6 +231,71 @@ func TestFind_SphinxAndNbconvertFencesKeepTheirExactText(t *testing.T) {
 		{false, 9, "m.tl", "lease 2s\n", "|"},
 		{false, 12, "timeline.tl", story, "|"},
 		{true, 17, "n.lab", "jobs 5\n", "|"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("found\n%v\nwant\n%v", got, want)
+	}
+}
+
+// expressiveCode is a fence as Expressive Code (Astro Starlight) writes
+// it: its language in the pre's data-language, each line a div of its own
+// (a blank line's holding a newline, an indentation a span of its own),
+// in a figure with the copy button, whose data-code holds the text too.
+func expressiveCode(lang string, lines ...string) string {
+	var b strings.Builder
+	b.WriteString(`<div class="expressive-code"><figure class="frame not-content"><figcaption class="header"></figcaption><pre data-language="` + lang + `"><code>`)
+	for _, l := range lines {
+		b.WriteString(`<div class="ec-line"><div class="code">`)
+		body := strings.TrimLeft(l, " ")
+		switch {
+		case body == "":
+			b.WriteString("\n")
+		case len(body) < len(l):
+			b.WriteString(`<span class="indent"><span style="--0:#d6deeb">` + l[:len(l)-len(body)] + `</span></span>`)
+			fallthrough
+		default:
+			b.WriteString(`<span style="--0:#d6deeb;--1:#403f53">` + html.EscapeString(body) + `</span>`)
+		}
+		b.WriteString(`</div></div>`)
+	}
+	b.WriteString(`</code></pre><div class="copy"><div aria-live="polite"></div><button title="Copy to clipboard" data-copied="Copied!" data-code="` +
+		html.EscapeString(strings.Join(lines, "\x7f")) + `"><div></div></button></div></figure></div>` + "\n")
+	return b.String()
+}
+
+// Expressive Code's fences are found by the pre's data-language when it
+// names a kind — not another language, a near name, or a pre without a
+// code — each with its text as the author wrote it (no line added or
+// lost, indentation kept, nothing of the copy button) and its pre's line.
+func TestFind_ExpressiveCodeFencesByTheirDataLanguage(t *testing.T) {
+	page := "<html><body>\n" +
+		expressiveCode("lease-timeline", `#! step=2 id=courier`, "# Late courier", "lease 1000ms", "", "0ms  A claim a  -> ok token=1") +
+		expressiveCode("js", "lease 2s", "0ms  A claim a  -> ok token=1") +
+		expressiveCode("lease-timelines", "lease 3s", "0ms  A claim a  -> ok token=1") +
+		`<section lang="ko">` + expressiveCode("lease-lab", "#! name=b.lab", "jobs 2", "", "  seed 1") + "</section>\n" +
+		expressiveCode("lease-exercise", "#! language=javascript", "function write() {}") +
+		`<pre data-language="lease-timeline">lease 4s` + "\n</pre>\n" +
+		"</body></html>"
+	found, err := coursesite.Find([]byte(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		lab        bool
+		line       int
+		name, lang string
+		text, opts string
+	}
+	var got []row
+	for _, f := range found {
+		got = append(got, row{f.Lab, f.Line, f.Run.Name, f.Run.Lang, f.Run.Text, f.Options["step"] + "|" + f.Options["id"]})
+		if f.Unreadable != "" {
+			t.Errorf("%s: unreadable: %s", f.Run.Name, f.Unreadable)
+		}
+	}
+	want := []row{
+		{false, 2, "timeline.tl", "en", "# Late courier\nlease 1000ms\n\n0ms  A claim a  -> ok token=1\n", "2|courier"},
+		{true, 6, "b.lab", "ko", "jobs 2\n\n  seed 1\n", "|"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("found\n%v\nwant\n%v", got, want)

@@ -1,6 +1,6 @@
 // fake-dom.js: the little of the DOM that fences.js's convert reads and
 // writes — elements with attributes, dataset and text, closest and
-// querySelectorAll by tag name, document.createElement — so that a fence's
+// querySelectorAll by tag names (and parent > child), document.createElement — so that a fence's
 // conversion runs under node --test, without a browser.
 
 const ELEMENT_NODE = 1;
@@ -110,9 +110,31 @@ export class FakeElement {
     return this.children.flatMap((c) => [c, ...c.descendants()]);
   }
 
-  /** @param {string} tag a tag name: no other selector is understood */
-  querySelectorAll(tag) {
-    return this.descendants().filter((e) => e.tagName === tag.toUpperCase());
+  /**
+   * @param {string} selectors tag names and `parent > child` pairs of tag
+   *   names, comma-separated: any other selector matches nothing
+   */
+  querySelectorAll(selectors) {
+    const tests = selectors.split(',').map((s) => {
+      const [parent, child] = s.includes('>')
+        ? s.split('>').map((t) => t.trim().toUpperCase())
+        : [null, s.trim().toUpperCase()];
+      return (/** @type {FakeElement} */ e) =>
+        e.tagName === child && (parent === null || e.parentElement?.tagName === parent);
+    });
+    return this.descendants().filter((e) => tests.some((t) => t(e)));
+  }
+
+  /**
+   * DOCUMENT_POSITION_FOLLOWING (4) when other comes after this element in
+   * their tree's order, else PRECEDING (2).
+   * @param {FakeElement} other
+   */
+  compareDocumentPosition(other) {
+    let root = /** @type {FakeElement} */ (this);
+    while (root.parentElement) root = root.parentElement;
+    const order = root.descendants();
+    return order.indexOf(other) > order.indexOf(this) ? 4 : 2;
   }
 
   /** @param {string} tag */

@@ -9,6 +9,8 @@ import { test } from 'node:test';
 import {
   canonicalForm,
   convert,
+  convertAll,
+  dataLanguageKind,
   directiveTokens,
   EXERCISE,
   escapeScriptText,
@@ -316,4 +318,110 @@ test('nbconvert: a code block whose first line is a fence language alone is of t
     assert.equal(languageLineKind(/** @type {any} */ (c)), null, about);
     assert.equal(fenceSource(/** @type {any} */ (c), TIMELINE), text, `${about}: the text untouched`);
   }
+});
+
+/**
+ * A fence as Expressive Code (Astro Starlight) writes it:
+ * `<div class="expressive-code"><figure class="frame not-content"><figcaption class="header"></figcaption>
+ * <pre data-language="LANG"><code><div class="ec-line"><div class="code"><span>LINE</span></div></div>…</code></pre>
+ * <div class="copy"><button data-code="…"><div></div></button></div></figure></div>`:
+ * a blank line is a code div holding a newline, an indented line's
+ * indentation a span of its own, and the copy button's text in an attribute.
+ * @param {string} lang
+ * @param {string} text
+ */
+function expressiveCode(lang, text) {
+  const lines = text.replace(/\n$/, '').split('\n');
+  const line = (/** @type {string} */ l) => {
+    const indent = /** @type {string} */ (l.match(/^ */)?.[0]);
+    const parts = l.trim() === '' ? ['\n'] : [];
+    if (indent && l.trim())
+      parts.push(new FakeElement('span', { class: 'indent' }, new FakeElement('span', {}, indent)));
+    if (l.trim()) parts.push(new FakeElement('span', { style: '--0:#d6deeb' }, l.slice(indent.length)));
+    return new FakeElement('div', { class: 'ec-line' }, new FakeElement('div', { class: 'code' }, ...parts));
+  };
+  const code = new FakeElement('code', {}, ...lines.map(line));
+  const pre = new FakeElement('pre', { 'data-language': lang }, code);
+  const copy = new FakeElement(
+    'div',
+    { class: 'copy' },
+    new FakeElement(
+      'button',
+      { title: 'Copy to clipboard', 'data-code': text.replace(/\n/g, '\u007f') },
+      new FakeElement('div'),
+    ),
+  );
+  const figure = new FakeElement(
+    'figure',
+    { class: 'frame not-content' },
+    new FakeElement('figcaption', { class: 'header' }),
+    pre,
+    copy,
+  );
+  return { outer: new FakeElement('div', { class: 'expressive-code' }, figure), code };
+}
+
+test('Expressive Code: data-language names the kind of a pre’s code; another language, a code-less pre or a data-lang is none', () => {
+  for (const [lang, want] of /** @type {[string, import('../../fences.js').FenceKind | null][]} */ ([
+    ['lease-timeline', TIMELINE],
+    ['lease-lab', LAB],
+    ['lease-exercise', EXERCISE],
+    ['lease-timelines', null],
+    ['lease', null],
+    ['js', null],
+    ['', null],
+  ])) {
+    installDOM();
+    assert.equal(dataLanguageKind(/** @type {any} */ (expressiveCode(lang, story).code)), want, lang);
+  }
+  const pre = new FakeElement('pre', { 'data-language': 'lease-timeline' }, story);
+  assert.equal(dataLanguageKind(/** @type {any} */ (pre)), null, 'a pre without a code');
+  const dataLang = pageWithFence(story, {}, { 'data-lang': 'lease-timeline' });
+  assert.equal(dataLanguageKind(/** @type {any} */ (dataLang.code)), null, 'data-lang is Hugo’s, on the code');
+});
+
+test('Expressive Code: each kind’s fence becomes its element with the text as written, the whole frame hidden; another language is left', () => {
+  const sheet = '#! mutant=claim-boundary id=sheet\n# Worksheet\nlease 1000ms\n\n0ms  A claim job-1  -> ok token=1\n';
+  const exercise =
+    '#! language=javascript id=ex\nfunction write(s, token, value) {\n  if (token < s.token) return "<b>";\n    return value;\n}\n';
+  const body = installDOM();
+  const blocks = [
+    expressiveCode('lease-timeline', sheet),
+    expressiveCode('js', '#! step=1\nlease 1s\n'),
+    expressiveCode('lease-lab', '#! name=a.lab\njobs 2\n\nseed 1\n'),
+    expressiveCode('lease-exercise', exercise),
+    expressiveCode('lease-timelines', story),
+  ];
+  body.append(...blocks.map((b) => b.outer));
+  const made = convertAll(/** @type {any} */ (body));
+  assert.deepEqual(
+    made.map((el) => el.tagName),
+    ['LEASE-TIMELINE', 'LEASE-LAB', 'LEASE-EXERCISE'],
+  );
+  const [timeline, lab, ex] = made;
+  assert.deepEqual(attributesOf(timeline), { mutant: 'claim-boundary', id: 'sheet' });
+  assert.equal(
+    timeline.textContent,
+    '# Worksheet\nlease 1000ms\n\n0ms  A claim job-1  -> ok token=1\n',
+    'no blank line added, none lost',
+  );
+  assert.deepEqual(attributesOf(lab), { name: 'a.lab' });
+  assert.equal(lab.textContent, 'jobs 2\n\nseed 1\n');
+  assert.deepEqual(attributesOf(ex), { language: 'javascript', id: 'ex' });
+  assert.equal(
+    unescapeScriptText(ex.children[0].textContent),
+    'function write(s, token, value) {\n  if (token < s.token) return "<b>";\n    return value;\n}\n',
+    'the indentation kept',
+  );
+  for (const [i, el] of /** @type {[number, FakeElement][]} */ ([
+    [0, timeline],
+    [2, lab],
+    [3, ex],
+  ])) {
+    const { outer } = blocks[i];
+    assert.equal(body.childNodes.indexOf(el), body.childNodes.indexOf(outer) - 1, `${el.tagName}: before the frame`);
+    assert.ok(outer.hasAttribute('hidden') && outer.hasAttribute('data-leaselab-fence'), `${el.tagName}: frame hidden`);
+    assert.equal(el.getAttribute('data-fence-error'), null, el.tagName);
+  }
+  for (const i of [1, 4]) assert.ok(!blocks[i].outer.hasAttribute('data-leaselab-fence'), `block ${i + 1} left alone`);
 });

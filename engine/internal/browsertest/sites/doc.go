@@ -2,8 +2,8 @@
 // test): real sites built by real generators — MkDocs with its own theme,
 // Material for MkDocs with pymdownx, Hugo (with and without
 // guessSyntax), Sphinx (reStructuredText and MyST) and a notebook
-// exported by jupyter nbconvert from Debian's packages; VitePress 1.x and Docusaurus 3.x
-// from the pinned lock files in testdata/ — from the sources in testdata/ and the configuration snippets of the
+// exported by jupyter nbconvert from Debian's packages; VitePress 1.x, Docusaurus 3.x
+// and Astro Starlight from the pinned lock files in testdata/ — from the sources in testdata/ and the configuration snippets of the
 // author's guide (web/guide.html), with the bundle (make dist) copied in,
 // served by a plain static server on 127.0.0.1 (python3 -m http.server, or
 // Go's http.FileServer under a sub-path, one of them sending .wasm as
@@ -21,6 +21,8 @@
 // renders after load, an exercise React hydrates, a VitePress page
 // written with the elements, which Vue hydrates without a mismatch, a
 // Hugo page bundle holding an exercise under the guide's policy, the
+// Starlight's Expressive Code fences (a timeline and a lab prerendered, an
+// exercise, a fence that cannot be read told by prerender and in place), the
 // bundle's Sphinx extension (its elements as the npm plugins write them, a
 // bad block failing the build at its file and line, the build prerendering
 // so no WebAssembly is served until the reader acts), the

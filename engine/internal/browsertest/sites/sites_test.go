@@ -114,8 +114,9 @@ func TestSite_MkDocs(t *testing.T) {
 	playSite(t, site, url, []coursePage{{"/", 2, ""}, {"/lessons/worksheet/", 1, "sheet"}})
 }
 
-// Material for MkDocs with pymdownx (the guide's custom fence and
-// attr_list), served under a sub-path.
+// Material for MkDocs with pymdownx (the guide's custom fences and
+// attr_list), served under a sub-path; a lab's fence, with no directive,
+// is a lab by its custom fence, and draws once prerendered.
 func TestSite_MaterialForMkDocs(t *testing.T) {
 	site := buildMkDocs(t, "material", "mkdocs.yml (Material)")
 	url := serveUnder(t, site, "/docs/course/", false)
@@ -127,6 +128,14 @@ func TestSite_MaterialForMkDocs(t *testing.T) {
 	if got := eval[string](t, ctx, b+`.dataset.cursor`); got != "2" {
 		t.Errorf("the attribute list's step=2 put the cursor at %s", got)
 	}
+	lab := tab(t)
+	must(t, chromedp.Do(lab, chromedp.Navigate(url+"/lab/")))
+	const l = `document.querySelector('lease-lab[data-fence]')`
+	waitFor(t, lab, l+`?.dataset.state === 'ready' || (`+l+`?.scrollIntoView({block: 'center'}), false)`, time.Minute)
+	if src := eval[string](t, lab, l+`.dataset.source`); src != "prerendered" {
+		t.Errorf("the lab's source is %q, want prerendered (playSite prerendered the site)", src)
+	}
+	noProblems(t, lab)
 }
 
 // Hugo, under its baseURL's sub-path, from a host that sends .wasm as
