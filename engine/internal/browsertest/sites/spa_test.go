@@ -297,7 +297,8 @@ func TestSite_Docusaurus(t *testing.T) {
 // .wasm.gz and .wasm.br request, which GET /__wasm-served answers, and the
 // bytes it wrote for each path, which GET /__wasm-bytes answers as JSON
 // (the engine loads in a worker, whose fetches the page's performance
-// list does not hold: the server sees them all). Every file goes out as a
+// list does not hold: the server sees them all), and the bytes it wrote
+// for every path, which GET /__bytes answers alike. Every file goes out as a
 // popular static host sends it, fresh for ten minutes
 // (Cache-Control: max-age=600), so a walk after prerendering meets the
 // index its tabs cached before.
@@ -317,7 +318,7 @@ func serveCountingOver(t *testing.T, dir string, held int64) string {
 	t.Helper()
 	var served atomic.Int64
 	var mu sync.Mutex
-	sent := map[string]int64{}
+	sent, all := map[string]int64{}, map[string]int64{}
 	files := http.FileServer(http.Dir(dir))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
@@ -329,20 +330,27 @@ func serveCountingOver(t *testing.T, dir string, held int64) string {
 			defer mu.Unlock()
 			json.NewEncoder(w).Encode(sent)
 			return
-		}
-		w.Header().Set("Cache-Control", "max-age=600")
-		if !isWasm(r.URL.Path) {
-			files.ServeHTTP(w, r)
+		case "/__bytes":
+			mu.Lock()
+			defer mu.Unlock()
+			json.NewEncoder(w).Encode(all)
 			return
 		}
-		served.Add(1)
+		w.Header().Set("Cache-Control", "max-age=600")
 		cw := &countingWriter{ResponseWriter: w}
-		if held > 0 && strings.HasSuffix(r.URL.Path, ".wasm") {
+		wasm := isWasm(r.URL.Path)
+		if wasm {
+			served.Add(1)
+		}
+		if wasm && held > 0 && strings.HasSuffix(r.URL.Path, ".wasm") {
 			cw.held, cw.gone = held, r.Context().Done()
 		}
 		files.ServeHTTP(cw, r)
 		mu.Lock()
-		sent[r.URL.Path] += cw.n
+		if wasm {
+			sent[r.URL.Path] += cw.n
+		}
+		all[r.URL.Path] += cw.n
 		mu.Unlock()
 	}))
 	t.Cleanup(srv.Close)
@@ -411,7 +419,25 @@ func wasmServed(t *testing.T, url string) int {
 // each WebAssembly file's path.
 func wasmBytes(t *testing.T, url string) map[string]int64 {
 	t.Helper()
-	r, err := http.Get(url + "/__wasm-bytes")
+	return countsAt(t, url+"/__wasm-bytes")
+}
+
+// bytesSent is the bytes of body serveCounting's server at url wrote for
+// each path, and their sum.
+func bytesSent(t *testing.T, url string) (map[string]int64, int64) {
+	t.Helper()
+	sent := countsAt(t, url+"/__bytes")
+	var sum int64
+	for _, n := range sent {
+		sum += n
+	}
+	return sent, sum
+}
+
+// countsAt is the JSON map of bytes per path that url answers.
+func countsAt(t *testing.T, url string) map[string]int64 {
+	t.Helper()
+	r, err := http.Get(url)
 	must(t, err)
 	defer r.Body.Close()
 	var sent map[string]int64

@@ -5,8 +5,10 @@ package sites_test
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -158,6 +160,7 @@ func TestSite_SphinxExtensionWritesTheElementsAndPrerenders(t *testing.T) {
 	if strings.Contains(read("about.html"), "leaselab.js") {
 		t.Errorf("about.html, which uses no directive, includes the script")
 	}
+	t.Run("a page of one timeline sends under 1 MB", func(t *testing.T) { oneTimelineWeighs(t, site) })
 	url := serveCounting(t, site)
 	for _, p := range []struct{ path, ids string }{{"/index.html", "courier"}, {"/lessons/worksheet.html", "sheet"}} {
 		ctx := tab(t)
@@ -189,6 +192,31 @@ func TestSite_SphinxExtensionWritesTheElementsAndPrerenders(t *testing.T) {
 	solveWorksheet(t, ctx, "sheet")
 	if wasmServed(t, url) == 0 {
 		t.Errorf("the server counted no WebAssembly once the reader edited the worksheet: it cannot see the engine's fetches")
+	}
+}
+
+// oneTimelineMaxBytes bounds what a page of one prerendered timeline
+// costs a reader on a plain host, from the page to its timeline drawn.
+const oneTimelineMaxBytes = 1_000_000
+
+// oneTimelineWeighs opens the extension site's worksheet page, a page of
+// one timeline, on a plain host (files as they are on disk, none
+// precompressed, a fresh cache) and fails unless every byte the server
+// sent until the timeline is drawn sums to under oneTimelineMaxBytes.
+func oneTimelineWeighs(t *testing.T, site string) {
+	url := serveCounting(t, site)
+	ctx := tab(t)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(url+"/lessons/worksheet.html")))
+	waitFor(t, ctx, `document.getElementById('sheet')?.dataset.state === 'ready'`, time.Minute)
+	sent, sum := bytesSent(t, url)
+	paths := slices.Sorted(maps.Keys(sent))
+	var lines []string
+	for _, p := range paths {
+		lines = append(lines, fmt.Sprintf("%9d %s", sent[p], p))
+	}
+	t.Logf("a page of one timeline drawn: %d bytes sent in %d files\n%s", sum, len(sent), strings.Join(lines, "\n"))
+	if sum >= oneTimelineMaxBytes {
+		t.Errorf("a page of one timeline sent %d bytes until drawn, want under %d", sum, oneTimelineMaxBytes)
 	}
 }
 
