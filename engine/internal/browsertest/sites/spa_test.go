@@ -188,15 +188,17 @@ var vitepressWalk = []spaStep{
 }
 
 // VitePress 1.x, built from its pinned lock file with the guide's
-// configuration: every fence plays on a fresh load, after client-side
-// navigation forward and back and a switch of language, with no problem
-// on the console (a hydration mismatch is one); once prerendered, the
-// pages draw with no byte of the engine fetched.
+// configuration: its two languages share one copy of the bundle; every
+// fence plays on a fresh load, after client-side navigation forward and
+// back and a switch of language, with no problem on the console (a
+// hydration mismatch is one); once prerendered, the pages draw with no
+// byte of the engine fetched.
 func TestSite_VitePress(t *testing.T) {
 	dir := npmSite(t, "vitepress", nil, "public", ".vitepress/config.js",
 		withConfig(t, ".vitepress/config.js", "  title: 'Queues that survive crashes',\n  locales: { root: { label: 'English', lang: 'en' }, ko: { label: '한국어', lang: 'ko' } },\n"),
 		"vitepress", "build")
 	site := filepath.Join(dir, ".vitepress", "dist")
+	oneEngine(t, site)
 	url := serveCounting(t, site)
 	playSPA(t, site, url, fenceSPA, vitepressWalk, spaStep{"", "/lessons/worksheet.html", 1}, "prerendered 4 timelines (1 worksheets) from 3 pages")
 }
@@ -267,7 +269,8 @@ const docusaurusConfig = `  title: 'Queues that survive crashes',
 const docusaurusPython = "---\ntitle: The lab in Python\n---\n\nWrite the fencing lab in Python. Check runs leaselab grade's tests on it.\n\n" + pythonExercise + "\n"
 
 // Docusaurus 3.x (classic, React 19), built from its pinned lock file with
-// the guide's configuration: every fence — whose lines Prism writes
+// the guide's configuration: its two languages share one copy of the
+// bundle, at the site's root; every fence — whose lines Prism writes
 // without a newline character — plays on a fresh load and after
 // client-side navigation forward and back, with no problem on the console
 // (React's hydration error #418 is one); once prerendered, the pages draw
@@ -279,6 +282,7 @@ func TestSite_Docusaurus(t *testing.T) {
 			"  presets: [['classic', { docs: { routeBasePath: '/' }, blog: false, pages: false }]],\n"),
 		"docusaurus", "build", "--out-dir", "build")
 	site := filepath.Join(dir, "build")
+	oneEngine(t, site)
 	t.Run("python", func(t *testing.T) {
 		built, err := os.ReadFile(filepath.Join(site, "lessons", "python", "index.html"))
 		must(t, err)
@@ -289,6 +293,24 @@ func TestSite_Docusaurus(t *testing.T) {
 	})
 	url := serveCounting(t, site)
 	playSPA(t, site, url, fenceSPA, docusaurusWalk, spaStep{"", "/lessons/worksheet/", 1}, "prerendered 5 timelines (2 worksheets) from 4 pages")
+}
+
+// oneEngine fails unless the built site holds one leaselab.wasm: a site
+// of several languages shares one bundle, at its root, which every
+// language's pages name.
+func oneEngine(t *testing.T, site string) {
+	t.Helper()
+	var found []string
+	must(t, filepath.WalkDir(site, func(path string, d os.DirEntry, err error) error {
+		if err == nil && d.Name() == "leaselab.wasm" {
+			rel, _ := filepath.Rel(site, path)
+			found = append(found, rel)
+		}
+		return err
+	}))
+	if want := filepath.Join(coursesite.BundleDir(), "leaselab.wasm"); len(found) != 1 || found[0] != want {
+		t.Errorf("the built site holds the engine at %v, want once, at %s", found, want)
+	}
 }
 
 // serveCounting serves dir with Go's http.FileServer on 127.0.0.1, as a
