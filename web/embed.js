@@ -22,8 +22,9 @@ const sandboxed = self.origin === 'null';
 
 /**
  * The timeline the hash carries: its text (src=) or a library timeline's
- * (t=), with the page-relative URL of that timeline's trace.
- * @returns {Promise<{text: string, name: string, trace?: string}>}
+ * (t=), with the page-relative URLs of that timeline's traces: in
+ * English, and in each other language by its tag (langs).
+ * @returns {Promise<Timeline>}
  */
 async function timeline() {
   if (params.has('src')) {
@@ -38,26 +39,33 @@ async function timeline() {
   if (params.has('t')) {
     const r = await fetch('traces/index.json');
     if (!r.ok) throw new Error(`traces/index.json: HTTP ${r.status}`);
-    /** @type {{timelines: {name: string, text: string, trace?: string}[]}} */
+    /** @type {{timelines: Timeline[]}} */
     const index = await r.json();
     const name = params.get('t') || '';
     const entry = findTimeline(index.timelines, name);
-    if (entry) return { text: entry.text, name: entry.name, trace: entry.trace };
+    if (entry) return { text: entry.text, name: entry.name, trace: entry.trace, langs: entry.langs };
     if (name) throw new Error(t.unknownTimeline(name));
   }
   throw new Error(t.noTimelineInLink);
 }
 
 /**
+ * A timeline to play: its text and name, and for a library timeline the
+ * URLs of its shipped traces.
+ * @typedef {{text: string, name: string, trace?: string, langs?: Record<string, string>}} Timeline
+ */
+
+/**
  * A data-prerendered value (fences.js Embedded) that holds a library
  * timeline's trace as make wasm computed it — the correct engine's run,
- * explained in English — or null when it cannot be had.
+ * explained in lang — or null when it cannot be had.
  * @param {string} text
  * @param {string} name
+ * @param {string} lang
  * @param {string} trace its URL, relative to the page
  */
-async function shippedTrace(text, name, trace) {
-  const key = await traceKey({ text, name, lang: 'en', mutant: '' });
+async function shippedTrace(text, name, lang, trace) {
+  const key = await traceKey({ text, name, lang, mutant: '' });
   const r = await fetch(trace);
   if (!key || !r.ok || typeof CompressionStream === 'undefined') return null;
   const json = JSON.stringify({ format: EMBED_FORMAT, traces: { [key]: await r.text() }, mutants: {} });
@@ -70,13 +78,14 @@ async function shippedTrace(text, name, trace) {
 
 /**
  * In a sandboxed frame, what the engine would answer must be there
- * already: the data-prerendered value for a library timeline in English on
- * the correct engine (its shipped trace), else null.
- * @param {{text: string, name: string, trace?: string}} tl
+ * already: the data-prerendered value for a library timeline on the
+ * correct engine, its trace shipped in the frame's language, else null.
+ * @param {Timeline} tl
  */
 async function sandboxAnswers(tl) {
-  if (!tl.trace || t.lang !== 'en' || params.get('mutant')) return null;
-  return shippedTrace(tl.text, tl.name, tl.trace).catch(() => null);
+  const trace = t.lang === 'en' ? tl.trace : tl.langs?.[t.lang];
+  if (!trace || params.get('mutant')) return null;
+  return shippedTrace(tl.text, tl.name, t.lang, trace).catch(() => null);
 }
 
 async function main() {

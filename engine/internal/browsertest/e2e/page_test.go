@@ -46,6 +46,7 @@ type libraryIndex struct {
 	Default   string `json:"default"`
 	Timelines []struct {
 		Name, Title, Text, Trace string
+		Langs                    map[string]string // another language's trace
 	} `json:"timelines"`
 }
 
@@ -645,9 +646,23 @@ func TestPage_FollowsDarkSchemeAndReducedMotion(t *testing.T) {
 // libraryTrace is the native trace make wasm computed for a library timeline.
 func libraryTrace(t *testing.T, name string) timeline.Trace {
 	t.Helper()
+	return libraryTraceIn(t, name, "en")
+}
+
+// libraryTraceIn is the trace make wasm wrote for the library timeline
+// name, explained in lang.
+func libraryTraceIn(t *testing.T, name, lang string) timeline.Trace {
+	t.Helper()
 	for _, tl := range index.Timelines {
 		if tl.Name == name {
-			raw, err := os.ReadFile(filepath.Join(webDir, filepath.FromSlash(tl.Trace)))
+			file := tl.Trace
+			if lang != "en" {
+				file = tl.Langs[lang]
+			}
+			if file == "" {
+				t.Fatalf("web/traces/index.json lists no %s trace of %s", lang, name)
+			}
+			raw, err := os.ReadFile(filepath.Join(webDir, filepath.FromSlash(file)))
 			must(t, err)
 			var tr timeline.Trace
 			must(t, json.Unmarshal(raw, &tr))

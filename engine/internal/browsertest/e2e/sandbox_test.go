@@ -110,11 +110,11 @@ func TestEmbed_SandboxedFrameWithoutCORSSaysWhatTheHostMustAllow(t *testing.T) {
 
 // With CORS the frame's modules load in the sandbox, but no Worker can be
 // constructed from the bundle's host: a library timeline plays from the
-// trace the bundle ships computed, and the frame says that edits need the
-// engine, which it cannot start, and what the host must allow.
+// trace the bundle ships computed in the frame's language, and the frame
+// says that edits need the engine, which it cannot start, and what the
+// host must allow.
 func TestEmbed_SandboxedFrameWithCORSPlaysThePrerenderedTimeline(t *testing.T) {
 	bundle := serveBundle(t, true, true)
-	tr := defaultTrace(t)
 	for _, tc := range []struct {
 		lang string
 		want []string
@@ -123,8 +123,9 @@ func TestEmbed_SandboxedFrameWithCORSPlaysThePrerenderedTimeline(t *testing.T) {
 		{"ko", []string{"엔진", "allow-same-origin"}},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
+			tr := libraryTraceIn(t, index.Default, tc.lang)
 			ctx := tab(t)
-			must(t, chromedp.Do(ctx, chromedp.Navigate(bundle+"/embed.html#t="+tr.Name+"&lang="+tc.lang)))
+			must(t, chromedp.Do(ctx, chromedp.Navigate(bundle+"/embed.html#t="+tr.Name+"&step=1&lang="+tc.lang)))
 			waitFor(t, ctx, `document.querySelector('#embed .leaselab-sandbox-note') !== null`, 30*time.Second)
 			if o := eval[string](t, ctx, `self.origin`); o != "null" {
 				t.Fatalf("the page's origin is %q, want the sandbox's opaque 'null'", o)
@@ -135,15 +136,16 @@ func TestEmbed_SandboxedFrameWithCORSPlaysThePrerenderedTimeline(t *testing.T) {
 					t.Errorf("the frame says %q; want it to name %q", said, w)
 				}
 			}
-			if tc.lang != "en" {
-				return // the library's traces are explained in English
-			}
 			waitFor(t, ctx, `document.querySelector('lease-timeline')?.dataset.state === 'ready'`, 30*time.Second)
 			got := eval[map[string]string](t, ctx, `({...document.querySelector('lease-timeline').dataset})`)
 			if got["source"] != "prerendered" || got["steps"] != fmt.Sprint(len(tr.Steps)) {
 				t.Errorf("the timeline is %v, want the prerendered trace's %d steps", got, len(tr.Steps))
 			}
-			screenshot(t, ctx, "embed-sandboxed-cors.png")
+			explains := eval[string](t, ctx, `document.querySelector('lease-timeline').shadowRoot.querySelector('.explain').textContent`)
+			if !strings.HasSuffix(explains, tr.Steps[0].Explain) {
+				t.Errorf("step 1 is explained as %q, want the %s trace's %q", explains, tc.lang, tr.Steps[0].Explain)
+			}
+			screenshot(t, ctx, "embed-sandboxed-cors-"+tc.lang+".png")
 			noProblems(t, ctx)
 		})
 	}

@@ -1,8 +1,9 @@
 // Package sites holds the course-site tests (make sites, part of make
 // test): real sites built by real generators — MkDocs with its own theme,
 // Material for MkDocs with pymdownx, Hugo (with and without
-// guessSyntax), Sphinx (reStructuredText and MyST) and a notebook
-// exported by jupyter nbconvert from Debian's packages; VitePress 1.x, Docusaurus 3.x
+// guessSyntax), Sphinx (reStructuredText and MyST) and notebooks (a
+// fence in a Markdown cell, a code cell's HTML output) exported by
+// jupyter nbconvert from Debian's packages; VitePress 1.x, Docusaurus 3.x
 // and Astro Starlight from the pinned lock files in testdata/ — from the sources in testdata/ and the configuration snippets of the
 // author's guide (web/guide.html), with the bundle (make dist) copied in,
 // served by a plain static server on 127.0.0.1 (python3 -m http.server, or
@@ -25,7 +26,9 @@
 // exercise, a fence that cannot be read told by prerender and in place), the
 // bundle's Sphinx extension (its elements as the npm plugins write them, a
 // bad block failing the build at its file and line, the build prerendering
-// so no WebAssembly is served until the reader acts), the
+// so no WebAssembly is served until the reader acts, and a page of one
+// timeline sending under 1 MB), a site of two languages holding the
+// bundle once (Docusaurus, VitePress), the
 // Python exercise on a Docusaurus and a VitePress page (nothing of Python
 // fetched until the reader acts; the correct lab passes Check, its worker
 // under the guide's policy).

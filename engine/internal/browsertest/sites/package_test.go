@@ -185,7 +185,7 @@ func labEmbedded(t *testing.T, url, path string) {
 }
 
 // The package's remark plugin builds the Docusaurus course with the
-// guide's recipe: each fence is the element in the built HTML (React
+// guide's recipe: its two languages share one copy of the bundle; each fence is the element in the built HTML (React
 // renders it; nothing is changed before hydration), whose text keeps its
 // lines, carrying its trace; it plays on a fresh load and after
 // client-side navigation with nothing on the console and no WebAssembly
@@ -197,6 +197,7 @@ func TestPackage_ItsRemarkPluginBuildsDocusaurus(t *testing.T) {
 	dir := npmSite(t, "docusaurus", map[string]string{"leaselab": filepath.Join(proj, "node_modules", "leaselab")}, "static", "docusaurus.config.js",
 		config, "docusaurus", "build", "--out-dir", "build")
 	site := filepath.Join(dir, "build")
+	oneEngine(t, site)
 	page, err := os.ReadFile(filepath.Join(site, "index.html"))
 	must(t, err)
 	if !regexp.MustCompile(`<lease-timeline step="3" show="lanes explain table" id="courier" data-prerendered="[^"]+"><pre># Late courier: the stale stamp is refused\nlease 1000ms\n`).Match(page) {

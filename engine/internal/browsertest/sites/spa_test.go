@@ -188,15 +188,17 @@ var vitepressWalk = []spaStep{
 }
 
 // VitePress 1.x, built from its pinned lock file with the guide's
-// configuration: every fence plays on a fresh load, after client-side
-// navigation forward and back and a switch of language, with no problem
-// on the console (a hydration mismatch is one); once prerendered, the
-// pages draw with no byte of the engine fetched.
+// configuration: its two languages share one copy of the bundle; every
+// fence plays on a fresh load, after client-side navigation forward and
+// back and a switch of language, with no problem on the console (a
+// hydration mismatch is one); once prerendered, the pages draw with no
+// byte of the engine fetched.
 func TestSite_VitePress(t *testing.T) {
 	dir := npmSite(t, "vitepress", nil, "public", ".vitepress/config.js",
 		withConfig(t, ".vitepress/config.js", "  title: 'Queues that survive crashes',\n  locales: { root: { label: 'English', lang: 'en' }, ko: { label: '한국어', lang: 'ko' } },\n"),
 		"vitepress", "build")
 	site := filepath.Join(dir, ".vitepress", "dist")
+	oneEngine(t, site)
 	url := serveCounting(t, site)
 	playSPA(t, site, url, fenceSPA, vitepressWalk, spaStep{"", "/lessons/worksheet.html", 1}, "prerendered 4 timelines (1 worksheets) from 3 pages")
 }
@@ -267,7 +269,8 @@ const docusaurusConfig = `  title: 'Queues that survive crashes',
 const docusaurusPython = "---\ntitle: The lab in Python\n---\n\nWrite the fencing lab in Python. Check runs leaselab grade's tests on it.\n\n" + pythonExercise + "\n"
 
 // Docusaurus 3.x (classic, React 19), built from its pinned lock file with
-// the guide's configuration: every fence — whose lines Prism writes
+// the guide's configuration: its two languages share one copy of the
+// bundle, at the site's root; every fence — whose lines Prism writes
 // without a newline character — plays on a fresh load and after
 // client-side navigation forward and back, with no problem on the console
 // (React's hydration error #418 is one); once prerendered, the pages draw
@@ -279,6 +282,7 @@ func TestSite_Docusaurus(t *testing.T) {
 			"  presets: [['classic', { docs: { routeBasePath: '/' }, blog: false, pages: false }]],\n"),
 		"docusaurus", "build", "--out-dir", "build")
 	site := filepath.Join(dir, "build")
+	oneEngine(t, site)
 	t.Run("python", func(t *testing.T) {
 		built, err := os.ReadFile(filepath.Join(site, "lessons", "python", "index.html"))
 		must(t, err)
@@ -291,13 +295,32 @@ func TestSite_Docusaurus(t *testing.T) {
 	playSPA(t, site, url, fenceSPA, docusaurusWalk, spaStep{"", "/lessons/worksheet/", 1}, "prerendered 5 timelines (2 worksheets) from 4 pages")
 }
 
+// oneEngine fails unless the built site holds one leaselab.wasm: a site
+// of several languages shares one bundle, at its root, which every
+// language's pages name.
+func oneEngine(t *testing.T, site string) {
+	t.Helper()
+	var found []string
+	must(t, filepath.WalkDir(site, func(path string, d os.DirEntry, err error) error {
+		if err == nil && d.Name() == "leaselab.wasm" {
+			rel, _ := filepath.Rel(site, path)
+			found = append(found, rel)
+		}
+		return err
+	}))
+	if want := filepath.Join(coursesite.BundleDir(), "leaselab.wasm"); len(found) != 1 || found[0] != want {
+		t.Errorf("the built site holds the engine at %v, want once, at %s", found, want)
+	}
+}
+
 // serveCounting serves dir with Go's http.FileServer on 127.0.0.1, as a
 // plain static host does (every file as it is on disk, no
 // Content-Encoding), and counts the WebAssembly it sends: every .wasm,
 // .wasm.gz and .wasm.br request, which GET /__wasm-served answers, and the
 // bytes it wrote for each path, which GET /__wasm-bytes answers as JSON
 // (the engine loads in a worker, whose fetches the page's performance
-// list does not hold: the server sees them all). Every file goes out as a
+// list does not hold: the server sees them all), and the bytes it wrote
+// for every path, which GET /__bytes answers alike. Every file goes out as a
 // popular static host sends it, fresh for ten minutes
 // (Cache-Control: max-age=600), so a walk after prerendering meets the
 // index its tabs cached before.
@@ -317,7 +340,7 @@ func serveCountingOver(t *testing.T, dir string, held int64) string {
 	t.Helper()
 	var served atomic.Int64
 	var mu sync.Mutex
-	sent := map[string]int64{}
+	sent, all := map[string]int64{}, map[string]int64{}
 	files := http.FileServer(http.Dir(dir))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
@@ -329,20 +352,27 @@ func serveCountingOver(t *testing.T, dir string, held int64) string {
 			defer mu.Unlock()
 			json.NewEncoder(w).Encode(sent)
 			return
-		}
-		w.Header().Set("Cache-Control", "max-age=600")
-		if !isWasm(r.URL.Path) {
-			files.ServeHTTP(w, r)
+		case "/__bytes":
+			mu.Lock()
+			defer mu.Unlock()
+			json.NewEncoder(w).Encode(all)
 			return
 		}
-		served.Add(1)
+		w.Header().Set("Cache-Control", "max-age=600")
 		cw := &countingWriter{ResponseWriter: w}
-		if held > 0 && strings.HasSuffix(r.URL.Path, ".wasm") {
+		wasm := isWasm(r.URL.Path)
+		if wasm {
+			served.Add(1)
+		}
+		if wasm && held > 0 && strings.HasSuffix(r.URL.Path, ".wasm") {
 			cw.held, cw.gone = held, r.Context().Done()
 		}
 		files.ServeHTTP(cw, r)
 		mu.Lock()
-		sent[r.URL.Path] += cw.n
+		if wasm {
+			sent[r.URL.Path] += cw.n
+		}
+		all[r.URL.Path] += cw.n
 		mu.Unlock()
 	}))
 	t.Cleanup(srv.Close)
@@ -411,7 +441,25 @@ func wasmServed(t *testing.T, url string) int {
 // each WebAssembly file's path.
 func wasmBytes(t *testing.T, url string) map[string]int64 {
 	t.Helper()
-	r, err := http.Get(url + "/__wasm-bytes")
+	return countsAt(t, url+"/__wasm-bytes")
+}
+
+// bytesSent is the bytes of body serveCounting's server at url wrote for
+// each path, and their sum.
+func bytesSent(t *testing.T, url string) (map[string]int64, int64) {
+	t.Helper()
+	sent := countsAt(t, url+"/__bytes")
+	var sum int64
+	for _, n := range sent {
+		sum += n
+	}
+	return sent, sum
+}
+
+// countsAt is the JSON map of bytes per path that url answers.
+func countsAt(t *testing.T, url string) map[string]int64 {
+	t.Helper()
+	r, err := http.Get(url)
 	must(t, err)
 	defer r.Body.Close()
 	var sent map[string]int64

@@ -5,8 +5,10 @@ package sites_test
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -106,6 +108,69 @@ func TestSite_NotebookByNbconvert(t *testing.T) {
 	playSite(t, dir, url, []coursePage{{"/lesson.html", 3, "sheet"}})
 }
 
+// A notebook whose code cell is the guide's, its output saved as IPython
+// writes it (the string given to HTML, as text/html), exported by jupyter
+// nbconvert --to html beside the bundle: the page holds the output's HTML
+// as it is, whose element plays on the engine, and once the folder is
+// prerendered draws its trace with no engine; with --sanitize-html the
+// element and the script are gone, the timeline's text kept.
+func TestSite_NotebookCodeCellOutputPlaysExported(t *testing.T) {
+	code := snippet(t, "notebook code cell")
+	_, rest, ok := strings.Cut(code, `HTML("""`)
+	out, _, ok2 := strings.Cut(rest, `""")`)
+	if !ok || !ok2 || !strings.Contains(out, "<lease-timeline") || !strings.Contains(out, "leaselab.js") {
+		t.Fatalf("the guide's notebook code cell passes no element and script to HTML:\n%s", code)
+	}
+	dir := t.TempDir()
+	cell := map[string]any{"cell_type": "code", "id": "cell-a", "metadata": map[string]any{}, "execution_count": 1, "source": code,
+		"outputs": []any{map[string]any{"output_type": "execute_result", "execution_count": 1, "metadata": map[string]any{},
+			"data": map[string]any{"text/html": out, "text/plain": "<IPython.core.display.HTML object>"}}}}
+	nb, err := json.Marshal(map[string]any{"nbformat": 4, "nbformat_minor": 5, "metadata": map[string]any{}, "cells": []any{cell}})
+	must(t, err)
+	must(t, os.WriteFile(filepath.Join(dir, "lesson.ipynb"), nb, 0o644))
+	copyTree(t, bundle, filepath.Join(dir, coursesite.BundleDir()))
+	if out, err := command(dir, "jupyter", "nbconvert", "--to", "html", "lesson.ipynb"); err != nil {
+		t.Fatalf("jupyter nbconvert: %v\n%s", err, out)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "lesson.html"))
+	must(t, err)
+	if !strings.Contains(string(page), out) {
+		t.Fatalf("the exported page does not hold the cell's output as it is")
+	}
+	if out, err := command(dir, "jupyter", "nbconvert", "--to", "html", "--sanitize-html", "--output", "sanitized", "lesson.ipynb"); err != nil {
+		t.Fatalf("jupyter nbconvert --sanitize-html: %v\n%s", err, out)
+	}
+	clean, err := os.ReadFile(filepath.Join(dir, "sanitized.html"))
+	must(t, err)
+	if c := string(clean); strings.Contains(c, "<lease-timeline") || strings.Contains(c, `<script src="`+coursesite.BundleDir()) || !strings.Contains(c, "<pre>\n# Late courier") {
+		t.Errorf("with --sanitize-html the exported output keeps the element or the script, or loses the timeline's text (the guide says otherwise)")
+	}
+	url := servePython(t, dir) + "/lesson.html"
+	ready := `(() => { const e = document.querySelector('lease-timeline'); e?.scrollIntoView({block: 'center'});
+		return e?.dataset.state === 'ready' && e.dataset.cursor === '3'; })()`
+	source := `document.querySelector('lease-timeline').dataset.source`
+	ctx := tab(t)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(url)))
+	waitFor(t, ctx, ready, time.Minute)
+	if src := eval[string](t, ctx, source); src == "prerendered" {
+		t.Errorf("the player drew a prerendered trace before the folder was prerendered")
+	}
+	noProblems(t, ctx)
+	if out, err := command(root, leaselab, "prerender", dir); err != nil || !strings.Contains(out, "prerendered 1 timelines") {
+		t.Fatalf("leaselab prerender: %v\n%s", err, out)
+	}
+	ctx = tab(t)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(url)))
+	waitFor(t, ctx, ready, time.Minute)
+	if src := eval[string](t, ctx, source); src != "prerendered" {
+		t.Errorf("after prerendering the player's source is %q, want prerendered", src)
+	}
+	if n := eval[int](t, ctx, wasmFetches); n != 0 {
+		t.Errorf("the prerendered page fetched the engine %d times, want none", n)
+	}
+	noProblems(t, ctx)
+}
+
 // withCommand is the guide's conf.py for the extension, its leaselab
 // command the one the tests built (with the mutants, for worksheets).
 func withCommand(t *testing.T) string {
@@ -158,6 +223,7 @@ func TestSite_SphinxExtensionWritesTheElementsAndPrerenders(t *testing.T) {
 	if strings.Contains(read("about.html"), "leaselab.js") {
 		t.Errorf("about.html, which uses no directive, includes the script")
 	}
+	t.Run("a page of one timeline sends under 1 MB", func(t *testing.T) { oneTimelineWeighs(t, site) })
 	url := serveCounting(t, site)
 	for _, p := range []struct{ path, ids string }{{"/index.html", "courier"}, {"/lessons/worksheet.html", "sheet"}} {
 		ctx := tab(t)
@@ -189,6 +255,31 @@ func TestSite_SphinxExtensionWritesTheElementsAndPrerenders(t *testing.T) {
 	solveWorksheet(t, ctx, "sheet")
 	if wasmServed(t, url) == 0 {
 		t.Errorf("the server counted no WebAssembly once the reader edited the worksheet: it cannot see the engine's fetches")
+	}
+}
+
+// oneTimelineMaxBytes bounds what a page of one prerendered timeline
+// costs a reader on a plain host, from the page to its timeline drawn.
+const oneTimelineMaxBytes = 1_000_000
+
+// oneTimelineWeighs opens the extension site's worksheet page, a page of
+// one timeline, on a plain host (files as they are on disk, none
+// precompressed, a fresh cache) and fails unless every byte the server
+// sent until the timeline is drawn sums to under oneTimelineMaxBytes.
+func oneTimelineWeighs(t *testing.T, site string) {
+	url := serveCounting(t, site)
+	ctx := tab(t)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(url+"/lessons/worksheet.html")))
+	waitFor(t, ctx, `document.getElementById('sheet')?.dataset.state === 'ready'`, time.Minute)
+	sent, sum := bytesSent(t, url)
+	paths := slices.Sorted(maps.Keys(sent))
+	var lines []string
+	for _, p := range paths {
+		lines = append(lines, fmt.Sprintf("%9d %s", sent[p], p))
+	}
+	t.Logf("a page of one timeline drawn: %d bytes sent in %d files\n%s", sum, len(sent), strings.Join(lines, "\n"))
+	if sum >= oneTimelineMaxBytes {
+		t.Errorf("a page of one timeline sent %d bytes until drawn, want under %d", sum, oneTimelineMaxBytes)
 	}
 }
 

@@ -7,11 +7,15 @@
 //	go run ./engine/internal/build/tracegen -out web/traces
 //
 // It writes OUT/index.json — {"format", "default", "timelines": [{"name",
-// "title", "text", "trace"}]}, where trace is the page-relative URL of the
-// timeline's trace and default the timeline the page opens on — one
-// OUT/NAME.json per timeline (the correct engine, explained in English),
-// and OUT/default.json, the default timeline's bytes again under a name the
-// page preloads. Files of OUT it did not write are left alone.
+// "title", "text", "trace", "langs"}]}, where trace is the page-relative
+// URL of the timeline's trace, langs maps each other language the engine
+// explains in (timeline.Langs) to the URL of its trace in that language,
+// and default is the timeline the page opens on — one OUT/NAME.json per
+// timeline (the correct engine, explained in English), one
+// OUT/NAME.LANG.json per timeline and other language (a sandboxed frame,
+// which cannot start the engine, plays them), and OUT/default.json, the
+// default timeline's bytes again under a name the page preloads. Files of
+// OUT it did not write are left alone.
 package main
 
 import (
@@ -41,6 +45,8 @@ type entry struct {
 	Title string `json:"title"`
 	Text  string `json:"text"`
 	Trace string `json:"trace"`
+	// Langs maps a language other than English to its trace's URL.
+	Langs map[string]string `json:"langs"`
 }
 
 type index struct {
@@ -68,16 +74,26 @@ func generate(ctx context.Context, out string) error {
 	}
 	idx := index{Format: timeline.FormatVersion}
 	for _, t := range lib {
-		data, err := simrun.TraceJSON(ctx, t.Name, t.Text, simrun.Options{})
-		if err != nil {
-			return fmt.Errorf("%s: %w", t.Name, err)
+		e := entry{Name: t.Name, Title: t.Title, Text: t.Text, Langs: map[string]string{}}
+		for _, lang := range timeline.Langs() {
+			data, err := simrun.TraceJSON(ctx, t.Name, t.Text, simrun.Options{Lang: lang})
+			if err != nil {
+				return fmt.Errorf("%s (%s): %w", t.Name, lang, err)
+			}
+			file := LangTraceFile(t.Name, lang)
+			if lang == "en" {
+				file = TraceFile(t.Name)
+			}
+			if err := writeFile(filepath.Join(out, file), data); err != nil {
+				return err
+			}
+			if lang == "en" {
+				e.Trace = path.Join(filepath.Base(out), file)
+			} else {
+				e.Langs[lang] = path.Join(filepath.Base(out), file)
+			}
 		}
-		file := TraceFile(t.Name)
-		if err := writeFile(filepath.Join(out, file), data); err != nil {
-			return err
-		}
-		idx.Timelines = append(idx.Timelines, entry{Name: t.Name, Title: t.Title, Text: t.Text,
-			Trace: path.Join(filepath.Base(out), file)})
+		idx.Timelines = append(idx.Timelines, e)
 		if idx.Default == "" && strings.Contains(t.Name, defaultTimeline) {
 			idx.Default = t.Name
 		}
@@ -106,6 +122,12 @@ func generate(ctx context.Context, out string) error {
 // the .tl extension replaced by .json.
 func TraceFile(name string) string {
 	return strings.TrimSuffix(path.Base(name), ".tl") + ".json"
+}
+
+// LangTraceFile is the file a timeline's trace explained in lang is
+// written to: its name with the .tl extension replaced by .LANG.json.
+func LangTraceFile(name, lang string) string {
+	return strings.TrimSuffix(path.Base(name), ".tl") + "." + lang + ".json"
 }
 
 // writeFile replaces name whole (temporary file, then rename), and leaves

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/leaselab/leaselab/engine/simrun"
+	"github.com/leaselab/leaselab/engine/timeline"
 )
 
 func TestTraceFile_ReplacesTheTimelineExtension(t *testing.T) {
@@ -20,6 +21,17 @@ func TestTraceFile_ReplacesTheTimelineExtension(t *testing.T) {
 	} {
 		if got := TraceFile(tc.name); got != tc.want {
 			t.Errorf("TraceFile(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestLangTraceFile_NamesTheLanguageBeforeTheExtension(t *testing.T) {
+	for _, tc := range []struct{ name, lang, want string }{
+		{"late-courier.tl", "ko", "late-courier.ko.json"},
+		{"library/late-courier.tl", "ko", "late-courier.ko.json"},
+	} {
+		if got := LangTraceFile(tc.name, tc.lang); got != tc.want {
+			t.Errorf("LangTraceFile(%q, %q) = %q, want %q", tc.name, tc.lang, got, tc.want)
 		}
 	}
 }
@@ -61,6 +73,29 @@ func TestGenerate_WritesEveryLibraryTraceAnIndexAndTheDefault(t *testing.T) {
 		}
 		if !bytes.Equal(got, want) {
 			t.Errorf("%s: written trace differs from simrun.TraceJSON", e.Name)
+		}
+		for _, lang := range timeline.Langs() {
+			if lang == "en" {
+				continue
+			}
+			file := LangTraceFile(e.Name, lang)
+			if want := "traces/" + file; e.Langs[lang] != want {
+				t.Errorf("%s: %s trace URL %q, want %q", e.Name, lang, e.Langs[lang], want)
+			}
+			got, err := os.ReadFile(filepath.Join(out, file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := simrun.TraceJSON(context.Background(), e.Name, e.Text, simrun.Options{Lang: lang})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s: written %s trace differs from simrun.TraceJSON in %s", e.Name, file, lang)
+			}
+		}
+		if len(e.Langs) != len(timeline.Langs())-1 {
+			t.Errorf("%s: traces in %v beside English, want one per other language of %v", e.Name, e.Langs, timeline.Langs())
 		}
 		if e.Name == idx.Default {
 			def, err := os.ReadFile(filepath.Join(out, DefaultFile))
