@@ -38,6 +38,7 @@ const ui = {
   picker: /** @type {HTMLSelectElement} */ ($('picker')),
   mutant: /** @type {HTMLSelectElement} */ ($('mutant')),
   lang: /** @type {HTMLSelectElement} */ ($('lang')),
+  predict: /** @type {HTMLInputElement} */ ($('predict')),
   mutantNote: $('mutant-note'),
   editor: /** @type {HTMLTextAreaElement} */ ($('editor')),
   editorWrap: /** @type {HTMLElement} */ (document.querySelector('.editor-wrap')),
@@ -204,6 +205,7 @@ function writeHash() {
   const p = timelineParams(whereWeAre());
   if (!p.has('lang') && state.lang !== ownLang()) p.set('lang', state.lang);
   if (state.hist.param) p.set('history', state.hist.param);
+  if (player.quiz.on) p.set('predict', '1');
   const hash = `#${p.toString()}`;
   if (location.hash === hash) return;
   // replaceState copies the whole URL: with a long timeline in the link,
@@ -225,9 +227,10 @@ function readHash() {
   const p = new URLSearchParams(location.hash.slice(1));
   /**
    * @type {{text?: string, name?: string, unknown?: string, unreadable?: boolean, mutant: string, lang: string,
-   *   cursor: number | null, impl: string, history: string}}
+   *   cursor: number | null, impl: string, history: string, predict: boolean}}
    */
   const out = {
+    predict: p.get('predict') === '1',
     mutant: p.get('mutant') || '',
     impl: p.get('impl') || '',
     history: p.get('history') ?? '',
@@ -614,6 +617,15 @@ function unfold() {
 }
 
 /**
+ * Turns the prediction mode on or off, the switch with it.
+ * @param {boolean} on
+ */
+function setPredict(on) {
+  ui.predict.checked = on;
+  player.setPredict(on);
+}
+
+/**
  * Opens what the hash asks for (want, read from it): the first time, or
  * when a link changed it.
  * @param {boolean} initial
@@ -621,6 +633,7 @@ function unfold() {
  */
 async function openFromHash(initial, want = readHash()) {
   openHistory(want.history);
+  setPredict(want.predict);
   if (want.unknown !== undefined || want.unreadable) {
     if (initial) {
       state.lang = want.lang;
@@ -745,6 +758,10 @@ function wireEditing() {
     fillMutants();
     runNow();
   });
+  ui.predict.addEventListener('change', () => {
+    setPredict(ui.predict.checked);
+    writeHash();
+  });
   ui.lang.addEventListener('change', () => {
     state.lang = ui.lang.value;
     try {
@@ -800,6 +817,7 @@ function wireChrome() {
     const lib = libraryEntry(state.name);
     const sameText = want.text === undefined ? lib && lib.text === state.text : want.text === state.text;
     if (want.history !== state.hist.param) openHistory(want.history);
+    if (want.predict !== player.quiz.on) setPredict(want.predict);
     if (sameText && want.mutant === state.mutant && want.lang === state.lang && want.impl === state.impl.param) {
       if (want.cursor !== null && want.cursor !== player.cursor) player.seek(want.cursor);
       return;

@@ -51,7 +51,7 @@
 // engine (prerendered.js).
 
 /** The options a fence may give: the element's attributes of the same names. */
-export const OPTION_KEYS = ['step', 'show', 'mutant', 'lang', 'name', 'height', 'theme', 'autoplay', 'id'];
+export const OPTION_KEYS = ['step', 'show', 'mutant', 'lang', 'name', 'height', 'theme', 'autoplay', 'predict', 'id'];
 
 /** The options a ```lease-lab fence may give (<lease-lab>'s attributes). */
 export const LAB_OPTION_KEYS = ['lang', 'name', 'id'];

@@ -240,6 +240,36 @@ export const en = {
   step: 'Step',
   speed: 'Speed',
   readPace: 'as read',
+  /** Prediction mode: the learner says what happens before each marked step is shown. */
+  predictMode: 'Predict before you see',
+  predict: {
+    /** @param {number} c @param {number} n @param {string} at @param {string} call */
+    question: (c, n, at, call) => `Step ${c} of ${n}, at ${at}: ${call}. What happens?`,
+    choose: 'Choose what happens; the step is shown once you have chosen.',
+    /** @type {Record<string, string>} each outcome as a learner reads it */
+    outcomes: {
+      ok: 'ok: it goes through',
+      empty: 'empty: there is nothing to take',
+      failed: 'failed: the delivery fails',
+      error: 'error: the database fails',
+      invalid: 'invalid: the engine rejects an argument',
+      'refused held': 'refused, held: another worker’s lease is still running',
+      'refused expired': 'refused, expired: the caller’s own lease has run out',
+      'refused superseded': 'refused, superseded: a newer token holds the job',
+      'refused fenced': 'refused, fenced: the storage has seen a newer token',
+      'refused done': 'refused, done: the job is already finished',
+      'refused not_found': 'refused, not_found: there is no such job',
+      'refused quarantined': 'refused, quarantined: the job used up its attempts',
+    },
+    /** @param {string} answer */
+    right: (answer) => `Right — ${answer}.`,
+    /** @param {string} chosen @param {string} answer */
+    wrong: (chosen, answer) => `Not this time: you chose ${chosen}; it was ${answer}.`,
+    /** @param {number} right @param {number} asked */
+    score: (right, asked) => `You predicted ${right} of ${asked} right.`,
+    /** @param {number} left */
+    ahead: (left) => `${plural(left, 'question', 'questions')} ahead.`,
+  },
   /** @param {number} c @param {number} n */
   stepOf: (c, n) => `step ${c} / ${n}`,
   start: 'start',
@@ -719,6 +749,29 @@ export const ko = {
   step: '단계',
   speed: '속도',
   readPace: '읽는 속도로',
+  predictMode: '보기 전에 예측하기',
+  predict: {
+    question: (c, n, at, call) => `${n}단계 중 ${c}단계, ${at}: ${call}. 어떻게 될까요?`,
+    choose: '어떻게 될지 고르세요. 고르면 그 단계를 보여 줍니다.',
+    outcomes: {
+      ok: 'ok: 그대로 됩니다',
+      empty: 'empty: 가져갈 일이 없습니다',
+      failed: 'failed: 전달이 실패합니다',
+      error: 'error: 데이터베이스가 실패합니다',
+      invalid: 'invalid: 엔진이 인자를 받지 않습니다',
+      'refused held': '거절, held: 다른 작업자의 임대가 아직 살아 있습니다',
+      'refused expired': '거절, expired: 부른 쪽의 임대가 이미 끝났습니다',
+      'refused superseded': '거절, superseded: 더 새 토큰이 작업을 쥐고 있습니다',
+      'refused fenced': '거절, fenced: 저장소가 더 새 토큰을 이미 보았습니다',
+      'refused done': '거절, done: 작업이 이미 끝났습니다',
+      'refused not_found': '거절, not_found: 그런 작업이 없습니다',
+      'refused quarantined': '거절, quarantined: 작업이 시도를 다 썼습니다',
+    },
+    right: (answer) => `맞습니다 — ${answer}.`,
+    wrong: (chosen, answer) => `이번엔 아닙니다: ${chosen}(을)를 골랐지만 결과는 ${answer}입니다.`,
+    score: (right, asked) => `${asked}번 중 ${right}번 맞게 예측했습니다.`,
+    ahead: (left) => `질문이 ${left}개 남아 있습니다.`,
+  },
   stepOf: (c, n) => `${n}단계 중 ${c}`,
   start: '시작',
   line: (n) => `${n}번째 줄`,

@@ -17,12 +17,16 @@
 // <script type="text/plain"> child's text (a framework's template keeps
 // its whitespace, where it collapses an element's), or the text property.
 // Attributes, each reflected by a property of the same name (step a
-// number, autoplay a boolean, the others strings):
+// number, autoplay and predict booleans, the others strings):
 //   show      which parts to draw, space-separated: lanes explain table sql
 //             verdicts editor export (default "lanes explain table export";
 //             a worksheet adds editor)
 //   step      the step the cursor starts at (0: before the first)
 //   autoplay  play once the trace is drawn
+//   predict   prediction mode (predict.js): the learner says what happens
+//             at each step the timeline marks `-> ?` (or, with no mark, at
+//             each step with an expectation) before it is shown; the lanes
+//             draw nothing after the cursor
 //   height    the element's height (a number of px, or a CSS length); it scrolls inside
 //   theme     light, dark, or auto (the default: the page's scheme, as
 //             <lease-lab> and <lease-exercise> take it — scheme.js pageScheme:
@@ -177,7 +181,7 @@ export function titleOf(text) {
 }
 
 export class LeaseTimeline extends HTMLElement {
-  static observedAttributes = ['lang', 'mutant', 'show', 'src', 'step', 'height', 'theme', 'name'];
+  static observedAttributes = ['lang', 'mutant', 'show', 'src', 'step', 'height', 'theme', 'name', 'predict'];
 
   /** @type {ReturnType<typeof buildChrome> | null} */
   #ui = null;
@@ -277,6 +281,7 @@ export class LeaseTimeline extends HTMLElement {
         this.#name = this.#nameOf();
       },
       theme: () => this.#applyScheme(),
+      predict: () => this.#player?.setPredict(value !== null),
     };
     changes[/** @type {keyof typeof changes} */ (name)]?.();
     if (['lang', 'mutant', 'src', 'name'].includes(name)) this.#rerun();
@@ -324,6 +329,7 @@ export class LeaseTimeline extends HTMLElement {
       show: this.#show(),
       heading: /** @type {'h3'} */ (headingTag(level, 1)),
       onChange: (p) => this.#reflect(p),
+      predict: this.hasAttribute('predict'),
       goTest: (text, name) => this.#goTest(text, name),
       onError: (err) => this.#showError(err),
       openTimeline: (text) => this.#openFound(text),
@@ -766,6 +772,13 @@ export class LeaseTimeline extends HTMLElement {
   }
   set src(v) {
     this.#reflectAttr('src', v);
+  }
+  /** Whether it asks the learner before each marked step (the predict attribute). */
+  get predict() {
+    return this.hasAttribute('predict');
+  }
+  set predict(v) {
+    this.toggleAttribute('predict', Boolean(v));
   }
   /** Whether it plays once drawn (the autoplay attribute). */
   get autoplay() {

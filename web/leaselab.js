@@ -36,6 +36,7 @@
       'view.js',
       'lanes.js',
       'hint.js',
+      'predict.js',
       'scheme.js',
       'outline.js',
     ],

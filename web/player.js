@@ -11,6 +11,7 @@
 // engine decides.
 
 import { Hint } from './hint.js';
+import { Quiz } from './predict.js';
 import { drawTable, h, nextTask, standaloneSVG, timeAt } from './render.js';
 import { cursorAtTime, cursorTime, ms, outcomeText } from './trace.js';
 import { setText, TraceView } from './view.js';
@@ -188,6 +189,7 @@ export function baseName(name) {
  * @property {(err: unknown) => void} [onError] shows what went wrong with an export
  * @property {(text: string) => void} [openTimeline] takes a worksheet hint's timeline into the host's editor
  *   (without it, the hint shows the timeline and offers no button to open it)
+ * @property {boolean} [predict] whether the player starts in its prediction mode (setPredict)
  */
 
 /**
@@ -245,7 +247,16 @@ export class Player {
     this.parts = buildParts(Boolean(opts.speed), opts.heading || 'h4');
     this.hint = new Hint(opts.t, opts.openTimeline);
     this.parts.verdict.after(this.hint.root);
-    host.append(this.parts.sheet, this.parts.views, this.parts.transport, this.parts.foot, this.parts.final);
+    this.quiz = new Quiz((step) => this.seek(step + 1));
+    this.quiz.on = Boolean(opts.predict);
+    host.append(
+      this.parts.sheet,
+      this.parts.views,
+      this.parts.transport,
+      this.quiz.root,
+      this.parts.foot,
+      this.parts.final,
+    );
     this.#wire();
     this.connect();
     this.setViews(1);
@@ -282,6 +293,19 @@ export class Player {
     this.#page?.abort();
     this.#page = null;
     this.#resize.disconnect();
+  }
+
+  /**
+   * Turns the prediction mode on or off (predict.js): while on, the cursor
+   * stops before each question not yet answered, and the lanes draw no step
+   * after it.
+   * @param {boolean} on
+   */
+  setPredict(on) {
+    if (this.quiz.on === on) return;
+    this.quiz.on = on;
+    if (on && this.#cursor > this.quiz.gate) this.seek(this.quiz.gate);
+    else this.redraw();
   }
 
   /** The cursor: 0 before the first step, k after the k-th. */
@@ -420,7 +444,8 @@ export class Player {
     this.setViews(run.traces.length);
     this.run = run;
     for (const [i, v] of this.#views.entries()) v.setTrace(run.traces[i], this.t);
-    this.#cursor = Math.max(0, Math.min(cursor ?? this.#cursor, this.steps));
+    this.quiz.setTrace(run.traces[0]);
+    this.#cursor = Math.max(0, Math.min(cursor ?? this.#cursor, this.steps, this.quiz.gate));
     this.#clock = cursorTime(run.traces[0], this.#cursor);
     this.parts.scrub.max = String(this.steps);
     this.applyShow();
@@ -498,9 +523,15 @@ export class Player {
    */
   #moveTo(c) {
     if (!this.run) return;
-    this.#cursor = Math.max(0, Math.min(c, this.steps));
+    const gate = this.quiz.gate;
+    if (c > gate) this.pause(); // the question before the step asks first
+    this.#cursor = Math.max(0, Math.min(c, this.steps, gate));
     this.#clock = cursorTime(this.run.traces[0], this.#cursor);
     this.redraw();
+    // A learner who came to a question by the transport is taken to it.
+    const root = /** @type {Document | ShadowRoot} */ (this.parts.play.getRootNode());
+    const asking = this.#cursor === gate && gate < this.steps;
+    if (asking && root.activeElement && this.parts.transport.contains(root.activeElement)) this.quiz.focus();
   }
 
   /** Plays from the cursor (from the start when at the end) to the last step. */
@@ -541,7 +572,7 @@ export class Player {
   // makes the next step current, and on.
   #tick() {
     if (!this.run || !this.#playing) return;
-    if (this.#cursor >= this.steps) {
+    if (this.#cursor >= this.steps || this.#cursor >= this.quiz.gate) {
       this.pause();
       return;
     }
@@ -600,7 +631,7 @@ export class Player {
     // Play, which stays enabled: focus never falls to the page.
     const focused = /** @type {Document | ShadowRoot} */ (p.play.getRootNode()).activeElement;
     p.first.disabled = p.back.disabled = c === 0;
-    p.forward.disabled = p.last.disabled = c >= n;
+    p.forward.disabled = p.last.disabled = c >= Math.min(n, this.quiz.gate);
     if (focused instanceof HTMLButtonElement && focused.disabled && p.transport.contains(focused)) p.play.focus();
     const main = run.traces[run.traces.length - 1];
     setText(p.summary, [t.summary(main.summary), ...(main.warnings ?? [])].join(' · '));
@@ -608,7 +639,9 @@ export class Player {
     p.summary.classList.toggle('fail', !main.summary.passed);
     const student = this.#student;
     const studentDiff = student?.run ? student.run.diff : -1;
+    this.quiz.draw(c, t);
     this.#views.forEach((v, i) => {
+      v.root.classList.toggle('predicting', this.quiz.on);
       v.drawStep(c, t);
       drawViewTitle(v, i, run, t, Boolean(student));
       v.root.classList.toggle('at-diff', (Boolean(run.diff) && c === (run.diff?.step ?? -2) + 1) || c === studentDiff);

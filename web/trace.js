@@ -134,6 +134,7 @@
  * @property {{job: string, column: string}[]} changed
  * @property {Verdict[]} verdicts
  * @property {ExpectResult | null} expect
+ * @property {{choices: string[], answer: string}} [predict] a step marked `-> ?`: what a learner chooses from, and the answer
  */
 
 /**

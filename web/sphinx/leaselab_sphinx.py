@@ -48,7 +48,7 @@ logger = logging.getLogger(__name__)
 # The options each element takes (fences.js OPTION_KEYS, LAB_OPTION_KEYS,
 # EXERCISE_OPTION_KEYS).
 KINDS = {
-    "lease-timeline": ["step", "show", "mutant", "lang", "name", "height", "theme", "autoplay", "id"],
+    "lease-timeline": ["step", "show", "mutant", "lang", "name", "height", "theme", "autoplay", "predict", "id"],
     "lease-lab": ["lang", "name", "id"],
     "lease-exercise": ["language", "lab", "lang", "id"],
 }

@@ -12,7 +12,7 @@ import (
 
 // OptionKeys are the options a fence may give: the <lease-timeline>
 // attributes of the same names.
-var OptionKeys = []string{"step", "show", "mutant", "lang", "name", "height", "theme", "autoplay", "id"}
+var OptionKeys = []string{"step", "show", "mutant", "lang", "name", "height", "theme", "autoplay", "predict", "id"}
 
 // Marker is the directive's first word that marks a code block as a
 // timeline whatever its class.
