@@ -115,8 +115,7 @@ var _ = lang.Add("ko", func() (formats, words map[string]string) {
 			"worker %d (%s)":             "%[1]d번째 작업자(%[2]s)",
 			"%s:%d: expected %s, got %s": "%[1]s:%[2]d: 기대 %[3]s, 실제 %[4]s",
 			"%s held":                    "%s 지켜짐",
-			"(violated here: %s; did you mean violates=%s?)":                                                        "(여기서 깨진 불변식: %[1]s. violates=%[2]s(을)를 뜻했나요?)",
-			"the service's clock reads %d ms at %d ms (it is %d ms behind): the first step comes at %d ms or later": "%[2]d ms에 서비스의 시계는 %[1]d ms입니다(%[3]d ms 느림): 첫 단계는 %[4]d ms 이후에 옵니다",
+			"the service's clock reads %d ms at %d ms (it is %d ms behind): the first step comes at %d ms or later":                                                                                                                                         "%[2]d ms에 서비스의 시계는 %[1]d ms입니다(%[3]d ms 느림): 첫 단계는 %[4]d ms 이후에 옵니다",
 			"a service line is `service clock OFFSET`, e.g. `service clock +200ms` (the lock service's clock, which judges every lease, is 200 ms ahead) or `service clock +0ms`, or `service forgets` (a reopen restarts it with no leases and no tokens)": "서비스 줄은 `service clock 오프셋`입니다. 예: `service clock +200ms`(모든 임대를 판정하는 잠금 서비스의 시계가 200 ms 빠름) 또는 `service clock +0ms`, 아니면 `service forgets`(다시 열면 임대도 token도 없이 다시 시작)",
 			"a service %s moves the lock service's clock: declare it first with a `service clock OFFSET` line (e.g. `service clock +0ms`)":                                                                                                                  "service %s(은)는 잠금 서비스의 시계를 움직입니다: 먼저 `service clock 오프셋` 줄로 선언하세요(예: `service clock +0ms`)",
 			"a service %s has no outcome to expect": "service %s에는 기대할 결과가 없습니다",
@@ -144,6 +143,10 @@ var _ = lang.Add("ko", func() (formats, words map[string]string) {
 			"no job %s":        "일 %s 없음",
 			"no contender %s":  "경쟁자 %s 없음",
 			"unknown field %s": "알 수 없는 필드 %s",
+
+			"(violated here: %s; did you mean violates=%s?)":                                                                  "(여기서 깨진 불변식: %[1]s. violates=%[2]s(을)를 뜻했나요?)",
+			"%q lines come before the first step, with no time: write `%s` above the steps (enqueue adds a job mid-timeline)": "%[1]q 줄은 시각 없이 첫 단계 앞에 옵니다: `%[2]s`(을)를 단계들 위에 쓰세요(중간에 일을 더하려면 enqueue)",
+			"%q lines come before the first step, with no time: write `%s` above the steps":                                   "%[1]q 줄은 시각 없이 첫 단계 앞에 옵니다: `%[2]s`(을)를 단계들 위에 쓰세요",
 		}, map[string]string{
 			"the service": "서비스", "arrives": "도착 시각", "no job": "일 없음", "no receipt": "수신 기록 없음", "nothing stored": "저장된 것 없음", "no answer": "대답 없음",
 			"no token presented": "내민 token 없음",
