@@ -82,8 +82,12 @@ func (r *Result) WriteTable(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	title := r.Title.En
+	if title == "" {
+		title = r.Name
+	}
 	fmt.Fprintf(w, "\n%s: %d runs a point of %d jobs, %d workers, seed %d; each cell is the mean [95%% interval] over the runs, then the runs' p50/p95/max (nearest rank).\n",
-		r.Title.En, r.Runs, r.Jobs, r.Workers, r.Seed)
+		title, r.Runs, r.Jobs, r.Workers, r.Seed)
 	for _, m := range r.Metrics {
 		if _, err := fmt.Fprintf(w, "  %-15s %s (%s)\n", m.Name, m.Label.En, m.Unit); err != nil {
 			return err
