@@ -97,7 +97,7 @@ func (r *Result) WriteTable(w io.Writer) error {
 }
 
 // WriteCSV writes r as CSV: a header row, then a row a point: the swept
-// values (ms, or attempts), then each metric's mean, lo, hi, n, p50, p95
+// values (ms, or attempts; off as the JSON writes it, see Result), then each metric's mean, lo, hi, n, p50, p95
 // and max (columns METRIC_mean, METRIC_lo, METRIC_hi, METRIC_n,
 // METRIC_p50, METRIC_p95, METRIC_max), then worst and typical (run
 // indices, -1 none).
