@@ -63,5 +63,8 @@
 // byte-identical JSON (Result.Encode) on every platform and however many
 // runs go at once. What the simulated workers do is run.go's comment;
 // the JSON, CSV, table and SVG forms are Result's, WriteCSV's, WriteTable's
-// and WriteSVG's.
+// and WriteSVG's. The JSON and the CSV write a swept value as a number, ms
+// (attempts for max_attempts), as Policy holds it: heartbeat off and
+// deadline off are 0, margin off is -1 (margin 0ms is 0), max_attempts 0
+// is unlimited; the table and the plot write off.
 package lab
