@@ -310,7 +310,11 @@ func Story(ctx context.Context, l *Lab, point, run int) (string, error) {
 	for i, s := range l.Sweeps {
 		where = append(where, fmt.Sprintf("%s=%s", s.Param, paramValue(s.Param, pts[point].Values[i])))
 	}
-	rec.title = append(rec.title, fmt.Sprintf("%s: point %d (%s), run %d, seed %d", title, point, strings.Join(where, " "), run, l.Seed))
+	at := ""
+	if len(where) > 0 {
+		at = " (" + strings.Join(where, " ") + ")"
+	}
+	rec.title = append(rec.title, fmt.Sprintf("%s: point %d%s, run %d, seed %d", title, point, at, run, l.Seed))
 	if _, err := runOne(ctx, l, pts[point].Policy, run, rec, nil); err != nil {
 		return "", err
 	}
