@@ -20,7 +20,8 @@
 //
 // # Header lines
 //
-// Before the first step:
+// Before the first step, with no time (a header line among the steps, or
+// with a time before it, is an error that says so):
 //
 //	lease DURATION                          the ttl of every claim, renew and send that gives no ttl=
 //	job ID [qty=N] [deadline=T] [max_attempts=N]   a job enqueued before the first step

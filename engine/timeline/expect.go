@@ -58,13 +58,22 @@ func (r *runner) judge(s *StepLine, st *Step) *ExpectResult {
 }
 
 // judgeViolations compares the invariants a step announced it breaks with
-// the ones it broke; it returns the parts that differ.
+// the ones it broke; it returns the parts that differ. When an invariant
+// the step did not announce broke there, the parts end by naming it and
+// the violates= that matches the step: what it broke, in the checker's
+// order.
 func judgeViolations(announced []string, vs []StepVerdict, l string) (want, got []string) {
-	var broke []string
+	var broke, unannounced, all []string
 	for _, v := range vs {
-		if !v.OK && v.Expected {
+		switch {
+		case v.OK:
+			continue
+		case v.Expected:
 			broke = append(broke, v.Invariant)
+		default:
+			unannounced = append(unannounced, v.Invariant)
 		}
+		all = append(all, v.Invariant)
 	}
 	if len(broke) == len(announced) {
 		return nil, nil
@@ -74,6 +83,11 @@ func judgeViolations(announced []string, vs []StepVerdict, l string) (want, got 
 		if !containsString(broke, name) {
 			held = append(held, lang.P("%s held", name).In(l))
 		}
+	}
+	if len(unannounced) > 0 {
+		hint := lang.P("(violated here: %s; did you mean violates=%s?)",
+			strings.Join(unannounced, ","), strings.Join(all, ",")).In(l)
+		held = append(held, hint)
 	}
 	return []string{"violates=" + strings.Join(announced, ",")}, held
 }

@@ -145,6 +145,10 @@ var _ = lang.Add("ko", func() (formats, words map[string]string) {
 			"no job %s":        "일 %s 없음",
 			"no contender %s":  "경쟁자 %s 없음",
 			"unknown field %s": "알 수 없는 필드 %s",
+
+			"(violated here: %s; did you mean violates=%s?)":                                                                  "(여기서 깨진 불변식: %[1]s. violates=%[2]s(을)를 뜻했나요?)",
+			"%q lines come before the first step, with no time: write `%s` above the steps (enqueue adds a job mid-timeline)": "%[1]q 줄은 시각 없이 첫 단계 앞에 옵니다: `%[2]s`(을)를 단계들 위에 쓰세요(중간에 일을 더하려면 enqueue)",
+			"%q lines come before the first step, with no time: write `%s` above the steps":                                   "%[1]q 줄은 시각 없이 첫 단계 앞에 옵니다: `%[2]s`(을)를 단계들 위에 쓰세요",
 		}, map[string]string{
 			"the service": "서비스", "arrives": "도착 시각", "no job": "일 없음", "no receipt": "수신 기록 없음", "nothing stored": "저장된 것 없음", "no answer": "대답 없음",
 			"no token presented": "내민 token 없음",

@@ -81,7 +81,11 @@ func (p *parser) step(ll lexed, source, note string) {
 		if w[1].text == "service" { // `TIME service jump|drift …` as well
 			names = append(names, string(VerbJump), string(VerbDrift))
 		}
-		p.errorf(w[2].col, "unknown verb %q (verbs: %s)%s", w[2].text, verbList(), didYouMean(w[2].text, names))
+		if hint := didYouMean(w[2].text, names); hint.Format() != "" || !isHeaderWord(w[1].text) {
+			p.errorf(w[2].col, "unknown verb %q (verbs: %s)%s", w[2].text, verbList(), hint)
+		} else {
+			p.timedHeader(w)
+		}
 		return
 	}
 	s.Verb = verb
@@ -139,6 +143,22 @@ func (p *parser) predictMark(ll *lexed, s *StepLine) (more, ok bool) {
 	ll.expect = ll.expect[1:]
 	ll.expectText = strings.TrimSpace(strings.TrimPrefix(ll.expectText, PredictMark))
 	return len(ll.expect) > 0, true
+}
+
+// timedHeader refuses a header line written with a time, as a step
+// (`500ms clock A +5s`): its words after the time are the header line to
+// move above the steps.
+func (p *parser) timedHeader(w []token) {
+	texts := make([]string, 0, len(w)-1)
+	for _, t := range w[1:] {
+		texts = append(texts, t.text)
+	}
+	line := strings.Join(texts, " ")
+	if w[1].text == "job" {
+		p.errorf(w[1].col, "%q lines come before the first step, with no time: write `%s` above the steps (enqueue adds a job mid-timeline)", w[1].text, line)
+		return
+	}
+	p.errorf(w[1].col, "%q lines come before the first step, with no time: write `%s` above the steps", w[1].text, line)
 }
 
 // isVerb tells whether word is a verb a step's actor takes.

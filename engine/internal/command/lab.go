@@ -24,7 +24,10 @@ import (
 // ExitPass otherwise.
 func Lab(args []string, o IO) int {
 	c := newCommand("lab", o, "leaselab lab [-json] [-csv out.csv] [-svg out.svg] [-seed N] [-lang en|ko] [-story POINT:worst|typical|RUN] FILE|-\n\n"+
-		"Runs a lease lab on the engine and prints a table a policy point (the .lab format is documented in engine/internal/lab).")
+		"Runs a lease lab on the engine and prints a table a policy point (the .lab format is documented in engine/internal/lab).\n"+
+		"In -csv and -json a swept value is a number, ms or attempts: heartbeat off and deadline off are 0,\n"+
+		"margin off is -1 (margin 0ms is 0), max_attempts 0 is unlimited.")
+	c.exits = labExits
 	asJSON := c.fs.Bool("json", false, "print the result as JSON (format "+lab.FormatVersion+") instead of the table")
 	csvOut := c.fs.String("csv", "", "also write the result as CSV to this file")
 	svgOut := c.fs.String("svg", "", "also write the plot as SVG to this file")
@@ -91,6 +94,14 @@ func Lab(args []string, o IO) int {
 	}
 	return ExitPass
 }
+
+// labExits is lab's -h paragraph on its exit statuses: a lab measures and
+// holds no expectation.
+const labExits = `
+Exit status: 0 every run ran and the answer was written; 1 a run failed on the
+engine, or a -csv or -svg file could not be written; 2 bad input (a file that
+cannot be read or parsed, bad flags, a lab or an answer over its limits, a
+-story that names no run).`
 
 // printStory prints the run spec names ("POINT:RUN") as a timeline.
 func printStory(ctx context.Context, l *lab.Lab, res *lab.Result, spec string, o IO) int {

@@ -91,3 +91,60 @@ func TestLab_AnUnwritableOutputExits1(t *testing.T) {
 		t.Errorf("exit %d, %q", code, errOut)
 	}
 }
+
+// lab -h states lab's own exit statuses: a lab measures, it holds no
+// expectation; and it says how -csv and -json write a parameter that is
+// off, which is a number there: heartbeat and deadline off 0, margin off
+// -1 (margin 0ms is 0), max_attempts 0 unlimited.
+func TestLab_HelpStatesItsExitStatusesAndHowOffIsWritten(t *testing.T) {
+	code, out, _ := main1(t, "", "lab", "-h")
+	if code != ExitPass {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{
+		"Exit status: 0 every run ran and the answer was written",
+		"1 a run failed on the engine, or a -csv or -svg file could not be written",
+		"2 bad input",
+		"heartbeat off and deadline off are 0, margin off is -1 (margin 0ms is 0), max_attempts 0 is unlimited",
+	} {
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
+			t.Errorf("lab -h lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "expectation") {
+		t.Errorf("lab -h speaks of expectations, which a lab has none of:\n%s", out)
+	}
+}
+
+// -csv and -json write a swept parameter that is off as lab -h says: a
+// margin off as -1 beside margin 0ms as 0, a heartbeat off as 0.
+func TestLab_CSVAndJSONWriteOffAsTheHelpSays(t *testing.T) {
+	src := "jobs 2\nworkers 1\nwork fixed 100ms\nruns 1\nhorizon 5s\nsweep heartbeat off 500ms\nsweep margin off 0ms\n"
+	csvPath := filepath.Join(t.TempDir(), "out.csv")
+	code, out, errOut := main1(t, src, "lab", "-json", "-csv", csvPath, "-")
+	if code != ExitPass {
+		t.Fatalf("exit %d, %s", code, errOut)
+	}
+	var res lab.Result
+	if err := json.Unmarshal([]byte(out), &res); err != nil || len(res.Sweeps) != 2 {
+		t.Fatalf("-json: %v, %.200q", err, out)
+	}
+	if got := res.Sweeps[0].Values; len(got) != 2 || got[0] != 0 || got[1] != 500 {
+		t.Errorf("-json heartbeat values %v, want [0 500]", got)
+	}
+	if got := res.Sweeps[1].Values; len(got) != 2 || got[0] != -1 || got[1] != 0 {
+		t.Errorf("-json margin values %v, want [-1 0]", got)
+	}
+	b, err := os.ReadFile(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var firsts []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n")[1:] {
+		f := strings.SplitN(line, ",", 3)
+		firsts = append(firsts, f[0]+","+f[1])
+	}
+	if want := "0,-1 0,0 500,-1 500,0"; strings.Join(firsts, " ") != want {
+		t.Errorf("-csv heartbeat,margin %q, want %q", strings.Join(firsts, " "), want)
+	}
+}

@@ -41,7 +41,14 @@
 //	                                        also picks each point's worst and typical run
 //
 // Durations are whole ms written 250ms, 1.5s or 2m. The distributions are
-// Dist's. Each line appears once; a mistake is an error at its line and
+// Dist's. Each worker draws its own pauses and crashes, in true time (the
+// virtual clock, not the worker's drifted one). The time between GC pauses
+// counts from the run's start to a worker's first pause, then from the end
+// of each pause to the next (a pause is not part of it), and after a crash
+// from the worker's restart (the pause drawn before the crash is
+// forgotten); the time between crashes counts from the start and from each
+// restart, and a crash that falls in a pause happens as the pause ends. A
+// time between or a pause drawn under 1ms is 1ms. Each line appears once; a mistake is an error at its line and
 // column saying what to write (an ErrorList, errors.Is(err,
 // ErrBadInput)). A heartbeat not shorter than its lease, which no renew
 // could keep, is one, at the value that makes it so. The bounds of
@@ -63,5 +70,8 @@
 // byte-identical JSON (Result.Encode) on every platform and however many
 // runs go at once. What the simulated workers do is run.go's comment;
 // the JSON, CSV, table and SVG forms are Result's, WriteCSV's, WriteTable's
-// and WriteSVG's.
+// and WriteSVG's. The JSON and the CSV write a swept value as a number, ms
+// (attempts for max_attempts), as Policy holds it: heartbeat off and
+// deadline off are 0, margin off is -1 (margin 0ms is 0), max_attempts 0
+// is unlimited; the table and the plot write off.
 package lab

@@ -82,8 +82,12 @@ func (r *Result) WriteTable(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	title := r.Title.En
+	if title == "" {
+		title = r.Name
+	}
 	fmt.Fprintf(w, "\n%s: %d runs a point of %d jobs, %d workers, seed %d; each cell is the mean [95%% interval] over the runs, then the runs' p50/p95/max (nearest rank).\n",
-		r.Title.En, r.Runs, r.Jobs, r.Workers, r.Seed)
+		title, r.Runs, r.Jobs, r.Workers, r.Seed)
 	for _, m := range r.Metrics {
 		if _, err := fmt.Fprintf(w, "  %-15s %s (%s)\n", m.Name, m.Label.En, m.Unit); err != nil {
 			return err
@@ -93,7 +97,7 @@ func (r *Result) WriteTable(w io.Writer) error {
 }
 
 // WriteCSV writes r as CSV: a header row, then a row a point: the swept
-// values (ms, or attempts), then each metric's mean, lo, hi, n, p50, p95
+// values (ms, or attempts; off as the JSON writes it, see Result), then each metric's mean, lo, hi, n, p50, p95
 // and max (columns METRIC_mean, METRIC_lo, METRIC_hi, METRIC_n,
 // METRIC_p50, METRIC_p95, METRIC_max), then worst and typical (run
 // indices, -1 none).

@@ -41,6 +41,9 @@ import (
 //     single-lease of engine/check, which the lab's stories announce).
 //   - A crash makes a worker forget its job; it comes back after restart.
 //     A crash that falls in a pause happens as the pause ends.
+//   - A worker draws the time to its next pause at the run's start, at
+//     the end of each pause and at its restart after a crash; the time to
+//     its next crash at the start and at each restart (see begin).
 
 // stream kinds
 const (

@@ -70,3 +70,22 @@ func TestStory_ARunPastTheStepsLimitIsExceeded(t *testing.T) {
 		}
 	}
 }
+
+// A story's title names its point by the swept values, and a lab with no
+// sweep by its point alone, with no empty parentheses.
+func TestStory_TitleNamesThePointBySweptValuesOrAlone(t *testing.T) {
+	const base = "# Tiny\njobs 1\nworkers 1\nwork fixed 100ms\nruns 1\nhorizon 1s\n"
+	for _, tc := range []struct{ src, want string }{
+		{base, "# Tiny: point 0, run 0, seed 1\n"},
+		{base + "sweep lease 1s\n", "# Tiny: point 0 (lease=1s), run 0, seed 1\n"},
+		{base + "sweep lease 1s\nsweep margin off\n", "# Tiny: point 0 (lease=1s margin=off), run 0, seed 1\n"},
+	} {
+		text, err := lab.Story(context.Background(), mustParse(t, tc.src), 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(text, tc.want) {
+			t.Errorf("%q: story starts %q, want %q", tc.src, strings.SplitAfter(text, "\n")[0], tc.want)
+		}
+	}
+}

@@ -16,10 +16,10 @@ import (
 //
 // It is accessible and follows the page's colors: role="img" with
 // aria-label, a <title> and a <desc> that says in words what it shows
-// (for a line, where the mean is lowest and highest); every point and
-// cell has a <title> with its values (the mean, its 95% interval, the
-// runs' p50/p95/max). Every color is currentColor, at an
-// opacity, so a dark page draws it light; the classes lab-axis, lab-band,
+// (where the mean is lowest and highest; for a lab of one point, its
+// mean and interval); every point and cell has a <title> with its values
+// (the mean, its 95% interval, the runs' p50/p95/max). Every color is
+// currentColor, at an opacity, so a dark page draws it light; the classes lab-axis, lab-band,
 // lab-line, lab-point and lab-cell let a page's stylesheet recolor it,
 // and nothing is styled inline (a strict Content-Security-Policy keeps
 // working). Each point and cell carries data-point, data-worst and
@@ -76,6 +76,10 @@ func (r *Result) describe(lang string) string {
 	}
 	for _, name := range r.Plot {
 		m := Metrics[metricIndex(name)]
+		if len(r.Points) == 1 {
+			parts = append(parts, r.describeOne(m, lang))
+			continue
+		}
 		lo, hi := 0, 0
 		for i, p := range r.Points {
 			if p.Stats[name].Mean < r.Points[lo].Stats[name].Mean {
@@ -105,6 +109,31 @@ func (r *Result) describe(lang string) string {
 			num(r.Points[hi].Stats[name].Mean), r.pointLabel(r.Points[hi])))
 	}
 	return strings.Join(parts, " ")
+}
+
+// describeOne is m at a lab's one point (no sweep, or a sweep of one
+// value), which has no lowest and highest: its mean and interval, or that
+// no run has the measure.
+func (r *Result) describeOne(m Metric, lang string) string {
+	p := r.Points[0]
+	where := r.pointLabel(p)
+	if where == "" {
+		where = map[bool]string{false: "it sweeps nothing", true: "훑는 매개변수 없음"}[lang == "ko"]
+	}
+	head := fmt.Sprintf("%s (%s), the lab's one point (%s)", m.Label.in(lang), unitIn(m.Unit, lang), where)
+	if lang == "ko" {
+		head = fmt.Sprintf("%s(%s), 실험의 한 점(%s)", m.Label.in(lang), unitIn(m.Unit, lang), where)
+	}
+	st := p.Stats[m.Name]
+	switch {
+	case st.N == 0 && lang == "ko":
+		return head + ": 이 측정값을 낸 실행이 없습니다."
+	case st.N == 0:
+		return head + ": no run has this measure."
+	case lang == "ko":
+		return fmt.Sprintf("%s: 평균 %s, 95%% 구간 [%s, %s].", head, num(st.Mean), num(st.Lo), num(st.Hi))
+	}
+	return fmt.Sprintf("%s: mean %s, 95%% interval [%s, %s].", head, num(st.Mean), num(st.Lo), num(st.Hi))
 }
 
 // niceMax is a round upper bound at or above v for an axis.

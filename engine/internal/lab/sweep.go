@@ -32,7 +32,10 @@ const FormatVersion = "leaselab-lab/1"
 //	             "percentiles": {METRIC: {"p50", "p95", "max"}},
 //	             "worst", "typical"}]}
 //
-// Points go in sweep order, the last sweep varying fastest. A stat is the
+// A swept value, in "values" of a sweep and of a point, is a number: ms,
+// or attempts for max_attempts, as Policy holds it: heartbeat off and
+// deadline off are 0, margin off is -1 (margin 0ms is 0), max_attempts 0
+// is unlimited. Points go in sweep order, the last sweep varying fastest. A stat is the
 // mean over the n runs that have the measure (a run without a crash has
 // no stall) and its 95% confidence interval [lo, hi] (Student's t); n 0
 // has all three 0; lo is never below 0, as no measure is. A point's
@@ -307,7 +310,11 @@ func Story(ctx context.Context, l *Lab, point, run int) (string, error) {
 	for i, s := range l.Sweeps {
 		where = append(where, fmt.Sprintf("%s=%s", s.Param, paramValue(s.Param, pts[point].Values[i])))
 	}
-	rec.title = append(rec.title, fmt.Sprintf("%s: point %d (%s), run %d, seed %d", title, point, strings.Join(where, " "), run, l.Seed))
+	at := ""
+	if len(where) > 0 {
+		at = " (" + strings.Join(where, " ") + ")"
+	}
+	rec.title = append(rec.title, fmt.Sprintf("%s: point %d%s, run %d, seed %d", title, point, at, run, l.Seed))
 	if _, err := runOne(ctx, l, pts[point].Policy, run, rec, nil); err != nil {
 		return "", err
 	}
