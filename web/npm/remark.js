@@ -27,6 +27,7 @@
 //   import leaselab from 'leaselab/remark';
 //   presets: [['classic', { docs: { remarkPlugins: [leaselab] } }]]
 
+import { readFileSync } from 'node:fs';
 import {
   escapeHTML,
   exerciseElement,
@@ -117,6 +118,28 @@ function exerciseNode(el, mdx) {
 }
 
 /**
+ * How many lines of the page's file come before the text the plugin was
+ * given: a host that strips the front matter before remark parses the
+ * page (Astro) counts the fences' lines from the body; they are added back
+ * from the file, when the body is its end. 0 when the file cannot be read
+ * or the text is all of it.
+ * @param {any} file a vfile
+ */
+function linesAbove(file) {
+  const body = file?.value;
+  const path = file?.path || file?.history?.[0];
+  if (typeof body !== 'string' || typeof path !== 'string' || body.trim() === '') return 0;
+  try {
+    // The host may also trim the body's end (Astro does).
+    const src = new TextDecoder().decode(readFileSync(path)).trimEnd();
+    const end = body.trimEnd();
+    return src.endsWith(end) ? src.slice(0, src.length - end.length).split('\n').length - 1 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
  * @param {{mdx?: boolean, prerender?: boolean}} [options]
  * @returns {(tree: any, file?: any) => void}
  */
@@ -125,12 +148,13 @@ export default function remarkLeaselab(options = {}) {
   return (tree, file) => {
     const page = file?.path || file?.history?.[0] || 'markdown';
     const spent = pageBudget();
+    const above = linesAbove(file);
     /** @param {any} node */
     const walk = (node) => {
       if (!Array.isArray(node.children)) return;
       node.children = node.children.map((/** @type {any} */ c) => {
         // The fence's text starts on the line after its opening fence.
-        const line = (c.position?.start?.line ?? 0) + 1;
+        const line = above + (c.position?.start?.line ?? 0) + 1;
         if (c.type === 'code' && isTimelineFence(c.lang, c.value)) {
           return textNode('lease-timeline', timelineElement(c.value, page, line, options, spent), mdx);
         }

@@ -7,7 +7,9 @@
 // key the player looks it up by, and refuse a timeline the engine refuses.
 
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { decodeEmbedded, traceKey, unescapeScriptText } from '../../fences.js';
 import leaselab from '../../npm/markdown-it.js';
@@ -508,3 +510,22 @@ test(
     );
   },
 );
+
+test('remark: under a front matter the host strips before parsing (Astro), an unreadable fence names its line in the file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'leaselab-remark-'));
+  const path = join(dir, 'bad.md');
+  const body = 'Text.\n\n```lease-timeline\n#! stpe=2\nlease 1000ms\n```';
+  writeFileSync(path, `---\ntitle: Bad\n---\n\n${body}\n`);
+  const tree = {
+    type: 'root',
+    children: [
+      { type: 'code', lang: 'lease-timeline', value: '#! stpe=2\nlease 1000ms', position: { start: { line: 3 } } },
+    ],
+  };
+  assert.throws(
+    () => remarkLeaselab()(tree, { path, value: body }),
+    new RegExp(`^Error: ${path}:8: a lease-timeline fence cannot be read`),
+  );
+  // Without the file to read, the lines are the body's.
+  assert.throws(() => remarkLeaselab()(tree, { path: join(dir, 'gone.md'), value: body }), /gone\.md:4: /);
+});

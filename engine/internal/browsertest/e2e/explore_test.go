@@ -104,3 +104,26 @@ func TestPage_ExploreDialogFindsAndLoadsTheTimelineThatTellsAMutantApart(t *test
 	waitFor(t, ctx, `document.documentElement.dataset.engine === 'ready' && document.querySelector('.editor-pane .summary').classList.contains('fail')`, 20*time.Second)
 	noProblems(t, ctx)
 }
+
+// A newcomer's first search, the dialog as it opens, finds a story: the
+// boundary's broken engine, told apart by a claim and a claim at the
+// instant its lease ends (2 steps), not a lone reopen of the database.
+func TestExplore_TheFirstSearchFindsAStoryOfTwoClaims(t *testing.T) {
+	ctx := tab(t)
+	open(t, ctx, "")
+	waitEngine(t, ctx)
+	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("explore-button"))))
+	waitFor(t, ctx, `document.querySelector('#explore-mutant').options.length > 0`, 10*time.Second)
+	if got := eval[string](t, ctx, `document.querySelector('#explore-mutant').value`); got != "claim-boundary" {
+		t.Errorf("the dialog opens on %q, want claim-boundary", got)
+	}
+	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.ID("explore-search"))))
+	waitFor(t, ctx, `!document.querySelector('#explore-load').hidden`, 30*time.Second)
+	found := text(t, ctx, "#explore-result")
+	if strings.Count(found, " claim a ") != 2 || strings.Contains(found, "reopen") {
+		t.Errorf("the first search found %q, want two claims of one job", found)
+	}
+	if status := text(t, ctx, "#explore-status"); !strings.Contains(status, "2 steps") {
+		t.Errorf("status %q, want 2 steps", status)
+	}
+}
