@@ -13,13 +13,16 @@ const runCharge = 50
 // all points together, and the most of one run, when each run works each
 // job once: runCharge, then an enqueue, a claim, a write, a delivery and
 // a complete a job, and a renew every heartbeat of the job's mean work,
-// its workers busy at most to the horizon; a run's calls are at most
+// its workers busy at most to the horizon, at each point's policy and
+// workload (a swept pause, delay or drift changes none of these: a pause
+// stops a worker's heartbeats with its work, and a message in flight
+// is one call however long it flies); a run's calls are at most
 // lim.LabOps (a run that needs more stops). A livelock makes more (its
 // jobs are claimed again and again), which Run counts as they are made.
 func (l *Lab) estimateCalls(lim limits.Limits) (total, mostARun int64) {
-	wl := &l.Workload
-	busy := min(float64(wl.Jobs)*wl.Work.mean(), float64(min(wl.Jobs, wl.Workers))*float64(wl.Horizon))
 	for _, pt := range l.Points() {
+		wl := &pt.Workload
+		busy := min(float64(wl.Jobs)*wl.Work.mean(), float64(min(wl.Jobs, wl.Workers))*float64(wl.Horizon))
 		calls := 4 * float64(wl.Jobs)
 		if h := pt.Policy.Heartbeat; h > 0 {
 			calls += busy / float64(h)

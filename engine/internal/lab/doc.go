@@ -1,6 +1,6 @@
 // Package lab is the lease lab: how long a lease, how often a heartbeat,
 // measured on the engine. A lab is a small line-based text (.lab) naming
-// a workload, a lease policy and a sweep of one or two of the policy's
+// a workload, a lease policy and a sweep of one or two of their
 // parameters; Run plays every point of the sweep many times, each run a
 // discrete-event simulation of workers on the virtual clock calling the
 // real engine (engine.Store, its Storage and Receiver on a fresh in-memory
@@ -33,8 +33,8 @@
 //	receiver idempotent                     idempotent (default) or not-idempotent
 //
 //	sweep lease 1s 2s 4s 8s                 a list, rising, or FROM..TO step STEP; at most two
-//	sweep margin off 0ms 300ms              sweep lines (lease, heartbeat, margin,
-//	                                        max_attempts, deadline): the second makes a grid
+//	sweep margin off 0ms 300ms              sweep lines (lease, heartbeat, margin, max_attempts,
+//	                                        deadline, pause, delay, drift): the second makes a grid
 //	runs 50                                 seeded runs a point (default 20)
 //	seed 39                                 (default 1; leaselab lab -seed overrides it)
 //	plot dup_ms stall_ms                    the measures drawn (default dup_ms); the first
@@ -48,7 +48,22 @@
 // from the worker's restart (the pause drawn before the crash is
 // forgotten); the time between crashes counts from the start and from each
 // restart, and a crash that falls in a pause happens as the pause ends. A
-// time between or a pause drawn under 1ms is 1ms. Each line appears once; a mistake is an error at its line and
+// time between or a pause drawn under 1ms is 1ms.
+//
+// A sweep of the workload replaces one of its lines' distributions at
+// each point, every other line the same: sweep pause 100ms 500ms 2s makes
+// every GC pause last exactly the value (fixed V; the gc line's time
+// between pauses stays), and needs GC pauses: with no gc line, or gc
+// off, it is an error at the sweep saying to add gc every DIST pause
+// DIST. sweep delay off 1ms 10ms makes every message fly exactly the
+// value (fixed V; off, 0, none), with or without a delay line. sweep
+// drift off 50ms 200ms keeps drift's one meaning, each worker's clock
+// offset drawn once a run, and draws it uniform from -V to V (off, 0,
+// none): the value is how far apart the clocks may be, and, the draw
+// being the same at every point, each worker's offset grows with it. A
+// pause is at least 1ms; a delay or drift of 0ms is written off.
+//
+// Each line appears once; a mistake is an error at its line and
 // column saying what to write (an ErrorList, errors.Is(err,
 // ErrBadInput)). A heartbeat not shorter than its lease, which no renew
 // could keep, is one, at the value that makes it so. The bounds of
@@ -73,5 +88,6 @@
 // and WriteSVG's. The JSON and the CSV write a swept value as a number, ms
 // (attempts for max_attempts), as Policy holds it: heartbeat off and
 // deadline off are 0, margin off is -1 (margin 0ms is 0), max_attempts 0
-// is unlimited; the table and the plot write off.
+// is unlimited; delay off and drift off are 0, a drift V the spread
+// -V..V; the table and the plot write off.
 package lab

@@ -2,7 +2,7 @@ package lab
 
 import "github.com/leaselab/leaselab/engine/limits"
 
-// Lab is one parsed lab: a workload, a policy, the sweep of the policy's
+// Lab is one parsed lab: a workload, a policy, the sweep of their
 // parameters, and how many seeded runs each point gets.
 type Lab struct {
 	Name     string // the source name given to Parse
@@ -25,7 +25,8 @@ type Title struct {
 	Ko string `json:"ko,omitempty"`
 }
 
-// Workload is what the simulated workers meet, the same at every point.
+// Workload is what the simulated workers meet: the same at every point
+// but in the parameters a sweep varies (pause, delay, drift).
 type Workload struct {
 	Jobs, Workers int
 	Work          Dist  // one job's work, drawn once per job: every attempt redoes all of it
@@ -50,16 +51,21 @@ type Policy struct {
 	Idempotent  bool  // the receiver applies a resend of a job once
 }
 
-// Sweep is one policy parameter over its values.
+// Sweep is one parameter, of the policy or of the workload, over its values.
 type Sweep struct {
-	Param  string
-	Values []int64
-	Line   int
-	Cols   []int // each value's column (a range's values: the range's)
+	Param    string
+	Values   []int64
+	Line     int
+	ParamCol int   // the parameter's column
+	Cols     []int // each value's column (a range's values: the range's)
 }
 
-// sweepable are the policy parameters a sweep may vary.
-var sweepable = []string{"lease", "heartbeat", "margin", "max_attempts", "deadline"}
+// sweepable are the parameters a sweep may vary: the policy's, then the
+// workload's (see Workload.with).
+var sweepable = []string{"lease", "heartbeat", "margin", "max_attempts", "deadline", "pause", "delay", "drift"}
+
+// workloadParams are the sweepable parameters of the workload.
+var workloadParams = []string{"pause", "delay", "drift"}
 
 // with is p with param set to v.
 func (p Policy) with(param string, v int64) Policy {
@@ -78,23 +84,48 @@ func (p Policy) with(param string, v int64) Policy {
 	return p
 }
 
-// Point is one policy of the sweep: its index, the swept values (one per
-// sweep) and the policy they make.
+// with is w with the workload parameter param set to v, ms: pause makes
+// every GC pause last v (fixed v; the gc line's time between pauses
+// stays); delay makes every message fly v (fixed v), 0 none; drift makes
+// each worker's clock offset, drawn once a run, uniform from -v to v, 0
+// none. Any other param leaves w as it is.
+func (w Workload) with(param string, v int64) Workload {
+	switch param {
+	case "pause":
+		w.GCPause = &Dist{Kind: "fixed", A: v}
+	case "delay":
+		w.Delay = nil
+		if v > 0 {
+			w.Delay = &Dist{Kind: "fixed", A: v}
+		}
+	case "drift":
+		w.Drift = nil
+		if v > 0 {
+			w.Drift = &Dist{Kind: "uniform", A: -v, B: v}
+		}
+	}
+	return w
+}
+
+// Point is one point of the sweep: its index, the swept values (one per
+// sweep) and the policy and the workload they make.
 type Point struct {
-	Index  int
-	Values []int64
-	Policy Policy
+	Index    int
+	Values   []int64
+	Policy   Policy
+	Workload Workload
 }
 
 // Points is every point of the sweep, the last sweep varying fastest; a
 // lab without a sweep has one point.
 func (l *Lab) Points() []Point {
-	pts := []Point{{Policy: l.Policy}}
+	pts := []Point{{Policy: l.Policy, Workload: l.Workload}}
 	for _, s := range l.Sweeps {
 		var next []Point
 		for _, p := range pts {
 			for _, v := range s.Values {
-				next = append(next, Point{Values: append(append([]int64{}, p.Values...), v), Policy: p.Policy.with(s.Param, v)})
+				next = append(next, Point{Values: append(append([]int64{}, p.Values...), v),
+					Policy: p.Policy.with(s.Param, v), Workload: p.Workload.with(s.Param, v)})
 			}
 		}
 		pts = next

@@ -57,6 +57,7 @@ func ParseLimits(name, src string, lim limits.Limits) (*Lab, error) {
 	if len(p.errs) == 0 {
 		p.checkHeartbeats()
 	}
+	p.checkPauseSweep()
 	p.line, p.bad = len(strings.Split(src, "\n")), false
 	p.checkSize()
 	if len(p.errs) > 0 {
@@ -315,8 +316,9 @@ func parseDuration(s string) (int64, string) {
 	return int64(v), ""
 }
 
-// value reads a policy parameter's value: a count for max_attempts, off
-// or a duration for heartbeat, margin and deadline, a duration for lease.
+// value reads a swept parameter's value: a count for max_attempts, off
+// or a duration for heartbeat, margin, deadline, delay and drift, a
+// duration for lease and pause.
 func (p *parser) value(param string, w word) (int64, bool) {
 	switch param {
 	case "max_attempts":
@@ -326,7 +328,7 @@ func (p *parser) value(param string, w word) (int64, bool) {
 			return 0, false
 		}
 		return n, true
-	case "lease":
+	case "lease", "pause":
 		return p.duration(w, 1)
 	}
 	if w.text == "off" {
@@ -339,7 +341,7 @@ func (p *parser) value(param string, w word) (int64, bool) {
 		p.errorf(w.col, "%s is below 1ms: write `%s off` for none", w.text, param)
 		return 0, false
 	}
-	return p.duration(w, map[string]int64{"heartbeat": 1, "margin": 0, "deadline": 1}[param])
+	return p.duration(w, map[string]int64{"heartbeat": 1, "margin": 0, "deadline": 1, "delay": 1, "drift": 1}[param])
 }
 
 func (p *parser) choice(head word, args []word, kinds ...string) (string, bool) {
@@ -486,14 +488,14 @@ func (p *parser) sweep(head word, args []word) {
 	}
 	param := args[0]
 	if !slices.Contains(sweepable, param.text) {
-		p.errorf(param.col, "cannot sweep %q%s", param.text, didYouMean(param.text, sweepable))
+		p.errorf(param.col, "cannot sweep %q%s: a sweep varies one of %s", param.text, didYouMean(param.text, sweepable), strings.Join(sweepable, ", "))
 		return
 	}
 	if len(p.lab.Sweeps) == 2 {
 		p.errorf(head.col, "a lab sweeps at most two parameters")
 		return
 	}
-	s := Sweep{Param: param.text, Line: p.line}
+	s := Sweep{Param: param.text, Line: p.line, ParamCol: param.col}
 	if from, to, ok := strings.Cut(args[1].text, ".."); ok {
 		if len(args) != 4 || args[2].text != "step" {
 			p.errorf(args[1].col, "write sweep %s FROM..TO step STEP", param.text)
@@ -577,6 +579,25 @@ func (p *parser) checkHeartbeats() {
 			blamed[line] = true
 			p.line, p.bad = line, false
 			p.errorf(col, "%s: a renew at or after the lease's end can never keep it", msg)
+		}
+	}
+}
+
+// checkPauseSweep refuses a sweep of pause in a lab without GC pauses (no
+// gc line, or gc off): it would vary the length of pauses that never
+// come. The error is at the sweep's parameter and says what to add; a gc
+// line that has its own error is left to it.
+func (p *parser) checkPauseSweep() {
+	if p.lab.Workload.GCEvery != nil || !p.swept("pause") {
+		return
+	}
+	if gc, ok := p.seen["gc"]; ok && slices.ContainsFunc(p.errs, func(e *Error) bool { return e.Line == gc }) {
+		return
+	}
+	for _, s := range p.lab.Sweeps {
+		if s.Param == "pause" {
+			p.line, p.bad = s.Line, false
+			p.errorf(s.ParamCol, "sweep pause varies the length of GC pauses, and this lab has none: add a line gc every DIST pause DIST (each point replaces its pause)")
 		}
 	}
 }

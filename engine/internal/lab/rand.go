@@ -17,7 +17,9 @@ func mix(z uint64) uint64 {
 // stream is the generator for one named stream of one run: the lab's
 // seed, the run's index, what the stream draws (a stream kind) and whose
 // it is (a worker's or a job's index). A run draws the same numbers at
-// every policy point, so two points differ by their policy alone.
+// every point, so two points differ by their swept values alone: a swept
+// pause or delay is fixed and draws nothing, a swept drift of v turns
+// the same draw into an offset from -v to v.
 func stream(seed uint64, run, kind, index int) rng {
 	return rng{mix(seed ^ mix(uint64(run)<<32|uint64(kind)<<24|uint64(index)+0x9e3779b97f4a7c15))}
 }

@@ -137,6 +137,7 @@ type sim struct {
 	ctx      context.Context
 	lab      *Lab
 	pol      Policy
+	wl       *Workload // the point's
 	store    *engine.Store
 	storage  *engine.Storage
 	recv     *engine.Receiver
@@ -171,7 +172,8 @@ var ErrDiverged = errors.New("lab: the engine's answer parted from the run's vie
 
 // runOne runs run number run of point pt; rec, when not nil, records its
 // timeline; calls, when not nil, counts the lab's calls against lab_calls.
-func runOne(ctx context.Context, l *Lab, pol Policy, run int, rec *recorder, calls *atomic.Int64) (measures, error) {
+func runOne(ctx context.Context, l *Lab, pt Point, run int, rec *recorder, calls *atomic.Int64) (measures, error) {
+	pol := pt.Policy
 	db, err := sqlitedb.Memory("leaselab-lab-" + strconv.FormatInt(dbSeq.Add(1), 10))
 	if err != nil {
 		return measures{}, err
@@ -199,8 +201,8 @@ func runOne(ctx context.Context, l *Lab, pol Policy, run int, rec *recorder, cal
 	if err != nil {
 		return measures{}, err
 	}
-	s := &sim{ctx: ctx, lab: l, pol: pol, store: store, storage: storage, recv: recv, rec: rec, calls: calls}
-	if err := s.charge(runCharge + int64(l.Workload.Jobs)); err != nil {
+	s := &sim{ctx: ctx, lab: l, pol: pol, wl: &pt.Workload, store: store, storage: storage, recv: recv, rec: rec, calls: calls}
+	if err := s.charge(runCharge + int64(s.wl.Jobs)); err != nil {
 		return measures{}, err
 	}
 	if err := s.setUp(run); err != nil {
@@ -216,7 +218,7 @@ func runOne(ctx context.Context, l *Lab, pol Policy, run int, rec *recorder, cal
 }
 
 func (s *sim) setUp(run int) error {
-	wl := &s.lab.Workload
+	wl := s.wl
 	seed := s.lab.Seed
 	for i := range wl.Workers {
 		w := &worker{idx: i, name: workerName(i, wl.Workers), job: -1,
@@ -254,7 +256,7 @@ func (s *sim) setUp(run int) error {
 // begin starts w's process at t: its first claim then, its next pause
 // and crash drawn from then.
 func (s *sim) begin(w *worker, t int64) {
-	wl := &s.lab.Workload
+	wl := s.wl
 	if wl.GCEvery != nil {
 		w.nextPause = t + max(1, wl.GCEvery.draw(&w.gcEvery))
 	}
@@ -344,7 +346,7 @@ func (s *sim) accrue(w *worker, t int64) {
 // act is w's decisions at t, in order: a crash, a pause, giving up a job
 // whose renew was refused, the end of its work, a heartbeat, a claim.
 func (s *sim) act(w *worker, t int64) error {
-	wl := &s.lab.Workload
+	wl := s.wl
 	s.accrue(w, t)
 	if t >= w.nextCrash {
 		s.rec.step(t, w.name+" crash", "")
@@ -423,8 +425,8 @@ func (s *sim) finish(w *worker, t int64) error {
 		return nil
 	}
 	d := int64(0)
-	if s.lab.Workload.Delay != nil {
-		d = max(0, s.lab.Workload.Delay.draw(&w.delay))
+	if s.wl.Delay != nil {
+		d = max(0, s.wl.Delay.draw(&w.delay))
 	}
 	for _, kind := range []string{"write", "deliver", "complete"} {
 		if err := s.sendAt(w, t, kind, d); err != nil {
@@ -439,8 +441,8 @@ func (s *sim) finish(w *worker, t int64) error {
 // send sends a message of w's about its job at t, with a drawn delay.
 func (s *sim) send(w *worker, t int64, kind string) error {
 	d := int64(0)
-	if s.lab.Workload.Delay != nil {
-		d = max(0, s.lab.Workload.Delay.draw(&w.delay))
+	if s.wl.Delay != nil {
+		d = max(0, s.wl.Delay.draw(&w.delay))
 	}
 	return s.sendAt(w, t, kind, d)
 }
@@ -479,7 +481,7 @@ func (s *sim) poll(w *worker, t int64) error {
 			return nil
 		}
 		at := soonest - w.drift // true time its lease ends, on w's clock
-		p := s.lab.Workload.Poll
+		p := s.wl.Poll
 		w.nextPoll = t + (at-t+p-1)/p*p
 		return nil
 	}
@@ -513,7 +515,7 @@ func (s *sim) poll(w *worker, t int64) error {
 			return fmt.Errorf("%w: %s claimed %s at %d ms; the rows held none claimable", ErrDiverged, w.name, l.JobID, now)
 		}
 		s.rec.step(t, w.name+" claim", "empty")
-		w.nextPoll = t + s.lab.Workload.Poll
+		w.nextPoll = t + s.wl.Poll
 		return nil
 	}
 	j := s.jobs[want]

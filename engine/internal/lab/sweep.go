@@ -35,7 +35,9 @@ const FormatVersion = "leaselab-lab/1"
 // A swept value, in "values" of a sweep and of a point, is a number: ms,
 // or attempts for max_attempts, as Policy holds it: heartbeat off and
 // deadline off are 0, margin off is -1 (margin 0ms is 0), max_attempts 0
-// is unlimited. Points go in sweep order, the last sweep varying fastest. A stat is the
+// is unlimited; of the workload's (see the package's doc), a pause is
+// its fixed length, delay off and drift off are 0, a drift V the spread
+// of the clocks' offsets, -V..V. Points go in sweep order, the last sweep varying fastest. A stat is the
 // mean over the n runs that have the measure (a run without a crash has
 // no stall) and its 95% confidence interval [lo, hi] (Student's t); n 0
 // has all three 0; lo is never below 0, as no measure is. A point's
@@ -148,7 +150,7 @@ func Run(ctx context.Context, l *Lab, opts Options) (*Result, error) {
 					return
 				}
 				p, r := k/l.Runs, k%l.Runs
-				smp, err := runOne(ctx, l, pts[p].Policy, r, nil, &calls)
+				smp, err := runOne(ctx, l, pts[p], r, nil, &calls)
 				mu.Lock()
 				if err != nil {
 					switch ex := (*limits.ExceededError)(nil); {
@@ -315,7 +317,7 @@ func Story(ctx context.Context, l *Lab, point, run int) (string, error) {
 		at = " (" + strings.Join(where, " ") + ")"
 	}
 	rec.title = append(rec.title, fmt.Sprintf("%s: point %d%s, run %d, seed %d", title, point, at, run, l.Seed))
-	if _, err := runOne(ctx, l, pts[point].Policy, run, rec, nil); err != nil {
+	if _, err := runOne(ctx, l, pts[point], run, rec, nil); err != nil {
 		return "", err
 	}
 	steps := 0
