@@ -118,8 +118,8 @@ func TestParse_TitlesAndDefaults(t *testing.T) {
 // The library's labs parse, each with an English and a Korean title.
 func TestLibrary_LabsParseWithBothTitles(t *testing.T) {
 	names := lab.LibraryNames()
-	if len(names) != 2 {
-		t.Fatalf("library %v, want two labs", names)
+	if len(names) != 3 {
+		t.Fatalf("library %v, want three labs", names)
 	}
 	for _, n := range names {
 		l, err := lab.LoadLibrary(n)
