@@ -24,9 +24,9 @@ import (
 // ExitPass otherwise.
 func Lab(args []string, o IO) int {
 	c := newCommand("lab", o, "leaselab lab [-json] [-csv out.csv] [-svg out.svg] [-seed N] [-lang en|ko] [-story POINT:worst|typical|RUN] FILE|-\n\n"+
-		"Runs a lease lab on the engine and prints a table a policy point (the .lab format is documented in engine/internal/lab).\n"+
+		"Runs a lease lab on the engine and prints a table a point (the .lab format is documented in engine/internal/lab).\n"+
 		"In -csv and -json a swept value is a number, ms or attempts: heartbeat off and deadline off are 0,\n"+
-		"margin off is -1 (margin 0ms is 0), max_attempts 0 is unlimited.")
+		"margin off is -1 (margin 0ms is 0), max_attempts 0 is unlimited; delay off and drift off are 0.")
 	c.exits = labExits
 	asJSON := c.fs.Bool("json", false, "print the result as JSON (format "+lab.FormatVersion+") instead of the table")
 	csvOut := c.fs.String("csv", "", "also write the result as CSV to this file")

@@ -57,6 +57,23 @@ func TestLab_StoryIsATimeline(t *testing.T) {
 	}
 }
 
+// -story of a workload sweep's point replays that point's workload: at
+// point 1 of sweep pause 100ms 3s every pause the story takes is 3 s.
+func TestLab_StoryOfAWorkloadSweepPlaysItsPointsPause(t *testing.T) {
+	src := strings.Replace(smallLab, "sweep lease 250ms 500ms", "sweep pause 100ms 3s", 1)
+	code, out, errOut := main1(t, src, "lab", "-story", "1:0", "-")
+	if code != ExitPass {
+		t.Fatalf("exit %d, %s", code, errOut)
+	}
+	if !strings.HasPrefix(out, "# A small lab: point 1 (pause=3s), run 0") || strings.Count(out, " pause 3000ms\n") == 0 ||
+		strings.Count(out, " pause ") != strings.Count(out, " pause 3000ms\n") {
+		t.Errorf("the story does not play pauses of 3 s:\n%s", out)
+	}
+	if _, err := timeline.Parse("story.tl", out); err != nil {
+		t.Errorf("%v\n%s", err, out)
+	}
+}
+
 // Bad input exits 2: a mistake at its line and column, bad flags, a story
 // that names no run, a file that is not there.
 func TestLab_BadInputExits2(t *testing.T) {
@@ -66,6 +83,7 @@ func TestLab_BadInputExits2(t *testing.T) {
 		want        string
 	}{
 		{"a misspelt word", "jobs 2\nleese 1s\n", []string{"-"}, "stdin.lab:2:1: unknown word \"leese\" (did you mean lease?)"},
+		{"a pause swept without pauses", "jobs 2\nsweep pause 1s 2s\n", []string{"-"}, "stdin.lab:2:7: sweep pause varies the length of GC pauses, and this lab has none: add a line gc every DIST pause DIST"},
 		{"a lab over a limit", "runs 1001\n", []string{"-"}, "stdin.lab:1:6: runs 1001: over the limit lab_runs"},
 		{"a bad seed", smallLab, []string{"-seed", "x", "-"}, "invalid value"},
 		{"a bad language", smallLab, []string{"-lang", "fr", "-"}, "-lang fr"},
@@ -105,7 +123,7 @@ func TestLab_HelpStatesItsExitStatusesAndHowOffIsWritten(t *testing.T) {
 		"Exit status: 0 every run ran and the answer was written",
 		"1 a run failed on the engine, or a -csv or -svg file could not be written",
 		"2 bad input",
-		"heartbeat off and deadline off are 0, margin off is -1 (margin 0ms is 0), max_attempts 0 is unlimited",
+		"heartbeat off and deadline off are 0, margin off is -1 (margin 0ms is 0), max_attempts 0 is unlimited; delay off and drift off are 0",
 	} {
 		if !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
 			t.Errorf("lab -h lacks %q:\n%s", want, out)
