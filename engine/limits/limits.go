@@ -64,10 +64,10 @@ type Limits struct {
 	// its trace: a transcript, a check table, an exported Go test, an
 	// explorer's report.
 	ReportBytes int `json:"report_bytes"`
-	// LabPoints is the most policy points one lab sweeps (the product of
-	// its sweeps' lengths).
+	// LabPoints is the most points, of policies and workloads, one lab
+	// sweeps (the product of its sweeps' lengths).
 	LabPoints int `json:"lab_points"`
-	// LabRuns is the most seeded runs of one policy point.
+	// LabRuns is the most seeded runs of one point.
 	LabRuns int `json:"lab_runs"`
 	// LabWork is the most job-runs of one lab: points times runs times
 	// jobs, the work a lab asks of the engine.
@@ -263,8 +263,8 @@ func (l Limits) Rows() []Row {
 		{"list_page_max", int64(l.ListPageMax), "jobs one page of a job list may ask for"},
 		{"trace_bytes", int64(l.TraceBytes), "bytes of a trace's JSON, each of a worksheet's two"},
 		{"report_bytes", int64(l.ReportBytes), "bytes of a transcript, check table, Go test or explorer report"},
-		{"lab_points", int64(l.LabPoints), "policy points one lab sweeps"},
-		{"lab_runs", int64(l.LabRuns), "seeded runs of one policy point"},
+		{"lab_points", int64(l.LabPoints), "points one lab sweeps"},
+		{"lab_runs", int64(l.LabRuns), "seeded runs of one point"},
 		{"lab_work", int64(l.LabWork), "job-runs of one lab: points times runs times jobs"},
 		{"lab_ops", int64(l.LabOps), "engine calls of one run of a lab"},
 		{"lab_calls", int64(l.LabCalls), "engine calls of one lab, all its runs: estimated before it runs, counted as it runs"},
