@@ -42,7 +42,22 @@ export const BUDGET = {
   page: { name: 'prerender_page_bytes', bytes: 16777216 },
 };
 
-/** @type {Map<string, {port: import('node:worker_threads').MessagePort, flag: Int32Array}>} */
+/**
+ * How long an engine stays up with nothing to answer: a site's fences come
+ * in a burst as its pages are read, and a framework's bundling after them
+ * wants the memory back (the engine holds about 65 MB).
+ */
+const IDLE_MS = 2000;
+
+/**
+ * @typedef {object} Running an engine's worker thread
+ * @property {import('node:worker_threads').MessagePort} port
+ * @property {Int32Array} flag
+ * @property {Worker} worker
+ * @property {ReturnType<typeof setTimeout> | undefined} idle the timer that ends it
+ */
+
+/** @type {Map<string, Running>} */
 const running = new Map();
 
 /** @param {string} module the engine's module: leaselab.wasm or leaselab-tools.wasm */
@@ -57,9 +72,27 @@ function start(module) {
   });
   worker.unref(); // the build ends when its own work does
   port1.unref();
-  const w = { port: port1, flag };
+  /** @type {Running} */
+  const w = { port: port1, flag, worker, idle: undefined };
   running.set(module, w);
   return w;
+}
+
+/**
+ * Ends the engine of module once it has had nothing to answer for IDLE_MS;
+ * the next call starts it again.
+ * @param {string} module
+ * @param {Running} w
+ */
+function idleAfter(module, w) {
+  clearTimeout(w.idle);
+  w.idle = setTimeout(() => {
+    if (running.get(module) !== w) return;
+    running.delete(module);
+    /** @type {any} */ (w.port).close();
+    /** @type {any} */ (w.worker).terminate();
+  }, IDLE_MS);
+  /** @type {any} */ (w.idle).unref();
 }
 
 /**
@@ -69,12 +102,15 @@ function start(module) {
  * @param {object} req
  */
 function ask(module, req) {
-  const { port, flag } = start(module);
+  const w = start(module);
+  const { port, flag } = w;
+  clearTimeout(w.idle);
   Atomics.store(flag, 0, 0);
   port.postMessage(req);
   if (Atomics.wait(flag, 0, 0, ANSWER_MS) === 'timed-out') {
     throw new Error(`the engine did not answer within ${ANSWER_MS / 1000} s`);
   }
+  idleAfter(module, w);
   const reply = receiveMessageOnPort(port)?.message;
   if (!reply) throw new Error('the engine stopped without an answer');
   if (reply.error) {
