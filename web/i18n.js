@@ -531,6 +531,9 @@ export const en = {
     "This site's policy does not let the page run your code: the site must send grader-worker.js, and only it, with 'unsafe-eval' added to its script-src.",
   /** @param {number} p @param {number} f @param {number} s */
   labSummary: (p, f, s) => `${p} passed, ${f} failed, ${s} skipped.`,
+  /** @param {string} call */
+  labStart: (call) =>
+    `Start here: make ${call} answer as the contract does (the first difference, below); the tests after it stand on it.`,
   labVerdicts: { pass: 'PASS', fail: 'FAIL', skip: 'SKIP' },
   labSteps: 'The lab’s steps',
   /** @param {number} n */
@@ -768,7 +771,7 @@ export const ko = {
       'refused quarantined': '거절, quarantined: 작업이 시도를 다 썼습니다',
     },
     right: (answer) => `맞습니다 — ${answer}.`,
-    wrong: (chosen, answer) => `이번엔 아닙니다: ${chosen}(을)를 골랐지만 결과는 ${answer}입니다.`,
+    wrong: (chosen, answer) => `이번엔 아닙니다. 고른 것: ${chosen}. 결과: ${answer}.`,
     score: (right, asked) => `${asked}번 중 ${right}번 맞게 예측했습니다.`,
     ahead: (left) => `질문이 ${left}개 남아 있습니다.`,
   },
@@ -981,6 +984,8 @@ export const ko = {
   labCSP:
     "이 사이트의 정책이 코드 실행을 막습니다: 사이트가 grader-worker.js 하나에만 script-src에 'unsafe-eval'을 더해 보내야 합니다.",
   labSummary: (p, f, s) => `통과 ${p}, 실패 ${f}, 건너뜀 ${s}.`,
+  labStart: (call) =>
+    `여기서 시작하세요: ${call}의 답을 계약과 같게 하세요(아래의 첫 차이). 뒤의 테스트가 모두 이것에 기댑니다.`,
   labVerdicts: { pass: '통과', fail: '실패', skip: '건너뜀' },
   labSteps: '실습 단계',
   labOthers: (n) => `다른 테스트: 이야기, 변형, 경쟁, 탐색 (${n})`,

@@ -74,8 +74,9 @@ export const SKELETON = `// Each function takes db first: a synchronous SQL API 
 //   db.run(sql, ...params)  -> {changes, lastInsertRowid}
 //   db.all(sql, ...params)  -> every row, an object by column name
 //   db.get(sql, ...params)  -> the first row, or undefined
-// The table: jobs(id, owner, until, fence, result, done).
-// Throw a RangeError when ttl <= 0.
+// The table: jobs(id, owner, until, fence, result, done). fence is the
+// job's fencing token (the simulator's token, drawn A#1), until its
+// lease_until. Throw a RangeError when ttl <= 0.
 
 function initDb(db) {
   // make the table if it is missing; keep every row
@@ -333,6 +334,8 @@ export class LeaseExercise extends HTMLElement {
     this.dataset.state = r.passed ? 'passed' : 'failed';
     if (r.first) this.dataset.first = r.first.test;
     status.textContent = t.labSummary(count('pass'), count('fail'), count('skip'));
+    // The first difference is where to start: every later test stands on it.
+    if (!r.passed && r.first) status.textContent += ` ${t.labStart(r.first.call)}`;
     const level = headingLevel(this);
     const parts = verdictLists(r.tests, t, level);
     if (r.missing.length) parts.unshift(el('p', { class: 'll-missing' }, t.labMissing(r.missing.join(', '))));

@@ -53,6 +53,9 @@ func TestExercise_InThePageShowsTheFirstDifferenceThenPasses(t *testing.T) {
 	if first := eval[string](t, ctx, `document.querySelector('lease-exercise').dataset.first`); first != "step 4: claim" {
 		t.Fatalf("first difference at %q, want step 4: claim", first)
 	}
+	if got := text(t, ctx, "lease-exercise .ll-status"); !strings.Contains(got, `Start here: make claim(db, "j1", "A", 0, 1000) answer as the contract does`) {
+		t.Errorf("status %q does not say where to start", got)
+	}
 	for css, want := range map[string]string{
 		".ll-first .ll-answers dd code":              `claim(db, "j1", "A", 0, 1000)`,
 		".ll-first .ll-want":                         "1",
