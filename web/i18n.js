@@ -123,8 +123,6 @@ export const en = {
   lang: 'en',
 
   // ---- the lanes (render.js, lanes.js) ----
-  reclaim: 'reclaim',
-  sendReclaim: 'send (reclaim)',
   /** A step's verb as the lanes draw it, by the trace's op. */
   ops: {
     claim: 'claim',
@@ -183,7 +181,7 @@ export const en = {
   /** @param {string} actor @param {string} offset */
   clockOffsetTitle: (actor, offset) => `${actor}'s clock is ${offset} off true time`,
   lanesLabel: 'Workers on a shared clock',
-  lanesDesc: 'One lane per worker: lease bars labelled by token, expiries, reclaims and refused writes.',
+  lanesDesc: 'One lane per worker: lease bars labelled by token, expiries, claims after an expiry and refused calls.',
   /** @param {number} from @param {number} to @param {number} n */
   lanesWindow: (from, to, n) => `The lanes show steps ${from}–${to} of ${n}, a part at a time; they follow the cursor.`,
   /** @param {string} a @param {number} ta @param {string} b @param {number} tb */
@@ -401,7 +399,7 @@ export const en = {
   // ---- the simulator page ----
   pageTitle: 'leaselab — leases and fencing tokens, step by step',
   pageDescription:
-    'Play timelines of claim, expire, reclaim and a stale complete on a virtual clock, on the real engine and a real in-memory SQLite.',
+    'Play timelines of claim, expire, claim again and a stale complete on a virtual clock, on the real engine and a real in-memory SQLite.',
   tagline: 'leases and fencing tokens, step by step',
   skip: 'Skip to the player',
   shareButton: 'Share / Embed',
@@ -502,7 +500,7 @@ export const en = {
   introLease:
     'A lease is a claim on a job for a limited time: worker A takes order-7 until 1000 ms. If A stalls (a long pause, a slow network), its lease runs out and another worker may take the job.',
   introToken:
-    'Every claim gets a fencing token, a number that only grows: A holds token 1, drawn A#1; B, claiming after A’s lease ended, holds token 2, B#2.',
+    'Every claim gets a fencing token, a number that only grows, counted for each job on its own (two jobs each start at 1): A holds token 1, drawn A#1; B, claiming after A’s lease ended, holds token 2, B#2.',
   introRefused:
     'When A comes back late and tries to finish with token 1, the engine refuses it as superseded: a newer token holds the job, so A’s stale work cannot undo B’s.',
   introStart: 'Start here',
@@ -650,8 +648,6 @@ export const en = {
 export const ko = {
   lang: 'ko',
 
-  reclaim: '재선점',
-  sendReclaim: '전송 (재선점)',
   ops: {
     claim: '선점',
     claim_next: '다음 선점',
@@ -696,7 +692,7 @@ export const ko = {
   clockOffset: (offset) => `(${offset})`,
   clockOffsetTitle: (actor, offset) => `${actor}의 시계는 실제 시각과 ${offset} 어긋나 있습니다`,
   lanesLabel: '같은 시계 위의 작업자들',
-  lanesDesc: '작업자마다 한 줄: 토큰이 붙은 임대 막대, 만료, 재선점, 거절된 쓰기.',
+  lanesDesc: '작업자마다 한 줄: 토큰이 붙은 임대 막대, 만료, 만료 뒤의 선점, 거절된 호출.',
   lanesWindow: (from, to, n) =>
     `레인은 ${n}단계 중 ${from}–${to}단계를 보여 줍니다. 한 번에 일부씩, 커서를 따라갑니다.`,
   /** @param {string} a @param {number} ta @param {string} b @param {number} tb */
@@ -960,7 +956,7 @@ export const ko = {
   introLease:
     '임대는 정해진 시간 동안 작업을 맡는 권리입니다. 작업자 A가 작업 하나를 1000 ms까지 맡습니다. A가 멈추면(긴 일시 정지, 느린 네트워크) 임대가 끝나고 다른 작업자가 그 작업을 맡을 수 있습니다.',
   introToken:
-    '선점할 때마다 펜싱 토큰을 받습니다. 토큰은 커지기만 하는 번호입니다. A는 토큰 1(A#1로 표시)을, A의 임대가 끝난 뒤 선점한 B는 토큰 2(B#2)를 가집니다.',
+    '선점할 때마다 펜싱 토큰을 받습니다. 토큰은 커지기만 하는 번호이고, 작업마다 따로 셉니다(두 작업은 저마다 1부터 시작합니다). A는 토큰 1(A#1로 표시)을, A의 임대가 끝난 뒤 선점한 B는 토큰 2(B#2)를 가집니다.',
   introRefused:
     'A가 늦게 돌아와 토큰 1로 작업을 끝내려 하면 엔진은 superseded(더 새 토큰이 있음)로 거절합니다. 더 새 토큰이 작업을 쥐고 있으니, A의 낡은 작업이 B의 작업을 되돌릴 수 없습니다.',
   introStart: '여기서 시작하세요',

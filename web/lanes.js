@@ -216,8 +216,6 @@ function readStep(m, leases, st, i) {
   }
 }
 
-const CLAIMS = new Set(['claim', 'claim_next', 'claim_many', 'send']);
-
 /**
  * @param {Step} st
  * @param {number} index
@@ -228,8 +226,9 @@ const CLAIMS = new Set(['claim', 'claim_next', 'claim_many', 'send']);
  * @returns {Mark}
  */
 function markOf(st, index, actor, outcome, lease, t) {
-  let label = t.ops[/** @type {keyof Strings['ops']} */ (st.op)] ?? st.op;
-  if (lease && CLAIMS.has(st.op) && lease.token > 1) label = st.op === 'send' ? t.sendReclaim : t.reclaim;
+  // The step's own verb, as its line writes it: a claim after an expiry is
+  // a claim (its token says which), never a word the timeline does not use.
+  const label = t.ops[/** @type {keyof Strings['ops']} */ (st.op)] ?? st.op;
   let kind = outcome.kind;
   const other = t.outcomes[/** @type {keyof Strings['outcomes']} */ (outcome.kind)] ?? outcome.kind;
   let detail = outcome.kind === 'refused' ? outcome.reason : outcome.kind === 'ok' ? '' : other;
