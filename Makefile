@@ -286,7 +286,7 @@ e2e: wasm $(WEB_TOOLS)/node_modules/.bin/biome
 ## The bundle a course author copies into a site (engine/internal/build/dist):
 ## leaselab.js and leaselab.css, the player, the engine, Pyodide's runtime
 ## (pyodide/, when make wasm could copy it), embed.html, the guide, an
-## example page, NOTICE.txt and manifest.json (version, files, sizes, SRI
+## example page, the learner's tutorial (English, Korean), NOTICE.txt and manifest.json (version, files, sizes, SRI
 ## hashes), each file with its .br and .gz; then the engine's weight and
 ## Pyodide's bytes.
 # DIST is taken as written: its value unexpanded by make, reaching the

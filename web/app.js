@@ -491,6 +491,13 @@ const START_HERE = {
   ko: ['10-korean-courier.tl', '16-korean-kleppmann.tl', '03-lease-boundary.tl', '02-same-name-reclaim.tl'],
 };
 
+/**
+ * The learner's tutorial, per language: the introduction links the
+ * reader's.
+ * @type {Record<string, string>}
+ */
+const TUTORIAL = { en: 'tutorial.html', ko: 'tutorial-ko.html' };
+
 const INTRO_KEY = 'leaselab.intro';
 const LANG_KEY = 'leaselab.lang';
 
@@ -508,9 +515,10 @@ function ownLang() {
   return pickLang(null, storedLang(), navigator.languages ?? []);
 }
 
-/** Lists the Start here stories as links in the page's language. */
+/** Lists the Start here stories as links in the page's language, and links the tutorial in it. */
 function drawStartHere() {
   const t = state.t;
+  $('intro-tutorial').setAttribute('href', TUTORIAL[t.lang] || TUTORIAL.en);
   const names = START_HERE[t.lang] || START_HERE.en;
   $('start-list').replaceChildren(
     ...names

@@ -503,6 +503,9 @@ export const en = {
     'Every claim gets a fencing token, a number that only grows, counted for each job on its own (two jobs each start at 1): A holds token 1, drawn A#1; B, claiming after A’s lease ended, holds token 2, B#2.',
   introRefused:
     'When A comes back late and tries to finish with token 1, the engine refuses it as superseded: a newer token holds the job, so A’s stale work cannot undo B’s.',
+  /** The link to the learner's tutorial (tutorial.html), in the introduction. */
+  introTutorial:
+    'Learn it one idea at a time: the tutorial, seven short screens where you predict each step before you see it',
   introStart: 'Start here',
   introHide: 'Hide this introduction',
   introShow: 'Show the introduction',
@@ -959,6 +962,7 @@ export const ko = {
     '선점할 때마다 펜싱 토큰을 받습니다. 토큰은 커지기만 하는 번호이고, 작업마다 따로 셉니다(두 작업은 저마다 1부터 시작합니다). A는 토큰 1(A#1로 표시)을, A의 임대가 끝난 뒤 선점한 B는 토큰 2(B#2)를 가집니다.',
   introRefused:
     'A가 늦게 돌아와 토큰 1로 작업을 끝내려 하면 엔진은 superseded(더 새 토큰이 있음)로 거절합니다. 더 새 토큰이 작업을 쥐고 있으니, A의 낡은 작업이 B의 작업을 되돌릴 수 없습니다.',
+  introTutorial: '한 번에 한 가지씩 배우기: 각 단계를 보기 전에 예측해 보는 짧은 화면 일곱 개의 튜토리얼',
   introStart: '여기서 시작하세요',
   introHide: '소개 숨기기',
   introShow: '소개 보기',

@@ -126,3 +126,28 @@ func TestDir_ServesPyodidesRuntimeWithItsTypesAndPrecompressedCopies(t *testing.
 		t.Errorf("GET /.pyodide/package.json: %d, want 404: the pin's folder is not served", r.StatusCode)
 	}
 }
+
+// The learner's tutorial is served from web/ as the simulator's page is:
+// each page, its script and style sheet, with their types, under the
+// policy that allows no inline script nor style, and framed only by this
+// origin.
+func TestDir_ServesTheTutorialUnderThePagesPolicy(t *testing.T) {
+	d, err := webserve.OpenDir(filepath.Join("..", "..", "..", "web"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for name, typ := range map[string]string{
+		"/tutorial.html":    "text/html; charset=utf-8",
+		"/tutorial-ko.html": "text/html; charset=utf-8",
+		"/tutorial.js":      "text/javascript; charset=utf-8",
+		"/tutorial.css":     "text/css; charset=utf-8",
+	} {
+		r := get(t, d, "GET", name, nil)
+		got := body(t, r)
+		if r.StatusCode != http.StatusOK || r.Header.Get("Content-Type") != typ || r.Header.Get("Content-Security-Policy") != webserve.CSP || len(got) < 500 {
+			t.Errorf("GET %s: %d, type %q, policy %q, %d bytes; want 200, %q, the pages' policy and the file",
+				name, r.StatusCode, r.Header.Get("Content-Type"), r.Header.Get("Content-Security-Policy"), len(got), typ)
+		}
+	}
+}

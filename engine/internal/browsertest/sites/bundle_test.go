@@ -60,7 +60,7 @@ func TestBundle_ManifestListsEveryFileWithItsHash(t *testing.T) {
 		return nil
 	})
 	must(t, err)
-	for _, f := range []string{"leaselab.js", "leaselab.css", "leaselab.wasm", "leaselab-tools.wasm", "engine-worker.js", "wasm_exec.js", "embed.html", "guide.html", "example.html", "NOTICE.txt",
+	for _, f := range []string{"leaselab.js", "leaselab.css", "leaselab.wasm", "leaselab-tools.wasm", "engine-worker.js", "wasm_exec.js", "embed.html", "guide.html", "example.html", "tutorial.html", "tutorial-ko.html", "NOTICE.txt",
 		"sqlite-bridge.js", "sqlite-wasm/sqlite3.wasm"} {
 		if _, ok := listed[f]; !ok {
 			t.Errorf("the bundle lacks %s", f)

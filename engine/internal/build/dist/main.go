@@ -20,7 +20,8 @@
 // traces; sphinx/leaselab_sphinx.py, the Sphinx extension whose
 // directives write the elements; guide.html, the author's guide;
 // example.html, a small course
-// page; NOTICE.txt, the licenses of what the engine is built from;
+// page; tutorial.html and tutorial-ko.html, the learner's tutorial (its
+// players in prediction mode, its coding exercise) in English and Korean; NOTICE.txt, the licenses of what the engine is built from;
 // prerendered/index.json, empty until leaselab prerender fills it; and
 // manifest.json: the version, the trace format, the revision, and every
 // file with its size, its brotli and gzip sizes and its Subresource
@@ -70,7 +71,7 @@ var leftOut = []string{"example-course.html", "example-course.css"}
 // needed are the files a bundle cannot go without.
 var needed = []string{"leaselab.js", "leaselab.css", "lease-timeline.js", "lease-lab.js", "fences.js", "prerendered.js",
 	"engine.js", "engine-worker.bundle.js", "engine-worker.js", "grader-worker.js", "wasm_exec.js", "leaselab.wasm", "leaselab-tools.wasm", "embed.html", "guide.html", "example.html",
-	"sqlite-bridge.js", sqliteDir + "/sqlite3.wasm", "traces/index.json", sphinxExtension}
+	"tutorial.html", "tutorial-ko.html", "tutorial.js", "tutorial.css", "sqlite-bridge.js", sqliteDir + "/sqlite3.wasm", "traces/index.json", sphinxExtension}
 
 // sphinxExtension is the Sphinx extension (its directives write the
 // elements), in web/ and in the bundle: a site's conf.py puts the bundle's
@@ -147,7 +148,7 @@ func main() {
 // holds Pyodide's runtime (web has it).
 func build(web, out, revision string) (dir string, pyodide bool, err error) {
 	for _, f := range needed {
-		if f == "example.html" || f == "prerendered.js" || f == "guide.html" {
+		if f == "example.html" || f == "prerendered.js" || f == "guide.html" || strings.HasPrefix(f, "tutorial") {
 			continue // checked with the rest below
 		}
 		if _, err := os.Stat(filepath.Join(web, filepath.FromSlash(f))); err != nil {

@@ -1,0 +1,76 @@
+// @ts-check
+// tutorial.js: the learner's tutorial (tutorial.html, tutorial-ko.html)
+// one screen at a time. The page is its screens (section.screen), each
+// readable without JavaScript; here only one shows: the one a link's
+// fragment points into (a screen, or anything inside one), else the
+// first. Continue shows the next screen, records it in the history (Back
+// returns) and moves the focus to its heading, so the focus never falls to
+// the page when the button it was on is hidden. The glossary after the
+// screens always shows. The page's words are its own (the Continue
+// buttons', and #where's data-of, "{n}" and "{total}" in it).
+
+/** @type {HTMLElement[]} */
+const screens = [...document.querySelectorAll('section.screen')].map((s) => /** @type {HTMLElement} */ (s));
+const where = document.getElementById('where');
+
+/**
+ * The index of the screen that holds the element a fragment names, or -1.
+ * @param {string} hash a location's hash, with its #
+ * @param {HTMLElement[]} list
+ * @returns {number}
+ */
+function screenOf(hash, list) {
+  let id = hash.replace(/^#/, '');
+  try {
+    id = decodeURIComponent(id);
+  } catch {
+    // a malformed escape names no element
+  }
+  const el = id ? document.getElementById(id) : null;
+  return el ? list.findIndex((s) => s.contains(el)) : -1;
+}
+
+/**
+ * Shows screen i alone, says which it is, and, with focus, moves the focus
+ * to its heading.
+ * @param {number} i
+ * @param {boolean} focus
+ */
+function show(i, focus) {
+  for (const [j, s] of screens.entries()) s.hidden = j !== i;
+  for (const a of document.querySelectorAll('nav.screens a')) {
+    const to = screenOf(/** @type {HTMLAnchorElement} */ (a).hash, screens);
+    if (to === i) a.setAttribute('aria-current', 'step');
+    else a.removeAttribute('aria-current');
+  }
+  if (where) {
+    where.textContent = (where.dataset.of || '')
+      .replace('{n}', String(i + 1))
+      .replace('{total}', String(screens.length));
+    where.hidden = false;
+  }
+  if (focus) /** @type {HTMLElement | null} */ (screens[i].querySelector('h2'))?.focus();
+}
+
+for (const [i, s] of screens.entries()) {
+  const next = screens[i + 1];
+  const button = /** @type {HTMLButtonElement | null} */ (s.querySelector('button.continue'));
+  if (!button || !next) continue;
+  button.hidden = false;
+  button.addEventListener('click', () => {
+    history.pushState(null, '', `#${next.id}`);
+    show(i + 1, true);
+  });
+}
+
+// A link into a screen (the list of screens, a glossary entry's, Back):
+// that screen; a link elsewhere (the glossary) leaves the screen as it is.
+window.addEventListener('hashchange', () => {
+  const i = screenOf(location.hash, screens);
+  if (i >= 0) show(i, true);
+});
+
+if (screens.length > 0) {
+  const at = screenOf(location.hash, screens);
+  show(Math.max(at, 0), false);
+}
