@@ -96,13 +96,12 @@ export function laneModel(trace, t) {
       for (const c of st.contenders || []) {
         m.addActor(c.actor);
         if (c.lease) leases.grant(i, c.lease, st.time, false);
-        m.marks.push({ ...markOf(st, i, c.actor, c.outcome, c.lease, t), onService: m.service !== null });
+        m.marks.push({ ...markOf(st, i, c.actor, c.outcome, t), onService: m.service !== null });
       }
       return;
     }
     readStep(m, leases, st, i);
-    for (const a of st.actors)
-      m.marks.push({ ...markOf(st, i, a, st.outcome, st.lease, t), onService: m.service !== null });
+    for (const a of st.actors) m.marks.push({ ...markOf(st, i, a, st.outcome, t), onService: m.service !== null });
   });
   for (const e of trace.later || []) {
     m.expiries.push({ ...e, step: trace.steps.length, later: true });
@@ -221,11 +220,10 @@ function readStep(m, leases, st, i) {
  * @param {number} index
  * @param {string} actor
  * @param {Outcome} outcome
- * @param {Lease | null} lease
  * @param {Strings} t
  * @returns {Mark}
  */
-function markOf(st, index, actor, outcome, lease, t) {
+function markOf(st, index, actor, outcome, t) {
   // The step's own verb, as its line writes it: a claim after an expiry is
   // a claim (its token says which), never a word the timeline does not use.
   const label = t.ops[/** @type {keyof Strings['ops']} */ (st.op)] ?? st.op;

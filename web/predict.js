@@ -138,7 +138,7 @@ export class Quiz {
   answer(choice) {
     const i = this.gate;
     const q = this.#questions.get(i);
-    if (!q || !q.choices.includes(choice)) return;
+    if (!q?.choices.includes(choice)) return;
     this.#answers.set(i, choice);
     this.#last = i;
     this.reveal(i);
