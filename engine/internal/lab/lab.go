@@ -64,9 +64,6 @@ type Sweep struct {
 // workload's (see Workload.with).
 var sweepable = []string{"lease", "heartbeat", "margin", "max_attempts", "deadline", "pause", "delay", "drift"}
 
-// workloadParams are the sweepable parameters of the workload.
-var workloadParams = []string{"pause", "delay", "drift"}
-
 // with is p with param set to v.
 func (p Policy) with(param string, v int64) Policy {
 	switch param {
