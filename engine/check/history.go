@@ -47,7 +47,9 @@ func (v Violation) String() string { return v.Invariant + ": " + v.Detail }
 //     that may have come first);
 //   - SingleLease: no claim is granted, after another grant ended, at a now
 //     before that lease's lease_until (extended by the renews that came
-//     first), unless a release or complete of it may have come first.
+//     first), unless a release or complete of it may have come first, or
+//     a grant of a token between theirs took its place (that grant's
+//     lease is the one the claim is judged against).
 //
 // A grant is an accepted claim or claim_next, or a send's claim (Lease with
 // a token). The violations come in the order of Invariants, then of their
@@ -228,7 +230,7 @@ func (h *history) single(job string) {
 			}
 			u, _ := h.until(job, la.Owner, la.Token, b, true)
 			now := h.calls[b].Now // a send's is its claim's (see Op)
-			if now >= u || h.endedBefore(job, la, b) {
+			if now >= u || h.endedBefore(job, la, b) || h.supersededBefore(job, la, h.calls[b].Lease) {
 				continue
 			}
 			lb := h.calls[b].Lease
@@ -236,6 +238,20 @@ func (h *history) single(job string) {
 				job, lb.Owner, lb.Token, now, h.name(b), la.Owner, la.Token, h.name(a), u)
 		}
 	}
+}
+
+// supersededBefore: a grant of job with a token between l's and lb's
+// took l's place before lb was granted (tokens are granted in the order
+// they rise), so the row lb's claim judged held that grant's lease, not
+// l's: the pair is judged there, not here. Clients pass their own nows,
+// so a slow claim may present an earlier now than a grant it follows.
+func (h *history) supersededBefore(job string, l, lb engine.Lease) bool {
+	for _, m := range h.grants[job] {
+		if t := h.calls[m].Lease.Token; t > l.Token && t < lb.Token {
+			return true
+		}
+	}
+	return false
 }
 
 // endedBefore: a complete or release of lease l may have come before call b.

@@ -66,6 +66,15 @@ func TestHistory_JudgesOnlyWhatEveryOrderOfTheCallsBreaks(t *testing.T) {
 			check.SingleLease, []int{0, 2}, []string{"valid until 1900"}},
 		{"a claim after a release that may have come first", []check.Call{
 			hClaim("A", 1, 0, 1000, 0, 1), hWrite(engine.OpRelease, "A", 1, 0, 400, 600), hClaim("B", 2, 500, 1500, 500, 501)}, "", nil, nil},
+		// Clients pass their own nows: a slow claim invoked at 48 is granted
+		// after C#2 took over A#1's expired lease at 52 and released it, so
+		// the row it saw held C#2's, not A#1's; A#1's end at 50 does not judge it.
+		{"a grant after a later token superseded the earlier lease", []check.Call{
+			hClaim("A", 1, 44, 50, 44, 45), hClaim("C", 2, 52, 58, 52, 53), hWrite(engine.OpRelease, "C", 2, 0, 54, 55),
+			hClaim("B", 3, 48, 54, 48, 81)}, "", nil, nil},
+		{"the same grant overlapping the lease just before it", []check.Call{
+			hClaim("A", 1, 44, 50, 44, 45), hClaim("C", 2, 52, 58, 52, 53), hClaim("B", 3, 55, 61, 55, 81)},
+			check.SingleLease, []int{1, 2}, []string{"B#3 granted at 55", "while C#2"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			vs := check.History(tc.calls)
