@@ -641,7 +641,7 @@ export class Player {
     const studentDiff = student?.run ? student.run.diff : -1;
     this.quiz.draw(c, t);
     this.#views.forEach((v, i) => {
-      v.root.classList.toggle('predicting', this.quiz.on);
+      v.root.classList.toggle('predicting', this.quiz.on && c < n);
       v.drawStep(c, t);
       drawViewTitle(v, i, run, t, Boolean(student));
       v.root.classList.toggle('at-diff', (Boolean(run.diff) && c === (run.diff?.step ?? -2) + 1) || c === studentDiff);

@@ -66,6 +66,10 @@ func TestPredict_ASimulatorLinkAsksBeforeEachMarkedStepAndScores(t *testing.T) {
 	if v.Cursor != "0" || v.Future != 0 || v.Asking {
 		t.Errorf("at the start: %+v; want the cursor at 0, nothing after it drawn, no question yet", v)
 	}
+	const decodeShown = `document.querySelector('#player .decode').checkVisibility()`
+	if eval[bool](t, ctx, decodeShown) {
+		t.Errorf("at the start the shorthand's key (%q) names the refusal to come", text(t, ctx, "#player .decode"))
+	}
 	// The first step is no question; the second is: forward stops before it.
 	must(t, chromedp.Do(ctx, chromedp.Focus(chromedp.CSS(`#player button.forward`))))
 	keys(t, ctx, kb.Enter)
@@ -94,6 +98,9 @@ func TestPredict_ASimulatorLinkAsksBeforeEachMarkedStepAndScores(t *testing.T) {
 	if !strings.Contains(v.Verdict, "Not this time: you chose ok: it goes through; it was refused, superseded: a newer token holds the job.") ||
 		!strings.Contains(v.Verdict, "You predicted 1 of 2 right.") {
 		t.Errorf("at the end: %+v; want the wrong answer named with the right one, and the score", v)
+	}
+	if !eval[bool](t, ctx, decodeShown) {
+		t.Errorf("at the end the shorthand's key is still hidden")
 	}
 	if !strings.Contains(eval[string](t, ctx, `location.hash`), "predict=1") {
 		t.Errorf("the link lost predict=1")
