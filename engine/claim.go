@@ -32,7 +32,8 @@ func checkClaimantArgs(owner string, now, ttl int64) error {
 // Claim takes job id for owner at now for ttl milliseconds. It succeeds iff
 // the job exists, is neither done nor quarantined, is not held by a valid
 // lease (unowned, or lease_until <= now: the instant a lease ends the job
-// can be reclaimed) and has budget left. It then increments attempts and
+// can be reclaimed; lease_until + d <= now with WithLockDelay(d)) and has
+// budget left. It then increments attempts and
 // token by exactly one, stores owner and sets lease_until = min(now+ttl,
 // deadline).
 //
@@ -104,13 +105,19 @@ func (s *Store) claimRow(ctx context.Context, q querier, cur *Job, id, owner str
 		Token: cur.Token + 1, Attempt: cur.Attempts + 1, LeaseUntil: until}, nil
 }
 
-// held: a valid lease stands on the job at now (now < lease_until).
+// held: a valid lease stands on the job at now (now < lease_until), or
+// one that ran out is still in its lock-delay (now < lease_until + delay).
 func (s *Store) held(j *Job, now int64) bool {
 	if s.mut(mutant.ClaimBoundary) {
-		return j.Owner != "" && now <= j.LeaseUntil
+		return j.Owner != "" && s.freedAt(now) <= j.LeaseUntil
 	}
-	return j.heldAt(now)
+	return j.heldAt(s.freedAt(now))
 }
+
+// freedAt is the latest lease_until a lease may have for its job to be
+// claimable at now: now less the lock-delay. Every claim compares
+// lease_until with it, in Go and in SQL (lease_until <= freedAt).
+func (s *Store) freedAt(now int64) int64 { return now - s.lockDelay }
 
 // budgetUsedUp returns the quarantine reason for a job that may not be
 // claimed again, or "".
@@ -189,7 +196,7 @@ func (s *Store) nextCandidate(ctx context.Context, q querier, now int64) (*Job, 
 	if s.mut(mutant.ClaimBoundary) {
 		ended = `lease_until < ?`
 	}
-	return s.readOne(ctx, q, `SELECT `+jobColumns+` FROM jobs WHERE seq = `+nextSeqSQL(ended), now)
+	return s.readOne(ctx, q, `SELECT `+jobColumns+` FROM jobs WHERE seq = `+nextSeqSQL(ended), s.freedAt(now))
 }
 
 // ClaimMany runs one claim of job id per owner, all at once, each in its own

@@ -43,7 +43,7 @@ WHERE id = ? AND status IN ('pending', 'leased') AND (owner IS NULL OR lease_unt
 AND (max_attempts = 0 OR attempts < max_attempts) AND (deadline IS NULL OR ? < deadline)
 RETURNING qty, token, attempts, lease_until`
 	l := Lease{JobID: id, Owner: owner}
-	ok, err := s.returning(ctx, query, []any{owner, end, end, id, now, now}, &l.Qty, &l.Token, &l.Attempt, &l.LeaseUntil)
+	ok, err := s.returning(ctx, query, []any{owner, end, end, id, s.freedAt(now), now}, &l.Qty, &l.Token, &l.Attempt, &l.LeaseUntil)
 	return l, ok, err
 }
 
@@ -61,7 +61,7 @@ WHERE seq = ` + nextSeqSQL(`lease_until <= ?`) + `
 AND (max_attempts = 0 OR attempts < max_attempts) AND (deadline IS NULL OR ? < deadline)
 RETURNING id, qty, token, attempts, lease_until`
 	l := Lease{Owner: owner}
-	ok, err := s.returning(ctx, query, []any{owner, end, end, now, now}, &l.JobID, &l.Qty, &l.Token, &l.Attempt, &l.LeaseUntil)
+	ok, err := s.returning(ctx, query, []any{owner, end, end, s.freedAt(now), now}, &l.JobID, &l.Qty, &l.Token, &l.Attempt, &l.LeaseUntil)
 	return l, ok, err
 }
 

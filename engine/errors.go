@@ -61,7 +61,8 @@ var (
 	// ErrQuarantined: the job is quarantined (final), or the claim found its
 	// budget used up and quarantined it; Rejection.Current.Reason says why.
 	ErrQuarantined = errors.New("quarantined")
-	// ErrHeld: a claim met a valid lease (now < lease_until).
+	// ErrHeld: a claim met a valid lease (now < lease_until), or one that
+	// ran out less than the store's lock-delay ago (WithLockDelay).
 	ErrHeld = errors.New("held")
 	// ErrSuperseded: the presented owner or token is not the row's: a newer
 	// claim exists, the lease was released, or the caller never held it.

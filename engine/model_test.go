@@ -33,6 +33,7 @@ func TestEngineMatchesModel_RandomSequencesAtEveryBoundary(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		h := newHarness(t, rt, rapidSource{rt})
 		defer h.close()
+		h.setLockDelay(rapid.SampledFrom([]int64{0, 0, 150}).Draw(rt, "lock_delay"))
 		h.run(rapid.IntRange(1, 60).Draw(rt, "ops"))
 	})
 }
@@ -101,10 +102,11 @@ type harness struct {
 	echk  *check.Checker // judges the engine's history
 	mchk  *check.Checker // judges the model's
 
-	jobs   []engine.NewJob // the spec of each job, by index into seqJobIDs
-	now    int64
-	leases []engine.Lease // every lease granted, oldest first
-	log    []string
+	jobs      []engine.NewJob // the spec of each job, by index into seqJobIDs
+	lockDelay int64           // the store's, the model's and the checkers' (setLockDelay)
+	now       int64
+	leases    []engine.Lease // every lease granted, oldest first
+	log       []string
 }
 
 func newHarness(openTB testing.TB, tb fataler, src source) *harness {
@@ -129,7 +131,7 @@ func newHarness(openTB testing.TB, tb fataler, src source) *harness {
 
 // open (re)opens the store and the receiver on the harness's database.
 func (h *harness) open() {
-	h.store = newStore(h.openTB, h.db)
+	h.store = newStore(h.openTB, h.db, engine.WithLockDelay(h.lockDelay))
 	r, err := engine.NewReceiver(h.ctx, h.db, testOptions(h.openTB)...)
 	if err != nil {
 		h.tb.Fatalf("open receiver: %v", err)
@@ -143,6 +145,18 @@ func (h *harness) open() {
 }
 
 func (h *harness) close() { h.db.Close() }
+
+// setLockDelay gives the store, the model and both checkers a lock-delay of
+// d ms, before the first operation.
+func (h *harness) setLockDelay(d int64) {
+	h.lockDelay = d
+	h.open()
+	if err := h.mod.SetLockDelay(d); err != nil {
+		h.tb.Fatalf("model lock delay: %v", err)
+	}
+	h.echk.SetLockDelay(d)
+	h.mchk.SetLockDelay(d)
+}
 
 // run runs up to n operations, fewer if the source runs out.
 // It starts by enqueueing the first one to four jobs.

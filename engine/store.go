@@ -44,10 +44,11 @@ type Store struct {
 
 // config is what the options set; Store, Receiver and Storage share it.
 type config struct {
-	observe func(Statement) // nil: no observer
-	noTx    bool            // WithoutTransactions: compare-and-swap writes only
-	noFence bool            // WithoutFencing: a Storage that stores every write
-	noDedup bool            // WithoutIdempotence: a Receiver that applies every delivery
+	observe   func(Statement) // nil: no observer
+	noTx      bool            // WithoutTransactions: compare-and-swap writes only
+	noFence   bool            // WithoutFencing: a Storage that stores every write
+	noDedup   bool            // WithoutIdempotence: a Receiver that applies every delivery
+	lockDelay int64           // WithLockDelay: ms a lease that ran out keeps its job
 	//lint:ignore U1000 set and read only in builds with the mutants tag (mutants_on.go)
 	mutant string // "" in every normal build; see mutants_on.go
 }
@@ -69,8 +70,9 @@ type Statement struct {
 //
 // WithObserver sees every SQL statement with its arguments;
 // WithoutTransactions runs on databases without interactive transactions
-// (Cloudflare D1); WithoutFencing and WithoutIdempotence make a Storage or
-// a Receiver of a system that lacks that defence, to show what it prevents.
+// (Cloudflare D1); WithLockDelay keeps a job for a while after its lease
+// ran out; WithoutFencing and WithoutIdempotence make a Storage or a
+// Receiver of a system that lacks that defence, to show what it prevents.
 // A normal build has no other option.
 type Option func(*config) error
 
@@ -108,6 +110,25 @@ func WithoutFencing() Option {
 // (package engine/check reports the second application). A Store and a Storage ignore it.
 func WithoutIdempotence() Option {
 	return func(c *config) error { c.noDedup = true; return nil }
+}
+
+// WithLockDelay makes a Store keep a job for d more milliseconds after a
+// lease of it runs out, as Chubby's lock-delay does: a claim (by id, next
+// or many) at now is refused held while now < lease_until + d, the lease
+// itself being ended at lease_until (a renew or complete then is refused
+// expired), so a late write of the lapsed holder reaches the storage
+// before anyone else holds the job. A release or a complete frees the job
+// at once, as an unlock does in Chubby. d is 0 (no delay, the default) up
+// to MaxTTL; anything else is ErrInvalid. A Receiver and a Storage ignore
+// it.
+func WithLockDelay(d int64) Option {
+	return func(c *config) error {
+		if d < 0 || d > MaxTTL {
+			return invalid("lock delay %d ms: it is 0 (none) to %d ms", d, int64(MaxTTL))
+		}
+		c.lockDelay = d
+		return nil
+	}
 }
 
 // apply sets opts on c.

@@ -141,6 +141,9 @@ type Checker struct {
 	now     int64            // the latest instant seen, in true time
 	offsets map[string]int64 // owner -> how far its clock is ahead of true time (SetClock)
 	stored  map[string]int64 // storage key -> the highest token it accepted
+	// lockDelay is how long a job stays held after a lease of it ran out
+	// (SetLockDelay).
+	lockDelay int64
 }
 
 // jobTrack is what the checker knows of one job.
@@ -181,6 +184,13 @@ func (c *Checker) SetClock(owner string, offset int64) { c.offsets[owner] = offs
 
 // trueTime is the true instant at which owner's clock reads t.
 func (c *Checker) trueTime(owner string, t int64) int64 { return t - c.offsets[owner] }
+
+// SetLockDelay tells the checker that the service keeps a job d ms after a
+// lease of it ran out (engine.WithLockDelay, Chubby's lock-delay): single-
+// lease then also reports a grant in [lease_until, lease_until + d) of a
+// lease that ran out rather than being released, completed or
+// quarantined. Set it before the first Observe.
+func (c *Checker) SetLockDelay(d int64) { c.lockDelay = d }
 
 // Observe judges one step: ops are the operations the step ran (several for
 // a concurrent claim, none for a step in which only time passed), in the
@@ -258,6 +268,7 @@ func (c *Checker) CopyFrom(src *Checker) {
 	}
 	c.order = append(c.order[:0], src.order...)
 	c.now = src.now
+	c.lockDelay = src.lockDelay
 	clear(c.offsets)
 	for k, v := range src.offsets {
 		c.offsets[k] = v

@@ -2,6 +2,7 @@ package check_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -572,4 +573,48 @@ func TestObserve_StaleStorageWriteThatLandsBreaksNoStaleWrite(t *testing.T) {
 			}
 		})
 	}
+}
+
+// With a lock-delay of 500 ms, A's lease of a (until 1000) keeps the job
+// until 1500 unless it is released: single-lease reports a grant before
+// then, at and after the lease's end alike.
+func TestSetLockDelay_AGrantBeforeLeaseUntilPlusTheDelayBreaksSingleLease(t *testing.T) {
+	cases := []struct {
+		at     int64
+		detail string // "" when every invariant holds
+	}{
+		{999, "job a: B#2 granted at 999 while A#1 is valid until 1000"},
+		{1000, "job a: B#2 granted at 1000, 0 ms after A#1 ran out, within the lock-delay of 500 ms"},
+		{1499, "job a: B#2 granted at 1499, 499 ms after A#1 ran out, within the lock-delay of 500 ms"},
+		{1500, ""},
+		{1501, ""},
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprint(c.at), func(t *testing.T) {
+			ch := check.New()
+			ch.SetLockDelay(500)
+			ch.Observe([]check.Op{enq("a"), claim("a", "A", 0, 1, 1000)}, []engine.Job{leased("a", "A", 1, 1000)})
+			names, details := failing(ch.Observe([]check.Op{claim("a", "B", c.at, 2, c.at+1000)},
+				[]engine.Job{leased("a", "B", 2, c.at+1000)}))
+			if c.detail == "" {
+				if len(names) > 0 {
+					t.Fatalf("grant at %d: %v\n%s; want every invariant held", c.at, names, details)
+				}
+				return
+			}
+			if len(names) != 1 || names[0] != check.SingleLease || !strings.Contains(details, c.detail) {
+				t.Fatalf("grant at %d: %v\n%s; want single-lease: %s", c.at, names, details, c.detail)
+			}
+		})
+	}
+	t.Run("released", func(t *testing.T) {
+		ch := check.New()
+		ch.SetLockDelay(500)
+		ch.Observe([]check.Op{enq("a"), claim("a", "A", 0, 1, 1000)}, []engine.Job{leased("a", "A", 1, 1000)})
+		ch.Observe([]check.Op{write(engine.OpRelease, "a", "A", 1, 100, true)}, []engine.Job{pending("a")})
+		if names, details := failing(ch.Observe([]check.Op{claim("a", "B", 200, 2, 1200)},
+			[]engine.Job{leased("a", "B", 2, 1200)})); len(names) > 0 {
+			t.Fatalf("grant after a release: %v\n%s; want every invariant held", names, details)
+		}
+	})
 }

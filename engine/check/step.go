@@ -157,6 +157,9 @@ func (st *step) granted(op Op, l engine.Lease) {
 		st.fail(SingleLease, id, "job %s: %s granted at %d%s while %s is valid until %d%s%s",
 			id, lease(l.Owner, l.Token), op.Now, st.onClock(op.Owner, g.owner, op.Now),
 			lease(g.owner, g.token), g.until, st.onClock(g.owner, op.Owner, g.until), st.skew(op.Owner, g.owner))
+	} else if end := st.c.trueTime(g.owner, g.until); g.token != 0 && g.endedBy == "" && at < end+st.c.lockDelay {
+		st.fail(SingleLease, id, "job %s: %s granted at %d, %d ms after %s ran out, within the lock-delay of %d ms",
+			id, lease(l.Owner, l.Token), op.Now, at-end, lease(g.owner, g.token), st.c.lockDelay)
 	}
 	if l.Token <= t.maxToken {
 		st.fail(TokensIncrease, id, "job %s: token %d granted at %d, not above %d",

@@ -21,8 +21,9 @@ import (
 // Model is a queue of jobs in insertion order. The zero value is not usable;
 // call New.
 type Model struct {
-	jobs   []engine.Job // in insertion order; a queue of a lesson holds a few
-	mutant string       // the mutant whose rule it breaks; "" for the contract itself (mutants.go)
+	jobs      []engine.Job // in insertion order; a queue of a lesson holds a few
+	mutant    string       // the mutant whose rule it breaks; "" for the contract itself (mutants.go)
+	lockDelay int64        // SetLockDelay
 }
 
 // New returns an empty model.
@@ -31,7 +32,19 @@ func New() *Model { return &Model{} }
 // Clone returns an independent copy of m, for a caller that branches a
 // history and plays each branch from the same past.
 func (m *Model) Clone() *Model {
-	return &Model{jobs: slices.Clone(m.jobs), mutant: m.mutant}
+	return &Model{jobs: slices.Clone(m.jobs), mutant: m.mutant, lockDelay: m.lockDelay}
+}
+
+// SetLockDelay is engine.WithLockDelay: a job whose lease ran out (its
+// holder neither released nor completed it) is held for d ms more, so a
+// claim at now is refused held while now < lease_until + d. A negative d is
+// ErrInvalid.
+func (m *Model) SetLockDelay(d int64) error {
+	if d < 0 || d > engine.MaxTTL {
+		return invalid("lock delay %d ms: it is 0 (none) to %d ms", d, int64(engine.MaxTTL))
+	}
+	m.lockDelay = d
+	return nil
 }
 
 // find returns the job called id, or nil; the pointer is good until the
@@ -334,8 +347,12 @@ func (m *Model) ended(op engine.Op, j *engine.Job, now int64) bool {
 	return now >= j.LeaseUntil
 }
 
-// held: a valid lease stands on j at now (now < lease_until).
+// held: a valid lease stands on j at now (now < lease_until), or one that
+// ran out is in its lock-delay (now < lease_until + delay: the model's
+// choice is to read the delay as moving now back, so the boundary mutant
+// moves with it).
 func (m *Model) held(j *engine.Job, now int64) bool {
+	now -= m.lockDelay
 	if m.mut(mutant.ClaimBoundary) {
 		return j.Owner != "" && now <= j.LeaseUntil
 	}
@@ -416,6 +433,7 @@ func (m *Model) ClaimMany(id string, owners []string, now, ttl int64) ([]engine.
 func (m *Model) CopyFrom(src *Model) {
 	m.jobs = append(m.jobs[:0], src.jobs...)
 	m.mutant = src.mutant
+	m.lockDelay = src.lockDelay
 }
 
 // Rows returns the jobs as the model holds them, in insertion order,
