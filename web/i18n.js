@@ -143,6 +143,7 @@ export const en = {
     wait: 'wait',
     jump: 'jump',
     drift: 'drift',
+    'leader-change': 'leader change',
   },
   /** An outcome other than ok or refused, as the lanes draw it, by its kind. */
   outcomes: { empty: 'empty', invalid: 'invalid', failed: 'failed', error: 'error' },
@@ -170,6 +171,9 @@ export const en = {
     `${b.actor} believes its lease of ${b.job} (token ${b.token}) valid until ${b.reads} on its own clock (${b.at} true time); the service's clock decides`,
   /** @param {string} actor @param {string} from @param {string} to */
   sendTitle: (actor, from, to) => `${actor} sends from ${from} to ${to}`,
+  /** @param {{owner: string, job: string, token: number, from: string, to: string}} d */
+  lockDelayTitle: (d) =>
+    `${d.owner}'s lease of ${d.job} (token ${d.token}) ran out at ${d.from}; the service keeps ${d.job} for its lock-delay until ${d.to}, and nobody can claim it before then`,
   /** @param {string} actor @param {string} from @param {string} to */
   pauseTitle: (actor, from, to) => `${actor} is paused from ${from} to ${to}: it does nothing, and its leases run on`,
   /** @param {string} actor @param {string} now */
@@ -196,6 +200,7 @@ export const en = {
     crash: 'crash',
     forgotten: 'forgotten lease',
     believes: 'believed valid (own clock)',
+    lockDelay: 'lock-delay: kept after the lease ran out',
     breaks: 'not to scale: a short stretch drawn wider',
   },
   /** @param {string} from @param {string} to */
@@ -670,6 +675,7 @@ export const ko = {
     wait: '대기',
     jump: '건너뛰기',
     drift: '표류',
+    'leader-change': '리더 교체',
   },
   outcomes: { empty: '없음', invalid: '잘못된 인수', failed: '실패', error: '오류' },
   ends: (token) => `#${token} 만료`,
@@ -689,6 +695,12 @@ export const ko = {
       `${b.actor}(은)는 ${b.job} 임대(토큰 ${b.token})가 자기 시계로 ${b.reads}까지(실제 시각 ${b.at}) 유효하다고 믿습니다. 정하는 것은 서비스의 시계입니다`,
     ),
   sendTitle: (actor, from, to) => `${actor}: ${from}부터 ${to}까지 전송`,
+  /** @param {{owner: string, job: string, token: number, from: string, to: string}} d */
+  lockDelayTitle: (d) =>
+    josa(
+      `${d.owner}의 ${d.job} 임대(token ${d.token})는 ${d.from}에 끝났지만, 서비스가 잠금 지연으로 ${d.to}까지 ${d.job}(을)를 붙잡아 둡니다. 그 전에는 아무도 선점할 수 없습니다`,
+    ),
+  /** @param {string} actor @param {string} from @param {string} to */
   pauseTitle: (actor, from, to) => `${actor}: ${from}부터 ${to}까지 멈춤. 아무것도 하지 않지만 임대 시간은 흐릅니다`,
   ownClock: (actor, now) => `${actor}의 시계: ${now}`,
   serviceClock: (now) => `서비스의 시계: ${now}`,
@@ -712,6 +724,7 @@ export const ko = {
     crash: '비정상 종료',
     forgotten: '잊힌 임대',
     believes: '유효하다고 믿는 때 (자기 시계)',
+    lockDelay: '잠금 지연: 임대가 끝난 뒤에도 붙잡아 둠',
     breaks: '축척과 다름: 짧은 구간을 넓게 그림',
   },
   axisBreak: (from, to) => `${from}부터 ${to}까지: 그 사이에 일어난 일을 읽을 수 있도록 축척보다 넓게 그렸습니다`,

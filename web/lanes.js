@@ -68,9 +68,20 @@ import { ms, signedMs } from './trace.js';
  * @property {(Expiry & {step: number, later?: boolean})[]} expiries
  * @property {{actor: string, start: number, end: number, step: number}[]} sends
  * @property {{actor: string, start: number, end: number, step: number}[]} pauses
+ * @property {LockDelay[]} delays the service's lock-delay after each lease that ran out, on its owner's lane
  * @property {Map<string, number>} offsets each worker's clock offset (ms), for those off true time
  * @property {number | null} service the lock service's clock offset (ms) when the trace has one: it judges every lease
  * @property {number} [origin] the axis's first instant (0 unless the model is a window of a longer one)
+ */
+
+/**
+ * @typedef {object} LockDelay a job the service keeps after a lease of it ran out
+ * @property {string} actor the lease's owner
+ * @property {string} job
+ * @property {number} token
+ * @property {number} start when the lease ran out (true time)
+ * @property {number} end when the service grants the job again
+ * @property {number} step the step at which the lease ran out (the trace's length for one after the last step)
  */
 
 /**
@@ -91,6 +102,7 @@ export function laneModel(trace, t) {
     for (const e of st.expired || []) {
       m.expiries.push({ ...e, step: i });
       if (moving) leases.close(e.job, e.token, e.at, 'ends');
+      if (trace.lock_delay) m.delays.push(lockDelayOf(e, i, trace.lock_delay));
     }
     if (st.op === 'claim_many') {
       for (const c of st.contenders || []) {
@@ -106,9 +118,19 @@ export function laneModel(trace, t) {
   for (const e of trace.later || []) {
     m.expiries.push({ ...e, step: trace.steps.length, later: true });
     if (moving) leases.close(e.job, e.token, e.at, 'ends');
+    if (trace.lock_delay) m.delays.push(lockDelayOf(e, trace.steps.length, trace.lock_delay));
   }
   const { addActor: _, ...model } = m;
   return model;
+}
+
+/**
+ * The lock-delay that follows expiry e.
+ * @param {Expiry} e @param {number} step @param {number} delay
+ * @returns {LockDelay}
+ */
+function lockDelayOf(e, step, delay) {
+  return { actor: e.owner, job: e.job, token: e.token, start: e.at, end: e.at + delay, step };
 }
 
 /** @param {Trace} trace */
@@ -124,6 +146,7 @@ function newModel(trace) {
     expiries: /** @type {LaneModel['expiries']} */ ([]),
     sends: /** @type {LaneModel['sends']} */ ([]),
     pauses: /** @type {LaneModel['pauses']} */ ([]),
+    delays: /** @type {LockDelay[]} */ ([]),
     offsets,
     service: trace.service ? trace.service.offset : null,
     /** @param {string} a */
@@ -207,6 +230,8 @@ function readStep(m, leases, st, i) {
   }
   for (const l of st.forgot || []) leases.forget(l, st.time);
   if (st.lease) leases.grant(i, st.lease, st.time, st.op === 'renew');
+  // a new leader renews every valid lease in its holder's name, dead or alive
+  for (const l of st.renewed || []) leases.grant(i, l, st.time, true);
   if (ok && st.presented && (st.op === 'complete' || st.op === 'release')) {
     leases.close(st.presented.job, st.presented.token, st.time, st.op === 'complete' ? 'completed' : 'released');
   }
@@ -370,6 +395,7 @@ export function windowOf(trace, model, win) {
       expiries: model.expiries.filter((e) => e.at >= t0 && e.at < t1),
       sends: model.sends.filter((x) => meets(x.start, x.end)),
       pauses: model.pauses.filter((x) => meets(x.start, x.end)),
+      delays: model.delays.filter((x) => meets(x.start, x.end)),
     },
   };
 }
@@ -424,6 +450,7 @@ function knots(model, trace) {
   for (const l of model.leases) if (Number.isFinite(l.end)) set.add(l.end);
   for (const l of model.leases) if (l.believes !== null) set.add(l.believes);
   for (const p of model.pauses) set.add(p.end);
+  for (const d of model.delays) set.add(d.end);
   return [...set].sort((a, b) => a - b);
 }
 
@@ -526,6 +553,7 @@ export function estimateText(text, kind) {
  * @property {{m: Mark, cx: number, cy: number, label: Placed, parts: LabelPart[]}[]} marks
  * @property {{s: LaneModel['sends'][number], x1: number, x2: number, y: number}[]} sends
  * @property {{p: LaneModel['pauses'][number], x1: number, x2: number, y1: number, y2: number}[]} pauses
+ * @property {{d: LockDelay, x1: number, x2: number, y: number}[]} delays
  */
 
 const GAP = 6; // px between two labels side by side
@@ -581,6 +609,14 @@ export function layoutLanes(trace, model, { width, t, measure }) {
         y2: l.barTop + (l.tracks - 1) * TRACK_H + BAR_H + 3,
       };
     }),
+    delays: model.delays
+      .filter((d) => lanes.has(d.actor))
+      .map((d) => ({
+        d,
+        x1: scale.x(d.start),
+        x2: scale.x(d.end),
+        y: /** @type {LaneRow} */ (lanes.get(d.actor)).barTop + 2,
+      })),
   };
 }
 

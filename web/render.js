@@ -174,6 +174,7 @@ export function drawLanes(svg, layout, model, at) {
     ...laneRows(layout, at.t),
     axis(layout, at.t),
     ...layout.pauses.map((p) => pauseGap(p, at)),
+    ...layout.delays.map((d) => lockDelaySpan(d, at)),
     ...layout.sends.map((sd) => sendBar(sd, at)),
     ...layout.bars.map((b) => leaseBar(b, at)),
     ...layout.expiries.map((e) => expiryMark(e, model, at)),
@@ -254,6 +255,14 @@ function span(cls, { x1, x2, y, height, rx }, future, title) {
 function pauseGap(p, at) {
   const box = { x1: p.x1, x2: p.x2, y: p.y1, height: p.y2 - p.y1, rx: 3 };
   return span('pause', box, p.p.step > at.cursor - 1, at.t.pauseTitle(p.p.actor, ms(p.p.start), ms(p.p.end)));
+}
+
+/** A lock-delay: the job kept after its lease ran out. @param {LanesLayout['delays'][number]} ld @param {LanesState} at */
+function lockDelaySpan(ld, at) {
+  const d = ld.d;
+  const box = { x1: ld.x1, x2: ld.x2, y: ld.y, height: 14, rx: 3 };
+  const title = at.t.lockDelayTitle({ owner: d.actor, job: d.job, token: d.token, from: ms(d.start), to: ms(d.end) });
+  return span('lock-delay', box, d.step > at.cursor - 1, title);
 }
 
 /** A send in flight. @param {LanesLayout['sends'][number]} sd @param {LanesState} at */

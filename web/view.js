@@ -25,6 +25,7 @@ const LEGEND = /** @type {const} */ ([
   ['crash', 'sw-crash'],
   ['forgotten', 'sw-forgotten'],
   ['believes', 'sw-believes'],
+  ['lockDelay', 'sw-lock-delay'],
 ]);
 
 /** One engine's drawing: lanes, the step, the tables. */
@@ -127,6 +128,7 @@ export class TraceView {
       crash: Boolean(m?.marks.some((k) => k.kind === 'crash')),
       forgotten: Boolean(m?.leases.some((l) => l.forgotAt !== null)),
       believes: Boolean(m?.leases.some((l) => l.believes !== null)),
+      lockDelay: Boolean(m?.delays.length),
     };
     this.#breakKey = h('span', { class: 'legend-break' }, h('b', { class: 'break-mark', text: '//' }), t.legend.breaks);
     this.#breakKey.hidden = !this.#laidOut?.layout.scale.breaks.length;

@@ -33,6 +33,10 @@
 //	                                        them, and a worker's clock shapes only its belief
 //	service forgets                         the lock service keeps its leases in memory: a reopen
 //	                                        (its restart) starts every job again at token 0
+//	service lock-delay DURATION             after a lease runs out (its holder neither released
+//	                                        nor completed it) the service grants the job to no
+//	                                        one for DURATION more, as Chubby's lock-delay: a
+//	                                        claim then is refused held; a release frees it at once
 //	receiver KIND                           idempotent (the default: a resend adds nothing) or
 //	                                        not-idempotent (it applies every delivery)
 //	storage KIND                            how the storage a write goes to decides: fenced (the
@@ -67,6 +71,7 @@
 //	TIME wait
 //	TIME service jump ±D
 //	TIME service drift ±Rms/s
+//	TIME service leader-change reset|keep
 //
 // TIME is absolute (1000ms, 1.5s, a bare number of ms) or relative to where
 // the previous step left the clock (+200ms; after a send with took=, its
@@ -120,6 +125,13 @@
 //	service drift ±Rms/s          (no actor) from TIME the service's clock gains R ms every
 //	                              second of true time (loses them when negative; +0ms/s
 //	                              keeps true time's pace); |R| is under 1000
+//	service leader-change reset   (no actor) a new leader takes over the lock service and
+//	                              renews every valid lease for the whole ttl its latest
+//	                              claim or renew asked for, whether its holder lives or not,
+//	                              as etcd's new leader does with leases it has not
+//	                              checkpointed: a lease then outlives its ttl
+//	service leader-change keep    (no actor) a new leader takes over, and every lease keeps
+//	                              the time it had left, as checkpointed leases do
 //
 // A renew, complete, release, deliver or write may be a message in flight:
 // arrives=T (or arrives=+D after the send) sends it at TIME with the lease

@@ -17,7 +17,7 @@ func (r *runner) explain(s *StepLine, st *Step, prev *engine.Job, before map[str
 // step's job that the step changed (a claim-next that quarantines the job
 // it passes over); "" when there is none.
 func (r *runner) sideEffects(st *Step, before map[string]engine.Job, after []engine.Job) string {
-	if st.Op == string(engine.OpReopen) || st.Op == string(engine.OpEnqueue) {
+	if st.Op == string(engine.OpReopen) || st.Op == string(engine.OpEnqueue) || st.Op == string(OpLeaderChange) {
 		return ""
 	}
 	var out strings.Builder
@@ -188,6 +188,8 @@ func (r *runner) explainOther(s *StepLine, st *Step, actor string) string {
 		return b.say(b.reopened, actor)
 	case string(OpJump), string(OpDrift):
 		return r.explainService(s, st)
+	case string(OpLeaderChange):
+		return r.explainLeaderChange(s, st)
 	case string(OpPause):
 		return b.say(b.paused, actor, s.Time, s.Time+s.For)
 	case string(OpCrash):
@@ -259,6 +261,30 @@ func (r *runner) explainService(s *StepLine, st *Step) string {
 }
 
 // sortedLive is the valid leases in the order expiries are told.
+// explainLeaderChange says what a new leader did to each valid lease: with
+// reset, until when it runs now and until when it ran before; with keep,
+// when each still ends.
+func (r *runner) explainLeaderChange(s *StepLine, st *Step) string {
+	b := r.book
+	if s.Leases == LeasesKeep {
+		text := b.say(b.leaderKeeps, s.Time)
+		for _, e := range sortedLive(r.live) {
+			if row, ok := r.table.get(e.Job); ok {
+				text += b.say(b.leaseKept, e.Owner, e.Job, e.Token, row.LeaseUntil)
+			}
+		}
+		return text
+	}
+	text := b.say(b.leaderResets, s.Time)
+	if len(st.Renewed) == 0 {
+		return text + b.say("%s", b.noLeaseReset)
+	}
+	for _, l := range st.Renewed {
+		text += b.say(b.leaseReset, l.Owner, l.Job, l.Token, r.resetFrom[l.Job], l.LeaseUntil)
+	}
+	return text
+}
+
 func sortedLive(live map[string]Expiry) []Expiry {
 	out := make([]Expiry, 0, len(live))
 	for _, e := range live {
@@ -368,6 +394,9 @@ func (r *runner) why(actor string, rej *Rejection) string {
 		}
 		return sentence(b.quarantinedDeadline, job, cur.Deadline)
 	case engine.RefusedHeld:
+		if rej.Now >= cur.LeaseUntil { // the lease ran out: the lock-delay keeps the job
+			return sentence(b.heldDelay, cur.Owner, cur.Token, cur.LeaseUntil, cur.LeaseUntil+r.tl.LockDelay)
+		}
 		return sentence(b.held, cur.Owner, cur.Token, cur.LeaseUntil) + r.onClock(cur.Owner, actor, cur.LeaseUntil)
 	case engine.RefusedSuperseded:
 		return r.whySuperseded(actor, rej)

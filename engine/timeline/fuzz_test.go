@@ -56,8 +56,7 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("line %d starts at %d, before the previous step began at %d", s.Line, s.Time, begun)
 			}
 			begun = s.Time
-			actorless := s.Verb == timeline.VerbWait || s.Verb == timeline.VerbJump || s.Verb == timeline.VerbDrift
-			if (len(s.Actors) == 0) != actorless || s.Line < 1 || s.Line > len(lines) {
+			if (len(s.Actors) == 0) != s.Verb.Actorless() || s.Line < 1 || s.Line > len(lines) {
 				t.Fatalf("step %+v", s)
 			}
 		}

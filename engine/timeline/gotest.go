@@ -6,6 +6,7 @@ import (
 	"fmt"
 	gotoken "go/token"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -55,7 +56,8 @@ func GoTestIn(tl *Timeline, pkg, funcName string) (string, error) {
 	if err := runnable(tl); err != nil {
 		return "", err
 	}
-	f := goFile{Package: pkg, Func: funcName, TL: tl, uses: map[string]bool{}}
+	f := goFile{Package: pkg, Func: funcName, TL: tl, uses: map[string]bool{},
+		resets: slices.ContainsFunc(tl.Steps, func(s StepLine) bool { return s.Verb == VerbLeaderChange && s.Leases == LeasesReset })}
 	limit, size := limits.Default.Row("report_bytes"), 0
 	for _, ev := range tl.schedule() {
 		s := tl.Steps[ev.step]
@@ -108,7 +110,7 @@ var goSections = sync.OnceValue(func() map[string]string {
 
 // goHelpers are the helper sections, in the order the file declares them.
 var goHelpers = []string{"held", "hold", "forget", "lease", "row", "wantInt", "wantString", "wantBool",
-	"wantRefusal", "contains", "race", "receiver", "errSendFailed", "send", "storage", "storageUnfenced", "sequencer", "inFlight", "sending", "forgets"}
+	"wantRefusal", "contains", "race", "receiver", "errSendFailed", "send", "storage", "storageUnfenced", "sequencer", "inFlight", "sending", "forgets", "newLeader"}
 
 // section is the helper section name as tl declares it: the receiver of a
 // `receiver not-idempotent` line applies every delivery.
@@ -156,7 +158,17 @@ func (f *goFile) render() string {
 		"{{helpers}}", helpers.String(),
 		"{{setup}}", f.setup(),
 		"{{steps}}", steps.String(),
+		"engine.New(ctx, db)", f.newStore(),
 	).Replace(goSections()["file"]) + "\n"
+}
+
+// newStore is the call that opens the store, with the options the
+// timeline's header gives it.
+func (f *goFile) newStore() string {
+	if f.TL.LockDelay > 0 {
+		return fmt.Sprintf("engine.New(ctx, db, engine.WithLockDelay(%d))", f.TL.LockDelay)
+	}
+	return "engine.New(ctx, db)"
 }
 
 // setup is the lease and clock notes and the enqueue of the declared jobs.
@@ -168,6 +180,9 @@ func (f *goFile) setup() string {
 	}
 	if tl.Service != nil {
 		fmt.Fprintf(&b, "\t// the lock service's clock is %s: every step passes its now\n", offsetWords(tl.Service.Offset))
+	}
+	if tl.LockDelay > 0 {
+		fmt.Fprintf(&b, "\t// lock-delay %d ms: a job whose lease ran out is kept that long\n", tl.LockDelay)
 	}
 	for _, c := range tl.Clocks {
 		if tl.Service != nil {
@@ -294,6 +309,9 @@ type goFile struct {
 	before int
 	// split is set while the first half of a split send is written.
 	split bool
+	// resets is set when a leader change of the timeline resets its
+	// leases: every grant and renew then records its ttl.
+	resets bool
 }
 
 // heard is a split send's second half, at its end: the courier completes

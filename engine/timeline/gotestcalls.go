@@ -59,7 +59,7 @@ func (c *goCall) call() {
 	case engine.OpWrite, engine.OpRead:
 		c.storage()
 	case engine.OpReopen:
-		c.line("store, err = engine.New(ctx, db) // init_db again, over the same database")
+		c.line("store, err = %s // init_db again, over the same database", c.f.newStore())
 		if c.f.TL.ServiceForgets {
 			c.f.use("forgets")
 			c.line("if err == nil {")
@@ -72,6 +72,8 @@ func (c *goCall) call() {
 	case OpCrash:
 		c.f.use("forget")
 		c.line("forget(%s) // a new process under the same name holds no lease", goQuote(s.Actors[0]))
+	case OpLeaderChange:
+		c.leaderChange()
 	case OpJump, OpDrift:
 		c.g.Comment = append(c.g.Comment, fmt.Sprintf("the service's clock now reads %d ms at %d ms: the steps after it pass that clock's now",
 			s.Time+c.f.TL.JudgeAt("", s.Time, c.f.before+1), s.Time))
@@ -100,8 +102,18 @@ func (c *goCall) claimOrRenew() {
 	}
 	c.line("if err == nil {")
 	c.line("\thold(l)")
+	c.noteTTL("\t", "l.JobID")
 	c.line("}")
 	c.outcome()
+}
+
+// noteTTL records, in a file whose lock service changes leader and resets
+// its leases, the ttl the step's grant or renew of job asked for: the new
+// leader renews the lease for it.
+func (c *goCall) noteTTL(indent, job string) {
+	if c.f.resets {
+		c.line("%sttls[%s] = %s", indent, job, goInt(c.s.TTL))
+	}
 }
 
 // race is a concurrent claim.
@@ -113,6 +125,11 @@ func (c *goCall) race() {
 		owners[i] = goQuote(a)
 	}
 	c.line("won, heard := race(%s, []string{%s}, %s, %s)", goQuote(s.Job), strings.Join(owners, ", "), c.now, goInt(s.TTL))
+	if c.f.resets {
+		c.line("if len(won) > 0 {")
+		c.line("\tttls[%s] = %s", goQuote(s.Job), goInt(s.TTL))
+		c.line("}")
+	}
 	cond, what := c.outcomeCond()
 	switch what {
 	case "":
@@ -135,6 +152,7 @@ func (c *goCall) send() {
 		c.line("var r receipt")
 		c.line("if err == nil {")
 		c.line("	hold(l)")
+		c.noteTTL("\t", "l.JobID")
 		if !s.Fail {
 			c.line("	err = deliver(l, &r)")
 		}
@@ -152,6 +170,7 @@ func (c *goCall) send() {
 	c.line("l, err := store.Dispatch(ctx, %s, &clock, %s, send(%s, %t, &r))", goQuote(s.Actors[0]), goInt(s.TTL), goInt(s.Took), s.Fail)
 	c.line("if l.JobID != \"\" {")
 	c.line("\thold(l)")
+	c.noteTTL("\t", "l.JobID")
 	c.line("}")
 	c.outcome()
 	c.job = "l.JobID"
@@ -324,4 +343,25 @@ func (c *goCall) wantsPrefix(prefix string) bool {
 		}
 	}
 	return false
+}
+
+// leaderChange is a `service leader-change`: with reset, newLeader renews
+// every valid lease for its ttl at the step's instant on the clock its
+// owner's operations are judged on; with keep, nothing runs.
+func (c *goCall) leaderChange() {
+	s := c.s
+	if s.Leases != LeasesReset {
+		c.g.Comment = append(c.g.Comment, "a new leader takes over the lock service; its leases are checkpointed, so each keeps the time it had left")
+		return
+	}
+	c.f.use("newLeader")
+	var offs []string
+	for _, a := range c.f.TL.Actors {
+		if off := c.f.TL.JudgeAt(a, s.Time, c.f.before); off != 0 {
+			offs = append(offs, fmt.Sprintf("%s: %d", goQuote(a), off))
+		}
+	}
+	c.line("if err := newLeader(%d, map[string]int64{%s}); err != nil {", s.Time, strings.Join(offs, ", "))
+	c.line("\tt.Fatalf(\"line %s: the new leader's renewals: %%v\", err)", c.ln)
+	c.line("}")
 }

@@ -291,8 +291,11 @@ func (p *parser) serviceHeader(w []token) {
 		}
 		p.tl.ServiceForgets = true
 		return
+	case len(w) == 3 && w[1].text == "lock-delay":
+		p.lockDelayHeader(w)
+		return
 	case len(w) != 3 || w[1].text != "clock":
-		p.errorf(w[0].col, "a service line is `service clock OFFSET`, e.g. `service clock +200ms` (the lock service's clock, which judges every lease, is 200 ms ahead) or `service clock +0ms`, or `service forgets` (a reopen restarts it with no leases and no tokens)")
+		p.errorf(w[0].col, "a service line is `service clock OFFSET`, e.g. `service clock +200ms` (the lock service's clock, which judges every lease, is 200 ms ahead) or `service clock +0ms`, `service forgets` (a reopen restarts it with no leases and no tokens) or `service lock-delay DURATION` (a job whose lease ran out is kept that long)")
 		return
 	case p.tl.Service != nil:
 		p.errorf(w[0].col, "a second service clock line (the first is line %d)", p.tl.Service.Line)
@@ -303,4 +306,18 @@ func (p *parser) serviceHeader(w []token) {
 		return
 	}
 	p.tl.Service = &ClockDecl{Line: p.line, Worker: "service", Offset: off}
+}
+
+// lockDelayHeader reads `service lock-delay DURATION`: the service keeps a
+// job that long after a lease of it ran out (engine.WithLockDelay).
+func (p *parser) lockDelayHeader(w []token) {
+	if p.tl.LockDelayLine != 0 {
+		p.errorf(w[0].col, "a second service lock-delay line (the first is line %d)", p.tl.LockDelayLine)
+		return
+	}
+	d, ok := p.duration(w[2], "lock-delay", "service lock-delay "+w[2].text)
+	if !ok {
+		return
+	}
+	p.tl.LockDelay, p.tl.LockDelayLine = d, p.line
 }

@@ -54,7 +54,7 @@ func expectable(tl *timeline.Timeline) int {
 	n := 0
 	for _, s := range tl.Steps {
 		switch s.Verb {
-		case timeline.VerbPause, timeline.VerbCrash, timeline.VerbWait, timeline.VerbJump, timeline.VerbDrift:
+		case timeline.VerbPause, timeline.VerbCrash, timeline.VerbWait, timeline.VerbJump, timeline.VerbDrift, timeline.VerbLeaderChange:
 		default:
 			n++
 		}

@@ -56,6 +56,7 @@ type phrasebook struct {
 	nowAttempts         string // max_attempts
 	nowDeadline         string // deadline
 	held                string // owner, token, lease_until
+	heldDelay           string // owner, token, lease_until, its end plus the lock-delay
 	superseded          string // owner, token, since
 	supersededSelf      string // owner, token, since
 	supersededFree      string // token
@@ -112,6 +113,13 @@ type phrasebook struct {
 	steady     string // true time, reading, offset in words: a drift of 0
 	leaseEnds  string // owner, job, token, lease_until on the service's clock, owner's own reading
 	leaseMoves string // owner, job, token, lease_until on the service's clock, its true instant now
+
+	// A new leader taking over the lock service.
+	leaderResets string // true time
+	leaseReset   string // owner, job, token, lease_until before, lease_until now
+	noLeaseReset string // (no arguments)
+	leaderKeeps  string // true time
+	leaseKept    string // owner, job, token, lease_until
 }
 
 // say is one of the book's sentences, format, with args in it (sentence),

@@ -238,12 +238,13 @@ func newRunner(ctx context.Context, db *sql.DB, tl *Timeline, opts Options) (*ru
 		ctx: ctx, db: db, tl: tl, lang: lang, book: book, checker: check.New(), mutant: opts.Mutant,
 		table: newTable(), storage: map[string]Stored{},
 		leases: map[string]map[string]engine.Lease{}, granted: map[string]int64{}, inFlight: map[int]sentLease{}, sending: map[int]sentSend{},
-		live: map[string]Expiry{}, ended: map[string]Expiry{},
+		live: map[string]Expiry{}, ended: map[string]Expiry{}, ttls: map[string]int64{}, resetFrom: map[string]int64{},
 		maxBytes: cmp.Or(opts.TraceBytes, limits.Default.TraceBytes),
 	}
 	for _, c := range tl.Clocks {
 		r.checker.SetClock(c.Worker, c.Offset)
 	}
+	r.checker.SetLockDelay(tl.LockDelay)
 	if tl.Service != nil { // every lease is on the service's clock
 		for _, a := range tl.Actors {
 			r.checker.SetClock(a, tl.Service.Offset)
@@ -268,7 +269,11 @@ func (r *runner) open() error {
 		}
 		opts = append(opts, mut)
 	}
-	store, err := engine.New(r.ctx, r.db, opts...)
+	storeOpts := opts
+	if r.tl.LockDelay > 0 {
+		storeOpts = append(append([]engine.Option{}, opts...), engine.WithLockDelay(r.tl.LockDelay))
+	}
+	store, err := engine.New(r.ctx, r.db, storeOpts...)
 	if err != nil {
 		return err
 	}
@@ -312,7 +317,7 @@ func (r *runner) setup() (*Trace, error) {
 	tr := &Trace{
 		Format: FormatVersion, Name: tl.Name, Title: tl.Title, Lang: r.lang, Mutant: r.mutant,
 		Lease: tl.Lease, Jobs: append([]JobDecl{}, tl.Jobs...), Actors: append([]string{}, tl.Actors...),
-		Clocks: append([]ClockDecl{}, tl.Clocks...), Service: tl.Service, Steps: make([]Step, 0, len(tl.Steps)), Later: []Expiry{},
+		Clocks: append([]ClockDecl{}, tl.Clocks...), Service: tl.Service, LockDelay: tl.LockDelay, Steps: make([]Step, 0, len(tl.Steps)), Later: []Expiry{},
 	}
 	for _, w := range tl.Warnings {
 		tr.Warnings = append(tr.Warnings, w.In(r.lang))
@@ -404,10 +409,13 @@ func runnable(tl *Timeline) error {
 		if s.Verb == VerbJump || s.Verb == VerbDrift {
 			known = tl.Service != nil
 		}
+		if s.Verb == VerbLeaderChange {
+			known = s.Leases == LeasesReset || s.Leases == LeasesKeep
+		}
 		switch {
 		case len(s.Job) > limits.Default.NameBytes || slices.ContainsFunc(s.Actors, func(a string) bool { return len(a) > limits.Default.NameBytes }):
 			return bad(s, "over the limit name_bytes")
-		case !known || (len(s.Actors) == 0) != (s.Verb == VerbWait || s.Verb == VerbJump || s.Verb == VerbDrift):
+		case !known || (len(s.Actors) == 0) != s.Verb.Actorless():
 			return bad(s, "no actor or an unknown verb")
 		case len(s.Actors) > limits.Default.Contenders:
 			return bad(s, "over the limit contenders")
@@ -455,6 +463,10 @@ type runner struct {
 	granted  map[string]int64  // job -> the instant its current token was granted
 	live     map[string]Expiry // job -> its valid lease, by its end
 	ended    map[string]Expiry // job -> the latest lease reported ended
+	ttls     map[string]int64  // job -> the ttl its latest grant or renew asked for
+	// resetFrom is, for each lease a leader change renewed, its lease_until
+	// before (for the sentence).
+	resetFrom map[string]int64
 
 	maxBytes   int    // the limit trace_bytes of this run
 	traceBytes int    // the steps' bytes in the trace's JSON so far

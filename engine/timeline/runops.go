@@ -1,9 +1,12 @@
 package timeline
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -523,4 +526,41 @@ func outcomeOf(err error) (StepOutcome, *Rejection) {
 
 func leaseOf(l engine.Lease) *Lease {
 	return &Lease{Job: l.JobID, Owner: l.Owner, Qty: l.Qty, Token: l.Token, Attempt: l.Attempt, LeaseUntil: l.LeaseUntil}
+}
+
+// leaderChange runs a `service leader-change`. With reset, the new leader
+// renews every valid lease for the whole ttl its latest grant or renew
+// asked for, at the step's instant on the clock its owner's operations are
+// judged on, as a service that does not checkpoint its leases does when a
+// new leader takes them over; the renewals are Store.Renew calls in the
+// owner's name, judged as any renew. With keep, every lease keeps the time
+// it had left, and nothing runs.
+func (r *runner) leaderChange(s *StepLine, st *Step) []check.Op {
+	st.Outcome = StepOutcome{Kind: string(engine.OutcomeOK)}
+	st.Args.Leases = s.Leases
+	if s.Leases != LeasesReset {
+		return nil
+	}
+	var ops []check.Op
+	for _, job := range slices.Sorted(maps.Keys(r.live)) {
+		row, ok := r.table.get(job)
+		ttl := cmp.Or(r.ttls[job], r.tl.Lease)
+		if !ok || row.Status != engine.StatusLeased || row.Owner == "" || ttl <= 0 {
+			continue
+		}
+		now := s.Time + r.judgeOff(row.Owner)
+		r.resetFrom[job] = row.LeaseUntil
+		l, err := r.store.Renew(r.ctx, engine.Lease{JobID: job, Owner: row.Owner, Token: row.Token}, now, ttl)
+		var rej *engine.Rejection
+		if err != nil && !errors.As(err, &rej) {
+			r.failed = err
+			return ops
+		}
+		ops = append(ops, check.Op{Kind: engine.OpRenew, JobID: job, Owner: row.Owner, Token: row.Token,
+			Now: now, Accepted: err == nil, Lease: l})
+		if err == nil {
+			st.Renewed = append(st.Renewed, *leaseOf(l))
+		}
+	}
+	return ops
 }

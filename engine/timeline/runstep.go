@@ -29,6 +29,12 @@ func (r *runner) step(i int, s *StepLine) (Step, error) {
 	for i := range st.Contenders {
 		r.believe(st.Contenders[i].Lease)
 	}
+	for i := range st.Renewed {
+		r.believe(&st.Renewed[i])
+	}
+	if st.Lease != nil && st.Args.TTL > 0 {
+		r.ttls[st.Lease.Job] = st.Args.TTL
+	}
 	st.End = s.End()
 	if r.splitting { // the courier hears back at a later step
 		st.End = s.Time
@@ -164,6 +170,8 @@ func (r *runner) run(s *StepLine, st *Step) (ops []check.Op, moved map[string]bo
 		st.Outcome = StepOutcome{Kind: string(engine.OutcomeOK)}
 	case OpCrash:
 		r.crash(s, st)
+	case OpLeaderChange:
+		ops = r.leaderChange(s, st)
 	case OpJump, OpDrift: // serviceChange ran before the step
 	default: // wait
 		st.Outcome = StepOutcome{Kind: string(engine.OutcomeOK)}

@@ -67,6 +67,10 @@ func (p *parser) step(ll lexed, source, note string) {
 		p.serviceStep(ll, s)
 		return
 	}
+	if len(w) > 2 && w[1].text == "service" && w[2].text == string(VerbLeaderChange) {
+		p.leaderChangeStep(ll, s)
+		return
+	}
 	if len(w) > 1 && isVerb(w[1].text) && (len(w) < 3 || !isVerb(w[2].text)) {
 		p.errorf(w[1].col, "%s needs an actor before it: `TIME ACTOR %s`", w[1].text, w[1].text)
 		return
@@ -78,8 +82,8 @@ func (p *parser) step(ll lexed, source, note string) {
 	verb := Verb(w[2].text)
 	if _, known := verbArgs[verb]; !known {
 		names := verbNames()
-		if w[1].text == "service" { // `TIME service jump|drift …` as well
-			names = append(names, string(VerbJump), string(VerbDrift))
+		if w[1].text == "service" { // `TIME service jump|drift|leader-change …` as well
+			names = append(names, string(VerbJump), string(VerbDrift), string(VerbLeaderChange))
 		}
 		if hint := didYouMean(w[2].text, names); hint.Format() != "" || !isHeaderWord(w[1].text) {
 			p.errorf(w[2].col, "unknown verb %q (verbs: %s)%s", w[2].text, verbList(), hint)
@@ -296,6 +300,28 @@ func (p *parser) serviceStep(ll lexed, s StepLine) {
 		p.tl.Steps = p.tl.Steps[:idx]
 		p.errorf(arg.col, "after this jump the service's clock would read %d ms at %d ms: a clock reads 0 ms or later", reads, s.Time)
 	}
+}
+
+// leaderChangeStep reads `TIME service leader-change reset|keep`: a new
+// leader takes over the lock service, and either starts every valid
+// lease's ttl again or leaves each the time it had left.
+func (p *parser) leaderChangeStep(ll lexed, s StepLine) {
+	w := ll.words
+	s.Verb = VerbLeaderChange
+	switch {
+	case ll.arrow != 0:
+		p.errorf(ll.arrow, "a service %s has no outcome to expect", s.Verb)
+		return
+	case len(w) != 4 || (w[3].text != LeasesReset && w[3].text != LeasesKeep):
+		col := w[2].col
+		if len(w) > 3 {
+			col = w[3].col
+		}
+		p.errorf(col, "a leader change is `TIME service leader-change reset` (every valid lease starts its whole ttl again, as etcd's new leader renews the leases it takes over) or `TIME service leader-change keep` (every lease keeps the time it had left, as checkpointed leases do)")
+		return
+	}
+	s.Leases = w[3].text
+	p.tl.Steps = append(p.tl.Steps, s)
 }
 
 // stepActors reads the actor, or the contenders of a concurrent claim.

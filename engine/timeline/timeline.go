@@ -62,6 +62,25 @@ const (
 	// negative; +0ms/s stops a drift). It has no actor, and needs a
 	// `service clock` line.
 	VerbDrift Verb = "drift"
+	// VerbLeaderChange is `TIME service leader-change reset|keep`: a new
+	// leader takes over the lock service at TIME. With reset every valid
+	// lease starts its whole ttl again from TIME, as etcd's new leader
+	// renews every lease it takes over (its leases are not checkpointed),
+	// so a lease outlives its ttl; with keep every lease keeps the time it
+	// had left, as checkpointed leases do. It has no actor.
+	VerbLeaderChange Verb = "leader-change"
+)
+
+// Actorless reports whether a step of verb v names no actor: time passing
+// and what happens to the lock service itself.
+func (v Verb) Actorless() bool {
+	return v == VerbWait || v == VerbJump || v == VerbDrift || v == VerbLeaderChange
+}
+
+// What a leader change does to the leases (StepLine.Leases).
+const (
+	LeasesReset = "reset"
+	LeasesKeep  = "keep"
 )
 
 // Verbs lists every verb, in the order the documentation gives them.
@@ -76,6 +95,8 @@ const (
 	OpWait  engine.Op = "wait"
 	OpJump  engine.Op = "jump"
 	OpDrift engine.Op = "drift"
+	// OpLeaderChange is a `service leader-change` step.
+	OpLeaderChange engine.Op = "leader-change"
 )
 
 // Timeline is a parsed and validated timeline: every name resolved (and
@@ -105,6 +126,13 @@ type Timeline struct {
 	// persistence), so a reopen, its restart, forgets every lease and token
 	// and starts each job again from token 0.
 	ServiceForgets bool
+	// LockDelay is the `service lock-delay DURATION` header in ms: after a
+	// lease runs out (neither released nor completed), the service grants
+	// its job to no one until lease_until + LockDelay, as Chubby's
+	// lock-delay does (engine.WithLockDelay); 0 when absent. LockDelayLine
+	// is its line (0: none).
+	LockDelay     int64
+	LockDelayLine int
 	// ReceiverNotIdempotent is the `receiver not-idempotent` header line:
 	// the receiver applies every delivery, a resend too
 	// (engine.WithoutIdempotence).
@@ -296,6 +324,9 @@ type StepLine struct {
 	// ahead when positive); Drift is the rate a `service drift` sets (ms
 	// the service's clock gains per second of true time).
 	Jump, Drift int64
+	// Leases is what a `service leader-change` does to the valid leases:
+	// LeasesReset or LeasesKeep.
+	Leases string
 	// Fail makes a send's delivery fail.
 	Fail bool
 	// Qty, Deadline and MaxAttempts are an enqueue's job fields (Deadline

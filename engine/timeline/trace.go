@@ -54,6 +54,10 @@ type Trace struct {
 	// every lease; nil when the timeline declares none (the JSON then has
 	// no "service").
 	Service *ClockDecl `json:"service,omitempty"`
+	// LockDelay is the `service lock-delay` header in ms: how long the
+	// service keeps a job after a lease of it ran out; 0 (absent from the
+	// JSON) when the timeline declares none.
+	LockDelay int64 `json:"lock_delay,omitempty"`
 	// Setup is the SQL that ran before the first step: the schema and the
 	// header's enqueues.
 	Setup []Statement `json:"setup"`
@@ -234,6 +238,9 @@ type Args struct {
 	// For is how long a pause lasts (ms): the actor does nothing in
 	// [time, time+for).
 	For int64 `json:"for,omitempty"`
+	// Leases is what a `service leader-change` does to the valid leases:
+	// "reset" or "keep".
+	Leases string `json:"leases,omitempty"`
 }
 
 // Contender is one actor's claim in a concurrent claim.
@@ -405,6 +412,9 @@ type Step struct {
 	// Forgot are the leases a crash made its worker forget (they stay in
 	// the rows until they end); nil for other ops.
 	Forgot []Lease `json:"forgot"`
+	// Renewed are the leases a `service leader-change reset` renewed for
+	// their whole ttl, in job order; absent for other steps.
+	Renewed []Lease `json:"renewed,omitempty"`
 	// Explain is one plain sentence saying what happened and why, in Lang.
 	Explain string `json:"explain"`
 	// SQL is every statement the engine ran for the step, in the order the

@@ -299,6 +299,9 @@ func (t *Trace) appendJSON(ctx context.Context, b []byte) ([]byte, error) {
 	if t.Service != nil {
 		w.object("service", func() { w.clockDecl(*t.Service) })
 	}
+	if t.LockDelay != 0 {
+		w.int("lock_delay", t.LockDelay)
+	}
 	list(w, "setup", t.Setup, w.statement)
 	list(w, "start", t.Start, w.row)
 	list(w, "steps", t.Steps, w.step)
@@ -427,6 +430,7 @@ func (w *jsonWriter) args(a Args) {
 	w.someStr("key", a.Key)
 	w.someStr("value", a.Value)
 	w.someInt("for", a.For)
+	w.someStr("leases", a.Leases)
 }
 
 // someInt writes k: v unless v is 0 (omitempty).
@@ -526,6 +530,9 @@ func (w *jsonWriter) step(s Step) {
 	pointer(w, "state", s.State, func(r *Row) { w.row(*r) })
 	pointer(w, "stored", s.Stored, func(st *Stored) { w.stored(*st) })
 	list(w, "forgot", s.Forgot, func(l Lease) { w.lease(&l) })
+	if len(s.Renewed) > 0 {
+		list(w, "renewed", s.Renewed, func(l Lease) { w.lease(&l) })
+	}
 	w.str("explain", s.Explain)
 	list(w, "sql", s.SQL, w.statement)
 	list(w, "expired", s.Expired, w.expiry)

@@ -312,3 +312,35 @@ test('when the service clock moves, a lease still valid at the end ends where th
   assert.equal(m.leases[0].end, 1400);
   assert.equal(m.leases[0].believes, 2000);
 });
+
+test("with a lock-delay, a lease that ran out is followed on its owner's lane by the time the service keeps the job", () => {
+  const tr = trace([
+    step({ time: 0, lease: lease('A', 1, 1000) }),
+    step({ time: 1200, actors: ['B'], lease: null, expired: [{ at: 1000, job: 'j', owner: 'A', token: 1 }] }),
+  ]);
+  const m = laneModel({ ...tr, lock_delay: 500 }, en);
+  assert.deepEqual(m.delays, [{ actor: 'A', job: 'j', token: 1, start: 1000, end: 1500, step: 1 }]);
+  assert.deepEqual(laneModel(tr, en).delays, [], 'no lock-delay without the header');
+  const layout = layoutLanes({ ...tr, lock_delay: 500 }, m, {
+    width: 800,
+    t: en,
+    measure: (text, kind) => estimateText(text, kind),
+  });
+  const d = layout.delays[0];
+  assert.ok(d.x2 > d.x1, 'the lock-delay is drawn with a width');
+  assert.equal(layout.scale.x(1500), d.x2, 'it ends at lease_until plus the delay');
+  assert.match(ko.lockDelayTitle({ owner: 'A', job: 'j', token: 1, from: '1000 ms', to: '1500 ms' }), /잠금 지연/);
+});
+
+test('a leader change that resets the leases draws each renewed lease on to its new lease_until', () => {
+  const tr = trace([
+    step({ time: 0, lease: lease('A', 1, 5000) }),
+    step({ time: 4000, actors: [], op: 'leader-change', lease: null, renewed: [lease('A', 1, 9000)] }),
+  ]);
+  const m = laneModel(tr, en);
+  const a = m.leases.filter((l) => l.actor === 'A');
+  assert.equal(a.length, 2, 'the grant and its renewal by the new leader');
+  assert.equal(a[1].start, 4000);
+  assert.equal(a[1].end, 9000, 'the lease now runs until 9000 ms');
+  assert.equal(a[0].end, 4000, 'the first bar ends where the renewal took over');
+});
