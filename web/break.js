@@ -174,7 +174,12 @@ export function changedSteps(before, after, newLine) {
       .replace(/\s+/g, ' ');
   /** @type {Map<string, Step[]>} */
   const was = new Map();
-  for (const s of before.steps) was.set(key(s), [...(was.get(key(s)) || []), s]);
+  for (const s of before.steps) {
+    const k = key(s);
+    const list = was.get(k);
+    if (list) list.push(s);
+    else was.set(k, [s]);
+  }
   /** @type {Map<string, number>} */
   const seen = new Map();
   const out = [];

@@ -3,6 +3,7 @@
 package e2e_test
 
 import (
+	"html"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/leaselab/leaselab/engine/internal/coursesite"
 	"github.com/leaselab/leaselab/engine/timeline"
 )
 
@@ -111,15 +113,29 @@ func TestBreak_ASimulatorStoryBreaksByKeyboardAndUndoes(t *testing.T) {
 	noProblems(t, ctx)
 }
 
-// A <lease-timeline> in Korean, by touch: a tap on a worker's name in the
-// lanes opens its menu, a tap on delay breaks the story (the element's
-// text gains arrives=), the changed step is said in Korean and boxed, and
-// a tap on undo puts the author's text back.
+// On a Korean course page whose trace was prerendered (drawn before any
+// WebAssembly loads), by touch: a tap on a worker's name in the lanes
+// opens its menu, a tap on delay loads the engine and breaks the story
+// (the element's text gains arrives=), the changed step is said in Korean
+// and boxed, and a tap on undo puts the author's text back.
 func TestBreak_AnElementBreaksInKoreanByTouch(t *testing.T) {
-	ctx := authorTab(t, 2*time.Minute)
 	story, err := timeline.LibrarySource("01-late-courier.tl")
 	must(t, err)
-	eval[bool](t, ctx, authorPage(`<lease-timeline lang="ko" name="c.tl">`+strings.ReplaceAll(story, ">", "&gt;")+`</lease-timeline>`))
+	page := `<!doctype html><html lang="ko"><head><meta charset="utf-8"><title>배달</title>
+<script src="` + coursesite.BundleDir() + `/leaselab.js" defer></script></head><body><main><h1>배달</h1>
+<pre><code class="language-lease-timeline">#! lease-timeline name=c.tl
+` + html.EscapeString(story) + `</code></pre></main></body></html>`
+	url, rep := prerenderedSite(t, page)
+	if rep.Timelines != 1 {
+		t.Fatalf("prerendered %d timelines, want 1", rep.Timelines)
+	}
+	ctx := tabFor(t, 3*time.Minute)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(url+"/lesson.html")))
+	const wasm = `performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.wasm')).length`
+	waitFor(t, ctx, `document.querySelector('lease-timeline')?.dataset.state === 'ready'`, time.Minute)
+	if src, n := eval[string](t, ctx, `document.querySelector('lease-timeline').dataset.source`), eval[int](t, ctx, wasm); src != "prerendered" || n != 0 {
+		t.Fatalf("the course page's timeline came from %q with %d WebAssembly files fetched; want prerendered, none", src, n)
+	}
 	const q = `document.querySelector('lease-timeline')?.shadowRoot`
 	waitFor(t, ctx, q+`?.querySelector('.transport')?.hidden === false`, time.Minute)
 	for range 4 {
@@ -133,6 +149,9 @@ func TestBreak_AnElementBreaksInKoreanByTouch(t *testing.T) {
 	}
 	tap(t, ctx, q+`.querySelector('.break-menu [data-break="delay"]')`)
 	waitFor(t, ctx, q+`.querySelector('.lt-source').textContent.includes('arrives=+2s')`, time.Minute)
+	if src := eval[string](t, ctx, `document.querySelector('lease-timeline').dataset.source`); src != "engine" {
+		t.Errorf("the broken story ran on %q, want the engine, loaded by the break", src)
+	}
 	waitFor(t, ctx, q+`.querySelector('.break-status').textContent.includes('결과가 바뀐 단계')`, 10*time.Second)
 	status := eval[string](t, ctx, q+`.querySelector('.break-status').textContent`)
 	if !strings.Contains(status, "5단계 B complete order-7: ok → refused expired") {
