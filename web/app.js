@@ -13,7 +13,7 @@ import { ExplorePanel } from './explore-panel.js';
 import { decodeRun, inflateParam, RUN_BYTES, RunError } from './grade-run.js';
 import { HistoryView } from './history-view.js';
 import { parts, pickLang, strings, textLang } from './i18n.js';
-import { isTextEntry, loadEngine, Player, runSoon } from './player.js';
+import { isTextEntry, isUndoKey, loadEngine, Player, runSoon } from './player.js';
 import { h } from './render.js';
 import { b64urlDecode, elementSnippet, findTimeline, iframeSnippet, timelineParams } from './share.js';
 
@@ -116,7 +116,28 @@ const player = new Player($('player'), {
   goTest: async (text, name) => (await engineOrLoad()).goTest(text, { name }),
   onError: (err) => errors.show(err, { kept: true, t: state.t }),
   openTimeline: (text) => loadExplored(text, state.mutant),
+  apply: (text) => applyText(text),
 });
+
+/**
+ * Runs a text the player's break wrote (or its undo put back) and, once it
+ * ran, makes it the editor's; a refused one leaves the editor's text alone.
+ * @param {string} text
+ */
+async function applyText(text) {
+  const engine = await engineOrLoad();
+  clearTimeout(debounce);
+  const res = await player.runOn(engine, { text, name: state.name, mutant: state.mutant, lang: state.lang });
+  if (res.status !== 'ran') return res;
+  state.runSeq++;
+  state.text = text;
+  setEditor(text);
+  errors.clear();
+  state.from = 'engine';
+  shown();
+  writeHash();
+  return res;
+}
 $('summary-slot').replaceWith(player.parts.summary);
 
 /**
@@ -722,6 +743,7 @@ function toggleKeys() {
 
 /** @param {KeyboardEvent} e */
 function onKey(e) {
+  if (isUndoKey(e) && !ui.share.open && !ui.keys.open && player.handleKey(e)) return;
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   const target = /** @type {HTMLElement} */ (e.target);
   if (target.tagName === 'TEXTAREA' && e.key === 'Escape') {

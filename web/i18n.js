@@ -273,6 +273,52 @@ export const en = {
     /** @param {number} left */
     ahead: (left) => `${plural(left, 'question', 'questions')} ahead.`,
   },
+  /** Break it: the learner pauses, crashes or delays a worker, or jumps the service's clock, at the cursor. */
+  brk: {
+    /** @param {string} at */
+    at: (at) => `Break it at ${at}:`,
+    service: 'service clock',
+    /** @param {string} who @param {string} at */
+    open: (who, at) => `Break ${who} at ${at}`,
+    /** @param {string} who @param {string} at */
+    menu: (who, at) => `What happens to ${who} at ${at}?`,
+    duration: 'How long',
+    /** @param {string} who @param {string} d */
+    pause: (who, d) => `Pause ${who} for ${d}`,
+    /** @param {string} who */
+    crash: (who) => `Crash ${who} (it restarts as a new process)`,
+    /** @param {string} who @param {string} op @param {string} d */
+    delay: (who, op, d) => `Delay ${who}’s next ${op} by ${d}`,
+    /** @param {string} who */
+    delayOff: (who) => `Delay ${who}’s next message`,
+    /** @param {string} who */
+    delayNone: (who) => `${who} takes no step after the cursor: there is no message to delay.`,
+    /** @param {string} who @param {string} op */
+    delayOp: (who, op) =>
+      `${who}’s next step is a ${op}: only a renew, complete, release, deliver or write travels as a message that can arrive late.`,
+    /** @param {string} who @param {string} op */
+    delayInflight: (who, op) => `${who}’s next ${op} is a message in flight already (arrives=).`,
+    /** @param {string} d */
+    jumpAhead: (d) => `Jump the service clock ${d} ahead`,
+    /** @param {string} d */
+    jumpBack: (d) => `Jump the service clock ${d} back`,
+    close: 'Close',
+    undo: 'Undo the break',
+    running: 'Running the broken timeline…',
+    /** @param {number} line @param {string} source */
+    broke: (line, source) => `Line ${line} added: ${source}.`,
+    /** @param {number} line @param {string} source */
+    delayed: (line, source) => `Line ${line} now reads: ${source}.`,
+    /** @param {string} list */
+    changed: (list) => `Outcomes changed: ${list}.`,
+    /** @param {number} step @param {string} call @param {string} was @param {string} now */
+    changedOne: (step, call, was, now) => `step ${step}, ${call}: ${was} → ${now}`,
+    same: 'No step’s outcome changed.',
+    /** @param {string} msg */
+    refused: (msg) => `The timeline language refuses this break, so the text stays as it was: ${msg}`,
+    undone: 'Undone: the text is as it was before the break.',
+    markTitle: 'Its outcome changed with the break.',
+  },
   /** @param {number} c @param {number} n */
   stepOf: (c, n) => `step ${c} / ${n}`,
   start: 'start',
@@ -786,6 +832,34 @@ export const ko = {
     wrong: (chosen, answer) => `이번엔 아닙니다. 고른 것: ${chosen}. 결과: ${answer}.`,
     score: (right, asked) => `${asked}번 중 ${right}번 맞게 예측했습니다.`,
     ahead: (left) => `질문이 ${left}개 남아 있습니다.`,
+  },
+  brk: {
+    at: (at) => `${at}에서 망가뜨려 보기:`,
+    service: '서비스 시계',
+    open: (who, at) => `${at}에 ${who} 망가뜨리기`,
+    menu: (who, at) => `${at}에 ${who}에게 무슨 일이 일어날까요?`,
+    duration: '길이',
+    pause: (who, d) => `${who} ${d} 동안 멈추기`,
+    crash: (who) => `${who} 충돌시키기 (새 프로세스로 다시 시작)`,
+    delay: (who, op, d) => `${who}의 다음 ${op} ${d} 늦추기`,
+    delayOff: (who) => `${who}의 다음 메시지 늦추기`,
+    delayNone: (who) => `커서 뒤에 ${who}의 단계가 없어 늦출 메시지가 없습니다.`,
+    delayOp: (who, op) =>
+      `${who}의 다음 단계는 ${op}: renew, complete, release, deliver, write만 늦게 도착할 수 있는 메시지로 갑니다.`,
+    delayInflight: (who, op) => `${who}의 다음 ${op}: 이미 날아가는 중인 메시지입니다 (arrives=).`,
+    jumpAhead: (d) => `서비스 시계를 ${d} 앞으로 건너뛰기`,
+    jumpBack: (d) => `서비스 시계를 ${d} 뒤로 되돌리기`,
+    close: '닫기',
+    undo: '망가뜨리기 되돌리기',
+    running: '망가뜨린 타임라인을 실행하는 중…',
+    broke: (line, source) => `${line}번째 줄을 더했습니다: ${source}.`,
+    delayed: (line, source) => `${line}번째 줄이 이렇게 바뀌었습니다: ${source}.`,
+    changed: (list) => `결과가 바뀐 단계: ${list}.`,
+    changedOne: (step, call, was, now) => `${step}단계 ${call}: ${was} → ${now}`,
+    same: '결과가 바뀐 단계는 없습니다.',
+    refused: (msg) => `타임라인 언어가 이 변경을 받아들이지 않아 텍스트는 그대로입니다: ${msg}`,
+    undone: '되돌렸습니다: 텍스트가 망가뜨리기 전과 같습니다.',
+    markTitle: '망가뜨리기로 결과가 바뀐 단계입니다.',
   },
   stepOf: (c, n) => `${n}단계 중 ${c}`,
   start: '시작',

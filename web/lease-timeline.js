@@ -333,6 +333,7 @@ export class LeaseTimeline extends HTMLElement {
       goTest: (text, name) => this.#goTest(text, name),
       onError: (err) => this.#showError(err),
       openTimeline: (text) => this.#openFound(text),
+      apply: (text) => this.#apply(text),
     });
     ui.head.after(this.#player.parts.sheet);
     this.#player.parts.foot.append(ui.open);
@@ -410,6 +411,28 @@ export class LeaseTimeline extends HTMLElement {
       }
       this.#player?.handleKey(e);
     });
+  }
+
+  /**
+   * Runs a text the player's break wrote (or its undo put back) on the
+   * element's engine (the real one loads now if no prerendered trace
+   * holds it) and, once it ran, makes it the element's text.
+   * @param {string} text
+   */
+  async #apply(text) {
+    const player = this.#player;
+    this.#engine ??= courseEngine(this.getAttribute('data-prerendered'));
+    const engine = this.#engine;
+    if (!player) return /** @type {const} */ ({ status: 'stale' });
+    clearTimeout(this.#debounce);
+    const req = { text, name: this.#name, mutant: this.#mutant, lang: this.#lang, worksheet: true };
+    const res = await player.runOn(/** @type {Engine} */ (/** @type {unknown} */ (engine)), req);
+    if (res.status !== 'ran') return res;
+    this.#setText(text);
+    this.#errors?.clear();
+    this.dataset.source = engine.source;
+    this.#checkSolved();
+    return res;
   }
 
   /** @param {string} text @param {string} name */

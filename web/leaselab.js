@@ -37,6 +37,7 @@
       'lanes.js',
       'hint.js',
       'predict.js',
+      'break.js',
       'scheme.js',
       'outline.js',
     ],

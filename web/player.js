@@ -10,6 +10,7 @@
 // exports. It asks the engine for runs (runOn) but decides nothing the
 // engine decides.
 
+import { Breaker } from './break.js';
 import { Hint } from './hint.js';
 import { Quiz } from './predict.js';
 import { drawTable, h, nextTask, standaloneSVG, timeAt } from './render.js';
@@ -190,6 +191,8 @@ export function baseName(name) {
  * @property {(text: string) => void} [openTimeline] takes a worksheet hint's timeline into the host's editor
  *   (without it, the hint shows the timeline and offers no button to open it)
  * @property {boolean} [predict] whether the player starts in its prediction mode (setPredict)
+ * @property {(text: string) => Promise<RunResult>} [apply] runs a text and, when it ran, makes it the host's
+ *   text: given, the lanes offer to break a worker at the cursor (break.js)
  */
 
 /**
@@ -221,6 +224,8 @@ export class Player {
   name = 'timeline.tl';
   /** the timeline's text of the run on screen (the Go test export's input) */
   text = '';
+  /** @type {Set<number>} the 0-based steps whose outcome the last break changed (marked on the lanes) */
+  marked = new Set();
   #cursor = 0;
   #clock = 0;
   #playing = false;
@@ -249,6 +254,25 @@ export class Player {
     this.parts.verdict.after(this.hint.root);
     this.quiz = new Quiz((step) => this.seek(step + 1));
     this.quiz.on = Boolean(opts.predict);
+    const apply = opts.apply;
+    /** @type {Breaker | null} the break-it controls, when the host can apply a text */
+    this.breaker = apply
+      ? new Breaker({
+          trace: () => this.run?.traces[0] ?? null,
+          text: () => this.text,
+          cursor: () => this.#cursor,
+          apply: async (text) => {
+            this.pause();
+            const res = await apply(text);
+            return res.status === 'ran' ? { status: 'ran' } : res;
+          },
+          mark: (marked) => {
+            this.marked = marked;
+            this.redraw();
+          },
+          lanes: () => this.#views[0]?.lanes ?? null,
+        })
+      : null;
     host.append(
       this.parts.sheet,
       this.parts.views,
@@ -344,6 +368,14 @@ export class Player {
     this.#views = Array.from({ length: count }, (_, i) => {
       const v = new TraceView({ heading: this.opts.heading || 'h4', live: i === 0, fold: Boolean(this.opts.fold) });
       v.svg.addEventListener('click', (e) => this.#clickLanes(v, e));
+      v.svg.addEventListener('contextmenu', (e) => this.#breakAt(v, e));
+      v.lanes.addEventListener('keydown', (e) => {
+        // The context-menu key (or Shift+F10) on the lanes opens the first lane's break menu.
+        const menuKey = e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey);
+        if (!menuKey || !this.breaker || e.target !== v.lanes) return;
+        e.preventDefault();
+        this.breaker.open(this.run?.traces[0].actors[0] ?? '', true);
+      });
       this.#resize.observe(v.lanes);
       v.setWords(this.t);
       return v;
@@ -386,6 +418,7 @@ export class Player {
     this.parts.views.replaceChildren(...roots);
     if (roots.length === 1) this.#views[0].legend.after(this.parts.transport);
     else this.parts.views.before(this.parts.transport);
+    if (this.breaker) this.parts.transport.after(this.breaker.root);
     this.parts.views.classList.toggle('side-by-side', roots.length > 1);
     this.applyShow();
   }
@@ -443,6 +476,7 @@ export class Player {
   load(run, { cursor } = {}) {
     this.setViews(run.traces.length);
     this.run = run;
+    this.marked = new Set();
     for (const [i, v] of this.#views.entries()) v.setTrace(run.traces[i], this.t);
     this.quiz.setTrace(run.traces[0]);
     this.#cursor = Math.max(0, Math.min(cursor ?? this.#cursor, this.steps, this.quiz.gate));
@@ -602,6 +636,11 @@ export class Player {
    * @param {KeyboardEvent} e
    */
   handleKey(e) {
+    if (this.breaker && isUndoKey(e) && this.breaker.undo.canUndo(this.text)) {
+      e.preventDefault();
+      this.breaker.undoLast();
+      return true;
+    }
     const action = keyAction(e);
     if (!action || !this.run) return false;
     const to = { forward: this.#cursor + 1, back: this.#cursor - 1, first: 0, last: this.steps };
@@ -647,13 +686,15 @@ export class Player {
       v.root.classList.toggle('at-diff', (Boolean(run.diff) && c === (run.diff?.step ?? -2) + 1) || c === studentDiff);
     });
     student?.draw(c, t);
+    this.breaker?.draw(t, this.show.has('lanes'));
     drawSheet(this);
     this.opts.onChange?.(this);
   }
 
   #drawLanes() {
     const ringed = this.run?.diff ? this.run.diff.step : -1;
-    for (const v of this.#views) v.drawLanes({ cursor: this.#cursor, clock: this.#clock, ringed, t: this.t });
+    const at = { cursor: this.#cursor, clock: this.#clock, ringed, t: this.t, marked: this.marked };
+    for (const v of this.#views) v.drawLanes(at);
   }
 
   /** Redraws the lanes whose width changed (their height follows the drawing). */
@@ -669,9 +710,30 @@ export class Player {
   /** @param {TraceView} v @param {MouseEvent} e */
   #clickLanes(v, e) {
     if (!this.run) return;
+    const name = /** @type {Element} */ (e.target).closest('text.actor[data-actor]');
+    if (name && this.breaker) {
+      this.breaker.open(name.getAttribute('data-actor') || '', true);
+      return;
+    }
     const mark = /** @type {Element} */ (e.target).closest('[data-step]');
     if (mark) this.seek(Number(/** @type {HTMLElement} */ (mark).dataset.step));
     else this.seek(cursorAtTime(this.run.traces[0], timeAt(v.svg, e.clientX)));
+  }
+
+  /**
+   * A right click (or a long press) on a lane moves the cursor to its
+   * time and opens the lane's break menu.
+   * @param {TraceView} v
+   * @param {MouseEvent} e
+   */
+  #breakAt(v, e) {
+    const lane = /** @type {Element} */ (e.target).closest('[data-actor]')?.getAttribute('data-actor');
+    if (!this.run || !this.breaker || !lane) return;
+    e.preventDefault();
+    if (!(/** @type {Element} */ (e.target).closest('text.actor'))) {
+      this.seek(cursorAtTime(this.run.traces[0], timeAt(v.svg, e.clientX)));
+    }
+    this.breaker.open(lane, true);
   }
 
   #wire() {
@@ -954,6 +1016,16 @@ export async function loadEngine() {
 export async function runSoon(text, opts) {
   const mod = await import(new URL('engine.js', import.meta.url).href);
   return mod.runSoon(text, opts);
+}
+
+/**
+ * Whether a key press asks to undo: Ctrl+Z (Cmd+Z on a Mac), not in a
+ * text field (which undoes its own typing).
+ * @param {KeyboardEvent} e
+ */
+export function isUndoKey(e) {
+  const z = e.key === 'z' || e.key === 'Z';
+  return z && (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && !isTextEntry(e.composedPath()[0]);
 }
 
 /**

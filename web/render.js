@@ -150,6 +150,7 @@ function measureTexts(svg, labels) {
  * @property {number} clock the virtual time shown (ms)
  * @property {number} ringed the 0-based step whose marks are ringed (a worksheet's first difference), or -1
  * @property {Strings} t
+ * @property {Set<number>} [marked] the 0-based steps whose outcome a break changed (break.js)
  */
 
 /**
@@ -195,8 +196,15 @@ function label(p, cls, attrs = {}) {
 /** @param {LanesLayout} layout @param {Strings} t */
 function laneRows(layout, t) {
   return [...layout.lanes.values()].flatMap((l, i) => [
-    s('rect', { x: 0, y: l.y, width: layout.width, height: l.height, class: i % 2 ? 'lane odd' : 'lane' }),
-    label(l.name, 'actor', { translate: 'no' }),
+    s('rect', {
+      x: 0,
+      y: l.y,
+      width: layout.width,
+      height: l.height,
+      class: i % 2 ? 'lane odd' : 'lane',
+      'data-actor': l.actor,
+    }),
+    label(l.name, 'actor', { translate: 'no', 'data-actor': l.actor }),
     ...(l.offset
       ? [
           s(
@@ -369,15 +377,19 @@ function stepMark(pm, at) {
     m.step === at.cursor - 1 ? 'current' : '',
     m.step === at.ringed ? 'differs' : '',
     m.violation ? `v-${m.violation}` : '',
+    at.marked?.has(m.step) ? 'changed' : '',
   ];
   const g = s('g', { class: cls.filter(Boolean).join(' '), 'data-step': m.step + 1, 'data-actor': m.actor });
   if (m.step === at.ringed) g.append(s('circle', { cx, cy, r: 15, class: 'diff-ring' }));
   if (m.step === at.cursor - 1) g.append(s('circle', { cx, cy, r: 12, class: 'halo' }));
   if (m.violation) g.append(s('circle', { cx, cy, r: 10, class: 'violation' }));
+  const changed = at.marked?.has(m.step);
+  if (changed) g.append(s('rect', { x: cx - 13, y: cy - 13, width: 26, height: 26, class: 'changed-box' }));
   g.append(...glyph(m.kind, cx, cy));
   const clock = m.onService ? at.t.serviceClock(ms(m.now ?? 0)) : at.t.ownClock(m.actor, ms(m.now ?? 0));
   const own = m.now !== null ? `\n${clock}` : '';
-  g.append(markLabel(pm, at.t.lang), s('title', { text: `${m.source}\n${m.explain}${own}` }));
+  const why = changed ? `\n${at.t.brk.markTitle}` : '';
+  g.append(markLabel(pm, at.t.lang), s('title', { text: `${m.source}\n${m.explain}${own}${why}` }));
   return g;
 }
 

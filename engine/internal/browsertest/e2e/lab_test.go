@@ -201,29 +201,16 @@ func TestLab_GuidesLabsDrawInTheirLanguageAndPassAxe(t *testing.T) {
 // its prerendered result and plot before any WebAssembly loads; a click on
 // a point then loads the engine and shows the run behind it.
 func TestLab_PrerenderedOnACourseSiteDrawsBeforeAnyWebAssembly(t *testing.T) {
-	tmp := t.TempDir()
-	dist := exec.Command("go", "run", "./engine/internal/build/dist", "-web", webDir, "-out", filepath.Join(tmp, "dist"))
-	dist.Dir = filepath.Dir(webDir)
-	out, err := dist.CombinedOutput()
-	if err != nil {
-		t.Fatalf("make dist: %v\n%s", err, out)
-	}
-	site := filepath.Join(tmp, "site")
-	must(t, os.CopyFS(filepath.Join(site, coursesite.BundleDir()), os.DirFS(filepath.Join(tmp, "dist", coursesite.BundleDir()))))
 	page := `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A lab</title>
 <script src="` + coursesite.BundleDir() + `/leaselab.js" defer></script></head><body><main><h1>A lab</h1>
 <pre><code class="language-lease-lab">#! lease-lab name=two.lab
 ` + html.EscapeString(elementLab) + `</code></pre></main></body></html>`
-	must(t, os.WriteFile(filepath.Join(site, "lesson.html"), []byte(page), 0o644))
-	rep, err := coursesite.Prerender(context.Background(), site, io.Discard)
-	must(t, err)
+	url, rep := prerenderedSite(t, page)
 	if rep.Labs != 1 {
 		t.Fatalf("prerendered %d labs, want 1", rep.Labs)
 	}
-	srv := httptest.NewServer(webserve.Handler(os.DirFS(site)))
-	t.Cleanup(srv.Close)
 	ctx := tab(t)
-	must(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/lesson.html")))
+	must(t, chromedp.Do(ctx, chromedp.Navigate(url+"/lesson.html")))
 	waitFor(t, ctx, `document.querySelector('lease-lab')?.dataset.state === 'ready'`, 30*time.Second)
 	got := eval[struct {
 		Source string `json:"source"`
@@ -290,4 +277,25 @@ func TestLab_RunButtonsShowTheKeyboardFocus(t *testing.T) {
 	if !strings.Contains(f.What, "button") {
 		t.Errorf("the focus is on %s, want a run button", f.What)
 	}
+}
+
+// prerenderedSite builds the bundle (make dist) into a course site whose
+// one page, lesson.html, is page, prerenders it (leaselab prerender) and
+// serves it; it returns the site's URL and what prerender did.
+func prerenderedSite(t *testing.T, page string) (string, coursesite.Report) {
+	t.Helper()
+	tmp := t.TempDir()
+	dist := exec.Command("go", "run", "./engine/internal/build/dist", "-web", webDir, "-out", filepath.Join(tmp, "dist"))
+	dist.Dir = filepath.Dir(webDir)
+	if out, err := dist.CombinedOutput(); err != nil {
+		t.Fatalf("make dist: %v\n%s", err, out)
+	}
+	site := filepath.Join(tmp, "site")
+	must(t, os.CopyFS(filepath.Join(site, coursesite.BundleDir()), os.DirFS(filepath.Join(tmp, "dist", coursesite.BundleDir()))))
+	must(t, os.WriteFile(filepath.Join(site, "lesson.html"), []byte(page), 0o644))
+	rep, err := coursesite.Prerender(context.Background(), site, io.Discard)
+	must(t, err)
+	srv := httptest.NewServer(webserve.Handler(os.DirFS(site)))
+	t.Cleanup(srv.Close)
+	return srv.URL, rep
 }
