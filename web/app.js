@@ -536,10 +536,11 @@ function ownLang() {
   return pickLang(null, storedLang(), navigator.languages ?? []);
 }
 
-/** Lists the Start here stories as links in the page's language, and links the tutorial in it. */
+/** Lists the Start here stories as links in the page's language, and links the tutorial and its glossary in it. */
 function drawStartHere() {
   const t = state.t;
   $('intro-tutorial').setAttribute('href', TUTORIAL[t.lang] || TUTORIAL.en);
+  $('intro-glossary').setAttribute('href', `${TUTORIAL[t.lang] || TUTORIAL.en}#glossary`);
   const names = START_HERE[t.lang] || START_HERE.en;
   $('start-list').replaceChildren(
     ...names

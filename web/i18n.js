@@ -346,7 +346,7 @@ export const en = {
       plural(sm.steps, 'step', 'steps'),
       sm.expectations
         ? sm.failed
-          ? `${sm.failed} of ${sm.expectations} expectations failed`
+          ? `${sm.failed} of ${plural(sm.expectations, 'expectation', 'expectations')} failed`
           : plural(sm.expectations, 'expectation held', 'expectations held')
         : '',
       sm.violations
@@ -448,10 +448,10 @@ export const en = {
   unreadableTimeline: 'the timeline in the link (src=) cannot be read: it is not base64url',
 
   // ---- the simulator page ----
-  pageTitle: 'leaselab — leases and fencing tokens, step by step',
+  pageTitle: 'leaselab — leases and tokens, step by step',
   pageDescription:
     'Play timelines of claim, expire, claim again and a stale complete on a virtual clock, on the real engine and a real in-memory SQLite.',
-  tagline: 'leases and fencing tokens, step by step',
+  tagline: 'leases and tokens, step by step',
   skip: 'Skip to the player',
   shareButton: 'Share / Embed',
   keysButton: 'Keys',
@@ -539,7 +539,7 @@ export const en = {
     `Found in ${plural(steps, 'step', 'steps')}, after ${states.toLocaleString('en')} states (${Math.round(ms)} ms), and confirmed on the engine.`,
   /** @param {number} depth @param {number} states @param {boolean} bounded */
   exploreNothing: (depth, states, bounded) =>
-    `Nothing found: ${bounded ? 'the search stopped at its limit of states' : `every timeline of up to ${depth} steps was searched`} (${states.toLocaleString('en')} states).`,
+    `Nothing found: ${bounded ? 'the search stopped at its limit of states' : `every timeline of up to ${plural(depth, 'step', 'steps')} was searched`} (${states.toLocaleString('en')} states).`,
   exploreCancelled: 'Cancelled.',
   /** @param {string} msg */
   exploreFailed: (msg) => `The explorer could not search: ${msg}`,
@@ -551,12 +551,14 @@ export const en = {
   introLease:
     'A lease is a claim on a job for a limited time: worker A takes order-7 until 1000 ms. If A stalls (a long pause, a slow network), its lease runs out and another worker may take the job.',
   introToken:
-    'Every claim gets a fencing token, a number that only grows, counted for each job on its own (two jobs each start at 1): A holds token 1, drawn A#1; B, claiming after A’s lease ended, holds token 2, B#2.',
+    'Every claim gets a token, a number that only grows, counted for each job on its own (two jobs each start at 1): A holds token 1, drawn A#1; B, claiming after A’s lease ended, holds token 2, B#2.',
   introRefused:
     'When A comes back late and tries to finish with token 1, the engine refuses it as superseded: a newer token holds the job, so A’s stale work cannot undo B’s.',
   /** The link to the learner's tutorial (tutorial.html), in the introduction. */
   introTutorial:
     'Learn it one idea at a time: the tutorial, seven short screens where you predict each step before you see it',
+  /** The link to the tutorial's glossary, in the introduction: every word the simulator uses, explained. */
+  introGlossary: 'Every word of the lanes and tables, explained: the glossary',
   introStart: 'Start here',
   introHide: 'Hide this introduction',
   introShow: 'Show the introduction',
@@ -686,10 +688,10 @@ export const en = {
     run: 'Run',
     cancel: 'Cancel',
     /** @param {number} done @param {number} total */
-    progress: (done, total) => `ran ${done} of ${total} runs…`,
+    progress: (done, total) => `ran ${done} of ${plural(total, 'run', 'runs')}…`,
     cancelled: 'Cancelled: the plot shows the last result.',
     /** @param {number} runs @param {string} seconds */
-    ranIn: (runs, seconds) => `ran ${runs} runs on the engine in ${seconds} s`,
+    ranIn: (runs, seconds) => `ran ${plural(runs, 'run', 'runs')} on the engine in ${seconds} s`,
     prerendered: 'computed ahead of time, natively; the same bytes the engine gives',
     /** @param {string} msg */
     failed: (msg) => `The lab was not run: ${msg}`,
@@ -958,9 +960,9 @@ export const ko = {
   unknownTimeline: (name) => `라이브러리에 없는 타임라인을 링크가 가리킵니다: "${name}"`,
   unreadableTimeline: '링크에 담긴 타임라인(src=)을 읽을 수 없습니다: base64url이 아닙니다',
 
-  pageTitle: 'leaselab — 임대와 펜싱 토큰, 한 단계씩',
+  pageTitle: 'leaselab — 임대와 토큰, 한 단계씩',
   pageDescription: '가상 시계 위에서 선점, 만료, 재선점, 늦은 완료를 실제 엔진과 실제 메모리 SQLite로 재생합니다.',
-  tagline: '임대와 펜싱 토큰, 한 단계씩',
+  tagline: '임대와 토큰, 한 단계씩',
   skip: '재생 화면으로 건너뛰기',
   shareButton: '공유 / 삽입',
   keysButton: '단축키',
@@ -1046,10 +1048,11 @@ export const ko = {
   introLease:
     '임대는 정해진 시간 동안 작업을 맡는 권리입니다. 작업자 A가 작업 하나를 1000 ms까지 맡습니다. A가 멈추면(긴 일시 정지, 느린 네트워크) 임대가 끝나고 다른 작업자가 그 작업을 맡을 수 있습니다.',
   introToken:
-    '선점할 때마다 펜싱 토큰을 받습니다. 토큰은 커지기만 하는 번호이고, 작업마다 따로 셉니다(두 작업은 저마다 1부터 시작합니다). A는 토큰 1(A#1로 표시)을, A의 임대가 끝난 뒤 선점한 B는 토큰 2(B#2)를 가집니다.',
+    '선점할 때마다 토큰을 받습니다. 토큰은 커지기만 하는 번호이고, 작업마다 따로 셉니다(두 작업은 저마다 1부터 시작합니다). A는 토큰 1(A#1로 표시)을, A의 임대가 끝난 뒤 선점한 B는 토큰 2(B#2)를 가집니다.',
   introRefused:
     'A가 늦게 돌아와 토큰 1로 작업을 끝내려 하면 엔진은 superseded(더 새 토큰이 있음)로 거절합니다. 더 새 토큰이 작업을 쥐고 있으니, A의 낡은 작업이 B의 작업을 되돌릴 수 없습니다.',
   introTutorial: '한 번에 한 가지씩 배우기: 각 단계를 보기 전에 예측해 보는 짧은 화면 일곱 개의 튜토리얼',
+  introGlossary: '레인과 표에 나오는 모든 낱말의 풀이: 용어집',
   introStart: '여기서 시작하세요',
   introHide: '소개 숨기기',
   introShow: '소개 보기',

@@ -46,7 +46,9 @@
 // first of them comes near the viewport; each run has an in-memory database
 // of its own and each element its own player (player.js): its own cursor
 // and clock. Until the engine has run, the element shows its timeline as
-// text. It reflects its state on itself for the page's CSS and scripts:
+// text; in prediction mode without what follows each `-> ?` mark (with no
+// mark, without the expectations it will ask about: predict.js
+// maskAnswers), and the editor waits for the run. It reflects its state on itself for the page's CSS and scripts:
 // data-state (text, loading, ready, error), data-steps, data-cursor, and in
 // a worksheet data-differs (yes or no), data-diff-step and data-diff-line;
 // data-source says where the run on screen came from (prerendered, engine).
@@ -89,6 +91,7 @@ import { dedent } from './fences.js';
 import { cspAdvice, langOf, strings, textLang } from './i18n.js';
 import { headingLevel, headingTag } from './outline.js';
 import { loadEngine, Player } from './player.js';
+import { maskAnswers } from './predict.js';
 import { courseEngine } from './prerendered.js';
 import { h } from './render.js';
 import { pageScheme, siteScheme, watchScheme } from './scheme.js';
@@ -281,7 +284,11 @@ export class LeaseTimeline extends HTMLElement {
         this.#name = this.#nameOf();
       },
       theme: () => this.#applyScheme(),
-      predict: () => this.#player?.setPredict(value !== null),
+      predict: () => {
+        this.#player?.setPredict(value !== null);
+        this.#showSource();
+        this.#applyShow();
+      },
     };
     changes[/** @type {keyof typeof changes} */ (name)]?.();
     if (['lang', 'mutant', 'src', 'name'].includes(name)) this.#rerun();
@@ -396,7 +403,7 @@ export class LeaseTimeline extends HTMLElement {
   #wire(ui) {
     ui.editor.addEventListener('input', () => {
       this.#text = ui.editor.value;
-      ui.source.textContent = this.#text;
+      this.#showSource();
       this.#updateOpenLink();
       clearTimeout(this.#debounce);
       this.#debounce = setTimeout(() => this.#run(), 200);
@@ -485,11 +492,21 @@ export class LeaseTimeline extends HTMLElement {
   #setText(text) {
     this.#text = text;
     const ui = /** @type {ReturnType<typeof buildChrome>} */ (this.#ui);
-    ui.source.textContent = text;
+    this.#showSource();
     if (ui.editor.value !== text) ui.editor.value = text;
     ui.editor.rows = fitRows(text, 6, 22);
     if (!this.#player?.run) this.#setTitle(titleOf(text) || this.#t.timeline);
     this.#updateOpenLink();
+  }
+
+  /**
+   * Shows the text in the source view; in prediction mode without what
+   * follows each `-> ?` mark (maskAnswers), so the text shown while the
+   * engine loads tells no answer.
+   */
+  #showSource() {
+    const ui = /** @type {ReturnType<typeof buildChrome>} */ (this.#ui);
+    ui.source.textContent = this.hasAttribute('predict') ? maskAnswers(this.#text) : this.#text;
   }
 
   /**
@@ -535,9 +552,12 @@ export class LeaseTimeline extends HTMLElement {
     // under the lanes now: focus follows to what takes its place, so it
     // never falls to the page's <body>.
     const focused = this.shadowRoot?.activeElement;
-    ui.edit.hidden = !show.has('editor');
-    ui.source.hidden = show.has('editor') || (ran && show.has('lanes'));
-    if (!show.has('editor')) ui.source.after(ui.error);
+    // In prediction mode the editor, which holds the answers, waits for
+    // the run: until then the source shows the text without them.
+    const editor = show.has('editor') && (ran || !this.hasAttribute('predict'));
+    ui.edit.hidden = !editor;
+    ui.source.hidden = editor || (ran && show.has('lanes'));
+    if (!editor) ui.source.after(ui.error);
     else ui.edit.append(ui.error);
     this.#player?.applyShow(show);
     if (focused === ui.source && ui.source.hidden) this.#focusInPlace(ui);

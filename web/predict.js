@@ -190,3 +190,49 @@ export class Quiz {
     this.verdict.className = `predict-verdict${last && chosen !== undefined && cursor === this.#last + 1 ? (chosen === last.answer ? ' right' : ' wrong') : ''}`;
   }
 }
+
+/**
+ * The column of a line's `->`, or -1: the first one outside a quoted value
+ * ("...", with backslash escapes) and before a comment (a `#` that starts a
+ * word), as the timeline's lexer reads a line.
+ * @param {string} line
+ */
+function arrowAt(line) {
+  let wordStart = true;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === ' ' || c === '\t' || c === '\r') {
+      wordStart = true;
+      continue;
+    }
+    if (c === '#' && wordStart) return -1;
+    if (c === '-' && line[i + 1] === '>') return i;
+    wordStart = false;
+    if (c !== '"') continue;
+    for (i++; i < line.length && line[i] !== '"'; i++) if (line[i] === '\\') i++;
+  }
+  return -1;
+}
+
+/**
+ * A timeline's text as a learner in prediction mode may read it before the
+ * player shows its run: what follows each `-> ?` mark (the expectation and
+ * any comment after it) is cut, the mark kept; a text that marks no step
+ * has every expectation cut to `-> ?`, as the player then asks at every
+ * step with one (questionsOf). Everything before an arrow, and every other
+ * line, is kept, so a line number names the same line in both.
+ * @param {string} text
+ */
+export function maskAnswers(text) {
+  const lines = text.split('\n');
+  const arrows = lines.map(arrowAt);
+  const marked = (/** @type {number} */ i) => /^\?/.test(lines[i].slice(arrows[i] + 2).trimStart());
+  const anyMarked = arrows.some((a, i) => a >= 0 && marked(i));
+  return lines
+    .map((line, i) => {
+      const a = arrows[i];
+      if (a < 0 || (anyMarked && !marked(i))) return line;
+      return `${line.slice(0, a)}-> ?${line.endsWith('\r') ? '\r' : ''}`;
+    })
+    .join('\n');
+}

@@ -169,7 +169,7 @@ func reportFind(o IO, r *explore.Report) int {
 	if !bounded(o.Stdout, o.Stderr, "the explorer's timeline", func(w io.Writer) { io.WriteString(w, r.Timeline) }) {
 		return ExitBadInput
 	}
-	fmt.Fprintf(o.Stderr, "leaselab explore: %d steps, %d states, %v; confirmed on the engine\n", len(r.Steps), r.States, r.Elapsed.Round(time.Millisecond))
+	fmt.Fprintf(o.Stderr, "leaselab explore: %s, %d states, %v; confirmed on the engine\n", catalog["en"].plural(len(r.Steps), "step", "steps"), r.States, r.Elapsed.Round(time.Millisecond))
 	return ExitPass
 }
 

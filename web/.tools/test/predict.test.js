@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CHOICES, outcomeWords, questionsOf } from '../../predict.js';
+import { CHOICES, maskAnswers, outcomeWords, questionsOf } from '../../predict.js';
 
 /** A step of a trace, with what questionsOf reads. */
 const step = (/** @type {any} */ s) => ({ op: 'claim', outcome: { kind: 'ok', reason: '' }, expect: null, ...s });
@@ -34,4 +34,41 @@ test("questionsOf: with no mark, every step with an expectation, offering its op
 test('outcomeWords: an outcome as an expectation writes it', () => {
   assert.equal(outcomeWords({ kind: 'ok', reason: '' }), 'ok');
   assert.equal(outcomeWords({ kind: 'refused', reason: 'held' }), 'refused held');
+});
+
+test('maskAnswers: what follows each `-> ?` mark is cut; unmarked steps, notes and quoted arrows are kept', () => {
+  /** Each line, and what the learner reads of it (null: the line as it is). */
+  const lines = [
+    ['# A lease: one worker holds the job', null],
+    ['lease 1000ms', null],
+    ['job order-7', null],
+    ['', null],
+    ['0ms     A claim order-7     -> ok token=1', null],
+    ['# Half a second later B claims the same job.', null],
+    ['500ms   B claim order-7     -> ? refused held owner=A', '500ms   B claim order-7     -> ?'],
+    [
+      '600ms   A write order-7 value="a -> b"   -> ?   ok storage.token=1 # A still holds it',
+      '600ms   A write order-7 value="a -> b"   -> ?',
+    ],
+    ['700ms   A write order-7 value="say \\"-> x\\""   -> ?', null],
+    ['800ms   A complete order-7  # done -> ok', null],
+    ['900ms   B claim order-7     ->?refused held', '900ms   B claim order-7     -> ?'],
+  ];
+  const text = lines.map(([line]) => line).join('\n');
+  assert.equal(maskAnswers(text), lines.map(([line, shown]) => shown ?? line).join('\n'));
+});
+
+test('maskAnswers: with no mark, every expectation is cut, as the player then asks at each', () => {
+  const text =
+    'lease 1000ms\njob a\n0ms A claim a -> ok token=1\r\n100ms A pause 2s\n1000ms A complete a -> refused superseded\n';
+  assert.equal(
+    maskAnswers(text),
+    'lease 1000ms\njob a\n0ms A claim a -> ?\r\n100ms A pause 2s\n1000ms A complete a -> ?\n',
+  );
+});
+
+test('maskAnswers: a text with no expectation is kept as it is', () => {
+  for (const text of ['', 'lease 1s\n0ms A claim a\n', '# a -> b\n0ms A claim a # -> ok\n']) {
+    assert.equal(maskAnswers(text), text);
+  }
 });
