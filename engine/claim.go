@@ -71,8 +71,43 @@ func (s *Store) claimOn(ctx context.Context, b beginner, id, owner string, now, 
 	return l, err
 }
 
+// ClaimSeen takes job id for owner at now for ttl milliseconds if the lease
+// on it is still the one the caller saw: the same owner, token and
+// lease_until. It does not judge whether that lease has ended — the caller
+// has, on its own stopwatch, as client-go's leader election and the
+// DynamoDB lock client do — so it is a compare-and-swap on the lease's
+// version: a renew, a release or a newer claim since refuses it held, with
+// the row as it now stands. Otherwise it is Claim: it refuses a missing,
+// done or quarantined job, quarantines one whose budget is used up, and
+// grants the next token with lease_until = min(now+ttl, deadline). A job
+// with no owner is free whatever seen says, and Claim's rules judge it.
+func (s *Store) ClaimSeen(ctx context.Context, id, owner string, seen Lease, now, ttl int64) (Lease, error) {
+	if err := s.open(); err != nil {
+		return Lease{}, err
+	}
+	if err := checkClaimArgs(id, owner, now, ttl); err != nil {
+		return Lease{}, err
+	}
+	var l Lease
+	err := s.atomic(ctx, s.db, func(q querier) error {
+		cur, err := s.readJob(ctx, q, id)
+		if err != nil {
+			return err
+		}
+		l, err = s.claimRowSeen(ctx, q, cur, id, owner, now, ttl, &seen)
+		return err
+	})
+	return l, err
+}
+
 // claimRow decides a claim of cur (nil: no such job) and writes it.
 func (s *Store) claimRow(ctx context.Context, q querier, cur *Job, id, owner string, now, ttl int64) (Lease, error) {
+	return s.claimRowSeen(ctx, q, cur, id, owner, now, ttl, nil)
+}
+
+// claimRowSeen is claimRow judged as ClaimSeen when seen is not nil: a
+// lease stands on the job when it differs from seen, whatever now is.
+func (s *Store) claimRowSeen(ctx context.Context, q querier, cur *Job, id, owner string, now, ttl int64, seen *Lease) (Lease, error) {
 	refuse := func(reason error, j Job) (Lease, error) {
 		return Lease{}, &Rejection{Op: string(OpClaim), Reason: reason,
 			Presented: Lease{JobID: id, Owner: owner}, Current: j, Now: now}
@@ -84,7 +119,8 @@ func (s *Store) claimRow(ctx context.Context, q querier, cur *Job, id, owner str
 		return refuse(ErrDone, *cur)
 	case cur.Status == StatusQuarantined:
 		return refuse(ErrQuarantined, *cur)
-	case s.held(cur, now):
+	case seen == nil && s.held(cur, now),
+		seen != nil && cur.Owner != "" && (cur.Owner != seen.Owner || cur.Token != seen.Token || cur.LeaseUntil != seen.LeaseUntil):
 		return refuse(ErrHeld, *cur)
 	}
 	if reason := s.budgetUsedUp(cur, now); reason != "" {

@@ -8,10 +8,10 @@ import (
 	"github.com/leaselab/leaselab/engine"
 )
 
-// lockDelayModes are the store's paths a claim can take: the one-statement
+// claimModes are the store's paths a claim can take: the one-statement
 // fast path, the transaction, and the compare-and-swap of a database
 // without transactions.
-var lockDelayModes = []struct {
+var claimModes = []struct {
 	name string
 	opts []engine.Option
 }{
@@ -57,7 +57,7 @@ func TestLockDelay_AJobWhoseLeaseRanOutIsHeldUntilLeaseUntilPlusTheDelay(t *test
 		{1500, nil},            // the delay is over
 		{1501, nil},
 	}
-	for _, m := range lockDelayModes {
+	for _, m := range claimModes {
 		for _, k := range claimKinds {
 			for _, c := range cases {
 				t.Run(fmt.Sprintf("%s/%s/at %d", m.name, k.name, c.at), func(t *testing.T) {
@@ -91,7 +91,7 @@ func TestLockDelay_AJobWhoseLeaseRanOutIsHeldUntilLeaseUntilPlusTheDelay(t *test
 }
 
 func TestLockDelay_AReleaseFreesTheJobAtOnce(t *testing.T) {
-	for _, m := range lockDelayModes {
+	for _, m := range claimModes {
 		t.Run(m.name, func(t *testing.T) {
 			s := memStore(t, append([]engine.Option{engine.WithLockDelay(500)}, m.opts...)...)
 			enqueueOK(t, s, engine.NewJob{ID: "a"})

@@ -171,6 +171,9 @@ export const en = {
     `${b.actor} believes its lease of ${b.job} (token ${b.token}) valid until ${b.reads} on its own clock (${b.at} true time); the service's clock decides`,
   /** @param {string} actor @param {string} from @param {string} to */
   sendTitle: (actor, from, to) => `${actor} sends from ${from} to ${to}`,
+  /** @param {{actor: string, holder: string, job: string, token: number, from: string, to: string}} w */
+  watchTitle: (w) =>
+    `${w.actor} has seen ${w.holder}'s record of ${w.job} (token ${w.token}) unchanged since ${w.from}: it takes the job over at ${w.to} by its own stopwatch if the record stays, whatever lease_until says`,
   /** @param {{owner: string, job: string, token: number, from: string, to: string}} d */
   lockDelayTitle: (d) =>
     `${d.owner}'s lease of ${d.job} (token ${d.token}) ran out at ${d.from}; the service keeps ${d.job} for its lock-delay until ${d.to}, and nobody can claim it before then`,
@@ -201,6 +204,7 @@ export const en = {
     forgotten: 'forgotten lease',
     believes: 'believed valid (own clock)',
     lockDelay: 'lock-delay: kept after the lease ran out',
+    watch: "a candidate's stopwatch on the holder's record",
     breaks: 'not to scale: a short stretch drawn wider',
   },
   /** @param {string} from @param {string} to */
@@ -743,6 +747,11 @@ export const ko = {
       `${b.actor}(은)는 ${b.job} 임대(토큰 ${b.token})가 자기 시계로 ${b.reads}까지(실제 시각 ${b.at}) 유효하다고 믿습니다. 정하는 것은 서비스의 시계입니다`,
     ),
   sendTitle: (actor, from, to) => `${actor}: ${from}부터 ${to}까지 전송`,
+  /** @param {{actor: string, holder: string, job: string, token: number, from: string, to: string}} w */
+  watchTitle: (w) =>
+    josa(
+      `${w.actor}(은)는 ${w.from}부터 ${w.holder}의 ${w.job} 기록(token ${w.token})이 그대로인 것을 보고 있습니다: 기록이 그대로면 자기 스톱워치로 ${w.to}에 일을 넘겨받습니다. lease_until이 무엇이라 하든요`,
+    ),
   /** @param {{owner: string, job: string, token: number, from: string, to: string}} d */
   lockDelayTitle: (d) =>
     josa(
@@ -773,6 +782,7 @@ export const ko = {
     forgotten: '잊힌 임대',
     believes: '유효하다고 믿는 때 (자기 시계)',
     lockDelay: '잠금 지연: 임대가 끝난 뒤에도 붙잡아 둠',
+    watch: '보유자의 기록을 재는 후보의 스톱워치',
     breaks: '축척과 다름: 짧은 구간을 넓게 그림',
   },
   axisBreak: (from, to) => `${from}부터 ${to}까지: 그 사이에 일어난 일을 읽을 수 있도록 축척보다 넓게 그렸습니다`,

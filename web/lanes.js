@@ -69,6 +69,7 @@ import { ms, signedMs } from './trace.js';
  * @property {{actor: string, start: number, end: number, step: number}[]} sends
  * @property {{actor: string, start: number, end: number, step: number}[]} pauses
  * @property {LockDelay[]} delays the service's lock-delay after each lease that ran out, on its owner's lane
+ * @property {WatchSpan[]} watches each candidate's stopwatch on a held job's record (takeover observed), on its lane
  * @property {Map<string, number>} offsets each worker's clock offset (ms), for those off true time
  * @property {number | null} service the lock service's clock offset (ms) when the trace has one: it judges every lease
  * @property {number} [origin] the axis's first instant (0 unless the model is a window of a longer one)
@@ -82,6 +83,17 @@ import { ms, signedMs } from './trace.js';
  * @property {number} start when the lease ran out (true time)
  * @property {number} end when the service grants the job again
  * @property {number} step the step at which the lease ran out (the trace's length for one after the last step)
+ */
+
+/**
+ * @typedef {object} WatchSpan a candidate waiting to see a held job's record unchanged
+ * @property {string} actor the candidate
+ * @property {string} job
+ * @property {string} holder
+ * @property {number} token the holder's token in the record
+ * @property {number} start when the candidate first saw the record as it stands (true time)
+ * @property {number} end when its wait ends, if the record stays
+ * @property {number} step the step at which it first saw it
  */
 
 /**
@@ -113,6 +125,7 @@ export function laneModel(trace, t) {
       return;
     }
     readStep(m, leases, st, i);
+    if (st.watch) addWatch(m.watches, st, i);
     for (const a of st.actors) m.marks.push({ ...markOf(st, i, a, st.outcome, t), onService: m.service !== null });
   });
   for (const e of trace.later || []) {
@@ -122,6 +135,19 @@ export function laneModel(trace, t) {
   }
   const { addActor: _, ...model } = m;
   return model;
+}
+
+/**
+ * Notes a candidate's stopwatch: one span per record it waited on, from its
+ * first sight of that record.
+ * @param {WatchSpan[]} watches @param {Step} st @param {number} step
+ */
+function addWatch(watches, st, step) {
+  const w = /** @type {NonNullable<Step['watch']>} */ (st.watch);
+  const actor = st.actors[0];
+  const same = watches.find((x) => x.actor === actor && x.job === st.job && x.start === w.since);
+  if (same) return;
+  watches.push({ actor, job: st.job, holder: w.holder, token: w.token, start: w.since, end: w.until, step });
 }
 
 /**
@@ -147,6 +173,7 @@ function newModel(trace) {
     sends: /** @type {LaneModel['sends']} */ ([]),
     pauses: /** @type {LaneModel['pauses']} */ ([]),
     delays: /** @type {LockDelay[]} */ ([]),
+    watches: /** @type {WatchSpan[]} */ ([]),
     offsets,
     service: trace.service ? trace.service.offset : null,
     /** @param {string} a */
@@ -396,6 +423,7 @@ export function windowOf(trace, model, win) {
       sends: model.sends.filter((x) => meets(x.start, x.end)),
       pauses: model.pauses.filter((x) => meets(x.start, x.end)),
       delays: model.delays.filter((x) => meets(x.start, x.end)),
+      watches: model.watches.filter((x) => meets(x.start, x.end)),
     },
   };
 }
@@ -451,6 +479,7 @@ function knots(model, trace) {
   for (const l of model.leases) if (l.believes !== null) set.add(l.believes);
   for (const p of model.pauses) set.add(p.end);
   for (const d of model.delays) set.add(d.end);
+  for (const w of model.watches) set.add(w.end);
   return [...set].sort((a, b) => a - b);
 }
 
@@ -554,6 +583,7 @@ export function estimateText(text, kind) {
  * @property {{s: LaneModel['sends'][number], x1: number, x2: number, y: number}[]} sends
  * @property {{p: LaneModel['pauses'][number], x1: number, x2: number, y1: number, y2: number}[]} pauses
  * @property {{d: LockDelay, x1: number, x2: number, y: number}[]} delays
+ * @property {{w: WatchSpan, x1: number, x2: number, y: number}[]} watches
  */
 
 const GAP = 6; // px between two labels side by side
@@ -617,6 +647,12 @@ export function layoutLanes(trace, model, { width, t, measure }) {
         x2: scale.x(d.end),
         y: /** @type {LaneRow} */ (lanes.get(d.actor)).barTop + 2,
       })),
+    watches: model.watches
+      .filter((w) => lanes.has(w.actor))
+      .map((w) => {
+        const l = /** @type {LaneRow} */ (lanes.get(w.actor));
+        return { w, x1: scale.x(w.start), x2: scale.x(w.end), y: l.barTop + l.tracks * TRACK_H - 2 };
+      }),
   };
 }
 

@@ -176,6 +176,7 @@ export function drawLanes(svg, layout, model, at) {
     axis(layout, at.t),
     ...layout.pauses.map((p) => pauseGap(p, at)),
     ...layout.delays.map((d) => lockDelaySpan(d, at)),
+    ...layout.watches.map((w) => watchSpan(w, at)),
     ...layout.sends.map((sd) => sendBar(sd, at)),
     ...layout.bars.map((b) => leaseBar(b, at)),
     ...layout.expiries.map((e) => expiryMark(e, model, at)),
@@ -271,6 +272,21 @@ function lockDelaySpan(ld, at) {
   const box = { x1: ld.x1, x2: ld.x2, y: ld.y, height: 14, rx: 3 };
   const title = at.t.lockDelayTitle({ owner: d.actor, job: d.job, token: d.token, from: ms(d.start), to: ms(d.end) });
   return span('lock-delay', box, d.step > at.cursor - 1, title);
+}
+
+/** A candidate's stopwatch on a held job's record. @param {LanesLayout['watches'][number]} lw @param {LanesState} at */
+function watchSpan(lw, at) {
+  const w = lw.w;
+  const box = { x1: lw.x1, x2: lw.x2, y: lw.y, height: 4, rx: 2 };
+  const title = at.t.watchTitle({
+    actor: w.actor,
+    holder: w.holder,
+    job: w.job,
+    token: w.token,
+    from: ms(w.start),
+    to: ms(w.end),
+  });
+  return span('watch', box, w.step > at.cursor - 1, title);
 }
 
 /** A send in flight. @param {LanesLayout['sends'][number]} sd @param {LanesState} at */

@@ -26,6 +26,7 @@ const LEGEND = /** @type {const} */ ([
   ['forgotten', 'sw-forgotten'],
   ['believes', 'sw-believes'],
   ['lockDelay', 'sw-lock-delay'],
+  ['watch', 'sw-watch'],
 ]);
 
 /** One engine's drawing: lanes, the step, the tables. */
@@ -129,6 +130,7 @@ export class TraceView {
       forgotten: Boolean(m?.leases.some((l) => l.forgotAt !== null)),
       believes: Boolean(m?.leases.some((l) => l.believes !== null)),
       lockDelay: Boolean(m?.delays.length),
+      watch: Boolean(m?.watches.length),
     };
     this.#breakKey = h('span', { class: 'legend-break' }, h('b', { class: 'break-mark', text: '//' }), t.legend.breaks);
     this.#breakKey.hidden = !this.#laidOut?.layout.scale.breaks.length;

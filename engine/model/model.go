@@ -203,13 +203,37 @@ func ttlArg(ttl int64) error {
 	return nil
 }
 
+// ClaimSeen is engine.Store.ClaimSeen: Claim judged by the lease's version
+// instead of its end. A lease stands on the job when its owner, token or
+// lease_until differs from seen's, whatever now is; a job with no owner is
+// free.
+func (m *Model) ClaimSeen(id, owner string, seen engine.Lease, now, ttl int64) (engine.Lease, error) {
+	if err := claimArgs(owner, now, ttl); err != nil {
+		return engine.Lease{}, err
+	}
+	if id == "" {
+		return engine.Lease{}, invalid("empty job id")
+	}
+	j := m.find(id)
+	if j == nil {
+		return engine.Lease{}, claimRefused(engine.ErrNotFound, id, owner, engine.Job{ID: id}, now)
+	}
+	return m.claimJobSeen(j, owner, now, ttl, &seen)
+}
+
 func (m *Model) claimJob(j *engine.Job, owner string, now, ttl int64) (engine.Lease, error) {
+	return m.claimJobSeen(j, owner, now, ttl, nil)
+}
+
+// claimJobSeen is claimJob judged as ClaimSeen when seen is not nil.
+func (m *Model) claimJobSeen(j *engine.Job, owner string, now, ttl int64, seen *engine.Lease) (engine.Lease, error) {
+	changed := seen != nil && j.Owner != "" && (j.Owner != seen.Owner || j.Token != seen.Token || j.LeaseUntil != seen.LeaseUntil)
 	switch {
 	case j.Status == engine.StatusDone:
 		return engine.Lease{}, claimRefused(engine.ErrDone, j.ID, owner, *j, now)
 	case j.Status == engine.StatusQuarantined:
 		return engine.Lease{}, claimRefused(engine.ErrQuarantined, j.ID, owner, *j, now)
-	case m.held(j, now):
+	case seen == nil && m.held(j, now), changed:
 		return engine.Lease{}, claimRefused(engine.ErrHeld, j.ID, owner, *j, now)
 	}
 	if m.attemptsUsedUp(j) {

@@ -238,3 +238,37 @@ func TestReceiver_ResendAddsNothing(t *testing.T) {
 		t.Fatalf("total %d, want 3", r.Total())
 	}
 }
+
+// ClaimSeen grants by the lease's version, not its end: before lease_until
+// when the lease is the one seen, never once it was renewed.
+func TestClaimSeen_GrantsByTheVersionSeen(t *testing.T) {
+	seen := engine.Lease{JobID: "a", Owner: "A", Token: 1, LeaseUntil: 1000}
+	for _, tc := range []struct {
+		name  string
+		renew bool
+		at    int64
+		want  error
+	}{
+		{"seen, before lease_until", false, 500, nil},
+		{"seen, after lease_until", false, 5000, nil},
+		{"renewed since", true, 500, engine.ErrHeld},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := model.New()
+			mustEnqueue(t, m, engine.NewJob{ID: "a"})
+			l := mustClaim(t, m, "a", "A", 0, 1000)
+			if tc.renew {
+				if _, err := m.Renew(l, 400, 1000); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := m.ClaimSeen("a", "B", seen, tc.at, 1000)
+			if reason(err) != tc.want {
+				t.Fatalf("ClaimSeen at %d: %v; want %v", tc.at, err, tc.want)
+			}
+			if tc.want == nil && (got.Token != 2 || got.Owner != "B") {
+				t.Fatalf("lease %+v; want B with token 2", got)
+			}
+		})
+	}
+}

@@ -75,7 +75,13 @@ func (r *runner) explainLease(s *StepLine, st *Step, prev *engine.Job, actor str
 		case string(engine.OutcomeEmpty):
 			return b.say(b.noJob, actor)
 		case string(engine.OutcomeRefused):
+			if w := st.Watch; w != nil && w.Waited < w.Wait {
+				return r.watching(actor, st)
+			}
 			return r.refusedClaim(actor, st.Job, st.Rejection, prev)
+		}
+		if w := st.Watch; w != nil {
+			return r.claimed(s, st, actor, prev) + b.say(b.tookOver, actor, w.Holder, w.Token, w.Waited)
 		}
 		return r.claimed(s, st, actor, prev)
 	case engine.OpClaimMany:
@@ -261,6 +267,16 @@ func (r *runner) explainService(s *StepLine, st *Step) string {
 }
 
 // sortedLive is the valid leases in the order expiries are told.
+// watching says what a candidate under `takeover observed` saw in a held
+// job's record, and until when its stopwatch runs.
+func (r *runner) watching(actor string, st *Step) string {
+	b, w := r.book, st.Watch
+	if w.Waited == 0 {
+		return b.say(b.watchStarts, actor, w.Holder, st.Job, w.Token, st.Rejection.Current.LeaseUntil, w.Wait, w.Until)
+	}
+	return b.say(b.watchWaits, actor, w.Holder, st.Job, w.Waited, w.Wait, w.Until)
+}
+
 // explainLeaderChange says what a new leader did to each valid lease: with
 // reset, until when it runs now and until when it ran before; with keep,
 // when each still ends.

@@ -57,7 +57,7 @@ func GoTestIn(tl *Timeline, pkg, funcName string) (string, error) {
 		return "", err
 	}
 	f := goFile{Package: pkg, Func: funcName, TL: tl, uses: map[string]bool{},
-		resets: slices.ContainsFunc(tl.Steps, func(s StepLine) bool { return s.Verb == VerbLeaderChange && s.Leases == LeasesReset })}
+		tracksTTL: tl.Takeover != "" || slices.ContainsFunc(tl.Steps, func(s StepLine) bool { return s.Verb == VerbLeaderChange && s.Leases == LeasesReset })}
 	limit, size := limits.Default.Row("report_bytes"), 0
 	for _, ev := range tl.schedule() {
 		s := tl.Steps[ev.step]
@@ -110,7 +110,7 @@ var goSections = sync.OnceValue(func() map[string]string {
 
 // goHelpers are the helper sections, in the order the file declares them.
 var goHelpers = []string{"held", "hold", "forget", "lease", "row", "wantInt", "wantString", "wantBool",
-	"wantRefusal", "contains", "race", "receiver", "errSendFailed", "send", "storage", "storageUnfenced", "sequencer", "inFlight", "sending", "forgets", "newLeader"}
+	"wantRefusal", "contains", "race", "receiver", "errSendFailed", "send", "storage", "storageUnfenced", "sequencer", "inFlight", "sending", "forgets", "ttls", "newLeader", "observe"}
 
 // section is the helper section name as tl declares it: the receiver of a
 // `receiver not-idempotent` line applies every delivery.
@@ -309,9 +309,10 @@ type goFile struct {
 	before int
 	// split is set while the first half of a split send is written.
 	split bool
-	// resets is set when a leader change of the timeline resets its
-	// leases: every grant and renew then records its ttl.
-	resets bool
+	// tracksTTL is set when a leader change of the timeline resets its
+	// leases, or its candidates observe (takeover observed): every grant
+	// and renew then records its ttl.
+	tracksTTL bool
 }
 
 // heard is a split send's second half, at its end: the courier completes

@@ -92,6 +92,12 @@ func (c *goCall) claimOrRenew() {
 	c.f.use("hold")
 	switch s.Op() {
 	case engine.OpClaim:
+		if c.f.TL.Takeover != "" {
+			c.f.use("ttls", "observe")
+			reading := s.Time + c.f.TL.Offset(s.Actors[0])
+			c.line("l, err := observe(%s, %s, %d, %s, %s) // %s's clock reads %d ms", goQuote(s.Actors[0]), goQuote(s.Job), reading, c.now, goInt(s.TTL), s.Actors[0], reading)
+			break
+		}
 		c.line("l, err := store.Claim(ctx, %s, %s, %s, %s)", goQuote(s.Job), goQuote(s.Actors[0]), c.now, goInt(s.TTL))
 	case engine.OpClaimNext:
 		c.line("l, err := store.ClaimNext(ctx, %s, %s, %s)", goQuote(s.Actors[0]), c.now, goInt(s.TTL))
@@ -111,7 +117,8 @@ func (c *goCall) claimOrRenew() {
 // its leases, the ttl the step's grant or renew of job asked for: the new
 // leader renews the lease for it.
 func (c *goCall) noteTTL(indent, job string) {
-	if c.f.resets {
+	if c.f.tracksTTL {
+		c.f.use("ttls")
 		c.line("%sttls[%s] = %s", indent, job, goInt(c.s.TTL))
 	}
 }
@@ -125,7 +132,8 @@ func (c *goCall) race() {
 		owners[i] = goQuote(a)
 	}
 	c.line("won, heard := race(%s, []string{%s}, %s, %s)", goQuote(s.Job), strings.Join(owners, ", "), c.now, goInt(s.TTL))
-	if c.f.resets {
+	if c.f.tracksTTL {
+		c.f.use("ttls")
 		c.line("if len(won) > 0 {")
 		c.line("\tttls[%s] = %s", goQuote(s.Job), goInt(s.TTL))
 		c.line("}")
@@ -354,7 +362,7 @@ func (c *goCall) leaderChange() {
 		c.g.Comment = append(c.g.Comment, "a new leader takes over the lock service; its leases are checkpointed, so each keeps the time it had left")
 		return
 	}
-	c.f.use("newLeader")
+	c.f.use("ttls", "newLeader")
 	var offs []string
 	for _, a := range c.f.TL.Actors {
 		if off := c.f.TL.JudgeAt(a, s.Time, c.f.before); off != 0 {

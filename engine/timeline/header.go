@@ -15,7 +15,7 @@ import (
 func isHeaderWord(s string) bool { return containsString(headerWords, s) }
 
 // headerWords are the words a header line starts with.
-var headerWords = []string{"lease", "job", "clock", "epoch", "service", "storage", "receiver"}
+var headerWords = []string{"lease", "job", "clock", "epoch", "service", "storage", "receiver", "takeover"}
 
 // unknownHeader reports whether ll reads as a header the language lacks: a
 // line whose first word starts with a letter and whose second is no verb
@@ -61,6 +61,8 @@ func (p *parser) header(ll lexed) {
 		p.storageHeader(ll.words)
 	case w.text == "receiver":
 		p.receiverHeader(ll.words)
+	case w.text == "takeover":
+		p.takeoverHeader(ll.words)
 	default:
 		p.clockHeader(ll.words)
 	}
@@ -262,6 +264,20 @@ func (p *parser) receiverHeader(w []token) {
 	default:
 		p.receiverLine = p.line
 		p.tl.ReceiverNotIdempotent = w[1].text == "not-idempotent"
+	}
+}
+
+// takeoverHeader reads `takeover observed`: a candidate judges a held
+// lease's end on its own stopwatch from the last change of the record it
+// observed, and takes over with a compare-and-swap on that record.
+func (p *parser) takeoverHeader(w []token) {
+	switch {
+	case len(w) != 2 || w[1].text != TakeoverObserved:
+		p.errorf(w[0].col, "a takeover line is `takeover observed`: a candidate takes a held job over only once it has seen the job's record unchanged for a whole lease on its own stopwatch (client-go's observed time, the DynamoDB lock client's record version)")
+	case p.tl.Takeover != "":
+		p.errorf(w[0].col, "a second takeover line")
+	default:
+		p.tl.Takeover = TakeoverObserved
 	}
 }
 

@@ -54,7 +54,7 @@ func TestParse_MisspeltHeaderIsOneErrorAndNothingCascades(t *testing.T) {
 		{"a colon after job", "lease 1000ms\njob: j\n0ms A claim j\n", "t.tl:2:1: a header line is `job VALUE` with no \":\": write `job j`"},
 		{"lease misspelt", "lese 1000ms\n" + rest, `t.tl:1:1: unknown header word "lese" (did you mean lease?)`},
 		{"a header the language lacks", "retries 3\nlease 1000ms\n" + rest,
-			`t.tl:1:1: unknown header word "retries" (the header lines are lease, job, clock, epoch, service, storage, receiver; a step starts with a time)`},
+			`t.tl:1:1: unknown header word "retries" (the header lines are lease, job, clock, epoch, service, storage, receiver, takeover; a step starts with a time)`},
 		{"a step without its time", "lease 1000ms\n" + "job j\nA claim j\n", `t.tl:3:1: malformed time "A": a step starts with a time like 0ms, 1.5s, 1000 or +200ms`},
 		{"clock misspelt", "clok B +100ms\nlease 1000ms\n" + rest, `t.tl:1:1: unknown header word "clok" (did you mean clock?)`},
 		{"minutes", "lease 1m\n" + rest, `t.tl:1:7: malformed lease "1m": the units are ms and s: write 60s for 1 minute`},

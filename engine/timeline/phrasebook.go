@@ -114,6 +114,11 @@ type phrasebook struct {
 	leaseEnds  string // owner, job, token, lease_until on the service's clock, owner's own reading
 	leaseMoves string // owner, job, token, lease_until on the service's clock, its true instant now
 
+	// A candidate timing a takeover on its own stopwatch.
+	watchStarts string // actor, holder, job, token, lease_until, the wait, the true instant it ends
+	watchWaits  string // actor, holder, job, waited, the wait, the true instant it ends
+	tookOver    string // actor, holder, token, waited
+
 	// A new leader taking over the lock service.
 	leaderResets string // true time
 	leaseReset   string // owner, job, token, lease_until before, lease_until now

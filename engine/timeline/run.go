@@ -238,7 +238,7 @@ func newRunner(ctx context.Context, db *sql.DB, tl *Timeline, opts Options) (*ru
 		ctx: ctx, db: db, tl: tl, lang: lang, book: book, checker: check.New(), mutant: opts.Mutant,
 		table: newTable(), storage: map[string]Stored{},
 		leases: map[string]map[string]engine.Lease{}, granted: map[string]int64{}, inFlight: map[int]sentLease{}, sending: map[int]sentSend{},
-		live: map[string]Expiry{}, ended: map[string]Expiry{}, ttls: map[string]int64{}, resetFrom: map[string]int64{},
+		live: map[string]Expiry{}, ended: map[string]Expiry{}, ttls: map[string]int64{}, watches: map[[2]string]watch{}, resetFrom: map[string]int64{},
 		maxBytes: cmp.Or(opts.TraceBytes, limits.Default.TraceBytes),
 	}
 	for _, c := range tl.Clocks {
@@ -317,7 +317,7 @@ func (r *runner) setup() (*Trace, error) {
 	tr := &Trace{
 		Format: FormatVersion, Name: tl.Name, Title: tl.Title, Lang: r.lang, Mutant: r.mutant,
 		Lease: tl.Lease, Jobs: append([]JobDecl{}, tl.Jobs...), Actors: append([]string{}, tl.Actors...),
-		Clocks: append([]ClockDecl{}, tl.Clocks...), Service: tl.Service, LockDelay: tl.LockDelay, Steps: make([]Step, 0, len(tl.Steps)), Later: []Expiry{},
+		Clocks: append([]ClockDecl{}, tl.Clocks...), Service: tl.Service, LockDelay: tl.LockDelay, Takeover: tl.Takeover, Steps: make([]Step, 0, len(tl.Steps)), Later: []Expiry{},
 	}
 	for _, w := range tl.Warnings {
 		tr.Warnings = append(tr.Warnings, w.In(r.lang))
@@ -460,10 +460,11 @@ type runner struct {
 	// inFlight are the messages sent and not yet arrived, by line: the
 	// lease each presents, as its actor held it when it sent it.
 	inFlight map[int]sentLease
-	granted  map[string]int64  // job -> the instant its current token was granted
-	live     map[string]Expiry // job -> its valid lease, by its end
-	ended    map[string]Expiry // job -> the latest lease reported ended
-	ttls     map[string]int64  // job -> the ttl its latest grant or renew asked for
+	granted  map[string]int64    // job -> the instant its current token was granted
+	live     map[string]Expiry   // job -> its valid lease, by its end
+	ended    map[string]Expiry   // job -> the latest lease reported ended
+	ttls     map[string]int64    // job -> the ttl its latest grant or renew asked for
+	watches  map[[2]string]watch // (candidate, job) -> its stopwatch on the job's record (takeover observed)
 	// resetFrom is, for each lease a leader change renewed, its lease_until
 	// before (for the sentence).
 	resetFrom map[string]int64

@@ -62,6 +62,9 @@ func (r *runner) qtyOf(job string) int64 {
 func (r *runner) claim(s *StepLine, st *Step) []check.Op {
 	actor, now := s.Actors[0], st.Now
 	st.Args.TTL = s.TTL
+	if r.tl.Takeover == TakeoverObserved {
+		return r.claimObserved(s, st)
+	}
 	var (
 		l    engine.Lease
 		err  error
@@ -73,13 +76,7 @@ func (r *runner) claim(s *StepLine, st *Step) []check.Op {
 	} else {
 		l, err = r.store.Claim(r.ctx, s.Job, actor, now, s.TTL)
 	}
-	st.Outcome, st.Rejection = outcomeOf(err)
-	if err == nil {
-		r.hold(l)
-		st.Lease = leaseOf(l)
-		st.Job = l.JobID
-	}
-	return []check.Op{{Kind: kind, JobID: st.Job, Owner: actor, Now: now, Accepted: err == nil, Lease: l}}
+	return r.answered(st, kind, actor, now, l, err)
 }
 
 // claimMany runs a concurrent claim. The contenders are admitted in the
@@ -563,4 +560,59 @@ func (r *runner) leaderChange(s *StepLine, st *Step) []check.Op {
 		}
 	}
 	return ops
+}
+
+// watch is a candidate's stopwatch on a job's record: the lease it saw
+// there, the reading of its own clock and the true instant it first saw it.
+type watch struct {
+	seen      engine.Lease // only JobID, Owner, Token and LeaseUntil
+	since, at int64
+}
+
+// claimObserved is a claim by id under `takeover observed`. The candidate
+// reads the job's record (Store.Get); a job free or its own is claimed as
+// usual. A job another holds is the candidate's to judge: it starts its
+// stopwatch when the record differs from what it saw before, and until the
+// record has stood unchanged for the ttl of the holder's latest claim or
+// renew by that stopwatch, it writes nothing and hears held. Then it claims
+// with a compare-and-swap on the record it saw (Store.ClaimSeen).
+func (r *runner) claimObserved(s *StepLine, st *Step) []check.Op {
+	actor, now := s.Actors[0], st.Now
+	j, err := r.store.Get(r.ctx, s.Job)
+	if err != nil {
+		r.failed = err
+		return nil
+	}
+	if j == nil || j.Owner == "" || j.Owner == actor || j.Status != engine.StatusLeased {
+		l, err := r.store.Claim(r.ctx, s.Job, actor, now, s.TTL)
+		return r.answered(st, engine.OpClaim, actor, now, l, err)
+	}
+	key := [2]string{actor, s.Job}
+	seen := engine.Lease{JobID: s.Job, Owner: j.Owner, Token: j.Token, LeaseUntil: j.LeaseUntil}
+	reading := s.Time + r.tl.Offset(actor)
+	w, ok := r.watches[key]
+	if !ok || w.seen != seen {
+		w = watch{seen: seen, since: reading, at: s.Time}
+		r.watches[key] = w
+	}
+	wait := cmp.Or(r.ttls[s.Job], r.tl.Lease)
+	st.Watch = &Watch{Holder: j.Owner, Token: j.Token, Since: w.at, Until: w.at + wait, Waited: reading - w.since, Wait: wait}
+	if reading-w.since < wait {
+		held := &engine.Rejection{Op: string(engine.OpClaim), Reason: engine.ErrHeld,
+			Presented: engine.Lease{JobID: s.Job, Owner: actor}, Current: *j, Now: now}
+		return r.answered(st, engine.OpClaim, actor, now, engine.Lease{}, held)
+	}
+	l, err := r.store.ClaimSeen(r.ctx, s.Job, actor, seen, now, s.TTL)
+	return r.answered(st, engine.OpClaim, actor, now, l, err)
+}
+
+// answered records a claim's answer on the step and as the checker's op.
+func (r *runner) answered(st *Step, kind engine.Op, actor string, now int64, l engine.Lease, err error) []check.Op {
+	st.Outcome, st.Rejection = outcomeOf(err)
+	if err == nil {
+		r.hold(l)
+		st.Lease = leaseOf(l)
+		st.Job = l.JobID
+	}
+	return []check.Op{{Kind: kind, JobID: st.Job, Owner: actor, Now: now, Accepted: err == nil, Lease: l}}
 }

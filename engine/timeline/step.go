@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/internal/lang"
 )
 
@@ -102,6 +103,10 @@ func (p *parser) step(ll lexed, source, note string) {
 	}
 	kv, ok := p.keyValues(rest, verbArgs[verb], string(verb))
 	if !ok || !p.stepArgs(kv, &s, w) || !p.stepDefaults(kv, &s, w) {
+		return
+	}
+	if p.tl.Takeover != "" && (s.Op() == engine.OpClaimNext || s.Op() == engine.OpClaimMany || s.Verb == VerbSend) {
+		p.errorf(w[2].col, "under `takeover observed` a candidate claims a job by id, one at a time: it watches that job's record (claim-next, send and a concurrent claim would let the service judge the lease's end)")
 		return
 	}
 	if ll.arrow != 0 {

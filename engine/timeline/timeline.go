@@ -77,6 +77,9 @@ func (v Verb) Actorless() bool {
 	return v == VerbWait || v == VerbJump || v == VerbDrift || v == VerbLeaderChange
 }
 
+// TakeoverObserved is the `takeover observed` header (Timeline.Takeover).
+const TakeoverObserved = "observed"
+
 // What a leader change does to the leases (StepLine.Leases).
 const (
 	LeasesReset = "reset"
@@ -133,6 +136,19 @@ type Timeline struct {
 	// is its line (0: none).
 	LockDelay     int64
 	LockDelayLine int
+	// Takeover is the `takeover observed` header (TakeoverObserved), or ""
+	// when absent: a lease then ends when the clock its holder's
+	// operations are judged on reads its lease_until. With it, the service
+	// judges no lease's end: a candidate's claim of a job another holds
+	// reads the job's record and starts a stopwatch on its own clock; once
+	// it has seen the record (owner, token, lease_until) unchanged for the
+	// ttl of the holder's latest claim or renew, its claim takes the job
+	// over with a compare-and-swap on that record (engine's ClaimSeen), as
+	// client-go's leader election times a candidate from its observed time
+	// and the DynamoDB lock client waits out a lease with an unchanged
+	// record version. A clock offset then moves no takeover; only the
+	// stopwatch's elapsed time counts.
+	Takeover string
 	// ReceiverNotIdempotent is the `receiver not-idempotent` header line:
 	// the receiver applies every delivery, a resend too
 	// (engine.WithoutIdempotence).

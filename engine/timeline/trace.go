@@ -58,6 +58,9 @@ type Trace struct {
 	// service keeps a job after a lease of it ran out; 0 (absent from the
 	// JSON) when the timeline declares none.
 	LockDelay int64 `json:"lock_delay,omitempty"`
+	// Takeover is the `takeover observed` header ("observed"), or ""
+	// (absent from the JSON) when the service judges every lease's end.
+	Takeover string `json:"takeover,omitempty"`
 	// Setup is the SQL that ran before the first step: the schema and the
 	// header's enqueues.
 	Setup []Statement `json:"setup"`
@@ -243,6 +246,23 @@ type Args struct {
 	Leases string `json:"leases,omitempty"`
 }
 
+// Watch is a candidate's stopwatch on a held job's record (`takeover
+// observed`): since when (true time) it has seen the record unchanged, how
+// long it waits, and how long it has waited by its own clock.
+type Watch struct {
+	// Holder and Token name the lease the record holds.
+	Holder string `json:"holder"`
+	Token  int64  `json:"token"`
+	// Since is the true instant the candidate first saw the record as it
+	// stands; Until the true instant its wait ends, if the record stays.
+	Since int64 `json:"since"`
+	Until int64 `json:"until"`
+	// Waited is how long the candidate has seen it unchanged by its own
+	// clock; Wait the ttl of the holder's latest claim or renew.
+	Waited int64 `json:"waited"`
+	Wait   int64 `json:"wait"`
+}
+
 // Contender is one actor's claim in a concurrent claim.
 type Contender struct {
 	// Actor is the claiming worker.
@@ -415,6 +435,10 @@ type Step struct {
 	// Renewed are the leases a `service leader-change reset` renewed for
 	// their whole ttl, in job order; absent for other steps.
 	Renewed []Lease `json:"renewed,omitempty"`
+	// Watch is, for a claim under `takeover observed` of a job another
+	// holds, the candidate's stopwatch on the job's record; absent for
+	// other steps.
+	Watch *Watch `json:"watch,omitempty"`
 	// Explain is one plain sentence saying what happened and why, in Lang.
 	Explain string `json:"explain"`
 	// SQL is every statement the engine ran for the step, in the order the

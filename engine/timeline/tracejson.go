@@ -302,6 +302,9 @@ func (t *Trace) appendJSON(ctx context.Context, b []byte) ([]byte, error) {
 	if t.LockDelay != 0 {
 		w.int("lock_delay", t.LockDelay)
 	}
+	if t.Takeover != "" {
+		w.str("takeover", t.Takeover)
+	}
 	list(w, "setup", t.Setup, w.statement)
 	list(w, "start", t.Start, w.row)
 	list(w, "steps", t.Steps, w.step)
@@ -532,6 +535,16 @@ func (w *jsonWriter) step(s Step) {
 	list(w, "forgot", s.Forgot, func(l Lease) { w.lease(&l) })
 	if len(s.Renewed) > 0 {
 		list(w, "renewed", s.Renewed, func(l Lease) { w.lease(&l) })
+	}
+	if s.Watch != nil {
+		pointer(w, "watch", s.Watch, func(x *Watch) {
+			w.str("holder", x.Holder)
+			w.int("token", x.Token)
+			w.int("since", x.Since)
+			w.int("until", x.Until)
+			w.int("waited", x.Waited)
+			w.int("wait", x.Wait)
+		})
 	}
 	w.str("explain", s.Explain)
 	list(w, "sql", s.SQL, w.statement)

@@ -134,9 +134,3 @@ func TestTutorial_BothLanguagesShareScreensAndGlossary(t *testing.T) {
 		t.Errorf("the pages' ids differ:\n en %q\n ko %q", ids["en"], ids["ko"])
 	}
 }
-
-func sorted(s []string) []string {
-	c := slices.Clone(s)
-	slices.Sort(c)
-	return c
-}

@@ -344,3 +344,21 @@ test('a leader change that resets the leases draws each renewed lease on to its 
   assert.equal(a[1].end, 9000, 'the lease now runs until 9000 ms');
   assert.equal(a[0].end, 4000, 'the first bar ends where the renewal took over');
 });
+
+test("under takeover observed, a candidate's stopwatch is drawn on its lane from its first sight of the record until its wait ends", () => {
+  const watch = { holder: 'A', token: 1, since: 100, until: 1100, waited: 0, wait: 1000 };
+  const tr = trace([
+    step({ time: 0, lease: lease('A', 1, 1000) }),
+    step({ time: 100, actors: ['B'], lease: null, watch }),
+    step({ time: 600, actors: ['B'], lease: null, watch: { ...watch, waited: 500 } }),
+  ]);
+  const m = laneModel(tr, en);
+  assert.deepEqual(m.watches, [{ actor: 'B', job: 'j', holder: 'A', token: 1, start: 100, end: 1100, step: 1 }]);
+  const layout = layoutLanes(tr, m, { width: 800, t: en, measure: (text, kind) => estimateText(text, kind) });
+  assert.equal(layout.watches.length, 1);
+  assert.equal(layout.scale.x(1100), layout.watches[0].x2, 'the span ends where the wait does');
+  assert.match(
+    ko.watchTitle({ actor: 'B', holder: 'A', job: 'j', token: 1, from: '100 ms', to: '1100 ms' }),
+    /스톱워치/,
+  );
+});
