@@ -840,7 +840,8 @@ function placeBars(model, { scale, lanes, trackOf, measure }) {
     const x1 = scale.x(lease.start);
     const x2 = Math.max(scale.x(Number.isFinite(lease.end) ? lease.end : scale.end), x1 + 3);
     const xf = lease.forgotAt !== null && lease.forgotAt < lease.end ? scale.x(lease.forgotAt) : null;
-    const text = multiJob ? `${lease.job} #${lease.token}` : `#${lease.token}`;
+    // a lock held on a majority of nodes carries no token: its bar says the lock's name
+    const text = lease.token === 0 ? lease.job : multiJob ? `${lease.job} #${lease.token}` : `#${lease.token}`;
     const b = measure(text, 'token');
     const fits = !lease.renewal && (xf ?? x2) - x1 > b.width + 18;
     const label = fits ? placed(text, x1 + 12, y + BAR_H / 2 + (b.ascent - b.descent) / 2, b) : null;

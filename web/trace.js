@@ -127,6 +127,7 @@
  * @property {Stored | null} stored
  * @property {Lease[] | null} forgot leases a crash made its worker forget
  * @property {{holder: string, token: number, since: number, until: number, waited: number, wait: number}} [watch] a candidate's stopwatch on a held job's record (takeover observed)
+ * @property {{node: string, outcome: Outcome, lease: Lease | null, released?: boolean, unreached?: boolean}[]} [nodes] each node's answer to a claim, renew or release of a lock on several nodes (service nodes)
  * @property {Lease[]} [renewed] leases a new leader of the lock service renewed for their whole ttl (service leader-change reset)
  * @property {string} explain
  * @property {Statement[]} sql
@@ -159,6 +160,7 @@
  * @property {string[]} actors
  * @property {{line: number, worker: string, offset: number}[]} [clocks]
  * @property {{line: number, worker: string, offset: number}} [service] the lock service's clock, which judges every lease, when the timeline declares one
+ * @property {number} [nodes] how many independent nodes the lock service has (service nodes); absent for one
  * @property {string} [takeover] "observed" when candidates time a takeover on their own stopwatch
  * @property {number} [lock_delay] the service's lock-delay (ms): how long it keeps a job after a lease of it ran out
  * @property {Statement[]} setup

@@ -144,6 +144,8 @@ type Checker struct {
 	// lockDelay is how long a job stays held after a lease of it ran out
 	// (SetLockDelay).
 	lockDelay int64
+	beliefs   map[string]belief // lock -> who believes it holds it (Acquired)
+	overlaps  []overlap         // acquisitions to report at the next Observe
 }
 
 // jobTrack is what the checker knows of one job.
@@ -166,7 +168,8 @@ type grant struct {
 
 // New returns a Checker that has seen nothing yet.
 func New() *Checker {
-	return &Checker{jobs: make(map[string]*jobTrack), offsets: map[string]int64{}, stored: map[string]int64{}}
+	return &Checker{jobs: make(map[string]*jobTrack), offsets: map[string]int64{}, stored: map[string]int64{},
+		beliefs: map[string]belief{}}
 }
 
 // SetClock tells the checker that owner's clock reads offset ms ahead of
@@ -224,6 +227,7 @@ func (c *Checker) observe(ops []Op, rows []engine.Job, whole bool) []Verdict {
 		st.op(op)
 	}
 	st.judgeRows(rows, whole)
+	st.reportOverlaps()
 	st.remember(rows)
 	return st.verdicts()
 }
@@ -269,6 +273,11 @@ func (c *Checker) CopyFrom(src *Checker) {
 	c.order = append(c.order[:0], src.order...)
 	c.now = src.now
 	c.lockDelay = src.lockDelay
+	clear(c.beliefs)
+	for k, v := range src.beliefs {
+		c.beliefs[k] = v
+	}
+	c.overlaps = append(c.overlaps[:0], src.overlaps...)
 	clear(c.offsets)
 	for k, v := range src.offsets {
 		c.offsets[k] = v

@@ -618,3 +618,37 @@ func TestSetLockDelay_AGrantBeforeLeaseUntilPlusTheDelayBreaksSingleLease(t *tes
 		}
 	})
 }
+
+// A second client's majority while the first still believes it holds the
+// lock breaks single-lease; after the first's belief ran out, or after it
+// released the lock, it does not.
+func TestAcquired_AMajorityWhileAnotherBelievesItHoldsTheLockBreaksSingleLease(t *testing.T) {
+	cases := []struct {
+		name     string
+		released bool
+		at       int64
+		broken   bool
+	}{
+		{"inside the first's belief", false, 9999, true},
+		{"at its end", false, 10000, false},
+		{"after a release", true, 500, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ch := check.New()
+			ch.Observe(nil, nil)
+			ch.Acquired("lock", "client1", 0, 10000)
+			if c.released {
+				ch.Released("lock", "client1")
+			}
+			ch.Acquired("lock", "client2", c.at, c.at+10000)
+			names, details := failing(ch.Observe(nil, nil))
+			if c.broken != (len(names) == 1 && names[0] == check.SingleLease) {
+				t.Fatalf("%v\n%s; want single-lease broken: %v", names, details, c.broken)
+			}
+			if c.broken && !strings.Contains(details, "lock lock: client2 acquired a majority of the nodes at 9999 while client1, which acquired one at 0, believes it holds the lock until 10000") {
+				t.Fatalf("detail %q", details)
+			}
+		})
+	}
+}

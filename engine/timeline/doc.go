@@ -37,6 +37,21 @@
 //	                                        nor completed it) the service grants the job to no
 //	                                        one for DURATION more, as Chubby's lock-delay: a
 //	                                        claim then is refused held; a release frees it at once
+//	service nodes N                         the lock service is N independent nodes, n1 … nN
+//	                                        (Redlock's masters, 2 to 9): each keeps its own
+//	                                        row of every lock, JOB@n1 … JOB@nN, judged on its
+//	                                        own clock; see "Several nodes" below
+//	service clock nK OFFSET                 node nK's clock (with service nodes)
+//	takeover observed                       the service judges no lease's end: a candidate's
+//	                                        claim of a job another holds reads its record and
+//	                                        starts a stopwatch on its own clock; once it has
+//	                                        seen the record (owner, token, lease_until)
+//	                                        unchanged for the ttl of the holder's latest claim
+//	                                        or renew, its claim takes the job over with a write
+//	                                        that holds only if the record is still that one
+//	                                        (client-go's observed time, the DynamoDB lock
+//	                                        client's record version); a clock offset moves no
+//	                                        takeover. Claims are then by id, one worker each
 //	receiver KIND                           idempotent (the default: a resend adds nothing) or
 //	                                        not-idempotent (it applies every delivery)
 //	storage KIND                            how the storage a write goes to decides: fenced (the
@@ -132,6 +147,30 @@
 //	                              checkpointed: a lease then outlives its ttl
 //	service leader-change keep    (no actor) a new leader takes over, and every lease keeps
 //	                              the time it had left, as checkpointed leases do
+//
+// # Several nodes
+//
+// Under `service nodes N` every declared job is a lock with a row on each
+// node. A claim asks every node in turn, each at its own clock; with a
+// majority (more than N/2 grants) the worker holds the lock — a lease with
+// no token, until its ttl has passed — else it gives back what it got and
+// hears refused (with the first node's refusal), or failed when no node
+// refused and too few answered. A renew extends the lock on every node and holds on a
+// majority; a release releases it on every node that granted it. nodes=n1,n3
+// on a claim, renew or release names the nodes the worker reaches (the
+// others do not answer, as across a partition). `TIME service jump nK ±D`
+// and `TIME service drift nK ±Rms/s` move one node's clock. Single-lease
+// then also reports a majority acquired while another worker believes it
+// holds the lock (package engine/check, Checker.Acquired). Redlock hands
+// out no fencing token: writes need `storage unfenced`.
+//
+//	service nodes 5
+//	storage unfenced
+//	lease 10s
+//	job lock
+//	0ms     client1 claim lock nodes=n1,n2,n3   -> ok
+//	1000ms  service jump n3 +10s
+//	1500ms  client2 claim lock nodes=n3,n4,n5   -> ok violates=single-lease
 //
 // A renew, complete, release, deliver or write may be a message in flight:
 // arrives=T (or arrives=+D after the send) sends it at TIME with the lease

@@ -17,7 +17,7 @@ func (r *runner) explain(s *StepLine, st *Step, prev *engine.Job, before map[str
 // step's job that the step changed (a claim-next that quarantines the job
 // it passes over); "" when there is none.
 func (r *runner) sideEffects(st *Step, before map[string]engine.Job, after []engine.Job) string {
-	if st.Op == string(engine.OpReopen) || st.Op == string(engine.OpEnqueue) || st.Op == string(OpLeaderChange) {
+	if st.Op == string(engine.OpReopen) || st.Op == string(engine.OpEnqueue) || st.Op == string(OpLeaderChange) || len(st.Nodes) > 0 {
 		return ""
 	}
 	var out strings.Builder
@@ -69,6 +69,9 @@ func (r *runner) explainStep(s *StepLine, st *Step, prev *engine.Job) string {
 // explainLease explains the operations on a lease.
 func (r *runner) explainLease(s *StepLine, st *Step, prev *engine.Job, actor string) string {
 	b := r.book
+	if r.tl.Nodes != 0 && (s.Verb == VerbClaim || s.Verb == VerbRenew || s.Verb == VerbRelease) {
+		return r.explainNodes(s, st, actor)
+	}
 	switch engine.Op(st.Op) {
 	case engine.OpClaim, engine.OpClaimNext:
 		switch st.Outcome.Kind {
@@ -238,6 +241,9 @@ func (r *runner) wrote(s *StepLine, st *Step, actor string) string {
 // clock, in true time and on that clock, and when each lease it judges
 // ends now: those that end at once, then those still valid, by job.
 func (r *runner) explainService(s *StepLine, st *Step) string {
+	if s.Node != "" {
+		return r.explainNodeClock(s, st)
+	}
 	b := r.book
 	off := r.judgeOff("")
 	var text string
@@ -266,7 +272,6 @@ func (r *runner) explainService(s *StepLine, st *Step) string {
 	return text
 }
 
-// sortedLive is the valid leases in the order expiries are told.
 // watching says what a candidate under `takeover observed` saw in a held
 // job's record, and until when its stopwatch runs.
 func (r *runner) watching(actor string, st *Step) string {
@@ -301,6 +306,7 @@ func (r *runner) explainLeaderChange(s *StepLine, st *Step) string {
 	return text
 }
 
+// sortedLive is the valid leases in the order expiries are told.
 func sortedLive(live map[string]Expiry) []Expiry {
 	out := make([]Expiry, 0, len(live))
 	for _, e := range live {

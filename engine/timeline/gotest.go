@@ -56,7 +56,7 @@ func GoTestIn(tl *Timeline, pkg, funcName string) (string, error) {
 	if err := runnable(tl); err != nil {
 		return "", err
 	}
-	f := goFile{Package: pkg, Func: funcName, TL: tl, uses: map[string]bool{},
+	f := goFile{Package: pkg, Func: funcName, TL: tl, uses: map[string]bool{"context": true},
 		tracksTTL: tl.Takeover != "" || slices.ContainsFunc(tl.Steps, func(s StepLine) bool { return s.Verb == VerbLeaderChange && s.Leases == LeasesReset })}
 	limit, size := limits.Default.Row("report_bytes"), 0
 	for _, ev := range tl.schedule() {
@@ -110,7 +110,7 @@ var goSections = sync.OnceValue(func() map[string]string {
 
 // goHelpers are the helper sections, in the order the file declares them.
 var goHelpers = []string{"held", "hold", "forget", "lease", "row", "wantInt", "wantString", "wantBool",
-	"wantRefusal", "contains", "race", "receiver", "errSendFailed", "send", "storage", "storageUnfenced", "sequencer", "inFlight", "sending", "forgets", "ttls", "newLeader", "observe"}
+	"wantRefusal", "contains", "race", "receiver", "errSendFailed", "send", "storage", "storageUnfenced", "sequencer", "inFlight", "sending", "forgets", "ttls", "newLeader", "observe", "acquire", "extend", "unlock"}
 
 // section is the helper section name as tl declares it: the receiver of a
 // `receiver not-idempotent` line applies every delivery.
@@ -128,7 +128,7 @@ func (f *goFile) section(name string) string {
 // render fills the file section in.
 func (f *goFile) render() string {
 	var imports, helpers, steps strings.Builder
-	for _, imp := range []string{"errors", "strings"} {
+	for _, imp := range []string{"cmp", "context", "errors", "strings"} {
 		if f.uses[imp] {
 			imports.WriteString("\t" + strconv.Quote(imp) + "\n")
 		}
@@ -194,18 +194,23 @@ func (f *goFile) setup() string {
 	switch {
 	case len(tl.Jobs) > 0:
 		b.WriteString("\tfor _, j := range []engine.NewJob{\n")
+		if tl.Nodes != 0 {
+			fmt.Fprintf(&b, "\t\t// every lock is a row on each of the %d nodes\n", tl.Nodes)
+		}
 		for _, j := range tl.Jobs {
-			fields := []string{"ID: " + goQuote(j.ID)}
-			if j.Qty != 1 {
-				fields = append(fields, "Qty: "+goInt(j.Qty))
+			for _, id := range tl.rowsOf(j.ID) {
+				fields := []string{"ID: " + goQuote(id)}
+				if j.Qty != 1 {
+					fields = append(fields, "Qty: "+goInt(j.Qty))
+				}
+				if j.Deadline != 0 {
+					fields = append(fields, "Deadline: "+goInt(j.Deadline))
+				}
+				if j.MaxAttempts != 0 {
+					fields = append(fields, "MaxAttempts: "+goInt(j.MaxAttempts))
+				}
+				fmt.Fprintf(&b, "\t\t{%s},\n", strings.Join(fields, ", "))
 			}
-			if j.Deadline != 0 {
-				fields = append(fields, "Deadline: "+goInt(j.Deadline))
-			}
-			if j.MaxAttempts != 0 {
-				fields = append(fields, "MaxAttempts: "+goInt(j.MaxAttempts))
-			}
-			fmt.Fprintf(&b, "\t\t{%s},\n", strings.Join(fields, ", "))
 		}
 		b.WriteString("\t} {\n\t\tif created, err := store.Enqueue(ctx, j); err != nil || !created {\n")
 		b.WriteString("\t\t\tt.Fatalf(\"enqueue %s: %v, %v\", j.ID, created, err)\n\t\t}\n\t}\n")

@@ -28,17 +28,25 @@ func (c *goCall) check(format string, args ...any) {
 func (c *goCall) call() {
 	s := c.s
 	switch s.Op() {
-	case engine.OpClaim, engine.OpClaimNext, engine.OpRenew:
+	case engine.OpClaim, engine.OpRenew, engine.OpRelease:
+		if c.f.TL.Nodes != 0 {
+			c.nodes()
+			break
+		}
+		if s.Op() == engine.OpRelease {
+			c.presented()
+			c.line("err := store.Release(ctx, p)")
+			c.outcome()
+			break
+		}
+		c.claimOrRenew()
+	case engine.OpClaimNext:
 		c.claimOrRenew()
 	case engine.OpClaimMany:
 		c.race()
-	case engine.OpComplete, engine.OpRelease:
+	case engine.OpComplete:
 		c.presented()
-		if s.Verb == VerbComplete {
-			c.line("err := store.Complete(ctx, p, %s, %s)", c.now, goQuote(s.Result))
-		} else {
-			c.line("err := store.Release(ctx, p)")
-		}
+		c.line("err := store.Complete(ctx, p, %s, %s)", c.now, goQuote(s.Result))
 		c.outcome()
 	case engine.OpSend:
 		if c.f.split { // the line's expectation is checked when it hears back
@@ -372,4 +380,33 @@ func (c *goCall) leaderChange() {
 	c.line("if err := newLeader(%d, map[string]int64{%s}); err != nil {", s.Time, strings.Join(offs, ", "))
 	c.line("\tt.Fatalf(\"line %s: the new leader's renewals: %%v\", err)", c.ln)
 	c.line("}")
+}
+
+// nodes is a claim, renew or release of a lock under `service nodes`: the
+// rows the step reaches ("" for one it does not) at each node's clock.
+func (c *goCall) nodes() {
+	s := c.s
+	c.f.use("held")
+	var rows, nows []string
+	for _, node := range c.f.TL.NodeNames() {
+		row := ""
+		if s.reaches(node) {
+			row = NodeJob(s.Job, node)
+		}
+		rows = append(rows, goQuote(row))
+		nows = append(nows, goInt(s.Time+c.f.TL.NodeOffset(node, s.Time, c.f.before)))
+	}
+	rowList, nowList := "[]string{"+strings.Join(rows, ", ")+"}", "[]int64{"+strings.Join(nows, ", ")+"}"
+	switch s.Verb {
+	case VerbClaim:
+		c.f.use("hold", "acquire", "cmp")
+		c.line("err := acquire(%s, %s, %s, %s)", goQuote(s.Actors[0]), rowList, nowList, goInt(s.TTL))
+	case VerbRenew:
+		c.f.use("hold", "extend", "cmp")
+		c.line("err := extend(%s, %s, %s, %s)", goQuote(s.Actors[0]), rowList, nowList, goInt(s.TTL))
+	default:
+		c.f.use("unlock", "errors")
+		c.line("err := unlock(%s, %s)", goQuote(s.Actors[0]), rowList)
+	}
+	c.outcome()
 }

@@ -310,6 +310,15 @@ func (p *parser) serviceHeader(w []token) {
 	case len(w) == 3 && w[1].text == "lock-delay":
 		p.lockDelayHeader(w)
 		return
+	case len(w) == 3 && w[1].text == "nodes":
+		p.nodesHeader(w)
+		return
+	case len(w) == 4 && w[1].text == "clock":
+		p.nodeClockHeader(w)
+		return
+	case p.tl.Nodes != 0 && len(w) == 3 && w[1].text == "clock":
+		p.errorf(w[0].col, "a service of several nodes has a clock per node: `service clock nK OFFSET`, e.g. `service clock n3 +200ms`")
+		return
 	case len(w) != 3 || w[1].text != "clock":
 		p.errorf(w[0].col, "a service line is `service clock OFFSET`, e.g. `service clock +200ms` (the lock service's clock, which judges every lease, is 200 ms ahead) or `service clock +0ms`, `service forgets` (a reopen restarts it with no leases and no tokens) or `service lock-delay DURATION` (a job whose lease ran out is kept that long)")
 		return

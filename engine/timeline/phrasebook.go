@@ -114,6 +114,19 @@ type phrasebook struct {
 	leaseEnds  string // owner, job, token, lease_until on the service's clock, owner's own reading
 	leaseMoves string // owner, job, token, lease_until on the service's clock, its true instant now
 
+	// A lock on several nodes (Redlock).
+	nodeYes       string // node, token: a node's grant or renewal
+	nodeGaveBack  string // node, token: a grant given back for want of a majority
+	nodeNo        string // node, reason
+	nodeSilent    string // node: not reached
+	nodesHeld     string // actor, lock, the nodes' answers, yes, nodes, until when
+	nodesNotHeld  string // actor, lock, the nodes' answers, yes, nodes
+	nodesReleased string // actor, lock
+	nodeJumped    string // true time, node, how far in words, reading before, reading after, offset in words
+	nodeDrifted   string // true time, node, rate in words, reading, offset in words
+	nodeSteady    string // true time, node, reading, offset in words
+	nodeLeaseEnds string // owner, row, token, lease_until on the node's clock, node
+
 	// A candidate timing a takeover on its own stopwatch.
 	watchStarts string // actor, holder, job, token, lease_until, the wait, the true instant it ends
 	watchWaits  string // actor, holder, job, waited, the wait, the true instant it ends

@@ -242,7 +242,9 @@ func newRunner(ctx context.Context, db *sql.DB, tl *Timeline, opts Options) (*ru
 		maxBytes: cmp.Or(opts.TraceBytes, limits.Default.TraceBytes),
 	}
 	for _, c := range tl.Clocks {
-		r.checker.SetClock(c.Worker, c.Offset)
+		if tl.Nodes == 0 { // with nodes, every operation is on its node's clock
+			r.checker.SetClock(c.Worker, c.Offset)
+		}
 	}
 	r.checker.SetLockDelay(tl.LockDelay)
 	if tl.Service != nil { // every lease is on the service's clock
@@ -317,7 +319,7 @@ func (r *runner) setup() (*Trace, error) {
 	tr := &Trace{
 		Format: FormatVersion, Name: tl.Name, Title: tl.Title, Lang: r.lang, Mutant: r.mutant,
 		Lease: tl.Lease, Jobs: append([]JobDecl{}, tl.Jobs...), Actors: append([]string{}, tl.Actors...),
-		Clocks: append([]ClockDecl{}, tl.Clocks...), Service: tl.Service, LockDelay: tl.LockDelay, Takeover: tl.Takeover, Steps: make([]Step, 0, len(tl.Steps)), Later: []Expiry{},
+		Clocks: append([]ClockDecl{}, tl.Clocks...), Service: tl.Service, LockDelay: tl.LockDelay, Takeover: tl.Takeover, Nodes: tl.Nodes, Steps: make([]Step, 0, len(tl.Steps)), Later: []Expiry{},
 	}
 	for _, w := range tl.Warnings {
 		tr.Warnings = append(tr.Warnings, w.In(r.lang))
@@ -329,11 +331,13 @@ func (r *runner) setup() (*Trace, error) {
 	r.takeSQL() // fresh's own reads are not the timeline's
 	var ops []check.Op
 	for _, j := range tl.Jobs {
-		created, err := r.store.Enqueue(r.ctx, engine.NewJob{ID: j.ID, Qty: j.Qty, Deadline: j.Deadline, MaxAttempts: j.MaxAttempts})
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: enqueue %s: %w", tl.Name, j.Line, j.ID, err)
+		for _, id := range tl.rowsOf(j.ID) {
+			created, err := r.store.Enqueue(r.ctx, engine.NewJob{ID: id, Qty: j.Qty, Deadline: j.Deadline, MaxAttempts: j.MaxAttempts})
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: enqueue %s: %w", tl.Name, j.Line, id, err)
+			}
+			ops = append(ops, check.Op{Kind: engine.OpEnqueue, JobID: id, Accepted: created})
 		}
-		ops = append(ops, check.Op{Kind: engine.OpEnqueue, JobID: j.ID, Accepted: created})
 	}
 	tr.Setup = append(schema, r.takeSQL()...)
 	r.takeWritten()
@@ -407,7 +411,7 @@ func runnable(tl *Timeline) error {
 	for _, s := range tl.Steps {
 		_, known := verbArgs[s.Verb]
 		if s.Verb == VerbJump || s.Verb == VerbDrift {
-			known = tl.Service != nil
+			known = tl.Service != nil || (tl.Nodes != 0 && tl.isNode(s.Node))
 		}
 		if s.Verb == VerbLeaderChange {
 			known = s.Leases == LeasesReset || s.Leases == LeasesKeep

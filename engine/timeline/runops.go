@@ -65,6 +65,9 @@ func (r *runner) claim(s *StepLine, st *Step) []check.Op {
 	if r.tl.Takeover == TakeoverObserved {
 		return r.claimObserved(s, st)
 	}
+	if r.tl.Nodes != 0 {
+		return r.claimNodes(s, st)
+	}
 	var (
 		l    engine.Lease
 		err  error
@@ -196,6 +199,12 @@ func winners(st *Step) []string {
 
 // write runs renew, complete or release with the actor's lease.
 func (r *runner) write(s *StepLine, st *Step) []check.Op {
+	if r.tl.Nodes != 0 && s.Verb == VerbRenew {
+		return r.renewNodes(s, st)
+	}
+	if r.tl.Nodes != 0 && s.Verb == VerbRelease {
+		return r.releaseNodes(s, st)
+	}
 	l, from := r.presented(s)
 	st.Presented, st.Args.Token, st.Args.TokenFrom = leaseOf(l), l.Token, from
 	now := st.Now
@@ -499,6 +508,9 @@ func (r *runner) crash(s *StepLine, st *Step) {
 		st.Forgot = append(st.Forgot, *leaseOf(l))
 	}
 	sort.Slice(st.Forgot, func(i, j int) bool { return st.Forgot[i].Job < st.Forgot[j].Job })
+	for _, l := range st.Forgot { // a process gone believes nothing
+		r.checker.Released(l.Job, actor)
+	}
 	delete(r.leases, actor)
 }
 

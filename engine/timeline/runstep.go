@@ -3,6 +3,7 @@ package timeline
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/leaselab/leaselab/engine"
 	"github.com/leaselab/leaselab/engine/check"
@@ -73,7 +74,7 @@ func (r *runner) step(i int, s *StepLine) (Step, error) {
 // judged on (the service's, after a service jump or drift).
 func (r *runner) now(s *StepLine) int64 {
 	if s.Verb == VerbJump || s.Verb == VerbDrift {
-		return s.Time + r.tl.JudgeAt("", s.Time, r.before)
+		return s.Time + r.tl.movedOffset(s.Node, s.Time, r.before)
 	}
 	if len(s.Actors) == 0 {
 		return s.Time
@@ -102,6 +103,18 @@ func (r *runner) trueInstant(owner string, reading int64) int64 {
 	return r.tl.TrueInstant(owner, reading, r.at, r.before)
 }
 
+// rowEnd is the true instant at which the lease of row (owned by owner)
+// with lease_until reading ends: when the clock that judges it reads
+// reading — its node's under `service nodes`, else its owner's.
+func (r *runner) rowEnd(owner, row string, reading int64) int64 {
+	if r.tl.Nodes != 0 {
+		if _, node, ok := strings.Cut(row, "@"); ok {
+			return r.tl.NodeInstant(node, reading, r.at, r.before)
+		}
+	}
+	return r.trueInstant(owner, reading)
+}
+
 // serviceChange runs a service jump or drift: from this step the
 // service's clock reads differently, and every valid lease ends when it
 // reads that lease's lease_until; a lease a jump ahead ends, ends at the
@@ -113,7 +126,7 @@ func (r *runner) serviceChange(s *StepLine, st *Step) []Expiry {
 	var ended []Expiry
 	for job, e := range r.live {
 		row, _ := r.table.get(job)
-		e.At = max(r.trueInstant(e.Owner, row.LeaseUntil), s.Time)
+		e.At = max(r.rowEnd(e.Owner, job, row.LeaseUntil), s.Time)
 		if e.At <= s.Time {
 			ended = append(ended, e)
 			r.ended[job] = e
@@ -277,7 +290,7 @@ func (r *runner) track(jobs []engine.Job, end int64) []Expiry {
 			delete(r.live, j.ID)
 			continue
 		}
-		e := Expiry{At: r.trueInstant(j.Owner, j.LeaseUntil), Job: j.ID, Owner: j.Owner, Token: j.Token}
+		e := Expiry{At: r.rowEnd(j.Owner, j.ID, j.LeaseUntil), Job: j.ID, Owner: j.Owner, Token: j.Token}
 		if r.ended[j.ID] == e {
 			continue // reported already; the row still shows the ended lease
 		}

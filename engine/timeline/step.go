@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/leaselab/leaselab/engine"
@@ -13,10 +14,10 @@ import (
 
 // verbArgs are the key=value arguments each verb takes.
 var verbArgs = map[Verb][]string{
-	VerbClaim:    {"ttl"},
-	VerbRenew:    {"ttl", "token", "arrives"},
+	VerbClaim:    {"ttl", "nodes"},
+	VerbRenew:    {"ttl", "token", "arrives", "nodes"},
 	VerbComplete: {"token", "result", "arrives"},
-	VerbRelease:  {"token", "arrives"},
+	VerbRelease:  {"token", "arrives", "nodes"},
 	VerbSend:     {"ttl", "took", "fail"},
 	VerbDeliver:  {"token", "arrives"},
 	VerbEnqueue:  jobFields,
@@ -27,6 +28,15 @@ var verbArgs = map[Verb][]string{
 	VerbCrash:    {},
 	VerbWait:     {},
 	VerbReopen:   {},
+}
+
+// argsOf is the arguments verb takes in this timeline: nodes= only under
+// `service nodes`.
+func (p *parser) argsOf(verb Verb) []string {
+	if p.tl.Nodes != 0 {
+		return verbArgs[verb]
+	}
+	return slices.DeleteFunc(slices.Clone(verbArgs[verb]), func(k string) bool { return k == "nodes" })
 }
 
 // verbObject is what follows a verb: a job, a storage key, a duration, or
@@ -101,8 +111,11 @@ func (p *parser) step(ll lexed, source, note string) {
 	if !ok {
 		return
 	}
-	kv, ok := p.keyValues(rest, verbArgs[verb], string(verb))
+	kv, ok := p.keyValues(rest, p.argsOf(verb), string(verb))
 	if !ok || !p.stepArgs(kv, &s, w) || !p.stepDefaults(kv, &s, w) {
+		return
+	}
+	if p.tl.Nodes != 0 && !p.nodeStep(&s, w, ll) {
 		return
 	}
 	if p.tl.Takeover != "" && (s.Op() == engine.OpClaimNext || s.Op() == engine.OpClaimMany || s.Verb == VerbSend) {
@@ -248,8 +261,16 @@ func (p *parser) serviceStep(ll lexed, s StepLine) {
 	w := ll.words
 	verb := Verb(w[2].text)
 	s.Verb = verb
+	if p.tl.Nodes != 0 {
+		if len(w) < 4 || !p.tl.isNode(w[3].text) {
+			p.errorf(w[2].col, "with `service nodes`, a %s names the node whose clock moves: `TIME service %s nK …`, nK one of n1 to n%d", verb, verb, p.tl.Nodes)
+			return
+		}
+		s.Node = w[3].text
+		w = append(w[:3:3], w[4:]...)
+	}
 	switch {
-	case p.tl.Service == nil:
+	case p.tl.Service == nil && p.tl.Nodes == 0:
 		p.errorf(w[1].col, "a service %s moves the lock service's clock: declare it first with a `service clock OFFSET` line (e.g. `service clock +0ms`)", verb)
 		return
 	case ll.arrow != 0:
@@ -301,7 +322,7 @@ func (p *parser) serviceStep(ll lexed, s StepLine) {
 	}
 	idx := len(p.tl.Steps)
 	p.tl.Steps = append(p.tl.Steps, s)
-	if reads := s.Time + p.tl.serviceOffset(s.Time, idx+1); reads < 0 {
+	if reads := s.Time + p.tl.movedOffset(s.Node, s.Time, idx+1); reads < 0 {
 		p.tl.Steps = p.tl.Steps[:idx]
 		p.errorf(arg.col, "after this jump the service's clock would read %d ms at %d ms: a clock reads 0 ms or later", reads, s.Time)
 	}
@@ -471,6 +492,8 @@ func (p *parser) stepArgs(kv []keyValue, s *StepLine, w []token) bool {
 			s.Fail, ok = p.boolean(a.val, a.key)
 		case "arrives":
 			s.Arrives, ok = p.arrival(a.val, s.Time)
+		case "nodes":
+			s.Reach, ok = p.reach(a.val)
 		default: // the job fields of enqueue
 			continue
 		}

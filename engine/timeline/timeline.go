@@ -136,6 +136,17 @@ type Timeline struct {
 	// is its line (0: none).
 	LockDelay     int64
 	LockDelayLine int
+	// Nodes is the `service nodes N` header: the lock service is N
+	// independent nodes, n1 … nN, as Redlock's masters are; 0 when absent
+	// (one service). Under it, every declared job is a lock with one row
+	// per node (NodeJob), a claim asks every node in turn and holds the
+	// lock when a majority granted it (otherwise it releases what it got),
+	// a renew extends it on the nodes that hold it and holds when a
+	// majority did, a release releases it on every node. Each node judges
+	// its row on its own clock; NodeClocks are the `service clock nK
+	// OFFSET` lines, and `TIME service jump|drift nK …` moves one.
+	Nodes      int
+	NodeClocks []ClockDecl
 	// Takeover is the `takeover observed` header (TakeoverObserved), or ""
 	// when absent: a lease then ends when the clock its holder's
 	// operations are judged on reads its lease_until. With it, the service
@@ -235,9 +246,16 @@ func (tl *Timeline) JudgeAt(worker string, t int64, before int) int64 {
 // after the jumps and drifts among the first before steps. A drift adds
 // rate×elapsed/1000 ms (truncated) over each stretch it lasts.
 func (tl *Timeline) serviceOffset(t int64, before int) int64 {
-	off, rate, since := tl.Service.Offset, int64(0), int64(0)
+	return tl.clockOffset("", tl.Service.Offset, t, before)
+}
+
+// clockOffset is how far a service clock that reads base ahead of true
+// time at first (the service's, node "", or a node's) is ahead at t, after
+// its jumps and drifts among the first before steps.
+func (tl *Timeline) clockOffset(node string, base, t int64, before int) int64 {
+	off, rate, since := base, int64(0), int64(0)
 	for _, s := range tl.Steps[:min(before, len(tl.Steps))] {
-		if s.Verb != VerbJump && s.Verb != VerbDrift {
+		if (s.Verb != VerbJump && s.Verb != VerbDrift) || s.Node != node {
 			continue
 		}
 		off += rate * (s.Time - since) / 1000
@@ -253,10 +271,14 @@ func (tl *Timeline) serviceOffset(t int64, before int) int64 {
 
 // serviceRate is the service clock's drift (ms per s) after the first
 // before steps.
-func (tl *Timeline) serviceRate(before int) int64 {
+func (tl *Timeline) serviceRate(before int) int64 { return tl.clockRate("", before) }
+
+// clockRate is the drift (ms per s) of the service's clock (node "") or a
+// node's after the first before steps.
+func (tl *Timeline) clockRate(node string, before int) int64 {
 	var rate int64
 	for _, s := range tl.Steps[:min(before, len(tl.Steps))] {
-		if s.Verb == VerbDrift {
+		if s.Verb == VerbDrift && s.Node == node {
 			rate = s.Drift
 		}
 	}
@@ -273,7 +295,16 @@ func (tl *Timeline) TrueInstant(worker string, reading, from int64, before int) 
 	if tl.Service == nil || tl.serviceRate(before) == 0 {
 		return reading - tl.JudgeAt(worker, from, before)
 	}
-	reads := func(t int64) int64 { return t + tl.serviceOffset(t, before) }
+	return instantOn(func(t int64) int64 { return t + tl.serviceOffset(t, before) }, tl.serviceRate(before), reading, from)
+}
+
+// instantOn is the first instant at or after from at which a clock that
+// reads reads(t) at t reads at least reading; with no drift (rate 0) it is
+// the exact instant, in the past too.
+func instantOn(reads func(int64) int64, rate, reading, from int64) int64 {
+	if rate == 0 {
+		return reading - (reads(from) - from)
+	}
 	if reads(from) >= reading {
 		return from
 	}
@@ -340,6 +371,13 @@ type StepLine struct {
 	// ahead when positive); Drift is the rate a `service drift` sets (ms
 	// the service's clock gains per second of true time).
 	Jump, Drift int64
+	// Reach are the nodes a claim, renew or release under `service nodes`
+	// reaches (nodes=n1,n2,n3: the others do not answer, as across a
+	// network partition); nil: every node.
+	Reach []string
+	// Node is the node whose clock a `service jump` or `service drift`
+	// moves under `service nodes` ("": the service's).
+	Node string
 	// Leases is what a `service leader-change` does to the valid leases:
 	// LeasesReset or LeasesKeep.
 	Leases string

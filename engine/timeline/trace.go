@@ -61,6 +61,9 @@ type Trace struct {
 	// Takeover is the `takeover observed` header ("observed"), or ""
 	// (absent from the JSON) when the service judges every lease's end.
 	Takeover string `json:"takeover,omitempty"`
+	// Nodes is the `service nodes N` header: how many independent nodes
+	// the lock service has; 0 (absent from the JSON) for one service.
+	Nodes int `json:"nodes,omitempty"`
 	// Setup is the SQL that ran before the first step: the schema and the
 	// header's enqueues.
 	Setup []Statement `json:"setup"`
@@ -435,6 +438,9 @@ type Step struct {
 	// Renewed are the leases a `service leader-change reset` renewed for
 	// their whole ttl, in job order; absent for other steps.
 	Renewed []Lease `json:"renewed,omitempty"`
+	// Nodes are, under `service nodes`, each node's answer to a claim,
+	// renew or release of the lock, in node order; absent otherwise.
+	Nodes []NodeCall `json:"nodes,omitempty"`
 	// Watch is, for a claim under `takeover observed` of a job another
 	// holds, the candidate's stopwatch on the job's record; absent for
 	// other steps.

@@ -305,6 +305,9 @@ func (t *Trace) appendJSON(ctx context.Context, b []byte) ([]byte, error) {
 	if t.Takeover != "" {
 		w.str("takeover", t.Takeover)
 	}
+	if t.Nodes != 0 {
+		w.int("nodes", int64(t.Nodes))
+	}
 	list(w, "setup", t.Setup, w.statement)
 	list(w, "start", t.Start, w.row)
 	list(w, "steps", t.Steps, w.step)
@@ -535,6 +538,19 @@ func (w *jsonWriter) step(s Step) {
 	list(w, "forgot", s.Forgot, func(l Lease) { w.lease(&l) })
 	if len(s.Renewed) > 0 {
 		list(w, "renewed", s.Renewed, func(l Lease) { w.lease(&l) })
+	}
+	if len(s.Nodes) > 0 {
+		list(w, "nodes", s.Nodes, func(c NodeCall) {
+			w.str("node", c.Node)
+			w.object("outcome", func() { w.outcome(c.Outcome) })
+			pointer(w, "lease", c.Lease, w.lease)
+			if c.Released {
+				w.bool("released", true)
+			}
+			if c.Unreached {
+				w.bool("unreached", true)
+			}
+		})
 	}
 	if s.Watch != nil {
 		pointer(w, "watch", s.Watch, func(x *Watch) {
