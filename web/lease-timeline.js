@@ -5,7 +5,7 @@
 //   <script type="module" src="lease-timeline.js"></script>
 //   <link rel="stylesheet" href="lease-timeline.css">   (the text before the script runs, and print)
 //   <lease-timeline step="3">
-//   # Late courier: the stale stamp is refused
+//   # Late courier: the stale token is refused
 //   lease 1000ms
 //   job order-7 qty=2
 //   0ms     A claim order-7     -> ok token=1
