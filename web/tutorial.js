@@ -8,6 +8,12 @@
 // the page when the button it was on is hidden. The glossary after the
 // screens always shows. The page's words are its own (the Continue
 // buttons', and #where's data-of, "{n}" and "{total}" in it).
+//
+// A screen's explanation (its div.answer elements) names the outcomes its
+// player asks the learner to predict, so it is hidden while the player
+// asks: it shows once every question is answered (the element's predicted
+// event) or when the player cannot ask (state error: no engine, no
+// text). Without JavaScript it stays in the page, as nothing asks.
 
 /** @type {HTMLElement[]} */
 const screens = [...document.querySelectorAll('section.screen')].map((s) => /** @type {HTMLElement} */ (s));
@@ -52,7 +58,30 @@ function show(i, focus) {
   if (focus) /** @type {HTMLElement | null} */ (screens[i].querySelector('h2'))?.focus();
 }
 
+/**
+ * Hides a screen's explanation until its player's questions are answered.
+ * @param {HTMLElement} screen
+ */
+function holdAnswers(screen) {
+  const player = screen.querySelector('lease-timeline[predict]');
+  const answers = [...screen.querySelectorAll('.answer')].map((a) => /** @type {HTMLElement} */ (a));
+  if (!player || answers.length === 0) return;
+  const open = () => {
+    for (const a of answers) a.hidden = false;
+  };
+  if (/** @type {HTMLElement} */ (player).dataset.state === 'error') return;
+  for (const a of answers) a.hidden = true;
+  player.addEventListener('predicted', (e) => {
+    const { answered, questions } = /** @type {CustomEvent<{answered: number, questions: number}>} */ (e).detail;
+    if (answered >= questions) open();
+  });
+  player.addEventListener('error', () => {
+    if (/** @type {HTMLElement} */ (player).dataset.state === 'error') open();
+  });
+}
+
 for (const [i, s] of screens.entries()) {
+  holdAnswers(s);
   const next = screens[i + 1];
   const button = /** @type {HTMLButtonElement | null} */ (s.querySelector('button.continue'));
   if (!button || !next) continue;
