@@ -691,7 +691,10 @@ export class Player {
       v.root.classList.toggle('at-diff', (Boolean(run.diff) && c === (run.diff?.step ?? -2) + 1) || c === studentDiff);
     });
     student?.draw(c, t);
-    this.breaker?.draw(t, this.show.has('lanes'));
+    // No break while questions remain: a break rewrites the story the
+    // learner is predicting, and its controls name lanes (the service's
+    // clock) before the lesson has.
+    this.breaker?.draw(t, this.show.has('lanes') && this.quiz.gate === Number.POSITIVE_INFINITY);
     drawSheet(this);
     this.opts.onChange?.(this);
   }

@@ -69,11 +69,14 @@ const screenJS = `((i) => {
 		asking: !!q && !q.querySelector('.predict-choices').hidden, choices: q ? [...q.querySelectorAll('.predict-choices button')].map((b) => b.dataset.choice) : [],
 		verdict: q ? q.querySelector('.predict-verdict').textContent : '', focus, choice: a && a.dataset ? a.dataset.choice || '' : '',
 		inScreen: s.contains(a) || (!!el && el.shadowRoot.contains(a)), heading: a === s.querySelector('h2'),
+		glossary: document.getElementById('glossary').getClientRects().length > 0,
+		breakIt: !!el && !!el.shadowRoot && [...el.shadowRoot.querySelectorAll('.break')].some((b) => b.getClientRects().length > 0),
 		answers: s.querySelectorAll('.answer').length, answersShown: [...s.querySelectorAll('.answer')].filter((x) => x.getClientRects().length > 0 && x.textContent.trim()).length};
 })`
 
 type screenView struct {
 	Shown, Player, Asking, InScreen, Heading bool
+	Glossary, BreakIt                        bool
 	Screens, Cursor, Steps                   int
 	Answers, AnswersShown                    int
 	Choices                                  []string
@@ -131,6 +134,12 @@ func predictByKeyboard(t *testing.T, ctx context.Context, i int, answers []strin
 			}
 			return
 		case v.Asking && v.Choice == answers[min(asked, len(answers)-1)]:
+			if v.Glossary {
+				t.Errorf("screen %d, question %d: the glossary shows, whose entries answer it", i+1, asked+1)
+			}
+			if v.BreakIt {
+				t.Errorf("screen %d, question %d: the player offers to break the story being predicted", i+1, asked+1)
+			}
 			if v.Answers == 0 || v.AnswersShown != 0 {
 				t.Errorf("screen %d, question %d of %d: %d of its %d explanations show before it is answered; want none of at least one", i+1, asked+1, len(answers), v.AnswersShown, v.Answers)
 			}
@@ -270,6 +279,37 @@ func TestTutorial_PassesAxeAtEveryWidthAndScheme(t *testing.T) {
 			})
 		}
 	}
+}
+
+// The glossary, whose entries define the words later screens ask about,
+// shows only when a link leads into it: a term's link in an explanation
+// opens it with that entry in view and focused, and its link back to a
+// screen shows that screen and hides the glossary again.
+func TestTutorial_TheGlossaryShowsOnlyFromALinkIntoIt(t *testing.T) {
+	ctx := tab(t)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(baseURL+"/tutorial.html")))
+	waitFor(t, ctx, `document.getElementById('where')?.hidden === false`, 30*time.Second)
+	type glossaryView struct {
+		Glossary, InView, Focused, Screen1 bool
+	}
+	const viewJS = `(() => { const g = document.getElementById('glossary'), e = document.getElementById('g-held'), r = e.getBoundingClientRect();
+		return {glossary: g.getClientRects().length > 0, inView: r.height > 0 && r.top > -1 && r.bottom < innerHeight + 1, focused: document.activeElement === e,
+			screen1: !document.getElementById('lease').hidden}; })()`
+	if v := eval[glossaryView](t, ctx, viewJS); v.Glossary || !v.Screen1 {
+		t.Fatalf("on screen 1 before any link: %+v; want the glossary hidden", v)
+	}
+	// The term's link in screen 1's explanation (shown here as if answered).
+	eval[bool](t, ctx, `(document.querySelector('#lease .answer').hidden = false, document.querySelector('#lease .answer a.term[href="#g-held"]').click(), true)`)
+	waitFor(t, ctx, `location.hash === '#g-held'`, 5*time.Second)
+	if v := eval[glossaryView](t, ctx, viewJS); !v.Glossary || !v.InView || !v.Focused || !v.Screen1 {
+		t.Errorf("after the held term's link: %+v; want the glossary shown, its entry in view and focused, screen 1 kept", v)
+	}
+	eval[bool](t, ctx, `(document.querySelector('#g-held + dd a[href="#lease"]').click(), true)`)
+	waitFor(t, ctx, `location.hash === '#lease'`, 5*time.Second)
+	if v := eval[glossaryView](t, ctx, viewJS); v.Glossary || !v.Screen1 {
+		t.Errorf("after the entry's link back to screen 1: %+v; want the glossary hidden, screen 1 shown", v)
+	}
+	noProblems(t, ctx)
 }
 
 // Without JavaScript the tutorial is a page of sections read in order:
