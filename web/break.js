@@ -374,12 +374,12 @@ export class Breaker {
   }
 
   /**
-   * Opens the menu of a lane ("service": the lock service's clock).
+   * Opens the menu of a lane ("service": the lock service's clock); nothing while the controls are hidden.
    * @param {string} lane
    * @param {boolean} focus whether the focus goes into it
    */
   open(lane, focus) {
-    if (!this.#trace() || !this.#openers.has(lane)) return;
+    if (this.root.hidden || !this.#trace() || !this.#openers.has(lane)) return;
     this.who = lane;
     this.menu.hidden = false;
     for (const [a, o] of this.#openers) o.setAttribute('aria-expanded', String(a === lane));

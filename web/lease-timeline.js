@@ -5,7 +5,7 @@
 //   <script type="module" src="lease-timeline.js"></script>
 //   <link rel="stylesheet" href="lease-timeline.css">   (the text before the script runs, and print)
 //   <lease-timeline step="3">
-//   # Late courier: the stale stamp is refused
+//   # Late courier: the stale token is refused
 //   lease 1000ms
 //   job order-7 qty=2
 //   0ms     A claim order-7     -> ok token=1
@@ -74,7 +74,11 @@
 //                    detail {line, col, message, errors} (does not bubble)
 //            solved  a worksheet's reader wrote a timeline that tells the
 //                    mutant apart: detail {mutant, step, line, text}
-//            ready, step and solved bubble and cross shadow roots.
+//            predicted  in prediction mode, the learner answered a
+//                    question, its step now shown: detail {step (1-based),
+//                    choice, answer, right, answered, questions}; answered
+//                    equals questions once every question is answered
+//            ready, step, solved and predicted bubble and cross shadow roots.
 //   methods  play(), pause(), seek(n) (the cursor to step n), reset() (the
 //            author's text again and the cursor where it started); called
 //            before the first run, they wait for it. No method shares a
@@ -336,6 +340,7 @@ export class LeaseTimeline extends HTMLElement {
       show: this.#show(),
       heading: /** @type {'h3'} */ (headingTag(level, 1)),
       onChange: (p) => this.#reflect(p),
+      onAnswer: (a) => this.#emit('predicted', a, true),
       predict: this.hasAttribute('predict'),
       goTest: (text, name) => this.#goTest(text, name),
       onError: (err) => this.#showError(err),

@@ -191,6 +191,8 @@ export function baseName(name) {
  * @property {(text: string) => void} [openTimeline] takes a worksheet hint's timeline into the host's editor
  *   (without it, the hint shows the timeline and offers no button to open it)
  * @property {boolean} [predict] whether the player starts in its prediction mode (setPredict)
+ * @property {(a: import('./predict.js').Answered) => void} [onAnswer] called after each answer the learner gives
+ *   in the prediction mode, once its step is shown
  * @property {(text: string) => Promise<RunResult>} [apply] runs a text and, when it ran, makes it the host's
  *   text: given, the lanes offer to break a worker at the cursor (break.js)
  */
@@ -252,7 +254,10 @@ export class Player {
     this.parts = buildParts(Boolean(opts.speed), opts.heading || 'h4');
     this.hint = new Hint(opts.t, opts.openTimeline);
     this.parts.verdict.after(this.hint.root);
-    this.quiz = new Quiz((step) => this.seek(step + 1));
+    this.quiz = new Quiz(
+      (step) => this.seek(step + 1),
+      (a) => this.opts.onAnswer?.(a),
+    );
     this.quiz.on = Boolean(opts.predict);
     const apply = opts.apply;
     /** @type {Breaker | null} the break-it controls, when the host can apply a text */
@@ -686,7 +691,10 @@ export class Player {
       v.root.classList.toggle('at-diff', (Boolean(run.diff) && c === (run.diff?.step ?? -2) + 1) || c === studentDiff);
     });
     student?.draw(c, t);
-    this.breaker?.draw(t, this.show.has('lanes'));
+    // No break while questions remain: a break rewrites the story the
+    // learner is predicting, and its controls name lanes (the service's
+    // clock) before the lesson has.
+    this.breaker?.draw(t, this.show.has('lanes') && this.quiz.gate === Number.POSITIVE_INFINITY);
     drawSheet(this);
     this.opts.onChange?.(this);
   }

@@ -12,12 +12,25 @@
 // lanes draw as future), so the ending is never shown before it is
 // reached. An answer shows the step, says right or wrong with the engine's
 // one-sentence explanation of the step, and moves the focus to that
-// verdict; the last step shows the score.
+// verdict; the last step shows the score. Each answer is reported
+// (Quiz's answered callback: the element's predicted event), so a page
+// can keep its own explanation of a timeline back until the learner has
+// answered every question.
 
 import { h } from './render.js';
 
 /** @typedef {import('./i18n.js').Strings} Strings */
 /** @typedef {import('./trace.js').Trace} Trace */
+
+/**
+ * @typedef {object} Answered an answer given, as Quiz reports it
+ * @property {number} step the step asked about, 1-based
+ * @property {string} choice the outcome chosen ("refused held")
+ * @property {string} answer the step's outcome, the engine's
+ * @property {boolean} right whether the choice is the answer
+ * @property {number} answered how many of the trace's questions are answered now
+ * @property {number} questions how many questions the trace asks
+ */
 
 /**
  * The outcomes a learner chooses from at an unmarked step with an
@@ -85,9 +98,11 @@ export class Quiz {
 
   /**
    * @param {(step: number) => void} reveal shows the step at index step (the cursor after it)
+   * @param {(a: Answered) => void} [answered] told of each answer, after its step is shown
    */
-  constructor(reveal) {
+  constructor(reveal, answered) {
     this.reveal = reveal;
+    this.answered = answered;
     this.root = h('section', { class: 'predict', hidden: true });
     this.question = h('p', { class: 'predict-question' });
     this.hint = h('p', { class: 'predict-hint' });
@@ -143,6 +158,8 @@ export class Quiz {
     this.#last = i;
     this.reveal(i);
     this.verdict.focus({ preventScroll: true });
+    const { asked, questions } = this.score;
+    this.answered?.({ step: i + 1, choice, answer: q.answer, right: choice === q.answer, answered: asked, questions });
   }
 
   /**

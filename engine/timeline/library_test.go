@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -165,7 +166,7 @@ func TestLibrary_TraceIsByteIdenticalOnEveryRun(t *testing.T) {
 
 // lateCourier is the library's first timeline, character for character:
 // the late courier's stale complete refused, in four steps.
-const lateCourier = `# Late courier: the stale stamp is refused
+const lateCourier = `# Late courier: the stale token is refused
 lease 1000ms
 job order-7 qty=2
 
@@ -242,5 +243,46 @@ func TestLibrary_HasKoreanActorsAndJobs(t *testing.T) {
 func TestLoadLibrary_UnknownNameIsAnError(t *testing.T) {
 	if _, err := timeline.LoadLibrary("no-such.tl"); err == nil {
 		t.Error("LoadLibrary(no-such.tl) succeeded")
+	}
+}
+
+// retiredWords are the words a story's title and notes no longer use for
+// what the learner knows by one name, each with that name: the token
+// (the seed lab's column fence is the token only where its code shows),
+// and in Korean the pause (멈춤) and the token as the engine's Korean
+// sentences write it.
+var retiredWords = []struct{ word, say string }{
+	{`(?i)\bstamps?\b`, "token"},
+	{`(?i)\bgenerations?\b`, "token"},
+	{`(?i)\bfencing tokens?\b`, "token"},
+	{`\bfence=`, "token"},
+	{`도장`, "token"},
+	{`토큰`, "token"},
+	{`펜싱 token`, "token"},
+	{`일시 ?정지`, "멈춤"},
+}
+
+// Every story's title and notes, the text a learner reads in its
+// transcript, use one word for each idea: no retired synonym of the
+// token or the pause, in English or Korean.
+func TestLibrary_TitlesAndNotesUseTheLearnersWords(t *testing.T) {
+	for _, name := range timeline.LibraryNames() {
+		src, err := timeline.LibrarySource(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(src, "\n") {
+			comment := strings.TrimSpace(line)
+			if at := strings.Index(line, " #"); !strings.HasPrefix(comment, "#") && at >= 0 {
+				comment = line[at:] // a comment after a step
+			} else if !strings.HasPrefix(comment, "#") {
+				continue
+			}
+			for _, r := range retiredWords {
+				if w := regexp.MustCompile(r.word).FindString(comment); w != "" {
+					t.Errorf("%s:%d writes %q; the learner's word is %q: %s", name, i+1, w, r.say, comment)
+				}
+			}
+		}
 	}
 }

@@ -30,7 +30,7 @@ var glossaryTerms = []struct {
 	{"g-quarantined", `\bquarantined\b`, `quarantined|격리`},
 	{"g-attempts", `\b(max_)?attempts\b`, `attempts|시도`},
 	{"g-owner", `\bowner\b`, `owner`},
-	{"g-pause", `\bpaus(e|es|ed)\b`, `일시 정지`},
+	{"g-pause", `\bpaus(e|es|ed)\b`, `멈춤`},
 	{"g-clock-offset", `\bclock offset\b|\bdrift`, `시계 차이|표류`},
 	{"g-lock-service", `\block service\b`, `잠금 서비스`},
 	{"g-storage", `\bstorage\b`, `저장소`},
@@ -105,6 +105,32 @@ func TestGlossary_DefinesEveryTermTheTutorialAndTheSimulatorsIntroUse(t *testing
 		for _, m := range codeEl.FindAllStringSubmatch(prose, -1) {
 			if w := m[1]; refusal[w] && !known[w] {
 				t.Errorf("%s writes the refusal %q, which no glossary term names", file, w)
+			}
+		}
+	}
+}
+
+// koreanText is what a Korean learner reads of the front end: the
+// Korean tutorial and i18n.js's Korean catalogue.
+func koreanText(t *testing.T) map[string]string {
+	t.Helper()
+	src := string(readTutorial(t, "i18n.js"))
+	at := strings.Index(src, "\nexport const ko = {")
+	if at < 0 {
+		t.Fatal("i18n.js has no catalogue ko")
+	}
+	return map[string]string{"tutorial-ko.html": string(readTutorial(t, "tutorial-ko.html")), "i18n.js's ko": src[at:]}
+}
+
+// The Korean texts a learner reads name a pause one way, 멈춤 (the
+// glossary's entry), never 일시 정지 besides it: the tutorial, the
+// simulator's words and its transport's Pause button alike.
+func TestGlossary_KoreanNamesThePauseOneWay(t *testing.T) {
+	other := regexp.MustCompile(`일시 ?정지`)
+	for where, text := range koreanText(t) {
+		for _, line := range strings.Split(text, "\n") {
+			if other.MatchString(line) {
+				t.Errorf("%s writes 일시 정지 where the learner's word is 멈춤: %s", where, strings.TrimSpace(line))
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package coursesite_test
 
 import (
 	"context"
+	"html"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -132,5 +133,116 @@ func TestTutorial_BothLanguagesShareScreensAndGlossary(t *testing.T) {
 	}
 	if !slices.Equal(ids["en"], ids["ko"]) {
 		t.Errorf("the pages' ids differ:\n en %q\n ko %q", ids["en"], ids["ko"])
+	}
+}
+
+var (
+	screenEl = regexp.MustCompile(`(?s)<section class="screen" id="([^"]+)".*?</section>`)
+	answerEl = regexp.MustCompile(`(?s)<div class="answer">.*?</div>`)
+)
+
+// outcomeVerbs are how each language's prose says a step's outcome kind:
+// a refusal, or a call that goes through.
+var outcomeVerbs = map[string]map[string]string{
+	"en": {"refused": `(?i)\brefus\w*`, "ok": `(?i)\bgo(es)? through\b|\bsucceed\w*|\baccept\w*|\bgranted\b`},
+	"ko": {"refused": `거절`, "ok": `통과|성공|받아들`},
+}
+
+// tellsOf are the ways prose in lang states a marked step's outcome: the
+// outcome kind's verb, a refusal's reason, each field the step expects
+// (key=value, "key value", "key is value"), and a token as the lanes
+// draw it (A#2) or the Korean page writes it (토큰 2).
+func tellsOf(lang string, s timeline.StepLine) []*regexp.Regexp {
+	e := s.Expect
+	res := []string{outcomeVerbs[lang][string(e.Outcome)]}
+	if e.Reason != "" {
+		res = append(res, `(?i)\b`+regexp.QuoteMeta(string(e.Reason))+`\b`)
+	}
+	for _, f := range e.Fields {
+		k, v := regexp.QuoteMeta(f.Key), regexp.QuoteMeta(f.Want)
+		res = append(res, `(?i)\b`+k+`\s*=\s*"?`+v, `(?i)\b`+k+`\S*\s+(is\s+)?`+v+`\b`)
+		if f.Key == "token" {
+			for _, a := range s.Actors {
+				res = append(res, regexp.QuoteMeta(a)+`#`+v+`\b`)
+			}
+			res = append(res, `토큰\s*`+v+`\b`)
+		}
+	}
+	var out []*regexp.Regexp
+	for _, r := range res {
+		out = append(out, regexp.MustCompile(r))
+	}
+	return out
+}
+
+// beforeAnswers is what a screen shows before its player's questions are
+// answered: its prose but the explanations (div.answer) and the player,
+// and the player's title and notes (its comment lines; the part of a
+// line after a `-> ?` mark is hidden until the step is shown).
+func beforeAnswers(screen, text string) string {
+	prose := timelineEl.ReplaceAllString(answerEl.ReplaceAllString(screen, ""), "")
+	out := []string{html.UnescapeString(tag.ReplaceAllString(prose, " "))}
+	for _, line := range strings.Split(text, "\n") {
+		if at := strings.Index(line, "-> ?"); at >= 0 {
+			continue
+		}
+		if at := strings.Index(line, "#"); at >= 0 && (at == 0 || line[at-1] == ' ') {
+			out = append(out, line[at:])
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// A tutorial asks before it shows: on every screen with a player, nothing
+// visible before the learner has answered its questions (the prose, the
+// heading, the player's title and notes) states a marked step's outcome:
+// its kind (refused, goes through), its refusal's reason, a field it
+// expects, or the token it gets. The explanation that does state them is
+// the screen's div.answer after the player, which names each refusal's
+// reason the screen asks about.
+func TestTutorial_NoScreenStatesAnOutcomeBeforeTheLearnerPredictsIt(t *testing.T) {
+	for lang, file := range tutorialPages {
+		page := string(readTutorial(t, file))
+		screens := screenEl.FindAllStringSubmatch(page, -1)
+		players := 0
+		for _, m := range screens {
+			id, screen := m[1], m[0]
+			found, err := coursesite.Find([]byte(screen))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(found) == 0 {
+				continue
+			}
+			players++
+			f := found[0]
+			tl, err := timeline.Parse(f.Run.Name, f.Run.Text)
+			if err != nil {
+				t.Fatalf("%s#%s: %v", file, id, err)
+			}
+			visible := beforeAnswers(screen, f.Run.Text)
+			answer := html.UnescapeString(tag.ReplaceAllString(strings.Join(answerEl.FindAllString(screen, -1), "\n"), " "))
+			if strings.TrimSpace(answer) == "" {
+				t.Errorf("%s#%s has no explanation after its player (div.answer)", file, id)
+			}
+			for _, s := range tl.Steps {
+				if !s.Predict || s.Expect == nil {
+					continue
+				}
+				for _, tell := range tellsOf(lang, s) {
+					for _, line := range strings.Split(visible, "\n") {
+						if w := tell.FindString(line); w != "" {
+							t.Errorf("%s#%s states %q of the step at %d ms before the learner predicts it: %s", file, id, w, s.Time, strings.TrimSpace(line))
+						}
+					}
+				}
+				if r := string(s.Expect.Reason); r != "" && !strings.Contains(answer, r) {
+					t.Errorf("%s#%s's explanation never names %q, the step at %d ms's answer", file, id, r, s.Time)
+				}
+			}
+		}
+		if players != 7 {
+			t.Errorf("%s: %d screens with a player, want 7", file, players)
+		}
 	}
 }

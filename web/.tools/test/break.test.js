@@ -11,7 +11,7 @@ import {
   UndoStack,
 } from '../../break.js';
 
-const COURIER = `# Late courier: the stale stamp is refused
+const COURIER = `# Late courier: the stale token is refused
 lease 1000ms
 job order-7 qty=2
 

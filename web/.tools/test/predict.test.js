@@ -72,3 +72,33 @@ test('maskAnswers: a text with no expectation is kept as it is', () => {
     assert.equal(maskAnswers(text), text);
   }
 });
+
+test('Quiz: each answer is reported once its step is shown, with how many of the questions are answered', async () => {
+  // The little of an element the quiz's panel touches, with no browser.
+  const element = () => ({ append() {}, setAttribute() {}, addEventListener() {}, focus() {}, dataset: {} });
+  Object.assign(globalThis, { document: { createElement: element } });
+  const { Quiz } = await import('../../predict.js');
+  /** @type {string[]} */
+  const events = [];
+  /** @type {any[]} */
+  const reports = [];
+  const quiz = new Quiz(
+    (i) => events.push(`reveal ${i}`),
+    (a) => {
+      events.push(`answered ${a.step}`);
+      reports.push(a);
+    },
+  );
+  quiz.on = true;
+  const held = { choices: ['ok', 'refused held'], answer: 'refused held' };
+  const ok = { choices: ['ok', 'refused held'], answer: 'ok' };
+  quiz.setTrace(/** @type {any} */ ({ steps: [step({}), step({ predict: held }), step({ predict: ok })] }));
+  quiz.answer('refused expired'); // not a choice: nothing is answered, nothing reported
+  quiz.answer('ok');
+  quiz.answer('ok');
+  assert.deepEqual(events, ['reveal 1', 'answered 2', 'reveal 2', 'answered 3']);
+  assert.deepEqual(reports, [
+    { step: 2, choice: 'ok', answer: 'refused held', right: false, answered: 1, questions: 2 },
+    { step: 3, choice: 'ok', answer: 'ok', right: true, answered: 2, questions: 2 },
+  ]);
+});

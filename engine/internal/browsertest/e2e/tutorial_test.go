@@ -68,12 +68,17 @@ const screenJS = `((i) => {
 		player: !!el, cursor: el ? Number(el.dataset.cursor) : 0, steps: el ? Number(el.dataset.steps) : 0,
 		asking: !!q && !q.querySelector('.predict-choices').hidden, choices: q ? [...q.querySelectorAll('.predict-choices button')].map((b) => b.dataset.choice) : [],
 		verdict: q ? q.querySelector('.predict-verdict').textContent : '', focus, choice: a && a.dataset ? a.dataset.choice || '' : '',
-		inScreen: s.contains(a) || (!!el && el.shadowRoot.contains(a)), heading: a === s.querySelector('h2')};
+		inScreen: s.contains(a) || (!!el && el.shadowRoot.contains(a)), heading: a === s.querySelector('h2'),
+		glossary: document.getElementById('glossary').getClientRects().length > 0,
+		breakIt: !!el && !!el.shadowRoot && [...el.shadowRoot.querySelectorAll('.break')].some((b) => b.getClientRects().length > 0),
+		answers: s.querySelectorAll('.answer').length, answersShown: [...s.querySelectorAll('.answer')].filter((x) => x.getClientRects().length > 0 && x.textContent.trim()).length};
 })`
 
 type screenView struct {
 	Shown, Player, Asking, InScreen, Heading bool
+	Glossary, BreakIt                        bool
 	Screens, Cursor, Steps                   int
+	Answers, AnswersShown                    int
 	Choices                                  []string
 	Verdict, Focus, Choice                   string
 }
@@ -108,7 +113,8 @@ func tabTo(t *testing.T, ctx context.Context, i int, where ...string) {
 // predictByKeyboard plays screen i's player to its end by the keyboard:
 // Enter on Step forward (then the arrow key), and at each question Tab to
 // the right answer and Enter. It checks each verdict says right, and the
-// score at the end.
+// score at the end; and that the screen's explanation, which names the
+// outcomes, is hidden until the last question is answered, then shown.
 func predictByKeyboard(t *testing.T, ctx context.Context, i int, answers []string, right string, score func(int, int) string) {
 	t.Helper()
 	// A learner scrolls to the player, which runs once near the screen.
@@ -123,8 +129,20 @@ func predictByKeyboard(t *testing.T, ctx context.Context, i int, answers []strin
 			if asked != len(answers) || !strings.Contains(v.Verdict, score(asked, asked)) {
 				t.Errorf("screen %d at its end: asked %d of %d; the verdict %q, want the score %q", i+1, asked, len(answers), v.Verdict, score(asked, asked))
 			}
+			if v.AnswersShown != v.Answers {
+				t.Errorf("screen %d, every question answered: %d of its %d explanations show, want all", i+1, v.AnswersShown, v.Answers)
+			}
 			return
 		case v.Asking && v.Choice == answers[min(asked, len(answers)-1)]:
+			if v.Glossary {
+				t.Errorf("screen %d, question %d: the glossary shows, whose entries answer it", i+1, asked+1)
+			}
+			if v.BreakIt {
+				t.Errorf("screen %d, question %d: the player offers to break the story being predicted", i+1, asked+1)
+			}
+			if v.Answers == 0 || v.AnswersShown != 0 {
+				t.Errorf("screen %d, question %d of %d: %d of its %d explanations show before it is answered; want none of at least one", i+1, asked+1, len(answers), v.AnswersShown, v.Answers)
+			}
 			keys(t, ctx, kb.Enter)
 			waitFor(t, ctx, fmt.Sprintf(`%s(%d).cursor > %d`, screenJS, i, v.Cursor), 10*time.Second)
 			if w := screenAt(t, ctx, i); !strings.HasPrefix(w.Verdict, right) || !w.InScreen || w.Focus == "body" {
@@ -263,21 +281,53 @@ func TestTutorial_PassesAxeAtEveryWidthAndScheme(t *testing.T) {
 	}
 }
 
+// The glossary, whose entries define the words later screens ask about,
+// shows only when a link leads into it: a term's link in an explanation
+// opens it with that entry in view and focused, and its link back to a
+// screen shows that screen and hides the glossary again.
+func TestTutorial_TheGlossaryShowsOnlyFromALinkIntoIt(t *testing.T) {
+	ctx := tab(t)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(baseURL+"/tutorial.html")))
+	waitFor(t, ctx, `document.getElementById('where')?.hidden === false`, 30*time.Second)
+	type glossaryView struct {
+		Glossary, InView, Focused, Screen1 bool
+	}
+	const viewJS = `(() => { const g = document.getElementById('glossary'), e = document.getElementById('g-held'), r = e.getBoundingClientRect();
+		return {glossary: g.getClientRects().length > 0, inView: r.height > 0 && r.top > -1 && r.bottom < innerHeight + 1, focused: document.activeElement === e,
+			screen1: !document.getElementById('lease').hidden}; })()`
+	if v := eval[glossaryView](t, ctx, viewJS); v.Glossary || !v.Screen1 {
+		t.Fatalf("on screen 1 before any link: %+v; want the glossary hidden", v)
+	}
+	// The term's link in screen 1's explanation (shown here as if answered).
+	eval[bool](t, ctx, `(document.querySelector('#lease .answer').hidden = false, document.querySelector('#lease .answer a.term[href="#g-held"]').click(), true)`)
+	waitFor(t, ctx, `location.hash === '#g-held'`, 5*time.Second)
+	if v := eval[glossaryView](t, ctx, viewJS); !v.Glossary || !v.InView || !v.Focused || !v.Screen1 {
+		t.Errorf("after the held term's link: %+v; want the glossary shown, its entry in view and focused, screen 1 kept", v)
+	}
+	eval[bool](t, ctx, `(document.querySelector('#g-held + dd a[href="#lease"]').click(), true)`)
+	waitFor(t, ctx, `location.hash === '#lease'`, 5*time.Second)
+	if v := eval[glossaryView](t, ctx, viewJS); v.Glossary || !v.Screen1 {
+		t.Errorf("after the entry's link back to screen 1: %+v; want the glossary hidden, screen 1 shown", v)
+	}
+	noProblems(t, ctx)
+}
+
 // Without JavaScript the tutorial is a page of sections read in order:
-// every screen shows, with its timeline as text, and no Continue button
-// that would do nothing.
+// every screen shows, with its timeline as text and its explanation (as
+// nothing asks first), and no Continue button that would do nothing.
 func TestTutorial_WithoutJavaScriptEveryScreenReads(t *testing.T) {
 	for _, tu := range tutorials {
 		ctx := tab(t)
 		_, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
 		must(t, err)
 		must(t, chromedp.Do(ctx, chromedp.Navigate(baseURL+"/"+tu.file)))
-		got := eval[struct{ Shown, Timelines, Buttons int }](t, ctx, `({
+		got := eval[struct{ Shown, Timelines, Answers, Buttons int }](t, ctx, `({
 			shown: [...document.querySelectorAll('section.screen')].filter((s) => s.getClientRects().length > 0).length,
 			timelines: [...document.querySelectorAll('lease-timeline')].filter((e) => e.textContent.includes('-> ?') && e.getClientRects().length > 0).length,
+			answers: [...document.querySelectorAll('section.screen .answer')].filter((a) => a.getClientRects().length > 0).length,
 			buttons: [...document.querySelectorAll('button.continue')].filter((b) => b.getClientRects().length > 0).length})`)
-		if got.Shown != 8 || got.Timelines != 7 || got.Buttons != 0 {
-			t.Errorf("%s without JavaScript: %d screens shown, %d timelines read, %d Continue buttons; want 8, 7, 0", tu.file, got.Shown, got.Timelines, got.Buttons)
+		if got.Shown != 8 || got.Timelines != 7 || got.Answers != 7 || got.Buttons != 0 {
+			t.Errorf("%s without JavaScript: %d screens shown, %d timelines read, %d explanations, %d Continue buttons; want 8, 7, 7, 0", tu.file, got.Shown, got.Timelines, got.Answers, got.Buttons)
 		}
 		closeTab(ctx)
 	}
