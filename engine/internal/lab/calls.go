@@ -14,7 +14,7 @@ const runCharge = 50
 // job once: runCharge, then an enqueue, a claim, a write, a delivery and
 // a complete a job, and a renew every heartbeat of the job's mean work,
 // its workers busy at most to the horizon, at each point's policy and
-// workload (a swept pause, delay or drift changes none of these: a pause
+// workload (a swept pause, delay or offset changes none of these: a pause
 // stops a worker's heartbeats with its work, and a message in flight
 // is one call however long it flies); a run's calls are at most
 // lim.LabOps (a run that needs more stops). A livelock makes more (its

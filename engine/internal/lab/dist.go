@@ -16,7 +16,7 @@ import (
 //	                            draws near M, a long tail of slow ones
 //	mixture W1 DIST | W2 DIST…  DIST_i with weight W_i (weights are relative)
 //
-// A drift may be negative (uniform -50ms 50ms); every other draw is
+// An offset may be negative (uniform -50ms 50ms); every other draw is
 // clamped at 0.
 type Dist struct {
 	Kind  string  // fixed, uniform, exponential, lognormal, mixture

@@ -17,7 +17,9 @@
 //	work lognormal 500ms 0.5                one job's work, drawn once a job (default fixed 1s)
 //	gc every exponential 2s pause uniform 10ms 3s   GC pauses: the time between, the length (or gc off)
 //	crash every exponential 8s restart fixed 1s     crashes: the time between, the restart (or crash off)
-//	drift uniform -50ms 50ms                each worker's clock offset, drawn once a run (or off)
+//	offset uniform -50ms 50ms               each worker's clock offset, drawn once a run (or off);
+//	                                        drift, its old name, reads the same (a timeline's
+//	                                        drift is a rate, ms per second: one word, one meaning)
 //	delay uniform 1ms 10ms                  each message's flight (or off)
 //	poll 100ms                              an idle worker's wait between claims (default 100ms)
 //	horizon 30s                             the longest run, in virtual time (default 1m)
@@ -42,7 +44,7 @@
 //
 // Durations are whole ms written 250ms, 1.5s or 2m. The distributions are
 // Dist's. Each worker draws its own pauses and crashes, in true time (the
-// virtual clock, not the worker's drifted one). The time between GC pauses
+// virtual clock, not the worker's offset one). The time between GC pauses
 // counts from the run's start to a worker's first pause, then from the end
 // of each pause to the next (a pause is not part of it), and after a crash
 // from the worker's restart (the pause drawn before the crash is
@@ -57,11 +59,12 @@
 // off, it is an error at the sweep saying to add gc every DIST pause
 // DIST. sweep delay off 1ms 10ms makes every message fly exactly the
 // value (fixed V; off, 0, none), with or without a delay line. sweep
-// drift off 50ms 200ms keeps drift's one meaning, each worker's clock
+// offset off 50ms 200ms keeps offset's one meaning, each worker's clock
 // offset drawn once a run, and draws it uniform from -V to V (off, 0,
 // none): the value is how far apart the clocks may be, and, the draw
-// being the same at every point, each worker's offset grows with it. A
-// pause is at least 1ms; a delay or drift of 0ms is written off.
+// being the same at every point, each worker's offset grows with it
+// (sweep drift, the old name, is the same sweep). A pause is at least
+// 1ms; a delay or offset of 0ms is written off.
 //
 // Each line appears once; a mistake is an error at its line and
 // column saying what to write (an ErrorList, errors.Is(err,
@@ -88,6 +91,6 @@
 // and WriteSVG's. The JSON and the CSV write a swept value as a number, ms
 // (attempts for max_attempts), as Policy holds it: heartbeat off and
 // deadline off are 0, margin off is -1 (margin 0ms is 0), max_attempts 0
-// is unlimited; delay off and drift off are 0, a drift V the spread
+// is unlimited; delay off and offset off are 0, an offset V the spread
 // -V..V; the table and the plot write off.
 package lab

@@ -26,7 +26,7 @@ type Title struct {
 }
 
 // Workload is what the simulated workers meet: the same at every point
-// but in the parameters a sweep varies (pause, delay, drift).
+// but in the parameters a sweep varies (pause, delay, offset).
 type Workload struct {
 	Jobs, Workers int
 	Work          Dist  // one job's work, drawn once per job: every attempt redoes all of it
@@ -62,7 +62,7 @@ type Sweep struct {
 
 // sweepable are the parameters a sweep may vary: the policy's, then the
 // workload's (see Workload.with).
-var sweepable = []string{"lease", "heartbeat", "margin", "max_attempts", "deadline", "pause", "delay", "drift"}
+var sweepable = []string{"lease", "heartbeat", "margin", "max_attempts", "deadline", "pause", "delay", "offset"}
 
 // with is p with param set to v.
 func (p Policy) with(param string, v int64) Policy {
@@ -83,9 +83,9 @@ func (p Policy) with(param string, v int64) Policy {
 
 // with is w with the workload parameter param set to v, ms: pause makes
 // every GC pause last v (fixed v; the gc line's time between pauses
-// stays); delay makes every message fly v (fixed v), 0 none; drift makes
-// each worker's clock offset, drawn once a run, uniform from -v to v, 0
-// none. Any other param leaves w as it is.
+// stays); delay makes every message fly v (fixed v), 0 none; offset (or
+// drift, its old name) makes each worker's clock offset, drawn once a run,
+// uniform from -v to v, 0 none. Any other param leaves w as it is.
 func (w Workload) with(param string, v int64) Workload {
 	switch param {
 	case "pause":
@@ -95,7 +95,7 @@ func (w Workload) with(param string, v int64) Workload {
 		if v > 0 {
 			w.Delay = &Dist{Kind: "fixed", A: v}
 		}
-	case "drift":
+	case "offset", "drift":
 		w.Drift = nil
 		if v > 0 {
 			w.Drift = &Dist{Kind: "uniform", A: -v, B: v}

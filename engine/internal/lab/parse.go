@@ -31,7 +31,7 @@ type parser struct {
 }
 
 // headerWords are the words a lab's lines start with, for "did you mean".
-var headerWords = []string{"title", "jobs", "workers", "work", "poll", "gc", "crash", "drift", "delay", "horizon",
+var headerWords = []string{"title", "jobs", "workers", "work", "poll", "gc", "crash", "offset", "drift", "delay", "horizon",
 	"lease", "heartbeat", "margin", "max_attempts", "deadline", "storage", "receiver", "sweep", "runs", "seed", "plot"}
 
 // Parse reads a lab's text (named name in messages) with limits.Default.
@@ -181,7 +181,7 @@ func (p *parser) apply(at word, args []word) {
 		if d, ok := p.dist(at, args, false); ok {
 			wl.Work = *d
 		}
-	case "drift":
+	case "offset", "drift":
 		wl.Drift = p.optDist(at, args, true)
 	case "delay":
 		wl.Delay = p.optDist(at, args, false)
@@ -317,7 +317,7 @@ func parseDuration(s string) (int64, string) {
 }
 
 // value reads a swept parameter's value: a count for max_attempts, off
-// or a duration for heartbeat, margin, deadline, delay and drift, a
+// or a duration for heartbeat, margin, deadline, delay and offset, a
 // duration for lease and pause.
 func (p *parser) value(param string, w word) (int64, bool) {
 	switch param {
@@ -341,7 +341,7 @@ func (p *parser) value(param string, w word) (int64, bool) {
 		p.errorf(w.col, "%s is below 1ms: write `%s off` for none", w.text, param)
 		return 0, false
 	}
-	return p.duration(w, map[string]int64{"heartbeat": 1, "margin": 0, "deadline": 1, "delay": 1, "drift": 1}[param])
+	return p.duration(w, map[string]int64{"heartbeat": 1, "margin": 0, "deadline": 1, "delay": 1, "offset": 1, "drift": 1}[param])
 }
 
 func (p *parser) choice(head word, args []word, kinds ...string) (string, bool) {
@@ -487,7 +487,7 @@ func (p *parser) sweep(head word, args []word) {
 		return
 	}
 	param := args[0]
-	if !slices.Contains(sweepable, param.text) {
+	if !slices.Contains(sweepable, param.text) && param.text != "drift" {
 		p.errorf(param.col, "cannot sweep %q%s: a sweep varies one of %s", param.text, didYouMean(param.text, sweepable), strings.Join(sweepable, ", "))
 		return
 	}

@@ -48,7 +48,7 @@ func TestParse_WorkloadSweepBoundaries(t *testing.T) {
 		{"a grid at the points limit", gc + "sweep drift 1ms..10ms step 1ms\nsweep pause 1ms..10ms step 1ms", ""},
 		{"a grid over the points limit", gc + "sweep drift 1ms..10ms step 1ms\nsweep pause 1ms..11ms step 1ms", "t.lab:4:1: 110 points: over the limit lab_points"},
 		{"a third sweep", "jobs 1\nsweep delay 1ms\nsweep drift 1ms\nsweep lease 1s", "t.lab:4:1: a lab sweeps at most two parameters"},
-		{"a misspelt parameter", "jobs 1\nsweep pauze 1s", `t.lab:2:7: cannot sweep "pauze" (did you mean pause?): a sweep varies one of lease, heartbeat, margin, max_attempts, deadline, pause, delay, drift`},
+		{"a misspelt parameter", "jobs 1\nsweep pauze 1s", `t.lab:2:7: cannot sweep "pauze" (did you mean pause?): a sweep varies one of lease, heartbeat, margin, max_attempts, deadline, pause, delay, offset`},
 		{"a workload line that is no parameter", "jobs 1\nsweep workers 1 2", `cannot sweep "workers"`},
 	} {
 		t.Run(c.name, func(t *testing.T) { wantParse(t, c.src, parseErr(c.src), c.want) })
@@ -71,11 +71,18 @@ var sweptAndWritten = []struct {
 		}
 		return "delay fixed " + v
 	}},
-	{"drift", "off 50ms 600ms", func(v string) string {
+	{"offset", "off 50ms 600ms", func(v string) string {
+		if v == "off" {
+			return "offset off"
+		}
+		return "offset uniform -" + v + " " + v
+	}},
+	// drift is offset's old name, in a sweep and on its line alike
+	{"drift", "off 50ms", func(v string) string {
 		if v == "off" {
 			return "drift off"
 		}
-		return "drift uniform -" + v + " " + v
+		return "offset uniform -" + v + " " + v
 	}},
 }
 
@@ -85,7 +92,7 @@ const sweptBase = "# Swept\njobs 6\nworkers 3\nwork uniform 300ms 900ms\nlease 1
 
 // A workload sweep's point is the lab with the line its value means, run
 // for run: its measures and its worst and typical runs are the written
-// lab's, so a sweep of pause, delay or drift means what the doc says.
+// lab's, so a sweep of pause, delay or offset means what the doc says.
 func TestRun_WorkloadSweepPointIsTheLabWithItsLineWritten(t *testing.T) {
 	arithmetic(t)
 	for _, c := range sweptAndWritten {
