@@ -87,6 +87,8 @@
 //	TIME service jump ±D
 //	TIME service drift ±Rms/s
 //	TIME service leader-change reset|keep
+//	TIME WORKER jump ±D
+//	TIME WORKER drift ±Rms/s
 //
 // TIME is absolute (1000ms, 1.5s, a bare number of ms) or relative to where
 // the previous step left the clock (+200ms; after a send with took=, its
@@ -140,6 +142,17 @@
 //	service drift ±Rms/s          (no actor) from TIME the service's clock gains R ms every
 //	                              second of true time (loses them when negative; +0ms/s
 //	                              keeps true time's pace); |R| is under 1000
+//	WORKER jump ±D                the worker's own clock jumps D ahead (+) or behind (-)
+//	                              at TIME, as an NTP step on its machine does: from then on
+//	                              its calls pass the moved now (with a service clock, the
+//	                              move changes only what it believes). It is no action of
+//	                              the worker's: a paused worker's clock moves too. A
+//	                              `clock` line is its offset before any move
+//	WORKER drift ±Rms/s           from TIME the worker's own clock gains R ms every second
+//	                              of true time (loses them when negative; +0ms/s stops it):
+//	                              a rate, as drift always is; a fixed offset is a `clock`
+//	                              line. Under takeover observed it is how fast the
+//	                              worker's stopwatch runs
 //	service leader-change reset   (no actor) a new leader takes over the lock service and
 //	                              renews every valid lease for the whole ttl its latest
 //	                              claim or renew asked for, whether its holder lives or not,

@@ -83,8 +83,12 @@ func (c *goCall) call() {
 	case OpLeaderChange:
 		c.leaderChange()
 	case OpJump, OpDrift:
-		c.g.Comment = append(c.g.Comment, fmt.Sprintf("the service's clock now reads %d ms at %d ms: the steps after it pass that clock's now",
-			s.Time+c.f.TL.JudgeAt("", s.Time, c.f.before+1), s.Time))
+		whose := "the service's clock"
+		if s.Node != "" {
+			whose = s.Node + "'s clock"
+		}
+		c.g.Comment = append(c.g.Comment, fmt.Sprintf("%s now reads %d ms at %d ms: the steps after it pass that clock's now",
+			whose, s.Time+c.f.TL.movedOffset(s.Node, s.Time, c.f.before+1), s.Time))
 	default: // wait
 		c.g.Comment = append(c.g.Comment, fmt.Sprintf("time passes to %d ms", s.Time))
 	}
@@ -102,7 +106,7 @@ func (c *goCall) claimOrRenew() {
 	case engine.OpClaim:
 		if c.f.TL.Takeover != "" {
 			c.f.use("ttls", "observe")
-			reading := s.Time + c.f.TL.Offset(s.Actors[0])
+			reading := s.Time + c.f.TL.ownOffset(s.Actors[0], s.Time, c.f.before)
 			c.line("l, err := observe(%s, %s, %d, %s, %s) // %s's clock reads %d ms", goQuote(s.Actors[0]), goQuote(s.Job), reading, c.now, goInt(s.TTL), s.Actors[0], reading)
 			break
 		}

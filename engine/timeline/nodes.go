@@ -76,10 +76,13 @@ func (tl *Timeline) NodeInstant(node string, reading, from int64, before int) in
 // movedOffset is the offset at t of the clock a jump or drift of node moves
 // (the service's when node is "").
 func (tl *Timeline) movedOffset(node string, t int64, before int) int64 {
-	if node == "" {
+	switch {
+	case node == "":
 		return tl.serviceOffset(t, before)
+	case tl.isNode(node):
+		return tl.NodeOffset(node, t, before)
 	}
-	return tl.NodeOffset(node, t, before)
+	return tl.ownOffset(node, t, before)
 }
 
 // nodesHeader reads `service nodes N`.
@@ -398,28 +401,37 @@ func (r *runner) explainNodes(s *StepLine, st *Step, actor string) string {
 	return b.say(b.nodesNotHeld, actor, s.Job, b.list(parts), yes, n)
 }
 
-// explainNodeClock says how a jump or drift moves one node's clock, and
-// when each lease that node keeps ends now.
+// explainNodeClock says how a jump or drift moves one node's clock, or a
+// worker's own, and which leases judged on it end now.
 func (r *runner) explainNodeClock(s *StepLine, st *Step) string {
 	b := r.book
-	off := r.tl.NodeOffset(s.Node, s.Time, r.before)
+	off := r.tl.movedOffset(s.Node, s.Time, r.before)
+	whose := sentence(b.nodeNamed, s.Node)
+	node := r.tl.isNode(s.Node)
+	if !node {
+		whose = s.Node
+	}
 	var text string
 	switch {
 	case s.Verb == VerbJump && s.Jump > 0:
-		text = b.say(b.nodeJumped, s.Time, s.Node, sentence(b.forward, s.Jump), st.Now-s.Jump, st.Now, r.offsetWords(off))
+		text = b.say(b.nodeJumped, s.Time, whose, sentence(b.forward, s.Jump), st.Now-s.Jump, st.Now, r.offsetWords(off))
 	case s.Verb == VerbJump:
-		text = b.say(b.nodeJumped, s.Time, s.Node, sentence(b.back, -s.Jump), st.Now-s.Jump, st.Now, r.offsetWords(off))
+		text = b.say(b.nodeJumped, s.Time, whose, sentence(b.back, -s.Jump), st.Now-s.Jump, st.Now, r.offsetWords(off))
 	case s.Drift > 0:
-		text = b.say(b.nodeDrifted, s.Time, s.Node, sentence(b.gains, s.Drift), st.Now, r.offsetWords(off))
+		text = b.say(b.nodeDrifted, s.Time, whose, sentence(b.gains, s.Drift), st.Now, r.offsetWords(off))
 	case s.Drift < 0:
-		text = b.say(b.nodeDrifted, s.Time, s.Node, sentence(b.loses, -s.Drift), st.Now, r.offsetWords(off))
+		text = b.say(b.nodeDrifted, s.Time, whose, sentence(b.loses, -s.Drift), st.Now, r.offsetWords(off))
 	default:
-		text = b.say(b.nodeSteady, s.Time, s.Node, st.Now, r.offsetWords(off))
+		text = b.say(b.nodeSteady, s.Time, whose, st.Now, r.offsetWords(off))
 	}
-	mine := func(job string) bool { return strings.HasSuffix(job, "@"+s.Node) }
 	for _, e := range st.Expired {
-		if row, ok := r.table.get(e.Job); ok && mine(e.Job) {
+		row, ok := r.table.get(e.Job)
+		switch {
+		case !ok:
+		case node && strings.HasSuffix(e.Job, "@"+s.Node):
 			text += b.say(b.nodeLeaseEnds, e.Owner, e.Job, e.Token, row.LeaseUntil, s.Node)
+		case !node && e.Owner == s.Node:
+			text += b.say(b.ownLeaseEnds, e.Owner, e.Job, e.Token, row.LeaseUntil)
 		}
 	}
 	return text

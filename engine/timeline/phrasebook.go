@@ -122,10 +122,12 @@ type phrasebook struct {
 	nodesHeld     string // actor, lock, the nodes' answers, yes, nodes, until when
 	nodesNotHeld  string // actor, lock, the nodes' answers, yes, nodes
 	nodesReleased string // actor, lock
-	nodeJumped    string // true time, node, how far in words, reading before, reading after, offset in words
-	nodeDrifted   string // true time, node, rate in words, reading, offset in words
-	nodeSteady    string // true time, node, reading, offset in words
+	nodeNamed     string // node: a node, named
+	nodeJumped    string // true time, whose clock (a node named, or a worker), how far in words, reading before, reading after, offset in words
+	nodeDrifted   string // true time, whose clock, rate in words, reading, offset in words
+	nodeSteady    string // true time, whose clock, reading, offset in words
 	nodeLeaseEnds string // owner, row, token, lease_until on the node's clock, node
+	ownLeaseEnds  string // owner, job, token, lease_until on the owner's own clock
 
 	// A candidate timing a takeover on its own stopwatch.
 	watchStarts string // actor, holder, job, token, lease_until, the wait, the true instant it ends

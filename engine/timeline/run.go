@@ -251,8 +251,8 @@ func newRunner(ctx context.Context, db *sql.DB, tl *Timeline, opts Options) (*ru
 		for _, a := range tl.Actors {
 			r.checker.SetClock(a, tl.Service.Offset)
 		}
-		r.moving = slices.ContainsFunc(tl.Steps, func(s StepLine) bool { return s.Verb == VerbJump || s.Verb == VerbDrift })
 	}
+	r.moving = tl.Nodes == 0 && slices.ContainsFunc(tl.Steps, func(s StepLine) bool { return s.Verb == VerbJump || s.Verb == VerbDrift })
 	return r, r.open()
 }
 
@@ -411,7 +411,7 @@ func runnable(tl *Timeline) error {
 	for _, s := range tl.Steps {
 		_, known := verbArgs[s.Verb]
 		if s.Verb == VerbJump || s.Verb == VerbDrift {
-			known = tl.Service != nil || (tl.Nodes != 0 && tl.isNode(s.Node))
+			known = tl.Service != nil || (tl.Nodes != 0 && tl.isNode(s.Node)) || (s.Node != "" && len(s.Actors) == 1)
 		}
 		if s.Verb == VerbLeaderChange {
 			known = s.Leases == LeasesReset || s.Leases == LeasesKeep
@@ -419,7 +419,7 @@ func runnable(tl *Timeline) error {
 		switch {
 		case len(s.Job) > limits.Default.NameBytes || slices.ContainsFunc(s.Actors, func(a string) bool { return len(a) > limits.Default.NameBytes }):
 			return bad(s, "over the limit name_bytes")
-		case !known || (len(s.Actors) == 0) != s.Verb.Actorless():
+		case !known || ((len(s.Actors) == 0) != s.Verb.Actorless() && !(s.Node != "" && len(s.Actors) == 1 && s.Actors[0] == s.Node)):
 			return bad(s, "no actor or an unknown verb")
 		case len(s.Actors) > limits.Default.Contenders:
 			return bad(s, "over the limit contenders")

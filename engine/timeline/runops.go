@@ -601,7 +601,7 @@ func (r *runner) claimObserved(s *StepLine, st *Step) []check.Op {
 	}
 	key := [2]string{actor, s.Job}
 	seen := engine.Lease{JobID: s.Job, Owner: j.Owner, Token: j.Token, LeaseUntil: j.LeaseUntil}
-	reading := s.Time + r.tl.Offset(actor)
+	reading := s.Time + r.tl.ownOffset(actor, s.Time, r.before)
 	w, ok := r.watches[key]
 	if !ok || w.seen != seen {
 		w = watch{seen: seen, since: reading, at: s.Time}

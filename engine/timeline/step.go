@@ -78,6 +78,10 @@ func (p *parser) step(ll lexed, source, note string) {
 		p.serviceStep(ll, s)
 		return
 	}
+	if len(w) > 2 && w[1].text != "service" && (w[2].text == string(VerbJump) || w[2].text == string(VerbDrift)) {
+		p.workerClockStep(ll, s)
+		return
+	}
 	if len(w) > 2 && w[1].text == "service" && w[2].text == string(VerbLeaderChange) {
 		p.leaderChangeStep(ll, s)
 		return
@@ -283,25 +287,66 @@ func (p *parser) serviceStep(ll lexed, s StepLine) {
 		p.errorf(w[2].col, "a drift is `TIME service drift ±Rms/s`, e.g. `500ms service drift +100ms/s` (the service's clock gains 100 ms each second) or `+0ms/s` (it stops drifting)")
 		return
 	}
-	arg := w[3]
+	p.clockMove(w[3], s)
+}
+
+// workerClockStep reads `TIME WORKER jump ±D` and `TIME WORKER drift
+// ±Rms/s`: a worker's own clock jumps, or starts drifting, at TIME. It is
+// no action of the worker's: a paused worker's clock moves too.
+func (p *parser) workerClockStep(ll lexed, s StepLine) {
+	w := ll.words
+	s.Verb = Verb(w[2].text)
+	actor, ok := p.ident(w[1], "actor")
+	switch {
+	case !ok:
+		return
+	case p.tl.Nodes != 0:
+		p.errorf(w[1].col, "under `service nodes` each node judges the lock on its own clock: a worker's clock moves nothing there (move a node's: `TIME service %s nK …`)", s.Verb)
+		return
+	case ll.arrow != 0:
+		p.errorf(ll.arrow, "a clock's %s has no outcome to expect", s.Verb)
+		return
+	case len(w) != 4 && s.Verb == VerbJump:
+		p.errorf(w[2].col, "a worker's jump is `TIME WORKER jump ±D`, e.g. `500ms B jump +5s` (B's clock jumps 5 s ahead) or `-5s`")
+		return
+	case len(w) != 4:
+		p.errorf(w[2].col, "a worker's drift is `TIME WORKER drift ±Rms/s`, e.g. `500ms B drift +100ms/s` (B's clock gains 100 ms each second) or `+0ms/s` (it stops drifting)")
+		return
+	}
+	s.Actors, s.Node = []string{actor}, actor
+	if p.clockMove(w[3], s) && !p.actorSeen[actor] {
+		p.actorSeen[actor] = true
+		p.tl.Actors = append(p.tl.Actors, actor)
+	}
+}
+
+// clockMove reads the amount of a jump (±D) or a drift (±Rms/s) of the
+// clock s.Node names ("" the service's) and keeps the step; it reports
+// whether it did.
+func (p *parser) clockMove(arg token, s StepLine) bool {
+	verb := s.Verb
 	sign := int64(1)
 	switch {
 	case strings.HasPrefix(arg.text, "+"):
 	case strings.HasPrefix(arg.text, "-"):
 		sign = -1
 	default:
-		p.errorf(arg.col, "%s %s has no sign: write +%s (the service's clock ahead) or -%s (behind)", verb, arg.text, arg.text, arg.text)
-		return
+		if s.Node == "" {
+			p.errorf(arg.col, "%s %s has no sign: write +%s (the service's clock ahead) or -%s (behind)", verb, arg.text, arg.text, arg.text)
+		} else {
+			p.errorf(arg.col, "%s %s has no sign: write +%s (the clock ahead) or -%s (behind)", verb, arg.text, arg.text, arg.text)
+		}
+		return false
 	}
 	num := token{text: arg.text[1:], col: arg.col + 1}
 	if verb == VerbJump {
 		d, ok := p.millis(num, "jump")
 		if !ok {
-			return
+			return false
 		}
 		if d == 0 {
 			p.errorf(num.col, "a jump of 0 ms moves nothing")
-			return
+			return false
 		}
 		s.Jump = sign * d
 	} else {
@@ -310,13 +355,17 @@ func (p *parser) serviceStep(ll lexed, s StepLine) {
 		switch {
 		case !ok || !isNum || !allDigits(rate):
 			p.errorf(num.col, "malformed drift %q: a rate in whole ms per second, like +100ms/s or -20ms/s", arg.text)
-			return
+			return false
 		case n >= 1000 && sign < 0:
-			p.errorf(num.col, "a drift of %s would stop or reverse the service's clock: it is under 1000 ms/s", arg.text)
-			return
+			if s.Node == "" {
+				p.errorf(num.col, "a drift of %s would stop or reverse the service's clock: it is under 1000 ms/s", arg.text)
+			} else {
+				p.errorf(num.col, "a drift of %s would stop or reverse the clock: it is under 1000 ms/s", arg.text)
+			}
+			return false
 		case n >= 1000:
 			p.errorf(num.col, "a drift of %s is too fast: a rate is under 1000 ms/s, ahead or behind", arg.text)
-			return
+			return false
 		}
 		s.Drift = sign * n
 	}
@@ -324,8 +373,14 @@ func (p *parser) serviceStep(ll lexed, s StepLine) {
 	p.tl.Steps = append(p.tl.Steps, s)
 	if reads := s.Time + p.tl.movedOffset(s.Node, s.Time, idx+1); reads < 0 {
 		p.tl.Steps = p.tl.Steps[:idx]
-		p.errorf(arg.col, "after this jump the service's clock would read %d ms at %d ms: a clock reads 0 ms or later", reads, s.Time)
+		if s.Node == "" {
+			p.errorf(arg.col, "after this jump the service's clock would read %d ms at %d ms: a clock reads 0 ms or later", reads, s.Time)
+		} else {
+			p.errorf(arg.col, "after this jump the clock would read %d ms at %d ms: a clock reads 0 ms or later", reads, s.Time)
+		}
+		return false
 	}
+	return true
 }
 
 // leaderChangeStep reads `TIME service leader-change reset|keep`: a new

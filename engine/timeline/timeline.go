@@ -72,9 +72,17 @@ const (
 )
 
 // Actorless reports whether a step of verb v names no actor: time passing
-// and what happens to the lock service itself.
+// and what happens to the lock service itself. A jump or drift names one
+// when it moves a worker's own clock (StepLine.Node).
 func (v Verb) Actorless() bool {
 	return v == VerbWait || v == VerbJump || v == VerbDrift || v == VerbLeaderChange
+}
+
+// ownOffset is how far worker's own clock is ahead of true time at t: its
+// `clock` line's offset, moved by its jumps and drifts among the first
+// before steps.
+func (tl *Timeline) ownOffset(worker string, t int64, before int) int64 {
+	return tl.clockOffset(worker, tl.Offset(worker), t, before)
 }
 
 // TakeoverObserved is the `takeover observed` header (Timeline.Takeover).
@@ -237,7 +245,7 @@ func (tl *Timeline) Judge(worker string) int64 {
 // before it at the same instant counts, one written after does not.
 func (tl *Timeline) JudgeAt(worker string, t int64, before int) int64 {
 	if tl.Service == nil {
-		return tl.Offset(worker)
+		return tl.ownOffset(worker, t, before)
 	}
 	return tl.serviceOffset(t, before)
 }
@@ -292,7 +300,10 @@ func (tl *Timeline) clockRate(node string, before int) int64 {
 // drifting service clock gives the first instant at or after from at
 // which it reads at least reading.
 func (tl *Timeline) TrueInstant(worker string, reading, from int64, before int) int64 {
-	if tl.Service == nil || tl.serviceRate(before) == 0 {
+	if tl.Service == nil {
+		return instantOn(func(t int64) int64 { return t + tl.ownOffset(worker, t, before) }, tl.clockRate(worker, before), reading, from)
+	}
+	if tl.serviceRate(before) == 0 {
 		return reading - tl.JudgeAt(worker, from, before)
 	}
 	return instantOn(func(t int64) int64 { return t + tl.serviceOffset(t, before) }, tl.serviceRate(before), reading, from)
@@ -375,8 +386,9 @@ type StepLine struct {
 	// reaches (nodes=n1,n2,n3: the others do not answer, as across a
 	// network partition); nil: every node.
 	Reach []string
-	// Node is the node whose clock a `service jump` or `service drift`
-	// moves under `service nodes` ("": the service's).
+	// Node is the clock a jump or drift moves: "" the service's, a node's
+	// name under `service nodes`, or the worker's for `TIME WORKER jump`
+	// and `TIME WORKER drift` (then also the step's actor).
 	Node string
 	// Leases is what a `service leader-change` does to the valid leases:
 	// LeasesReset or LeasesKeep.
