@@ -189,13 +189,18 @@ function newModel(trace) {
  * @param {ReturnType<typeof newModel>} m
  */
 function leaseBook(m) {
-  /** @type {Map<string, LeaseBar>} job#token -> its bar */
+  /** @type {Map<string, LeaseBar>} job#token (job#0@owner for a lock on several nodes) -> its bar */
   const open = new Map();
-  /** @param {string} job @param {number} token @param {number} at @param {LeaseBar['cause']} cause */
-  const close = (job, token, at, cause) => {
-    const l = open.get(`${job}#${token}`);
+  // A lock held on a majority of nodes has no token (0), and two clients may
+  // both hold it: its bar is the owner's.
+  /** @param {string} job @param {number} token @param {string} owner */
+  const key = (job, token, owner) => (token === 0 ? `${job}#0@${owner}` : `${job}#${token}`);
+  /** @param {string} job @param {number} token @param {number} at @param {LeaseBar['cause']} cause @param {string} [owner] */
+  const close = (job, token, at, cause, owner = '') => {
+    const k = key(job, token, owner);
+    const l = open.get(k);
     if (!l) return null;
-    open.delete(`${job}#${token}`);
+    open.delete(k);
     if (at < l.end) {
       l.end = at;
       l.cause = cause;
@@ -205,7 +210,7 @@ function leaseBook(m) {
   /** @param {number} step @param {Lease} lease @param {number} at @param {boolean} renewed */
   const grant = (step, lease, at, renewed) => {
     m.addActor(lease.owner);
-    const prior = close(lease.job, lease.token, at, renewed ? 'renewed' : 'replaced');
+    const prior = close(lease.job, lease.token, at, renewed ? 'renewed' : 'replaced', lease.owner);
     /** @type {LeaseBar} */
     const l = {
       actor: lease.owner,
@@ -222,11 +227,11 @@ function leaseBook(m) {
       believesReads: lease.believes ?? null,
     };
     m.leases.push(l);
-    open.set(`${lease.job}#${lease.token}`, l);
+    open.set(key(lease.job, lease.token, lease.owner), l);
   };
   /** @param {Lease} lease @param {number} at */
   const forget = (lease, at) => {
-    const l = open.get(`${lease.job}#${lease.token}`);
+    const l = open.get(key(lease.job, lease.token, lease.owner));
     if (l && l.forgotAt === null) l.forgotAt = at;
   };
   return { grant, close, forget };
@@ -257,6 +262,7 @@ function readStep(m, leases, st, i) {
   }
   for (const l of st.forgot || []) leases.forget(l, st.time);
   if (st.lease) leases.grant(i, st.lease, st.time, st.op === 'renew');
+  if (ok && st.nodes && st.op === 'release') leases.close(st.job, 0, st.time, 'released', st.actors[0]);
   // a new leader renews every valid lease in its holder's name, dead or alive
   for (const l of st.renewed || []) leases.grant(i, l, st.time, true);
   if (ok && st.presented && (st.op === 'complete' || st.op === 'release')) {

@@ -362,3 +362,18 @@ test("under takeover observed, a candidate's stopwatch is drawn on its lane from
     /스톱워치/,
   );
 });
+
+test('on several nodes, two clients that both hold the lock each keep a bar, until each releases it', () => {
+  const lock = (owner, until) => ({ ...lease(owner, 0, until), job: 'lock' });
+  const tr = trace([
+    step({ time: 0, actors: ['c1'], job: 'lock', lease: lock('c1', 10000) }),
+    step({ time: 1500, actors: ['c2'], job: 'lock', lease: lock('c2', 11500) }),
+    step({ time: 4000, actors: ['c1'], job: 'lock', op: 'release', lease: null, nodes: [] }),
+  ]);
+  const m = laneModel(tr, en);
+  const c1 = m.leases.find((l) => l.actor === 'c1');
+  const c2 = m.leases.find((l) => l.actor === 'c2');
+  assert.equal(c1?.end, 4000, "c1's bar runs past c2's claim, to its release");
+  assert.equal(c1?.cause, 'released');
+  assert.equal(c2?.end, 11500);
+});
