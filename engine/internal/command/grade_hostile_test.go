@@ -162,9 +162,12 @@ func TestGrade_TheStudentSeesNoneOfTheGradersEnvironment(t *testing.T) {
 }
 
 // A student that fills its directory is stopped at grade_disk_bytes, and
-// its directory is gone after the run.
+// its directory is gone after the run. The grader's temporary directory is
+// the test's own, so the graders other packages' tests run meanwhile leave
+// theirs elsewhere.
 func TestGrade_AStudentFillingTheDiskIsStoppedAndLeavesNothing(t *testing.T) {
 	nativeonly.Python(t)
+	t.Setenv("TMPDIR", t.TempDir())
 	student, _ := hostile(t, "", `import os
 d = os.path.dirname(path)
 for i in range(64):
@@ -176,7 +179,10 @@ for i in range(64):
 	if code != ExitFail || !strings.Contains(out, "grade_disk_bytes") {
 		t.Fatalf("exit %d; want 1 naming grade_disk_bytes:\n%s", code, out)
 	}
-	if after := gradeDirs(t); len(after) > len(before) {
+	if len(before) != 0 {
+		t.Fatalf("the test's temporary directory holds graders' directories before the run: %v", before)
+	}
+	if after := gradeDirs(t); len(after) > 0 {
 		t.Fatalf("the grader left its directory: %v", after)
 	}
 }
