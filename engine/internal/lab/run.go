@@ -3,6 +3,7 @@ package lab
 import (
 	"container/heap"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"math"
@@ -170,38 +171,96 @@ func (s *sim) charge(n int64) error {
 // run followed them, say it must; a bug in the engine or the lab.
 var ErrDiverged = errors.New("lab: the engine's answer parted from the run's view of its rows")
 
-// runOne runs run number run of point pt; rec, when not nil, records its
-// timeline; calls, when not nil, counts the lab's calls against lab_calls.
-func runOne(ctx context.Context, l *Lab, pt Point, run int, rec *recorder, calls *atomic.Int64) (measures, error) {
-	pol := pt.Policy
+// bench is the engine a runner's runs go on, one after another: one
+// in-memory database, emptied before each run, with a Store, a Storage
+// and a Receiver on it, of the lab's storage and receiver (which no sweep
+// varies). A run on it answers as on a fresh database: the engine keeps
+// nothing of a row but in its tables, and every table is empty when a run
+// starts. Reusing it spares each run opening a database, creating the
+// schema and preparing the statements.
+type bench struct {
+	db      *sql.DB
+	store   *engine.Store
+	storage *engine.Storage
+	recv    *engine.Receiver
+	used    bool // a run went on it: empty it first
+}
+
+// emptyTables empty the engine's tables, as Store, Storage and Receiver
+// create them.
+var emptyTables = []string{"DELETE FROM jobs", "DELETE FROM storage", "DELETE FROM receipts"}
+
+// newBench opens a bench of pol's storage and receiver on a fresh
+// in-memory database.
+func newBench(ctx context.Context, pol Policy) (_ *bench, err error) {
 	db, err := sqlitedb.Memory("leaselab-lab-" + strconv.FormatInt(dbSeq.Add(1), 10))
 	if err != nil {
-		return measures{}, err
+		return nil, err
 	}
-	defer db.Close()
+	defer func() {
+		if err != nil {
+			db.Close()
+		}
+	}()
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)
-	var opts []engine.Option
-	store, err := engine.New(ctx, db)
-	if err != nil {
-		return measures{}, err
+	b := &bench{db: db}
+	if b.store, err = engine.New(ctx, db); err != nil {
+		return nil, err
 	}
+	var opts []engine.Option
 	if !pol.Fenced {
 		opts = append(opts, engine.WithoutFencing())
 	}
-	storage, err := engine.NewStorage(ctx, db, opts...)
-	if err != nil {
-		return measures{}, err
+	if b.storage, err = engine.NewStorage(ctx, db, opts...); err != nil {
+		return nil, err
 	}
 	var ropts []engine.Option
 	if !pol.Idempotent {
 		ropts = append(ropts, engine.WithoutIdempotence())
 	}
-	recv, err := engine.NewReceiver(ctx, db, ropts...)
+	if b.recv, err = engine.NewReceiver(ctx, db, ropts...); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// Close closes b's database.
+func (b *bench) Close() error { return b.db.Close() }
+
+// empty empties b's tables when a run went on it.
+func (b *bench) empty(ctx context.Context) error {
+	if b.used {
+		for _, q := range emptyTables {
+			if _, err := b.db.ExecContext(ctx, q); err != nil {
+				return err
+			}
+		}
+	}
+	b.used = true
+	return nil
+}
+
+// runOne runs run number run of point pt on a bench of its own; rec, when
+// not nil, records its timeline; calls, when not nil, counts the lab's
+// calls against lab_calls.
+func runOne(ctx context.Context, l *Lab, pt Point, run int, rec *recorder, calls *atomic.Int64) (measures, error) {
+	b, err := newBench(ctx, pt.Policy)
 	if err != nil {
 		return measures{}, err
 	}
-	s := &sim{ctx: ctx, lab: l, pol: pol, wl: &pt.Workload, store: store, storage: storage, recv: recv, rec: rec, calls: calls}
+	defer b.Close()
+	return runOn(ctx, b, l, pt, run, rec, calls)
+}
+
+// runOn runs run number run of point pt on b, a bench of pt's storage and
+// receiver (see runOne).
+func runOn(ctx context.Context, b *bench, l *Lab, pt Point, run int, rec *recorder, calls *atomic.Int64) (measures, error) {
+	pol := pt.Policy
+	if err := b.empty(ctx); err != nil {
+		return measures{}, err
+	}
+	s := &sim{ctx: ctx, lab: l, pol: pol, wl: &pt.Workload, store: b.store, storage: b.storage, recv: b.recv, rec: rec, calls: calls}
 	if err := s.charge(runCharge + int64(s.wl.Jobs)); err != nil {
 		return measures{}, err
 	}
