@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"container/heap"
 	"context"
 	"database/sql"
 	"errors"
@@ -111,11 +110,14 @@ type event struct {
 	msg   *message
 }
 
+// events is a binary min-heap of events by (at, class, seq), a total
+// order (seq is unique), so the events pop in one order whatever the
+// heap's shape. It is container/heap's algorithm on the type itself: no
+// event is boxed in an interface, which allocated one per push and pop.
 type events []event
 
-func (q events) Len() int { return len(q) }
-func (q events) Less(i, j int) bool {
-	a, b := q[i], q[j]
+func (q events) less(i, j int) bool {
+	a, b := &q[i], &q[j]
 	if a.at != b.at {
 		return a.at < b.at
 	}
@@ -124,12 +126,42 @@ func (q events) Less(i, j int) bool {
 	}
 	return a.seq < b.seq
 }
-func (q events) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *events) Push(x any)   { *q = append(*q, x.(event)) }
-func (q *events) Pop() any {
-	old := *q
-	e := old[len(old)-1]
-	*q = old[:len(old)-1]
+
+// push adds e.
+func (q *events) push(e event) {
+	*q = append(*q, e)
+	h := *q
+	for j := len(h) - 1; j > 0; {
+		i := (j - 1) / 2
+		if !h.less(j, i) {
+			break
+		}
+		h[i], h[j] = h[j], h[i]
+		j = i
+	}
+}
+
+// pop removes and returns the least event; q is not empty.
+func (q *events) pop() event {
+	h := *q
+	n := len(h) - 1
+	h[0], h[n] = h[n], h[0]
+	for i := 0; ; {
+		j := 2*i + 1
+		if j >= n {
+			break
+		}
+		if r := j + 1; r < n && h.less(r, j) {
+			j = r
+		}
+		if !h.less(j, i) {
+			break
+		}
+		h[i], h[j] = h[j], h[i]
+		i = j
+	}
+	e := h[n]
+	*q = h[:n]
 	return e
 }
 
@@ -339,7 +371,7 @@ func (s *sim) own(w *worker, t int64) int64 { return t + w.drift }
 func (s *sim) push(e event) {
 	e.seq = s.seq
 	s.seq++
-	heap.Push(&s.q, e)
+	s.q.push(e)
 }
 
 // wake schedules w's next decision at t.
@@ -369,11 +401,11 @@ func (s *sim) op(w *worker, now int64) error {
 }
 
 func (s *sim) loop() error {
-	for s.q.Len() > 0 {
+	for len(s.q) > 0 {
 		if err := s.ctx.Err(); err != nil {
 			return err
 		}
-		e := heap.Pop(&s.q).(event)
+		e := s.q.pop()
 		if e.msg != nil {
 			if err := s.arrive(e.at, e.msg); err != nil {
 				return err
