@@ -5,7 +5,7 @@ ADDR ?= 127.0.0.1:8080
 GOROOT := $(shell $(GO) env GOROOT)
 
 .PHONY: all help serve test check fmt vet lint gotest mutants bench wasm worker worker-test wasm-test e2e
-.PHONY: bench-browser lint-js fmt-js unit-js dist sites sqlite-wasm sqlite-verify pyodide
+.PHONY: bench-browser bench-lab lint-js fmt-js unit-js dist sites sqlite-wasm sqlite-verify pyodide
 
 all: test
 
@@ -101,8 +101,10 @@ bench: bench-browser
 ## cold and warm (also with the CPU slowed 4x), text readable, cycles/s,
 ## renderer memory, the main thread under a 2,000-step timeline, the explorer
 ## natively and in the page, a lease lab's 20-policy sweep in a <lease-lab>
-## (goal: at most 15 s, no main-thread task over 100 ms); each goal met or MISSED (a missed goal is
-## printed, not a failure). See engine/internal/bench/browser.
+## (goal: at most 15 s, no main-thread task over 100 ms), and a library lab's
+## ms a run natively and in the page (goal: the page at most the native's; the
+## one goal whose miss fails, -lab-gate); each goal met or MISSED (any other
+## missed goal is printed, not a failure). See engine/internal/bench/browser.
 # The engine's SQLite and SQLite's official WebAssembly build (see their
 # rules below); defined before the rules that name them, since make expands a
 # prerequisite where it reads it.
@@ -115,7 +117,12 @@ BENCH_PAGES := $(wildcard web/bench/*.html web/bench/*.js)
 
 bench-browser: wasm $(addsuffix .br,$(BENCH_PAGES) $(SQLITE_OFFICIAL))
 	bash .ci/need-chromium
-	$(GO) run -tags mutants ./engine/internal/bench/browser
+	$(GO) run -tags mutants ./engine/internal/bench/browser -lab-gate
+
+## bench-lab: only the lease lab's ms a run, natively and in headless Chromium, and their ratio (fails when the page misses its goal)
+bench-lab: wasm $(addsuffix .br,$(BENCH_PAGES) $(SQLITE_OFFICIAL))
+	bash .ci/need-chromium
+	$(GO) run -tags mutants ./engine/internal/bench/browser -only 'run by run' -lab-gate
 
 $(addsuffix .br,$(BENCH_PAGES)): %.br: %
 	$(GO) run ./engine/internal/build/precompress $<

@@ -31,7 +31,7 @@ func BenchmarkLabSweep(b *testing.B) {
 }
 
 // BenchmarkLabRunCost runs 100 runs of one job of 1 ms: what a run costs
-// besides its calls (its fresh database, its one enqueue and its
+// besides its calls (its database made ready, its one enqueue and its
 // verification), beside BenchmarkLabCallCost's one call, which the
 // estimate of lab_calls charges a run as a number of calls by.
 func BenchmarkLabRunCost(b *testing.B) {

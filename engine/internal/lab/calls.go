@@ -2,9 +2,10 @@ package lab
 
 import "github.com/leaselab/leaselab/engine/limits"
 
-// runCharge is what a run costs besides its calls, in calls: its fresh
-// database (the engine's, the storage's and the receiver's schemas) and
-// the check of its rows at its end take about as long as 50 calls
+// runCharge is what a run costs besides its calls, in calls: its database
+// made ready (emptied, or at a runner's first run opened with the engine's,
+// the storage's and the receiver's schemas) and the check of its rows at
+// its end take at most about as long as 50 calls
 // (BenchmarkLabRunCost beside BenchmarkLabCallCost). lab_calls charges it
 // to every run, and one call to each job's enqueue.
 const runCharge = 50

@@ -3,8 +3,8 @@
 // a workload, a lease policy and a sweep of one or two of their
 // parameters; Run plays every point of the sweep many times, each run a
 // discrete-event simulation of workers on the virtual clock calling the
-// real engine (engine.Store, its Storage and Receiver on a fresh in-memory
-// SQLite database), and reports per point each measure (Metrics) as a
+// real engine (engine.Store, its Storage and Receiver on an in-memory
+// SQLite database whose tables are empty as the run starts), and reports per point each measure (Metrics) as a
 // mean with its 95% confidence interval, beside the runs' p50, p95 and
 // max (nearest-rank, see Percentiles). Story replays one run as a
 // timeline (package engine/timeline) that the player and leaselab check
@@ -73,7 +73,7 @@
 // package engine/limits (text_bytes, jobs, workers, lab_points, lab_runs,
 // lab_work, max_time) are checked at their lines too, and lab_calls, the
 // time a lab takes, at the last line its estimate reads: a run is
-// charged 50 calls for its fresh database, then an enqueue, a claim, a
+// charged 50 calls for its database made ready, then an enqueue, a claim, a
 // write, a delivery and a complete a job, and a renew every heartbeat of
 // the job's mean work, its workers busy at most to the horizon. A run that
 // would call the engine more than lab_ops times, or at an instant past

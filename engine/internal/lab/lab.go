@@ -15,7 +15,7 @@ type Lab struct {
 	Plot     []string // the metrics the plots draw; the first also picks the worst and typical runs
 	// Limits are the bounds it was parsed under; Run holds its runs to
 	// their lab_ops and lab_calls, which counts the calls of all its runs,
-	// each run's fresh database as 50 calls and each enqueue as one.
+	// each run's database made ready as 50 calls and each enqueue as one.
 	Limits limits.Limits
 }
 

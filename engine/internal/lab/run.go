@@ -1,8 +1,8 @@
 package lab
 
 import (
-	"container/heap"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"math"
@@ -110,11 +110,14 @@ type event struct {
 	msg   *message
 }
 
+// events is a binary min-heap of events by (at, class, seq), a total
+// order (seq is unique), so the events pop in one order whatever the
+// heap's shape. It is container/heap's algorithm on the type itself: no
+// event is boxed in an interface, which allocated one per push and pop.
 type events []event
 
-func (q events) Len() int { return len(q) }
-func (q events) Less(i, j int) bool {
-	a, b := q[i], q[j]
+func (q events) less(i, j int) bool {
+	a, b := &q[i], &q[j]
 	if a.at != b.at {
 		return a.at < b.at
 	}
@@ -123,12 +126,42 @@ func (q events) Less(i, j int) bool {
 	}
 	return a.seq < b.seq
 }
-func (q events) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *events) Push(x any)   { *q = append(*q, x.(event)) }
-func (q *events) Pop() any {
-	old := *q
-	e := old[len(old)-1]
-	*q = old[:len(old)-1]
+
+// push adds e.
+func (q *events) push(e event) {
+	*q = append(*q, e)
+	h := *q
+	for j := len(h) - 1; j > 0; {
+		i := (j - 1) / 2
+		if !h.less(j, i) {
+			break
+		}
+		h[i], h[j] = h[j], h[i]
+		j = i
+	}
+}
+
+// pop removes and returns the least event; q is not empty.
+func (q *events) pop() event {
+	h := *q
+	n := len(h) - 1
+	h[0], h[n] = h[n], h[0]
+	for i := 0; ; {
+		j := 2*i + 1
+		if j >= n {
+			break
+		}
+		if r := j + 1; r < n && h.less(r, j) {
+			j = r
+		}
+		if !h.less(j, i) {
+			break
+		}
+		h[i], h[j] = h[j], h[i]
+		i = j
+	}
+	e := h[n]
+	*q = h[:n]
 	return e
 }
 
@@ -170,38 +203,96 @@ func (s *sim) charge(n int64) error {
 // run followed them, say it must; a bug in the engine or the lab.
 var ErrDiverged = errors.New("lab: the engine's answer parted from the run's view of its rows")
 
-// runOne runs run number run of point pt; rec, when not nil, records its
-// timeline; calls, when not nil, counts the lab's calls against lab_calls.
-func runOne(ctx context.Context, l *Lab, pt Point, run int, rec *recorder, calls *atomic.Int64) (measures, error) {
-	pol := pt.Policy
+// bench is the engine a runner's runs go on, one after another: one
+// in-memory database, emptied before each run, with a Store, a Storage
+// and a Receiver on it, of the lab's storage and receiver (which no sweep
+// varies). A run on it answers as on a fresh database: the engine keeps
+// nothing of a row but in its tables, and every table is empty when a run
+// starts. Reusing it spares each run opening a database, creating the
+// schema and preparing the statements.
+type bench struct {
+	db      *sql.DB
+	store   *engine.Store
+	storage *engine.Storage
+	recv    *engine.Receiver
+	used    bool // a run went on it: empty it first
+}
+
+// emptyTables empty the engine's tables, as Store, Storage and Receiver
+// create them.
+var emptyTables = []string{"DELETE FROM jobs", "DELETE FROM storage", "DELETE FROM receipts"}
+
+// newBench opens a bench of pol's storage and receiver on a fresh
+// in-memory database.
+func newBench(ctx context.Context, pol Policy) (_ *bench, err error) {
 	db, err := sqlitedb.Memory("leaselab-lab-" + strconv.FormatInt(dbSeq.Add(1), 10))
 	if err != nil {
-		return measures{}, err
+		return nil, err
 	}
-	defer db.Close()
+	defer func() {
+		if err != nil {
+			db.Close()
+		}
+	}()
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)
-	var opts []engine.Option
-	store, err := engine.New(ctx, db)
-	if err != nil {
-		return measures{}, err
+	b := &bench{db: db}
+	if b.store, err = engine.New(ctx, db); err != nil {
+		return nil, err
 	}
+	var opts []engine.Option
 	if !pol.Fenced {
 		opts = append(opts, engine.WithoutFencing())
 	}
-	storage, err := engine.NewStorage(ctx, db, opts...)
-	if err != nil {
-		return measures{}, err
+	if b.storage, err = engine.NewStorage(ctx, db, opts...); err != nil {
+		return nil, err
 	}
 	var ropts []engine.Option
 	if !pol.Idempotent {
 		ropts = append(ropts, engine.WithoutIdempotence())
 	}
-	recv, err := engine.NewReceiver(ctx, db, ropts...)
+	if b.recv, err = engine.NewReceiver(ctx, db, ropts...); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// Close closes b's database.
+func (b *bench) Close() error { return b.db.Close() }
+
+// empty empties b's tables when a run went on it.
+func (b *bench) empty(ctx context.Context) error {
+	if b.used {
+		for _, q := range emptyTables {
+			if _, err := b.db.ExecContext(ctx, q); err != nil {
+				return err
+			}
+		}
+	}
+	b.used = true
+	return nil
+}
+
+// runOne runs run number run of point pt on a bench of its own; rec, when
+// not nil, records its timeline; calls, when not nil, counts the lab's
+// calls against lab_calls.
+func runOne(ctx context.Context, l *Lab, pt Point, run int, rec *recorder, calls *atomic.Int64) (measures, error) {
+	b, err := newBench(ctx, pt.Policy)
 	if err != nil {
 		return measures{}, err
 	}
-	s := &sim{ctx: ctx, lab: l, pol: pol, wl: &pt.Workload, store: store, storage: storage, recv: recv, rec: rec, calls: calls}
+	defer b.Close()
+	return runOn(ctx, b, l, pt, run, rec, calls)
+}
+
+// runOn runs run number run of point pt on b, a bench of pt's storage and
+// receiver (see runOne).
+func runOn(ctx context.Context, b *bench, l *Lab, pt Point, run int, rec *recorder, calls *atomic.Int64) (measures, error) {
+	pol := pt.Policy
+	if err := b.empty(ctx); err != nil {
+		return measures{}, err
+	}
+	s := &sim{ctx: ctx, lab: l, pol: pol, wl: &pt.Workload, store: b.store, storage: b.storage, recv: b.recv, rec: rec, calls: calls}
 	if err := s.charge(runCharge + int64(s.wl.Jobs)); err != nil {
 		return measures{}, err
 	}
@@ -280,7 +371,7 @@ func (s *sim) own(w *worker, t int64) int64 { return t + w.drift }
 func (s *sim) push(e event) {
 	e.seq = s.seq
 	s.seq++
-	heap.Push(&s.q, e)
+	s.q.push(e)
 }
 
 // wake schedules w's next decision at t.
@@ -310,11 +401,11 @@ func (s *sim) op(w *worker, now int64) error {
 }
 
 func (s *sim) loop() error {
-	for s.q.Len() > 0 {
+	for len(s.q) > 0 {
 		if err := s.ctx.Err(); err != nil {
 			return err
 		}
-		e := heap.Pop(&s.q).(event)
+		e := s.q.pop()
 		if e.msg != nil {
 			if err := s.arrive(e.at, e.msg); err != nil {
 				return err
@@ -349,7 +440,9 @@ func (s *sim) act(w *worker, t int64) error {
 	wl := s.wl
 	s.accrue(w, t)
 	if t >= w.nextCrash {
-		s.rec.step(t, w.name+" crash", "")
+		if s.rec != nil {
+			s.rec.step(t, w.name+" crash", "")
+		}
 		if w.job >= 0 {
 			if j := s.jobs[w.job]; j.owner == w.idx && j.token == w.token && j.status == engine.StatusLeased {
 				j.crashAt = t
@@ -362,7 +455,9 @@ func (s *sim) act(w *worker, t int64) error {
 	}
 	if t >= w.nextPause {
 		d := max(1, wl.GCPause.draw(&w.gcPause))
-		s.rec.step(t, fmt.Sprintf("%s pause %dms", w.name, d), "")
+		if s.rec != nil {
+			s.rec.step(t, fmt.Sprintf("%s pause %dms", w.name, d), "")
+		}
 		w.pauseUntil = t + d
 		w.lastResume = w.pauseUntil
 		w.nextPause = w.pauseUntil + max(1, wl.GCEvery.draw(&w.gcEvery))
@@ -451,12 +546,16 @@ func (s *sim) sendAt(w *worker, t int64, kind string, d int64) error {
 	j := s.jobs[w.job]
 	m := &message{kind: kind, w: w.idx, job: w.job, line: -1,
 		lease: engine.Lease{JobID: j.id, Owner: w.name, Qty: 1, Token: w.token, LeaseUntil: w.believed}}
-	text := w.name + " " + kind + " " + j.id
-	if d == 0 {
+	if s.rec != nil {
+		text := w.name + " " + kind + " " + j.id
+		if d > 0 {
+			text = fmt.Sprintf("%s arrives=%dms", text, t+d)
+		}
 		m.line = s.rec.step(t, text, "")
+	}
+	if d == 0 {
 		return s.arrive(t, m)
 	}
-	m.line = s.rec.step(t, fmt.Sprintf("%s arrives=%dms", text, t+d), "")
 	s.push(event{at: t + d, class: 1, msg: m})
 	return nil
 }
@@ -514,7 +613,9 @@ func (s *sim) poll(w *worker, t int64) error {
 		if err == nil {
 			return fmt.Errorf("%w: %s claimed %s at %d ms; the rows held none claimable", ErrDiverged, w.name, l.JobID, now)
 		}
-		s.rec.step(t, w.name+" claim", "empty")
+		if s.rec != nil {
+			s.rec.step(t, w.name+" claim", "empty")
+		}
 		w.nextPoll = t + s.wl.Poll
 		return nil
 	}
@@ -522,13 +623,19 @@ func (s *sim) poll(w *worker, t int64) error {
 	if err != nil || l.JobID != j.id || l.Token != j.token+1 {
 		return fmt.Errorf("%w: %s's claim at %d ms got %+v, %v; the rows say %s with token %d", ErrDiverged, w.name, now, l, err, j.id, j.token+1)
 	}
-	expect := fmt.Sprintf("ok job=%s token=%d", j.id, l.Token)
+	overlap := false
 	if p := j.owner; p >= 0 && j.status == engine.StatusLeased && t < j.until-s.workers[p].drift {
 		s.overlaps++
-		expect += " violates=single-lease"
-		s.rec.note(fmt.Sprintf("%s's lease of %s runs %d ms more in true time: %s's clock is ahead of %s's", s.workers[p].name, j.id, j.until-s.workers[p].drift-t, w.name, s.workers[p].name))
+		overlap = true
 	}
-	s.rec.step(t, w.name+" claim", expect)
+	if s.rec != nil { // the text only a recording reads
+		expect := fmt.Sprintf("ok job=%s token=%d", j.id, l.Token)
+		if p := j.owner; overlap {
+			expect += " violates=single-lease"
+			s.rec.note(fmt.Sprintf("%s's lease of %s runs %d ms more in true time: %s's clock is ahead of %s's", s.workers[p].name, j.id, j.until-s.workers[p].drift-t, w.name, s.workers[p].name))
+		}
+		s.rec.step(t, w.name+" claim", expect)
+	}
 	if j.crashAt >= 0 {
 		s.stalls = append(s.stalls, t-j.crashAt)
 		j.crashAt = -1

@@ -112,7 +112,8 @@ type Options struct {
 }
 
 // Run runs every point of l's sweep l.Runs times on the engine (each run on
-// a fresh in-memory database) and measures them. The Result is the same,
+// an in-memory database with every table empty: one database a runner,
+// emptied between its runs) and measures them. The Result is the same,
 // byte for byte in its JSON, for the same lab and seed, whatever Parallel.
 // It stops when ctx ends, with its error.
 func Run(ctx context.Context, l *Lab, opts Options) (*Result, error) {
@@ -141,6 +142,12 @@ func Run(ctx context.Context, l *Lab, opts Options) (*Result, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var b *bench // this runner's, opened at its first run
+			defer func() {
+				if b != nil {
+					b.Close()
+				}
+			}()
 			for {
 				mu.Lock()
 				k := next
@@ -150,7 +157,14 @@ func Run(ctx context.Context, l *Lab, opts Options) (*Result, error) {
 					return
 				}
 				p, r := k/l.Runs, k%l.Runs
-				smp, err := runOne(ctx, l, pts[p], r, nil, &calls)
+				var smp measures
+				var err error
+				if b == nil {
+					b, err = newBench(ctx, pts[p].Policy)
+				}
+				if err == nil {
+					smp, err = runOn(ctx, b, l, pts[p], r, nil, &calls)
+				}
 				mu.Lock()
 				if err != nil {
 					switch ex := (*limits.ExceededError)(nil); {

@@ -94,5 +94,6 @@ func (r results) labGoals() []goal {
 			Measured: r.LabSweep, Limit: goalLabMillis},
 		{Name: "longest main-thread task while the sweep runs", Unit: "task",
 			Measured: r.LabLongTask, Limit: goalLongTaskMillis},
+		r.labRunGoal(),
 	}
 }

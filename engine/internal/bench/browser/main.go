@@ -69,7 +69,9 @@
 // server sends for every URL the page or the engine's worker received,
 // asked for once per encoding. A missed goal is printed, not an error: the
 // figures are measurements of a shared machine. It exits 1 only when
-// something could not be measured.
+// something could not be measured, or, with -lab-gate (make bench does),
+// when the lease lab's ms a run in the page misses its goal against the
+// native's, both measured in the same run (labrun.go).
 package main
 
 import (
@@ -100,6 +102,7 @@ type options struct {
 	rounds                int
 	cacheWarmup, settle   time.Duration
 	only                  string
+	labGate               bool
 }
 
 func main() {
@@ -115,6 +118,7 @@ func main() {
 	flag.DurationVar(&o.cacheWarmup, "cache-warmup", 12*time.Second, "how long the simulator runs timelines before its warm load")
 	flag.DurationVar(&o.settle, "settle", 8*time.Second, "how long a page sits idle after its first result before its memory is read again")
 	flag.StringVar(&o.only, "only", "", "measure only the steps whose name holds this (e.g. course), after the first; the other figures are left unmeasured")
+	flag.BoolVar(&o.labGate, "lab-gate", false, "exit 1 when the lease lab's ms a run in the page misses its goal against the native's (make bench does)")
 	flag.Parse()
 	os.Exit(run(o, os.Stdout, os.Stderr))
 }
@@ -163,6 +167,9 @@ func run(o options, stdout, stderr io.Writer) int {
 	}
 	if failed > 0 {
 		return fail("%d of %d steps could not be measured (see above)", failed, steps)
+	}
+	if g := r.labRunGoal(); o.labGate && !g.met() {
+		return fail("%s: %s, the goal %s: MISSED", g.Name, g.format(g.Measured), g.Basis)
 	}
 	return 0
 }
@@ -242,6 +249,7 @@ func (s *session) steps(r *results, o options, notes *[]string) []step {
 			noted(func() ([]string, error) { return s.longTimeline(r) })},
 		{"the explorer, natively and in the page", noted(func() ([]string, error) { return s.explorer(r) })},
 		{"the lease lab's sweep in the page", noted(func() ([]string, error) { return s.labSweep(r) })},
+		{"the lease lab run by run, natively and in the page", noted(func() ([]string, error) { return s.labPerRun(r) })},
 		{"the Python exercise, cold then warm", noted(func() ([]string, error) { return s.pythonExercise(r, o.web) })},
 		{fmt.Sprintf("the cold first results again, in %d fresh browsers", freshRounds),
 			noted(func() ([]string, error) { return freshRuns(o, s.base, "/", 1, freshRounds, &r.Fresh) })},

@@ -159,6 +159,9 @@ type results struct {
 	// (lab.go); LabLongTask the longest main-thread task meanwhile (0: none
 	// of 50 ms or more).
 	LabSweep, LabLongTask float64
+	// LabRunNative and LabRunPage are the ms a run of labRunName took
+	// natively and in the page, medians of labRunRounds (labrun.go).
+	LabRunNative, LabRunPage float64
 
 	// PythonCold and PythonWarm are the ms from a Python exercise's
 	// Check to its first verdict, Python not yet loaded and loaded
@@ -173,7 +176,7 @@ type results struct {
 func newResults() results {
 	r := results{Sim: newSide(), Cycle: newSide(), Official: newSide(),
 		EngineBrotli: unmeasured, ModulesRaw: unmeasured, ModulesBrotli: unmeasured, LongTask: unmeasured, LongRun: unmeasured, Course: newCourse(),
-		LabSweep: unmeasured, LabLongTask: unmeasured, PythonCold: unmeasured, PythonWarm: unmeasured}
+		LabSweep: unmeasured, LabLongTask: unmeasured, LabRunNative: unmeasured, LabRunPage: unmeasured, PythonCold: unmeasured, PythonWarm: unmeasured}
 	r.Fresh.Sim, r.Fresh.Official = newSide(), newSide()
 	r.Slow.Sim, r.Slow.Official = newSide(), newSide()
 	return r
@@ -184,7 +187,7 @@ type goal struct {
 	Name     string
 	Measured float64 // NaN: not measured
 	Limit    float64 // NaN: its reference was not measured
-	Unit     string  // how to print Measured and Limit: "bytes", "ms", "MB", "/s" or "task" (ms; 0 is < 50 ms)
+	Unit     string  // how to print Measured and Limit: "bytes", "ms", "ms2" (ms to 2 decimals), "MB", "/s" or "task" (ms; 0 is < 50 ms)
 	Basis    string  // how Limit came about, when it is relative
 	AtLeast  bool    // Limit is the least Measured may be, not the most
 }
@@ -413,6 +416,11 @@ func (g goal) format(v float64) string {
 	switch g.Unit {
 	case "ms":
 		return millis(v)
+	case "ms2":
+		if !measured(v) {
+			return "—"
+		}
+		return fmt.Sprintf("%.2f ms", v)
 	case "MB":
 		return megabytes(v)
 	case "/s":
