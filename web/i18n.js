@@ -332,6 +332,8 @@ export const en = {
   beforeFirst: (n) => `Before the first step: ${plural(n, 'step', 'steps')} ahead.`,
   /** @param {number} c @param {number} n @param {string} t @param {string} text */
   stepExplain: (c, n, t, text) => `Step ${c} of ${n}, ${t}: ${text}`,
+  /** @param {number} c @param {number} n @param {string} t @param {string} call @param {string} outcome */
+  stepAnnounce: (c, n, t, call, outcome) => `Step ${c} of ${n}, ${t}: ${call}${outcome ? `: ${outcome}` : ''}.`,
   note: 'Note: ',
   /** @param {string} text */
   expectOk: (text) => `✓ as expected: -> ${text}`,
@@ -878,6 +880,8 @@ export const ko = {
   line: (n) => `${n}번째 줄`,
   beforeFirst: (n) => `첫 단계 전: ${n}단계가 남아 있습니다.`,
   stepExplain: (c, n, t, text) => `${n}단계 중 ${c}단계, ${t}: ${text}`,
+  /** @param {number} c @param {number} n @param {string} t @param {string} call @param {string} outcome */
+  stepAnnounce: (c, n, t, call, outcome) => `${n}단계 중 ${c}단계, ${t}: ${call}${outcome ? `: ${outcome}` : ''}.`,
   note: '메모: ',
   expectOk: (text) => `✓ 기대한 대로: -> ${text}`,
   expectBad: (want, got) => `✗ 기대 ${want}, 실제 ${got}`,

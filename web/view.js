@@ -65,10 +65,26 @@ export class TraceView {
     // The lanes' shorthand (A#1 vs B#2, superseded), decoded where it appears.
     this.decode = h('p', { class: 'decode', hidden: true });
     this.stepSource = h('p', { class: 'step-source' });
-    this.explain = h('p', { class: 'explain', 'aria-live': live ? 'polite' : 'off', 'aria-atomic': 'true' });
+    // The sentence is there to read at leisure; what a screen reader says
+    // as the cursor moves is the short announcement: the step, its call and
+    // its outcome, about ten words, so playback as read can keep up.
+    this.explain = h('p', { class: 'explain' });
+    this.announce = h('p', {
+      class: 'announce visually-hidden',
+      'aria-live': live ? 'polite' : 'off',
+      'aria-atomic': 'true',
+    });
     this.note = h('p', { class: 'step-note', hidden: true });
     this.expect = h('p', { class: 'expect', hidden: true });
-    this.explainBox = h('div', { class: 'explain-box' }, this.stepSource, this.explain, this.note, this.expect);
+    this.explainBox = h(
+      'div',
+      { class: 'explain-box' },
+      this.announce,
+      this.stepSource,
+      this.explain,
+      this.note,
+      this.expect,
+    );
     this.jobsAt = h('span', { class: 'at' });
     this.table = h('table', { class: 'jobs-table' }, h('thead', {}, h('tr')), h('tbody'));
     this.storageAt = h('span', { class: 'at' });
@@ -216,12 +232,14 @@ export class TraceView {
         this.stepSource.append(h('span', { class: 'own-clock', text: clock }));
       }
       setText(this.explain, t.stepExplain(cursor, n, ms(st.time), st.explain));
+      setText(this.announce, t.stepAnnounce(cursor, n, ms(st.time), callOf(st.source), outcomeOf(st)));
     } else {
       this.stepSource.replaceChildren(
         h('span', { class: 'line-no', text: t.start }),
         h('code', { translate: 'no', text: tr.title || tr.name, lang: textLang(tr.title || tr.name, t.lang) }),
       );
       setText(this.explain, t.beforeFirst(n));
+      setText(this.announce, t.beforeFirst(n));
     }
     this.note.hidden = !st?.note;
     this.note.replaceChildren(h('span', { class: 'visually-hidden', text: t.note }), st?.note || '');
@@ -265,4 +283,27 @@ export class TraceView {
  */
 export function setText(el, text) {
   if (el.textContent !== text) el.textContent = text;
+}
+
+/**
+ * A step's call as its line writes it, without its time, its expectation
+ * or its comment: "B claim order-7".
+ * @param {string} source
+ */
+export function callOf(source) {
+  const call = source.split('->')[0].split(/\s#/)[0].trim();
+  return call.replace(/^\S+\s+/, '');
+}
+
+/** Ops that have no outcome to say: what happens to a worker or a clock. */
+const SILENT = new Set(['pause', 'crash', 'wait', 'jump', 'drift', 'leader-change']);
+
+/**
+ * A step's outcome in the timeline's words ("ok", "refused superseded"), or
+ * "" for a step that has none to say.
+ * @param {Step} st
+ */
+export function outcomeOf(st) {
+  if (SILENT.has(st.op)) return '';
+  return st.outcome.reason ? `${st.outcome.kind} ${st.outcome.reason}` : st.outcome.kind;
 }
