@@ -18,7 +18,7 @@ var glossaryTerms = []struct {
 }{
 	{"g-lease", `\blease\b`, `임대`},
 	{"g-lease-until", `\blease_until\b`, `lease_until`},
-	{"g-token", `\btokens?\b`, `토큰`},
+	{"g-token", `\btokens?\b`, `\btoken`},
 	{"g-claim", `\bclaim(s|ed|ing)?\b`, `선점`},
 	{"g-renew", `\brenew(s|ed|ing)?\b|\bheartbeats?\b`, `갱신|하트비트`},
 	{"g-complete", `\bcomplet(e|es|ed)\b`, `완료`},
@@ -122,15 +122,27 @@ func koreanText(t *testing.T) map[string]string {
 	return map[string]string{"tutorial-ko.html": string(readTutorial(t, "tutorial-ko.html")), "i18n.js's ko": src[at:]}
 }
 
-// The Korean texts a learner reads name a pause one way, 멈춤 (the
-// glossary's entry), never 일시 정지 besides it: the tutorial, the
-// simulator's words and its transport's Pause button alike.
-func TestGlossary_KoreanNamesThePauseOneWay(t *testing.T) {
-	other := regexp.MustCompile(`일시 ?정지`)
+// koreanWords are the ideas a Korean text names one way: the retired
+// word, and the learner's word the glossary and the engine's Korean
+// sentences use (the token as the timeline text writes it, token).
+var koreanWords = []struct{ retired, say string }{
+	{`일시 ?정지`, "멈춤"},
+	{`토큰`, "token"},
+}
+
+// The Korean texts a learner reads name each idea one way, the
+// glossary's word, never a synonym besides it: a pause is 멈춤, never
+// 일시 정지; a token is token, as the lanes, the tables and the engine's
+// sentences write it, never 토큰. The tutorial, the simulator's words and
+// its transport's Pause button alike.
+func TestGlossary_KoreanNamesEachIdeaOneWay(t *testing.T) {
 	for where, text := range koreanText(t) {
-		for _, line := range strings.Split(text, "\n") {
-			if other.MatchString(line) {
-				t.Errorf("%s writes 일시 정지 where the learner's word is 멈춤: %s", where, strings.TrimSpace(line))
+		for _, w := range koreanWords {
+			other := regexp.MustCompile(w.retired)
+			for _, line := range strings.Split(text, "\n") {
+				if other.MatchString(line) {
+					t.Errorf("%s writes %s where the learner's word is %s: %s", where, other.FindString(line), w.say, strings.TrimSpace(line))
+				}
 			}
 		}
 	}
