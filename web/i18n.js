@@ -340,6 +340,31 @@ export const en = {
   /** @param {number} c @param {string} t */
   jobsAt: (c, t) => (c ? `after step ${c}, at ${t}` : 'as enqueued'),
   jobsFinal: 'jobs after the last step',
+  // what each column of the jobs and storage tables means, its header's description
+  columns: {
+    id: "The job's name: one row per job",
+    owner: 'The worker whose lease the row records (— when none)',
+    token: "The number of the job's latest claim, one higher at each claim: a call presents it",
+    lease_until: 'The instant the lease ends: it is valid while now < lease_until',
+    status:
+      'Where the job stands: pending (waits for a claim), leased (claimed; still leased after the lease ends, until a call changes it), done (completed), quarantined (set aside: out of attempts or past its deadline)',
+    attempts: 'How many times the job has been claimed',
+    max_attempts: 'How many claims the job may have (0: no limit)',
+    deadline:
+      'The instant by which the job must be done: no lease runs past it, and a claim at or after it quarantines the job (— when none)',
+    reason: 'Why the job was quarantined: attempts or deadline',
+    result: 'What the complete that finished the job reported',
+    qty: 'The amount the job carries, which a send delivers to the receiver',
+    key: 'What the storage holds, such as a file',
+    value: 'What the last write the storage accepted left there',
+  },
+  // what each status means, a status cell's description
+  statuses: {
+    pending: 'pending: waits for a claim',
+    leased: "leased: claimed; whether the lease still runs is lease_until's to say",
+    done: 'done: completed, for good',
+    quarantined: 'quarantined: set aside for good, out of attempts or past its deadline',
+  },
   sqlTitle: 'SQL that ran',
   verdictsTitle: 'Invariants',
   storageTitle: 'Fenced storage',
@@ -883,6 +908,29 @@ export const ko = {
   expectBad: (want, got) => `✗ 기대 ${want}, 실제 ${got}`,
   jobsAt: (c, t) => (c ? `${c}단계 후, ${t}` : '등록 직후'),
   jobsFinal: '마지막 단계 후의 jobs',
+  columns: {
+    id: '작업의 이름. 작업마다 한 행',
+    owner: '행에 기록된 임대의 작업자 (없으면 —)',
+    token: '작업의 마지막 선점 번호. 선점마다 하나씩 커지고, 호출은 이 번호를 내밉니다',
+    lease_until: '임대가 끝나는 시각. now < lease_until인 동안 유효합니다',
+    status:
+      '작업의 상태: pending(선점을 기다림), leased(선점됨. 임대가 끝나도 다른 호출이 바꿀 때까지 leased), done(완료됨), quarantined(격리됨: 시도를 다 썼거나 마감이 지남)',
+    attempts: '작업이 지금까지 선점된 횟수',
+    max_attempts: '작업이 받을 수 있는 선점 횟수 (0: 한도 없음)',
+    deadline:
+      '작업을 끝내야 하는 마감 시각. 임대는 이 시각을 넘지 않고, 이 시각이나 그 뒤의 선점은 작업을 격리합니다 (없으면 —)',
+    reason: '작업이 격리된 까닭: attempts(시도를 다 씀) 또는 deadline(마감이 지남)',
+    result: '작업을 끝낸 완료가 알린 결과',
+    qty: '작업이 나르는 양. 전송이 수신 측에 전달합니다',
+    key: '저장소가 담은 것의 이름(파일 등)',
+    value: '저장소가 받아들인 마지막 쓰기가 남긴 값',
+  },
+  statuses: {
+    pending: 'pending: 선점을 기다림',
+    leased: 'leased: 선점됨. 임대가 아직 유효한지는 lease_until이 말해 줍니다',
+    done: 'done: 완료되어 끝남',
+    quarantined: 'quarantined: 시도를 다 썼거나 마감이 지나 격리되어 끝남',
+  },
   sqlTitle: '실행된 SQL',
   verdictsTitle: '불변식',
   storageTitle: '펜싱된 저장소',

@@ -30,6 +30,9 @@ var glossaryTerms = []struct {
 	{"g-quarantined", `\bquarantined\b`, `quarantined|격리`},
 	{"g-attempts", `\b(max_)?attempts\b`, `attempts|시도`},
 	{"g-owner", `\bowner\b`, `owner`},
+	{"g-status", `\bstatus\b`, `\bstatus\b`},
+	{"g-result", `\bresults?\b`, `\bresult\b|결과`},
+	{"g-deadline", `\bdeadlines?\b`, `\bdeadline\b|마감`},
 	{"g-pause", `\bpaus(e|es|ed)\b`, `멈춤`},
 	{"g-clock-offset", `\bclock offset\b|\bdrift`, `시계 차이|표류`},
 	{"g-lock-service", `\block service\b`, `잠금 서비스`},
@@ -143,6 +146,53 @@ func TestGlossary_KoreanNamesEachIdeaOneWay(t *testing.T) {
 				if other.MatchString(line) {
 					t.Errorf("%s writes %s where the learner's word is %s: %s", where, other.FindString(line), w.say, strings.TrimSpace(line))
 				}
+			}
+		}
+	}
+}
+
+var (
+	columnsDecl = regexp.MustCompile(`(?s)\nexport const COLUMNS = [^\[]*\[(.*?)\]`)
+	quoted      = regexp.MustCompile(`'([a-z_]+)'`)
+	dtEl        = regexp.MustCompile(`(?s)<dt id="(g-[^"]+)">(.*?)</dt>`)
+)
+
+// jobsColumns are the columns the simulator's jobs table shows, in
+// web/render.js's order: the schema's names, never translated.
+func jobsColumns(t *testing.T) []string {
+	t.Helper()
+	m := columnsDecl.FindStringSubmatch(string(readTutorial(t, "render.js")))
+	if m == nil {
+		t.Fatal("render.js declares no COLUMNS")
+	}
+	var out []string
+	for _, q := range quoted.FindAllStringSubmatch(m[1], -1) {
+		out = append(out, q[1])
+	}
+	if len(out) < 8 {
+		t.Fatalf("render.js's COLUMNS reads as %q", out)
+	}
+	return out
+}
+
+// Every column the jobs table shows, and every status its status column
+// holds, is a term of both tutorials' glossaries: some entry's <dt> names
+// it, so a column added to the table without a definition fails here.
+func TestGlossary_DefinesEveryColumnAndStatusTheJobsTableShows(t *testing.T) {
+	words := jobsColumns(t)
+	for _, s := range []engine.Status{engine.StatusPending, engine.StatusLeased, engine.StatusDone, engine.StatusQuarantined} {
+		words = append(words, string(s))
+	}
+	for _, file := range tutorialPages {
+		terms := map[string]string{}
+		for _, m := range dtEl.FindAllStringSubmatch(glossaryEl.FindString(string(readTutorial(t, file))), -1) {
+			for _, w := range regexp.MustCompile(`[a-z_]+`).FindAllString(html.UnescapeString(tag.ReplaceAllString(m[2], " ")), -1) {
+				terms[w] = m[1]
+			}
+		}
+		for _, w := range words {
+			if terms[w] == "" {
+				t.Errorf("the jobs table shows %q, which no entry of %s's glossary names in its term (<dt>)", w, file)
 			}
 		}
 	}

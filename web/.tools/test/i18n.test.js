@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { catalogues, cspAdvice, en, josa, LANGS, langTag, parts, pickLang, strings, textLang } from '../../i18n.js';
+import { COLUMNS, STORAGE_COLUMNS } from '../../render.js';
 
 const web = (file) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
 
@@ -224,5 +225,23 @@ test("the explorer's hint says what it does in a newcomer's words, no search jar
   }
   for (const word of ['너비 우선', '일정', '불변식']) {
     assert.ok(!ko.exploreHint.includes(word), `the hint uses "${word}": ${ko.exploreHint}`);
+  }
+});
+
+test('every column the jobs and storage tables show has its meaning in every language, and every status its own', () => {
+  const statuses = ['pending', 'leased', 'done', 'quarantined'];
+  for (const lang of LANGS) {
+    const t = catalogues[lang];
+    const cols = [...COLUMNS, ...STORAGE_COLUMNS];
+    assert.deepEqual(
+      cols.filter((c) => !(t.columns[c]?.length > 4)),
+      [],
+      `${lang}: columns without a meaning`,
+    );
+    assert.deepEqual(Object.keys(t.columns).sort(), [...new Set(cols)].sort(), `${lang}: meanings of no column`);
+    for (const st of statuses) {
+      assert.match(t.columns.status, new RegExp(`\\b${st}\\b`), `${lang}: the status column's meaning names ${st}`);
+      assert.match(t.statuses[st], new RegExp(`^${st}: .{4,}`), `${lang}: ${st}`);
+    }
   }
 });
