@@ -342,6 +342,31 @@ export const en = {
   /** @param {number} c @param {string} t */
   jobsAt: (c, t) => (c ? `after step ${c}, at ${t}` : 'as enqueued'),
   jobsFinal: 'jobs after the last step',
+  // what each column of the jobs and storage tables means, its header's description
+  columns: {
+    id: "The job's name: one row per job",
+    owner: 'The worker whose lease the row records (— when none)',
+    token: "The number of the job's latest claim, one higher at each claim: a call presents it",
+    lease_until: 'The instant the lease ends: it is valid while now < lease_until',
+    status:
+      'Where the job stands: pending (waits for a claim), leased (claimed; still leased after the lease ends, until a call changes it), done (completed), quarantined (set aside: out of attempts or past its deadline)',
+    attempts: 'How many times the job has been claimed',
+    max_attempts: 'How many claims the job may have (0: no limit)',
+    deadline:
+      'The instant by which the job must be done: no lease runs past it, and a claim at or after it quarantines the job (— when none)',
+    reason: 'Why the job was quarantined: attempts or deadline',
+    result: 'What the complete that finished the job reported',
+    qty: 'The amount the job carries, which a send delivers to the receiver',
+    key: 'What the storage holds, such as a file',
+    value: 'What the last write the storage accepted left there',
+  },
+  // what each status means, a status cell's description
+  statuses: {
+    pending: 'pending: waits for a claim',
+    leased: "leased: claimed; whether the lease still runs is lease_until's to say",
+    done: 'done: completed, for good',
+    quarantined: 'quarantined: set aside for good, out of attempts or past its deadline',
+  },
   sqlTitle: 'SQL that ran',
   verdictsTitle: 'Invariants',
   storageTitle: 'Fenced storage',
@@ -739,14 +764,14 @@ export const ko = {
   forgets: (tokens) => `${tokens} 잊음`,
   causes: { renewed: '갱신', replaced: '교체', completed: '완료', released: '반납', ends: '만료' },
   leaseTitle: (l) =>
-    `${l.actor}: ${l.job}, 토큰 ${l.token}, ${l.start}부터; lease_until ${l.until}${l.cause ? ` (${l.end}에 ${l.cause})` : ''}`,
+    `${l.actor}: ${l.job}, token ${l.token}, ${l.start}부터; lease_until ${l.until}${l.cause ? ` (${l.end}에 ${l.cause})` : ''}`,
   forgottenTitle: (actor, at) =>
     josa(`${actor}(이)가 ${at}에 비정상 종료되어 이 임대를 잊었습니다. 행은 lease_until까지 임대를 유지합니다`),
-  expiryTitle: (e) => `${e.owner}의 ${e.job} 임대(토큰 ${e.token})가 ${e.at}에 만료됩니다`,
+  expiryTitle: (e) => `${e.owner}의 ${e.job} 임대(token ${e.token})가 ${e.at}에 만료됩니다`,
   ownClockEnd: (owner, at) => `(${owner}의 시계로 ${at})`,
   believesTitle: (b) =>
     josa(
-      `${b.actor}(은)는 ${b.job} 임대(토큰 ${b.token})가 자기 시계로 ${b.reads}까지(실제 시각 ${b.at}) 유효하다고 믿습니다. 정하는 것은 서비스의 시계입니다`,
+      `${b.actor}(은)는 ${b.job} 임대(token ${b.token})가 자기 시계로 ${b.reads}까지(실제 시각 ${b.at}) 유효하다고 믿습니다. 정하는 것은 서비스의 시계입니다`,
     ),
   sendTitle: (actor, from, to) => `${actor}: ${from}부터 ${to}까지 전송`,
   /** @param {{actor: string, holder: string, job: string, token: number, from: string, to: string}} w */
@@ -766,16 +791,16 @@ export const ko = {
   clockOffset: (offset) => `(${offset})`,
   clockOffsetTitle: (actor, offset) => `${actor}의 시계는 실제 시각과 ${offset} 어긋나 있습니다`,
   lanesLabel: '같은 시계 위의 작업자들',
-  lanesDesc: '작업자마다 한 줄: 토큰이 붙은 임대 막대, 만료, 만료 뒤의 선점, 거절된 호출.',
+  lanesDesc: '작업자마다 한 줄: token이 붙은 임대 막대, 만료, 만료 뒤의 선점, 거절된 호출.',
   lanesWindow: (from, to, n) =>
     `레인은 ${n}단계 중 ${from}–${to}단계를 보여 줍니다. 한 번에 일부씩, 커서를 따라갑니다.`,
   /** @param {string} a @param {number} ta @param {string} b @param {number} tb */
   decode: (a, ta, b, tb) =>
     josa(
-      `${a}#${ta} 대 ${b}#${tb}: ${a}(은)는 토큰 ${ta}(을)를 내밀지만 ${b}(이)가 토큰 ${tb}(을)를 쥐고 있습니다. superseded: 더 새 토큰이 작업을 쥐고 있어 거절됨.`,
+      `${a}#${ta} 대 ${b}#${tb}: ${a}(은)는 token ${ta}(을)를 내밀지만 ${b}(이)가 token ${tb}(을)를 쥐고 있습니다. superseded: 더 새 token이 작업을 쥐고 있어 거절됨.`,
     ),
   legend: {
-    lease: '임대 (토큰)',
+    lease: '임대 (token)',
     ends: '임대 만료',
     ok: '수락',
     refused: '거절됨 (선점, 쓰기, 완료…)',
@@ -802,14 +827,14 @@ export const ko = {
   brokenOnPurpose: '{code} 깨짐',
   invariants: {
     'single-lease': '작업마다 유효한 임대는 하나 이하',
-    'tokens-increase': '토큰은 증가만 한다',
-    'no-stale-write': '낡은 토큰의 쓰기는 없다',
+    'tokens-increase': 'token은 증가만 한다',
+    'no-stale-write': '낡은 token의 쓰기는 없다',
     'no-late-write': '임대가 끝난 뒤의 쓰기는 없다',
     'final-is-final': '완료와 격리는 되돌릴 수 없다',
     'attempts-bounded': 'attempts <= max_attempts',
     'lease-within-deadline': 'lease_until <= deadline',
     'no-job-lost': '작업은 사라지거나 중복되지 않는다',
-    'storage-fenced': '저장소는 더 낮은 토큰의 쓰기를 받지 않는다',
+    'storage-fenced': '저장소는 더 낮은 token의 쓰기를 받지 않는다',
     'applied-once': '수신 측은 일마다 효과를 한 번만 적용한다',
   },
 
@@ -836,8 +861,8 @@ export const ko = {
       invalid: 'invalid: 엔진이 인자를 받지 않습니다',
       'refused held': '거절, held: 다른 작업자의 임대가 아직 살아 있습니다',
       'refused expired': '거절, expired: 부른 쪽의 임대가 이미 끝났습니다',
-      'refused superseded': '거절, superseded: 더 새 토큰이 작업을 쥐고 있습니다',
-      'refused fenced': '거절, fenced: 저장소가 더 새 토큰을 이미 보았습니다',
+      'refused superseded': '거절, superseded: 더 새 token이 작업을 쥐고 있습니다',
+      'refused fenced': '거절, fenced: 저장소가 더 새 token을 이미 보았습니다',
       'refused done': '거절, done: 작업이 이미 끝났습니다',
       'refused not_found': '거절, not_found: 그런 작업이 없습니다',
       'refused quarantined': '거절, quarantined: 작업이 시도를 다 썼습니다',
@@ -887,6 +912,29 @@ export const ko = {
   expectBad: (want, got) => `✗ 기대 ${want}, 실제 ${got}`,
   jobsAt: (c, t) => (c ? `${c}단계 후, ${t}` : '등록 직후'),
   jobsFinal: '마지막 단계 후의 jobs',
+  columns: {
+    id: '작업의 이름. 작업마다 한 행',
+    owner: '행에 기록된 임대의 작업자 (없으면 —)',
+    token: '작업의 마지막 선점 번호. 선점마다 하나씩 커지고, 호출은 이 번호를 내밉니다',
+    lease_until: '임대가 끝나는 시각. now < lease_until인 동안 유효합니다',
+    status:
+      '작업의 상태: pending(선점을 기다림), leased(선점됨. 임대가 끝나도 다른 호출이 바꿀 때까지 leased), done(완료됨), quarantined(격리됨: 시도를 다 썼거나 마감이 지남)',
+    attempts: '작업이 지금까지 선점된 횟수',
+    max_attempts: '작업이 받을 수 있는 선점 횟수 (0: 한도 없음)',
+    deadline:
+      '작업을 끝내야 하는 마감 시각. 임대는 이 시각을 넘지 않고, 이 시각이나 그 뒤의 선점은 작업을 격리합니다 (없으면 —)',
+    reason: '작업이 격리된 까닭: attempts(시도를 다 씀) 또는 deadline(마감이 지남)',
+    result: '작업을 끝낸 완료가 알린 결과',
+    qty: '작업이 나르는 양. 전송이 수신 측에 전달합니다',
+    key: '저장소가 담은 것의 이름(파일 등)',
+    value: '저장소가 받아들인 마지막 쓰기가 남긴 값',
+  },
+  statuses: {
+    pending: 'pending: 선점을 기다림',
+    leased: 'leased: 선점됨. 임대가 아직 유효한지는 lease_until이 말해 줍니다',
+    done: 'done: 완료되어 끝남',
+    quarantined: 'quarantined: 시도를 다 썼거나 마감이 지나 격리되어 끝남',
+  },
   sqlTitle: '실행된 SQL',
   verdictsTitle: '불변식',
   storageTitle: '펜싱된 저장소',
@@ -923,7 +971,7 @@ export const ko = {
   mutantEngine: (name) => `고장 난 엔진: ${name}`,
   breaks: (rule) => `이 엔진은 규칙 하나를 어깁니다: “${rule}”.`,
   task: '과제: 두 엔진이 갈라질 때까지 타임라인을 고쳐 보세요.',
-  noDiff: '이 타임라인으로는 둘을 구별할 수 없습니다: 모든 단계의 결과, 토큰, lease_until, 행이 두 엔진에서 같습니다.',
+  noDiff: '이 타임라인으로는 둘을 구별할 수 없습니다: 모든 단계의 결과, token, lease_until, 행이 두 엔진에서 같습니다.',
   diffAt: (step, line) => `${step}단계(${line}번째 줄)에서 갈라집니다:`,
   goToStep: (step) => `${step}단계로 가기`,
   showMe: '두 엔진을 갈라놓는 타임라인을 보여 주세요',
@@ -940,7 +988,7 @@ export const ko = {
   aspects: {
     outcome: '결과',
     winner: '승자',
-    token: '토큰',
+    token: 'token',
     lease_until: 'lease_until',
     receipt: '수신 기록',
     enqueued: '등록 여부',
@@ -974,9 +1022,9 @@ export const ko = {
   unknownTimeline: (name) => `라이브러리에 없는 타임라인을 링크가 가리킵니다: "${name}"`,
   unreadableTimeline: '링크에 담긴 타임라인(src=)을 읽을 수 없습니다: base64url이 아닙니다',
 
-  pageTitle: 'leaselab — 임대와 토큰, 한 단계씩',
+  pageTitle: 'leaselab — 임대와 token, 한 단계씩',
   pageDescription: '가상 시계 위에서 선점, 만료, 재선점, 늦은 완료를 실제 엔진과 실제 메모리 SQLite로 재생합니다.',
-  tagline: '임대와 토큰, 한 단계씩',
+  tagline: '임대와 token, 한 단계씩',
   skip: '재생 화면으로 건너뛰기',
   shareButton: '공유 / 삽입',
   keysButton: '단축키',
@@ -1058,13 +1106,13 @@ export const ko = {
 
   // ---- course sites (the author's guide) ----
   guideLink: '강의 작성자 안내서',
-  introTitle: '처음인가요? 1분 만에 보는 임대와 토큰',
+  introTitle: '처음인가요? 1분 만에 보는 임대와 token',
   introLease:
     '임대는 정해진 시간 동안 작업을 맡는 권리입니다. 작업자 A가 작업 하나를 1000 ms까지 맡습니다. A가 멈추면(긴 멈춤, 느린 네트워크) 임대가 끝나고 다른 작업자가 그 작업을 맡을 수 있습니다.',
   introToken:
-    '선점할 때마다 토큰을 받습니다. 토큰은 커지기만 하는 번호이고, 작업마다 따로 셉니다(두 작업은 저마다 1부터 시작합니다). A는 토큰 1(A#1로 표시)을, A의 임대가 끝난 뒤 선점한 B는 토큰 2(B#2)를 가집니다.',
+    '선점할 때마다 token을 받습니다. token은 커지기만 하는 번호이고, 작업마다 따로 셉니다(두 작업은 저마다 1부터 시작합니다). A는 token 1(A#1로 표시)을, A의 임대가 끝난 뒤 선점한 B는 token 2(B#2)를 가집니다.',
   introRefused:
-    'A가 늦게 돌아와 토큰 1로 작업을 끝내려 하면 엔진은 superseded(더 새 토큰이 있음)로 거절합니다. 더 새 토큰이 작업을 쥐고 있으니, A의 낡은 작업이 B의 작업을 되돌릴 수 없습니다.',
+    'A가 늦게 돌아와 token 1로 작업을 끝내려 하면 엔진은 superseded(더 새 token이 있음)로 거절합니다. 더 새 token이 작업을 쥐고 있으니, A의 낡은 작업이 B의 작업을 되돌릴 수 없습니다.',
   introTutorial: '한 번에 한 가지씩 배우기: 각 단계를 보기 전에 예측해 보는 짧은 화면 일곱 개의 튜토리얼',
   introGlossary: '레인과 표에 나오는 모든 낱말의 풀이: 용어집',
   introStart: '여기서 시작하세요',

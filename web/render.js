@@ -472,7 +472,7 @@ export function timeAt(svg, clientX) {
 
 // ---- the tables and lists ----
 
-const COLUMNS = /** @type {const} */ ([
+export const COLUMNS = /** @type {const} */ ([
   'id',
   'owner',
   'token',
@@ -487,18 +487,27 @@ const COLUMNS = /** @type {const} */ ([
 ]);
 
 /**
- * Fills a table's head with column names (the schema's: never translated)
- * unless it has them. A name may break after each underscore
+ * Fills a table's head with column names (the schema's: never translated),
+ * each with its meaning in t's language as its description (title), unless
+ * it has them in that language. A name may break after each underscore
  * (max_/attempts), so that a table of short values is no wider than its
  * values need.
  * @param {HTMLTableElement} table
- * @param {readonly string[]} columns
+ * @param {readonly (keyof Strings['columns'])[]} columns
+ * @param {Strings} t
  */
-function tableHead(table, columns) {
+function tableHead(table, columns, t) {
   const head = /** @type {HTMLTableSectionElement} */ (table.tHead).rows[0];
-  if (head.cells.length !== columns.length || head.cells[0].textContent !== columns[0]) {
+  if (
+    head.cells.length !== columns.length ||
+    head.cells[0].textContent !== columns[0] ||
+    head.dataset.lang !== t.lang
+  ) {
     const name = (/** @type {string} */ c) => c.split(/(?<=_)/).flatMap((part, i) => (i ? [h('wbr'), part] : [part]));
-    head.replaceChildren(...columns.map((c) => h('th', { scope: 'col', translate: 'no' }, ...name(c))));
+    head.replaceChildren(
+      ...columns.map((c) => h('th', { scope: 'col', translate: 'no', title: t.columns[c] }, ...name(c))),
+    );
+    head.dataset.lang = t.lang;
   }
 }
 
@@ -514,7 +523,7 @@ function tableHead(table, columns) {
  * @param {(worker: string) => number} [offset]
  */
 export function drawTable(table, rows, changed, clock, t, offset = () => 0, { whole = false } = {}) {
-  tableHead(table, COLUMNS);
+  tableHead(table, COLUMNS, t);
   /** @type {Map<string, Set<string>>} job -> its changed columns */
   const changedOf = new Map();
   for (const c of changed || []) {
@@ -738,6 +747,8 @@ function fillJobCell(cell, r, c, changed, clock, t) {
   if (cls.length) cell.className = cls.join(' ');
   cell.append(empty ? '—' : String(v));
   if (c === 'max_attempts' && v === 0) cell.title = t.unlimited;
+  if (c === 'status' && Object.hasOwn(t.statuses, v))
+    cell.title = t.statuses[/** @type {keyof Strings['statuses']} */ (v)];
   if (c === 'lease_until' && r.status === 'leased' && r.lease_until > 0) {
     const valid = clock < r.lease_until;
     cell.append(h('span', { class: `lease-note ${valid ? 'valid' : 'ended'}`, text: valid ? t.valid : t.ended }));
@@ -745,7 +756,7 @@ function fillJobCell(cell, r, c, changed, clock, t) {
   if (changed) cell.append(h('span', { class: 'visually-hidden', text: t.changed }));
 }
 
-const STORAGE_COLUMNS = /** @type {const} */ (['key', 'value', 'owner', 'token']);
+export const STORAGE_COLUMNS = /** @type {const} */ (['key', 'value', 'owner', 'token']);
 
 /**
  * Fills the fenced storage's table: every key's value and the lease that
@@ -756,7 +767,7 @@ const STORAGE_COLUMNS = /** @type {const} */ (['key', 'value', 'owner', 'token']
  * @param {Strings} t
  */
 export function drawStorage(table, rows, changedKey, t) {
-  tableHead(table, STORAGE_COLUMNS);
+  tableHead(table, STORAGE_COLUMNS, t);
   if (rows.length === 0) {
     table.tBodies[0].replaceChildren(
       h('tr', {}, h('td', { colspan: STORAGE_COLUMNS.length, class: 'empty', text: t.storageEmpty })),

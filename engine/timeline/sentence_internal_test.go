@@ -3,6 +3,7 @@ package timeline
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -53,4 +54,27 @@ func FuzzSentence_IsFmt(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The Korean phrasebook names the token as the timeline text writes it,
+// token, in every sentence that names it: never 토큰 besides it, so a
+// learner meets one word in the lanes, the tables and the explanations.
+func TestSentence_KoreanNamesTheTokenAsTheTimelineDoes(t *testing.T) {
+	v := reflect.ValueOf(korean)
+	tokens := 0
+	for i := range v.NumField() {
+		f := v.Field(i)
+		if f.Kind() != reflect.String {
+			continue
+		}
+		if strings.Contains(f.String(), "토큰") {
+			t.Errorf("korean.%s writes 토큰 where the learner's word is token: %q", v.Type().Field(i).Name, f.String())
+		}
+		if strings.Contains(f.String(), "token") {
+			tokens++
+		}
+	}
+	if tokens == 0 {
+		t.Fatal("no Korean sentence names the token")
+	}
 }

@@ -54,7 +54,7 @@ var catalog = map[string]*words{
 		ownerReads: " true time (%s's clock reads %d ms)", serviceReads: " true time (the service's clock reads %d ms)",
 	},
 	"ko": {
-		columns: []string{"줄", "시각", "작업자", "연산", "일", "결과", "토큰", "임대 끝", "기대"},
+		columns: []string{"줄", "시각", "작업자", "연산", "일", "결과", "token", "임대 끝", "기대"},
 		held:    "맞음", failed: "틀림", announced: "예고됨",
 		pass: "통과", fail: "실패", badInput: "잘못된 입력",
 		// A count is the noun first, then the number with its counter

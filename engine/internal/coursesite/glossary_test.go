@@ -18,7 +18,7 @@ var glossaryTerms = []struct {
 }{
 	{"g-lease", `\blease\b`, `임대`},
 	{"g-lease-until", `\blease_until\b`, `lease_until`},
-	{"g-token", `\btokens?\b`, `토큰`},
+	{"g-token", `\btokens?\b`, `\btoken`},
 	{"g-claim", `\bclaim(s|ed|ing)?\b`, `선점`},
 	{"g-renew", `\brenew(s|ed|ing)?\b|\bheartbeats?\b`, `갱신|하트비트`},
 	{"g-complete", `\bcomplet(e|es|ed)\b`, `완료`},
@@ -30,6 +30,9 @@ var glossaryTerms = []struct {
 	{"g-quarantined", `\bquarantined\b`, `quarantined|격리`},
 	{"g-attempts", `\b(max_)?attempts\b`, `attempts|시도`},
 	{"g-owner", `\bowner\b`, `owner`},
+	{"g-status", `\bstatus\b`, `\bstatus\b`},
+	{"g-result", `\bresults?\b`, `\bresult\b|결과`},
+	{"g-deadline", `\bdeadlines?\b`, `\bdeadline\b|마감`},
 	{"g-pause", `\bpaus(e|es|ed)\b`, `멈춤`},
 	{"g-clock-offset", `\bclock offset\b|\bdrift`, `시계 차이|표류`},
 	{"g-lock-service", `\block service\b`, `잠금 서비스`},
@@ -122,15 +125,74 @@ func koreanText(t *testing.T) map[string]string {
 	return map[string]string{"tutorial-ko.html": string(readTutorial(t, "tutorial-ko.html")), "i18n.js's ko": src[at:]}
 }
 
-// The Korean texts a learner reads name a pause one way, 멈춤 (the
-// glossary's entry), never 일시 정지 besides it: the tutorial, the
-// simulator's words and its transport's Pause button alike.
-func TestGlossary_KoreanNamesThePauseOneWay(t *testing.T) {
-	other := regexp.MustCompile(`일시 ?정지`)
+// koreanWords are the ideas a Korean text names one way: the retired
+// word, and the learner's word the glossary and the engine's Korean
+// sentences use (the token as the timeline text writes it, token).
+var koreanWords = []struct{ retired, say string }{
+	{`일시 ?정지`, "멈춤"},
+	{`토큰`, "token"},
+}
+
+// The Korean texts a learner reads name each idea one way, the
+// glossary's word, never a synonym besides it: a pause is 멈춤, never
+// 일시 정지; a token is token, as the lanes, the tables and the engine's
+// sentences write it, never 토큰. The tutorial, the simulator's words and
+// its transport's Pause button alike.
+func TestGlossary_KoreanNamesEachIdeaOneWay(t *testing.T) {
 	for where, text := range koreanText(t) {
-		for _, line := range strings.Split(text, "\n") {
-			if other.MatchString(line) {
-				t.Errorf("%s writes 일시 정지 where the learner's word is 멈춤: %s", where, strings.TrimSpace(line))
+		for _, w := range koreanWords {
+			other := regexp.MustCompile(w.retired)
+			for _, line := range strings.Split(text, "\n") {
+				if other.MatchString(line) {
+					t.Errorf("%s writes %s where the learner's word is %s: %s", where, other.FindString(line), w.say, strings.TrimSpace(line))
+				}
+			}
+		}
+	}
+}
+
+var (
+	columnsDecl = regexp.MustCompile(`(?s)\nexport const COLUMNS = [^\[]*\[(.*?)\]`)
+	quoted      = regexp.MustCompile(`'([a-z_]+)'`)
+	dtEl        = regexp.MustCompile(`(?s)<dt id="(g-[^"]+)">(.*?)</dt>`)
+)
+
+// jobsColumns are the columns the simulator's jobs table shows, in
+// web/render.js's order: the schema's names, never translated.
+func jobsColumns(t *testing.T) []string {
+	t.Helper()
+	m := columnsDecl.FindStringSubmatch(string(readTutorial(t, "render.js")))
+	if m == nil {
+		t.Fatal("render.js declares no COLUMNS")
+	}
+	var out []string
+	for _, q := range quoted.FindAllStringSubmatch(m[1], -1) {
+		out = append(out, q[1])
+	}
+	if len(out) < 8 {
+		t.Fatalf("render.js's COLUMNS reads as %q", out)
+	}
+	return out
+}
+
+// Every column the jobs table shows, and every status its status column
+// holds, is a term of both tutorials' glossaries: some entry's <dt> names
+// it, so a column added to the table without a definition fails here.
+func TestGlossary_DefinesEveryColumnAndStatusTheJobsTableShows(t *testing.T) {
+	words := jobsColumns(t)
+	for _, s := range []engine.Status{engine.StatusPending, engine.StatusLeased, engine.StatusDone, engine.StatusQuarantined} {
+		words = append(words, string(s))
+	}
+	for _, file := range tutorialPages {
+		terms := map[string]string{}
+		for _, m := range dtEl.FindAllStringSubmatch(glossaryEl.FindString(string(readTutorial(t, file))), -1) {
+			for _, w := range regexp.MustCompile(`[a-z_]+`).FindAllString(html.UnescapeString(tag.ReplaceAllString(m[2], " ")), -1) {
+				terms[w] = m[1]
+			}
+		}
+		for _, w := range words {
+			if terms[w] == "" {
+				t.Errorf("the jobs table shows %q, which no entry of %s's glossary names in its term (<dt>)", w, file)
 			}
 		}
 	}

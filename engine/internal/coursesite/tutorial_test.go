@@ -150,8 +150,8 @@ var outcomeVerbs = map[string]map[string]string{
 
 // tellsOf are the ways prose in lang states a marked step's outcome: the
 // outcome kind's verb, a refusal's reason, each field the step expects
-// (key=value, "key value", "key is value"), and a token as the lanes
-// draw it (A#2) or the Korean page writes it (토큰 2).
+// (key=value, "key value", "key is value": a token as both pages write
+// it, token 2), and a token as the lanes draw it (A#2).
 func tellsOf(lang string, s timeline.StepLine) []*regexp.Regexp {
 	e := s.Expect
 	res := []string{outcomeVerbs[lang][string(e.Outcome)]}
@@ -165,7 +165,6 @@ func tellsOf(lang string, s timeline.StepLine) []*regexp.Regexp {
 			for _, a := range s.Actors {
 				res = append(res, regexp.QuoteMeta(a)+`#`+v+`\b`)
 			}
-			res = append(res, `토큰\s*`+v+`\b`)
 		}
 	}
 	var out []*regexp.Regexp

@@ -13,7 +13,7 @@ var Metrics = []Metric{
 	{"dup_ms", "ms", Title{"duplicate work: ms of work done again", "중복 작업: 다시 한 작업의 시간"}},
 	{"dup_jobs", "jobs", Title{"jobs worked on more than once", "두 번 이상 작업한 일"}},
 	{"stall_ms", "ms", Title{"stall after a crash: ms a job sat idle until reclaimed", "크래시 뒤 멈춤: 다시 가져가기까지 일이 놀던 시간"}},
-	{"stale_refused", "writes", Title{"stale writes the token refused", "토큰이 거절한 낡은 쓰기"}},
+	{"stale_refused", "writes", Title{"stale writes the token refused", "token이 거절한 낡은 쓰기"}},
 	{"stale_landed", "writes", Title{"stale writes that landed over a newer one", "새 쓰기를 덮어쓴 낡은 쓰기"}},
 	{"late_writes", "writes", Title{"stale writes taken before the newer holder wrote", "새 보유자가 쓰기 전에 받아들여진 낡은 쓰기"}},
 	{"overlaps", "claims", Title{"lease overlaps: a claim granted while, in true time, the last lease still ran", "임대 겹침: 실제 시간으로 이전 임대가 아직 유효할 때 허락된 선점"}},

@@ -206,11 +206,12 @@ func TestOutputs_GivePercentilesBesideTheMean(t *testing.T) {
 // The Korean plot speaks Korean: its description, panel titles, units and
 // each point's title. The Latin words left are the lab's own syntax — the
 // swept parameters, their values (off, ms, s), p50/p95 and an axis's k —
-// for a line and for a heat map.
+// and the token, which Korean names as the timeline text writes it; for a
+// line and for a heat map.
 func TestWriteSVG_KoreanPlotHasNoEnglishWords(t *testing.T) {
 	arithmetic(t)
 	const lab2 = "# Tiny\ntitle ko \"작은\"\njobs 3\nworkers 2\nwork fixed 100ms\nruns 2\nplot dup_ms stale_refused overlaps renews cancelled jobs_per_s\n"
-	allowed := map[string]bool{"lease": true, "margin": true, "off": true, "ms": true, "s": true, "p": true, "k": true}
+	allowed := map[string]bool{"lease": true, "margin": true, "off": true, "ms": true, "s": true, "p": true, "k": true, "token": true}
 	for _, sweeps := range []string{"sweep margin off 300ms\n", "sweep lease 50ms 1s\nsweep margin off 300ms\n"} {
 		svg := svgOf(t, lab2+sweeps, "ko")
 		d := xml.NewDecoder(strings.NewReader(svg))

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { catalogues, cspAdvice, en, josa, LANGS, langTag, parts, pickLang, strings, textLang } from '../../i18n.js';
+import { COLUMNS, STORAGE_COLUMNS } from '../../render.js';
 
 const web = (file) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
 
@@ -37,7 +38,14 @@ test('no catalogue borrows another language: no Korean string equals the English
       const get = (book) => k.split('.').reduce((o, p) => o[p], book);
       return get(en) === get(catalogues.ko) && /[A-Za-z]{3}/.test(get(en));
     });
-  const names = ['invariants.attempts-bounded', 'invariants.lease-within-deadline', 'aspects.lease_until', 'exportGo'];
+  // the token is a name too: Korean writes it as the timeline text does
+  const names = [
+    'invariants.attempts-bounded',
+    'invariants.lease-within-deadline',
+    'aspects.lease_until',
+    'aspects.token',
+    'exportGo',
+  ];
   assert.deepEqual(
     same.filter((k) => !names.includes(k)),
     [],
@@ -164,8 +172,8 @@ test("a Content-Security-Policy refusal is told, with what to allow, in the play
 
 test("Korean sentences around a worker's name pick each particle by the name's last sound", () => {
   const ko = strings('ko');
-  assert.match(ko.decode('민수', 1, '지영', 2), /: 민수는 토큰 1을 내밀지만 지영이 토큰 2를 쥐고/);
-  assert.match(ko.decode('클라이언트1', 2, 'B', 3), /: 클라이언트1은 토큰 2를 내밀지만 B가 토큰 3을 쥐고/);
+  assert.match(ko.decode('민수', 1, '지영', 2), /: 민수는 token 1을 내밀지만 지영이 token 2를 쥐고/);
+  assert.match(ko.decode('클라이언트1', 2, 'B', 3), /: 클라이언트1은 token 2를 내밀지만 B가 token 3을 쥐고/);
   assert.match(ko.forgottenTitle('지영', '300 ms'), /^지영이 300 ms에 비정상 종료되어 /);
   assert.match(ko.forgottenTitle('민수', '300 ms'), /^민수가 /);
   const belief = { job: '파일-f', token: 1, reads: '1300 ms', at: '1000 ms' };
@@ -194,7 +202,8 @@ test('a lab measure in Korean has a Korean unit', () => {
   assert.ok(metrics.length > 0);
   for (const m of metrics) {
     const ko = strings('ko').lab.measure(m.label.ko, m.unit);
-    assert.equal(ko.replace(/\bms\b/gu, '').match(/[A-Za-z]+/gu), null, ko);
+    // ms is a unit, and token the learner's word, Latin in Korean as the timeline writes it
+    assert.equal(ko.replace(/\b(ms|token)\b/gu, '').match(/[A-Za-z]+/gu), null, ko);
     assert.equal(en.lab.measure(m.label.en, m.unit), `${m.label.en} (${m.unit})`);
   }
   assert.equal(strings('ko').lab.measure('낡은 쓰기', 'writes'), '낡은 쓰기 (건)');
@@ -216,5 +225,23 @@ test("the explorer's hint says what it does in a newcomer's words, no search jar
   }
   for (const word of ['너비 우선', '일정', '불변식']) {
     assert.ok(!ko.exploreHint.includes(word), `the hint uses "${word}": ${ko.exploreHint}`);
+  }
+});
+
+test('every column the jobs and storage tables show has its meaning in every language, and every status its own', () => {
+  const statuses = ['pending', 'leased', 'done', 'quarantined'];
+  for (const lang of LANGS) {
+    const t = catalogues[lang];
+    const cols = [...COLUMNS, ...STORAGE_COLUMNS];
+    assert.deepEqual(
+      cols.filter((c) => !(t.columns[c]?.length > 4)),
+      [],
+      `${lang}: columns without a meaning`,
+    );
+    assert.deepEqual(Object.keys(t.columns).sort(), [...new Set(cols)].sort(), `${lang}: meanings of no column`);
+    for (const st of statuses) {
+      assert.match(t.columns.status, new RegExp(`\\b${st}\\b`), `${lang}: the status column's meaning names ${st}`);
+      assert.match(t.statuses[st], new RegExp(`^${st}: .{4,}`), `${lang}: ${st}`);
+    }
   }
 });

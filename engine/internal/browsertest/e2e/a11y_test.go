@@ -412,7 +412,7 @@ func TestA11y_FirstVisitTeachesBeforeItShowsTheMachinery(t *testing.T) {
 	if !v.Shown || v.ShowBtn {
 		t.Fatalf("a first visit shows the introduction %v (and its show button %v), want it shown", v.Shown, v.ShowBtn)
 	}
-	for _, want := range []string{"A lease is", "fencing token", "A#1", "superseded", "Start here"} {
+	for _, want := range []string{"A lease is", "gets a token", "A#1", "superseded", "Start here"} {
 		if !strings.Contains(v.Text, want) {
 			t.Errorf("the introduction lacks %q: %s", want, v.Text)
 		}
@@ -446,7 +446,7 @@ func TestA11y_FirstVisitTeachesBeforeItShowsTheMachinery(t *testing.T) {
 	ko := tab(t)
 	open(t, ko, "#lang=ko")
 	v = eval[introView](t, ko, introJS)
-	if !v.Shown || !strings.Contains(v.Text, "임대") || !strings.Contains(v.Text, "토큰") || len(v.Links) != 4 || v.Links[0] != "10-korean-courier.tl" {
+	if !v.Shown || !strings.Contains(v.Text, "임대") || !strings.Contains(v.Text, "token") || len(v.Links) != 4 || v.Links[0] != "10-korean-courier.tl" {
 		t.Errorf("in Korean the introduction shows %v, %q, links %q; want it in Korean, starting with the Korean courier", v.Shown, v.Text, v.Links)
 	}
 	noProblems(t, ctx)
@@ -813,4 +813,32 @@ func TestA11y_LegendSwatchesShowInForcedColors(t *testing.T) {
 			noProblems(t, ctx)
 		})
 	}
+}
+
+// Every column header of the jobs and storage tables carries what its
+// column means, in the player's language, as its description (title): in
+// English, and in Korean once the reader switches, the schema's name
+// itself untranslated.
+func TestA11y_EveryTableColumnSaysWhatItMeansInTheReadersLanguage(t *testing.T) {
+	ctx := tab(t)
+	open(t, ctx, "")
+	const heads = `[...document.querySelectorAll('#player .view .jobs-table thead th')].map((th) => [th.textContent, th.title])`
+	check := func(lang string, hangul bool) {
+		t.Helper()
+		got := eval[[][2]string](t, ctx, heads)
+		if len(got) < 11 {
+			t.Fatalf("%s: the tables' headers are %q, want every column of the jobs table", lang, got)
+		}
+		for _, h := range got {
+			ko := strings.ContainsFunc(h[1], func(r rune) bool { return r >= 0xac00 && r <= 0xd7a3 })
+			if len(h[1]) < 5 || ko != hangul {
+				t.Errorf("%s: the column %s says %q of what it means", lang, h[0], h[1])
+			}
+		}
+	}
+	check("en", false)
+	eval[bool](t, ctx, `(() => { const s = document.getElementById('lang'); s.value = 'ko'; s.dispatchEvent(new Event('change')); return true; })()`)
+	waitFor(t, ctx, `document.documentElement.lang === 'ko'`, 10*time.Second)
+	check("ko", true)
+	noProblems(t, ctx)
 }
