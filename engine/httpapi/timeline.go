@@ -87,16 +87,21 @@ func (h *Handler) runTimeline(w http.ResponseWriter, r *http.Request) {
 
 // run runs one timeline in a slot taken by the caller and calls release
 // when the runner returns, however late: the number of runs at once counts
-// the runs that really go on. A panic is the server's error.
+// the runs that really go on. It releases before it hands the outcome
+// over, so once the handler has written the answer and returned, the slot
+// is free. A panic is the server's error.
 func (h *Handler) run(ctx context.Context, text string, out chan<- runOutcome, release func()) {
-	defer release()
-	defer func() {
-		if p := recover(); p != nil {
-			out <- runOutcome{err: fmt.Errorf("timeline runner panicked: %v", p)}
-		}
+	var res runOutcome
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				res = runOutcome{err: fmt.Errorf("timeline runner panicked: %v", p)}
+			}
+		}()
+		res.trace, res.err = h.timeline(ctx, text)
 	}()
-	trace, err := h.timeline(ctx, text)
-	out <- runOutcome{trace, err}
+	release()
+	out <- res // out holds one: the send never waits
 }
 
 // timelineText reads a timeline's text: at most limits.Default.TextBytes
