@@ -416,7 +416,7 @@ func (r *runner) why(actor string, rej *Rejection) string {
 		}
 		return sentence(b.quarantinedDeadline, job, cur.Deadline)
 	case engine.RefusedHeld:
-		if rej.Now >= cur.LeaseUntil { // the lease ran out: the lock-delay keeps the job
+		if r.tl.LockDelay > 0 && rej.Now >= cur.LeaseUntil { // the lease ran out: the lock-delay keeps the job
 			return sentence(b.heldDelay, cur.Owner, cur.Token, cur.LeaseUntil, cur.LeaseUntil+r.tl.LockDelay)
 		}
 		return sentence(b.held, cur.Owner, cur.Token, cur.LeaseUntil) + r.onClock(cur.Owner, actor, cur.LeaseUntil)

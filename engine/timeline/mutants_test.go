@@ -4,6 +4,7 @@ package timeline_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/leaselab/leaselab/engine/internal/mutant"
@@ -44,5 +45,26 @@ func TestLibrary_CatchesEveryMutant(t *testing.T) {
 			continue
 		}
 		t.Logf("%s: caught by %s", m.Name, caughtBy)
+	}
+}
+
+// A broken engine that holds a job at its lease_until is explained as
+// holding it, not as a lock-delay the timeline never declared.
+func TestExplain_AHeldRefusalAtLeaseUntilNamesNoLockDelayUnlessDeclared(t *testing.T) {
+	const story = "lease 1000ms\njob j\n0ms A claim j\n1000ms B claim j\n"
+	for _, c := range []struct {
+		head, want, not string
+	}{
+		{"", "A holds it with token 1 until 1000 ms", "lock-delay"},
+		{"service lock-delay 500ms\n", "lock-delay until 1500 ms", ""},
+	} {
+		tr, err := memrun.RunSource(context.Background(), "t.tl", c.head+story, timeline.Options{Mutant: mutant.ClaimBoundary})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := tr.Steps[1].Explain
+		if !strings.Contains(got, c.want) || (c.not != "" && strings.Contains(got, c.not)) {
+			t.Errorf("%q: B's refusal is explained %q; want %q and no %q", c.head, got, c.want, c.not)
+		}
 	}
 }

@@ -54,7 +54,7 @@ var korean = phrasebook{
 	nowAttempts:         "시도 %[1]d번을 모두 썼습니다",
 	nowDeadline:         "마감 %[1]d ms가 지났습니다",
 	held:                "%[1]s(이)가 token %[2]d(으)로 %[3]d ms까지 갖고 있습니다",
-	heldDelay:           "%[1]s의 임대(token %[2]d)는 %[3]d ms에 끝났지만, 서비스가 잠금 지연(lock-delay)으로 %[4]d ms까지 일을 붙잡아 둡니다",
+	heldDelay:           "%[1]s의 임대(token %[2]d)는 %[3]d ms에 끝났지만, 서비스가 잠금 지연으로 %[4]d ms까지 일을 붙잡아 둡니다",
 	superseded:          "%[1]s(이)가 %[3]d ms부터 token %[2]d(을)를 갖고 있습니다",
 	supersededSelf:      "%[1]s(이)가 %[3]d ms에 다시 선점해 token %[2]d(을)를 갖고 있습니다",
 	supersededFree:      "임대가 반납되어 지금은 아무도 갖고 있지 않습니다(token %[1]d)",

@@ -837,6 +837,9 @@ func TestA11y_EveryTableColumnSaysWhatItMeansInTheReadersLanguage(t *testing.T) 
 		}
 	}
 	check("en", false)
+	// The menu's choice is kept for the next visit: forget it, or every
+	// later test in this browser opens in Korean.
+	defer eval[bool](t, ctx, `(localStorage.removeItem('leaselab.lang'), true)`)
 	eval[bool](t, ctx, `(() => { const s = document.getElementById('lang'); s.value = 'ko'; s.dispatchEvent(new Event('change')); return true; })()`)
 	waitFor(t, ctx, `document.documentElement.lang === 'ko'`, 10*time.Second)
 	check("ko", true)
