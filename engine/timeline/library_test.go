@@ -248,7 +248,7 @@ func TestLoadLibrary_UnknownNameIsAnError(t *testing.T) {
 
 // retiredWords are the words a story's title and notes no longer use for
 // what the learner knows by one name, each with that name: the token
-// (the seed lab's column fence is the token only where its code shows),
+// (a lab's column named fence is the token, said so where its code shows),
 // and in Korean the pause (멈춤) and the token as the engine's Korean
 // sentences write it.
 var retiredWords = []struct{ word, say string }{

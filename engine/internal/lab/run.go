@@ -563,25 +563,7 @@ func (s *sim) sendAt(w *worker, t int64, kind string, d int64) error {
 // poll is an idle w's claim at t, if the rows say one can succeed.
 func (s *sim) poll(w *worker, t int64) error {
 	now := s.own(w, t)
-	claimable, soonest := false, int64(never)
-	for _, j := range s.jobs {
-		if j.status == engine.StatusDone || j.status == engine.StatusQuarantined {
-			continue
-		}
-		if j.owner < 0 || j.until <= now {
-			claimable = true
-			break
-		}
-		soonest = min(soonest, j.until)
-	}
-	if !claimable {
-		if soonest == never {
-			w.nextPoll = never
-			return nil
-		}
-		at := soonest - w.drift // true time its lease ends, on w's clock
-		p := s.wl.Poll
-		w.nextPoll = t + (at-t+p-1)/p*p
+	if !s.claimableOrWait(w, t, now) {
 		return nil
 	}
 	if err := s.op(w, now); err != nil {
@@ -644,6 +626,30 @@ func (s *sim) poll(w *worker, t int64) error {
 	w.job, w.token, w.believed, w.lost = want, l.Token, l.LeaseUntil, false
 	w.workLeft, w.lastResume, w.nextBeat = j.work, t, t+s.pol.Heartbeat
 	return nil
+}
+
+// claimableOrWait reports whether a job can be claimed at now on w's
+// clock; when none can, it sets w's next poll to the first poll at or
+// after the soonest lease's end (never, when no job is left).
+func (s *sim) claimableOrWait(w *worker, t, now int64) bool {
+	soonest := int64(never)
+	for _, j := range s.jobs {
+		if j.status == engine.StatusDone || j.status == engine.StatusQuarantined {
+			continue
+		}
+		if j.owner < 0 || j.until <= now {
+			return true
+		}
+		soonest = min(soonest, j.until)
+	}
+	if soonest == never {
+		w.nextPoll = never
+		return false
+	}
+	at := soonest - w.drift // true time its lease ends, on w's clock
+	p := s.wl.Poll
+	w.nextPoll = t + (at-t+p-1)/p*p
+	return false
 }
 
 func (s *sim) becameFinal(t int64) {
